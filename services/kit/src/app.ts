@@ -1,0 +1,114 @@
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ErrorBodySchema, MESSAGES } from '@countinghouse/proto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AppError, installErrorHandler } from './errors.js';
+import { tokenFrom, type TokenVerifier } from './auth.js';
+
+export type App = FastifyInstance;
+
+export interface CreateAppOptions {
+  logger: Logger;
+  /** Trust X-Forwarded-* from the gateway in distributed mode. */
+  trustProxy?: boolean;
+  bodyLimit?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
+
+/** The one Fastify factory: request ids, the error shape, schema-validated routes. Only main files listen. */
+export function createApp(opts: CreateAppOptions): App {
+  const app = Fastify({
+    loggerInstance: opts.logger as unknown as FastifyServerOptions['loggerInstance'],
+    trustProxy: opts.trustProxy ?? false,
+    bodyLimit: opts.bodyLimit ?? 1_048_576,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const h = req.headers['x-request-id'];
+      return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
+    },
+    disableRequestLogging: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(ErrorBodySchema);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandler(app);
+  return app as unknown as App;
+}
+
+export interface HealthChecks {
+  [name: string]: () => Promise<boolean>;
+}
+
+/** /health/live says the process answers; /health/ready checks its dependencies (database, bus, queue). */
+export function addHealthRoutes(app: App, checks: HealthChecks) {
+  app.get('/health/live', { logLevel: 'warn', schema: { hide: true } as object }, async () => ({ status: 'ok' }));
+  app.get('/health/ready', { logLevel: 'warn', schema: { hide: true } as object }, async (_req, reply) => {
+    const results: Record<string, 'ok' | 'down'> = {};
+    await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        results[name] = (await check().catch(() => false)) ? 'ok' : 'down';
+      }),
+    );
+    const ok = Object.values(results).every((r) => r === 'ok');
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: results });
+  });
+}
+
+/**
+ * Per-request authentication context: parses cookies and verifies the access token when there is one.
+ * A bad token does not fail here (sign-in routes must still work); guards throw the recorded reason.
+ */
+export const authContext = fp<{ verifier: TokenVerifier }>(
+  async (app, { verifier }) => {
+    if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
+    if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
+    if (!app.hasRequestDecorator('authError')) app.decorateRequest('authError', null);
+    app.addHook('onRequest', async (request) => {
+      const token = tokenFrom(request);
+      request.principal = null;
+      request.authError = null;
+      if (!token) return;
+      try {
+        request.principal = await verifier.verify(token);
+      } catch (err) {
+        request.authError = err instanceof AppError ? err : new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
+      }
+    });
+  },
+  { name: 'countinghouse-auth-context', fastify: '5.x' },
+);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authError: AppError | null;
+  }
+}
+
+/** Stop cleanly on SIGINT/SIGTERM: stop accepting, finish in-flight requests, then run closers. */
+export function closeOnSignals(app: App, extra: () => Promise<void> = async () => {}) {
+  let closing = false;
+  const handler = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await extra();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}

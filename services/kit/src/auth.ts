@@ -1,0 +1,162 @@
+import { MESSAGES, SESSION, type Role } from '@countinghouse/proto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { importPKCS8, importSPKI, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type KeyObject } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
+import { AppError } from './errors.js';
+
+export const ACCESS_COOKIE = 'ch_at';
+const ISSUER = 'countinghouse';
+const AUDIENCE = 'countinghouse';
+
+export type PrincipalKind = 'admin' | 'user';
+
+/** Who is asking, as every service sees it after verifying the token itself. */
+export interface Principal {
+  kind: PrincipalKind;
+  /** admin id or user id */
+  id: string;
+  sessionId: string;
+  /** Active roles at the time the token was issued; revocations cut tokens short. */
+  roles: Role[];
+  name: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+  knd: PrincipalKind;
+  roles: Role[];
+  name: string;
+}
+
+export function generateSigningKeys(): { privateKeyPem: string; publicKeyPem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return {
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+/** Signs access tokens; only identity holds the private key. */
+export class TokenSigner {
+  private constructor(private readonly key: CryptoKey | KeyObject) {}
+  static async fromPem(privateKeyPem: string) {
+    return new TokenSigner(await importPKCS8(privateKeyPem, 'EdDSA'));
+  }
+  async sign(claims: AccessClaims, ttlSeconds: number = SESSION.accessTokenSeconds): Promise<{ token: string; expiresAt: number }> {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + ttlSeconds;
+    const token = await new SignJWT({ sid: claims.sid, knd: claims.knd, roles: claims.roles, name: claims.name })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, expiresAt: exp };
+  }
+}
+
+/**
+ * Sessions and people whose access was withdrawn. Fed by identity's events on every instance, so a
+ * revoked session is refused at once even though its short-lived token has not expired.
+ */
+export class RevocationList {
+  private sessions = new Map<string, number>();
+  private subjects = new Map<string, number>();
+
+  revokeSession(sessionId: string, until: number) {
+    this.sessions.set(sessionId, until);
+  }
+  /** Tokens for this subject issued before `issuedBefore` (seconds) are refused. */
+  revokeSubjectBefore(subjectId: string, issuedBefore: number) {
+    const prev = this.subjects.get(subjectId) ?? 0;
+    if (issuedBefore > prev) this.subjects.set(subjectId, issuedBefore);
+  }
+  isRevoked(p: Pick<Principal, 'sessionId' | 'id' | 'issuedAt'>): boolean {
+    if (this.sessions.has(p.sessionId)) return true;
+    const before = this.subjects.get(p.id);
+    return before !== undefined && p.issuedAt < before;
+  }
+  /** Entries older than the longest token life can go. */
+  prune(nowSeconds = Math.floor(Date.now() / 1000)) {
+    for (const [k, until] of this.sessions) if (until < nowSeconds) this.sessions.delete(k);
+    for (const [k, t] of this.subjects) if (t + SESSION.accessTokenSeconds < nowSeconds) this.subjects.delete(k);
+  }
+}
+
+interface CacheEntry {
+  principal: Principal;
+}
+
+/** Verifies access tokens with the public key. A small cache skips repeat signature checks. */
+export class TokenVerifier {
+  private cache = new Map<string, CacheEntry>();
+  private constructor(
+    private readonly key: CryptoKey | KeyObject,
+    readonly revocations: RevocationList,
+  ) {}
+
+  static async fromPem(publicKeyPem: string, revocations = new RevocationList()) {
+    return new TokenVerifier(await importSPKI(publicKeyPem, 'EdDSA'), revocations);
+  }
+
+  /** Returns the principal, or throws AppError UNAUTHENTICATED / SESSION_EXPIRED. */
+  async verify(token: string): Promise<Principal> {
+    const now = Math.floor(Date.now() / 1000);
+    let principal = this.cache.get(token)?.principal;
+    if (!principal || principal.expiresAt <= now) {
+      if (principal) this.cache.delete(token);
+      try {
+        const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['EdDSA'] });
+        const p = payload as unknown as AccessClaims & { iat: number; exp: number };
+        if (typeof p.sub !== 'string' || typeof p.sid !== 'string' || (p.knd !== 'admin' && p.knd !== 'user') || !Array.isArray(p.roles)) {
+          throw new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
+        }
+        principal = { kind: p.knd, id: p.sub, sessionId: p.sid, roles: p.roles, name: String(p.name ?? ''), issuedAt: p.iat, expiresAt: p.exp };
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (err instanceof joseErrors.JWTExpired) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
+        throw new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
+      }
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(token, { principal });
+    }
+    if (this.revocations.isRevoked(principal)) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
+    return principal;
+  }
+}
+
+/** The token of a request: bearer header first (API clients), else the httpOnly cookie. */
+export function tokenFrom(request: FastifyRequest): string | null {
+  const h = request.headers.authorization;
+  if (h && h.startsWith('Bearer ')) return h.slice(7).trim() || null;
+  const c = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[ACCESS_COOKIE];
+  return c || null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export function requireAuth(request: FastifyRequest): Principal {
+  if (!request.principal) throw request.authError ?? new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
+  return request.principal;
+}
+
+/**
+ * A preHandler that lets through only a verified principal holding one of the roles (any role when
+ * none are given), optionally of one kind (admin session or user session).
+ */
+export function requireRole(roles: readonly Role[] = [], opts: { kind?: PrincipalKind } = {}) {
+  return async function guard(request: FastifyRequest, _reply: FastifyReply) {
+    const p = requireAuth(request);
+    if (opts.kind && p.kind !== opts.kind) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
+    if (roles.length > 0 && !p.roles.some((r) => roles.includes(r))) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
+  };
+}

@@ -1,0 +1,60 @@
+import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@countinghouse/proto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+
+/** The one error type: domain code throws a code and a user-facing message; one handler maps it to HTTP. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: { path: string; message: string }[];
+  constructor(code: ErrorCode, message: string, details?: { path: string; message: string }[]) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = details;
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** Postgres error code, whether the driver error arrives directly or wrapped in a Drizzle error. */
+export function pgErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = e?.cause?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string, extra?: object) {
+  return reply.status(status).send({ error: { code, message, ...extra } });
+}
+
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) request.log.error({ err }, err.message);
+      return sendError(reply, err.status, err.code, err.message, err.details ? { details: err.details } : undefined);
+    }
+    const fe = err as FastifyError;
+    if (fe.validation) {
+      const details = fe.validation.map((v) => ({
+        path: (v.instancePath || (v.params as { missingProperty?: string })?.missingProperty || '').replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? 'is not valid',
+      }));
+      return sendError(reply, 400, 'VALIDATION_FAILED', MESSAGES.validationFailed, { details });
+    }
+    const status = fe.statusCode ?? 500;
+    if (status === 429) return sendError(reply, 429, 'RATE_LIMITED', MESSAGES.tooManyRequests);
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported media type): their text is safe.
+      return sendError(reply, status, fe.code ?? 'BAD_REQUEST', fe.message);
+    }
+    // 5xx never leaks internals: the person gets an error id to quote, the log gets the detail.
+    const errorId = randomUUID();
+    request.log.error({ err, errorId }, 'unhandled error');
+    return sendError(reply, 500, 'INTERNAL', MESSAGES.internalError, { errorId });
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound));
+}

@@ -1,0 +1,126 @@
+import { TOPICS, type EventEnvelope, type EventData } from '@countinghouse/proto';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import { pino, type Logger } from 'pino';
+import { RevocationList, TokenVerifier } from './auth.js';
+import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
+import { createDb, createPool, pingDb, type Db } from './db.js';
+import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from './jobs.js';
+import { OutboxRelay } from './outbox.js';
+
+/**
+ * What a service plugin is given: the shared adapters. All-in-one builds one runtime with in-process
+ * adapters for every plugin; distributed mode builds one per process with Kafka and BullMQ.
+ */
+export interface Runtime {
+  readonly instanceId: string;
+  readonly logger: Logger;
+  readonly pool: pg.Pool;
+  readonly db: Db;
+  readonly bus: EventBus;
+  readonly jobs: JobQueue;
+  readonly verifier: TokenVerifier;
+  readonly demoMode: boolean;
+  readonly publicUrl: string;
+  /** Start relaying a service schema's outbox. Returns the relay so writers can kick it after commit. */
+  relay(schema: string): OutboxRelay;
+  healthChecks(): Record<string, () => Promise<boolean>>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  serviceName: string;
+  databaseUrl: string;
+  poolSize?: number;
+  kafkaBrokers?: string;
+  redisUrl?: string;
+  publicKeyPem: string;
+  logger?: Logger;
+  logLevel?: string;
+  demoMode?: boolean;
+  publicUrl?: string;
+  relayIntervalMs?: number;
+}
+
+export function createLogger(name: string, level = 'info'): Logger {
+  return pino({
+    name,
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.token',
+        '*.session_token',
+        '*.refresh_token',
+        '*.access_token',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
+  const logger = o.logger ?? createLogger(o.serviceName, o.logLevel);
+  const instanceId = `${o.serviceName}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const pool = createPool(o.databaseUrl, o.poolSize ?? 10);
+  const db = createDb(pool);
+  const bus: EventBus = o.kafkaBrokers
+    ? new KafkaBus({ brokers: o.kafkaBrokers.split(',').map((b) => b.trim()).filter(Boolean), clientId: o.serviceName, logger, instanceId })
+    : new InProcessBus();
+  const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger) : new InProcessJobQueue(logger);
+  const revocations = new RevocationList();
+  const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
+  const relays = new Map<string, OutboxRelay>();
+
+  // Every instance learns of revoked sessions and withdrawn access, replaying the last token lifetime.
+  await bus.subscribe({
+    group: `${o.serviceName}.revocations`,
+    topics: [TOPICS.identity],
+    broadcast: { sinceMs: 20 * 60 * 1000 },
+    handler: async (e: EventEnvelope) => {
+      if (e.type === 'identity.session_revoked') {
+        const d = e.data as EventData<'identity.session_revoked'>;
+        revocations.revokeSession(d.sessionId, d.until);
+      } else if (e.type === 'identity.subject_access_revoked') {
+        const d = e.data as EventData<'identity.subject_access_revoked'>;
+        revocations.revokeSubjectBefore(d.subjectId, d.issuedBefore);
+      }
+    },
+  });
+  const pruneTimer = setInterval(() => revocations.prune(), 60_000);
+  pruneTimer.unref();
+
+  return {
+    instanceId,
+    logger,
+    pool,
+    db,
+    bus,
+    jobs,
+    verifier,
+    demoMode: o.demoMode ?? false,
+    publicUrl: o.publicUrl ?? 'http://localhost:3000',
+    relay(schema: string) {
+      let r = relays.get(schema);
+      if (!r) {
+        r = new OutboxRelay({ pool, schema, bus, logger, intervalMs: o.relayIntervalMs });
+        relays.set(schema, r);
+        r.start();
+      }
+      return r;
+    },
+    healthChecks() {
+      return { database: () => pingDb(db), bus: () => bus.isReady(), jobs: () => jobs.isReady() };
+    },
+    async close() {
+      clearInterval(pruneTimer);
+      await Promise.allSettled([...relays.values()].map((r) => r.stop()));
+      await Promise.allSettled([jobs.close(), bus.close()]);
+      await pool.end().catch(() => {});
+    },
+  };
+}

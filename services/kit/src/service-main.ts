@@ -1,0 +1,63 @@
+import swagger from '@fastify/swagger';
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
+import { BaseConfigSchema, ConfigError, parseConfig, readPem } from './config.js';
+import { createLogger, createRuntime, type Runtime } from './runtime.js';
+
+export interface StartServiceOptions<P extends TProperties> {
+  name: string;
+  configSchema: TObject<P>;
+  register: (scope: App, runtime: Runtime, config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => Promise<void>;
+}
+
+/** Register OpenAPI generation for an app; the service's document is served at `/api/<name>/openapi.json`. */
+export async function registerOpenApi(app: App, title: string) {
+  await app.register(swagger, {
+    openapi: {
+      info: { title, version: '0.1.0', description: 'Countinghouse API. Errors: { "error": { "code", "message" } }.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, cookie: { type: 'apiKey', in: 'cookie', name: 'ch_at' } } },
+      security: [{ bearer: [] }, { cookie: [] }],
+    },
+  });
+}
+
+/**
+ * The standalone entry of a service in distributed mode: parse config (fail fast), build the runtime on
+ * Kafka and BullMQ, register the service plugin under /api/<name>, listen, close cleanly on signals.
+ */
+export async function startService<P extends TProperties>(o: StartServiceOptions<P>): Promise<App> {
+  const schema = Type.Composite([BaseConfigSchema, o.configSchema]);
+  let config: Static<typeof BaseConfigSchema> & Static<TObject<P>>;
+  try {
+    config = parseConfig(schema) as unknown as typeof config;
+    if (!config.KAFKA_BROKERS) throw new ConfigError('Invalid configuration:\n  - KAFKA_BROKERS: required in distributed mode (the all-in-one server is `npm start`)');
+    if (!config.REDIS_URL) throw new ConfigError('Invalid configuration:\n  - REDIS_URL: required in distributed mode (the all-in-one server is `npm start`)');
+    if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE) throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${o.name}: ${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const logger = createLogger(o.name, config.LOG_LEVEL);
+  const runtime = await createRuntime({
+    serviceName: o.name,
+    databaseUrl: config.DATABASE_URL,
+    poolSize: config.DB_POOL_SIZE,
+    kafkaBrokers: config.KAFKA_BROKERS,
+    redisUrl: config.REDIS_URL,
+    publicKeyPem: readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE),
+    logger,
+    demoMode: config.DEMO_MODE,
+    publicUrl: config.PUBLIC_URL,
+  });
+  const app = createApp({ logger, trustProxy: true });
+  addHealthRoutes(app, runtime.healthChecks());
+  await registerOpenApi(app, `Countinghouse ${o.name}`);
+  await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });
+  app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } as object }, async () => app.swagger());
+  closeOnSignals(app, () => runtime.close());
+  await app.listen({ port: config.PORT, host: config.HOST });
+  return app;
+}
