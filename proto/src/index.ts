@@ -5,3 +5,4 @@ export * from './events.js';
 export * from './jobs.js';
 export * from './format.js';
 export * from './identity/admin-auth.js';
+export * from './routes.js';

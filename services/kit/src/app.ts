@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AppError, installErrorHandler } from './errors.js';
+import { AppError, installErrorHandler, installNotFoundHandler } from './errors.js';
 import { tokenFrom, type TokenVerifier } from './auth.js';
 
 export type App = FastifyInstance;
@@ -15,6 +15,8 @@ export interface CreateAppOptions {
   /** Trust X-Forwarded-* from the gateway in distributed mode. */
   trustProxy?: boolean;
   bodyLimit?: number;
+  /** The gateway sets its own (SPA fallback); services answer the JSON 404. */
+  notFoundHandler?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
@@ -30,7 +32,6 @@ export function createApp(opts: CreateAppOptions): App {
       const h = req.headers['x-request-id'];
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
-    disableRequestLogging: false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -39,6 +40,7 @@ export function createApp(opts: CreateAppOptions): App {
     reply.header('x-request-id', request.id);
   });
   installErrorHandler(app);
+  if (opts.notFoundHandler !== false) installNotFoundHandler(app);
   return app as unknown as App;
 }
 

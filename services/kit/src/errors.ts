@@ -56,5 +56,8 @@ export function installErrorHandler(app: FastifyInstance) {
     request.log.error({ err, errorId }, 'unhandled error');
     return sendError(reply, 500, 'INTERNAL', MESSAGES.internalError, { errorId });
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound));
+}
+
+export function installNotFoundHandler(app: FastifyInstance) {
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound));
 }

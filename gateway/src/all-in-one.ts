@@ -1,0 +1,125 @@
+import { ConfigError, createLogger, createRuntime, generateSigningKeys, parseConfig, TokenSigner, closeOnSignals } from '@countinghouse/kit';
+import { ensureInitialAdmin, identityPlugin } from '@countinghouse/identity';
+import { Type } from '@sinclair/typebox';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres.js';
+import { buildGateway } from './gateway.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export const AllInOneConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  LOG_LEVEL: Type.String({ default: 'info' }),
+  DATA_DIR: Type.String({ default: '.data' }),
+  /** When set, this PostgreSQL is used and no embedded server starts. */
+  DATABASE_URL: Type.String({ default: '' }),
+  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
+  ADMIN_USERNAME: Type.String({ default: 'admin' }),
+  ADMIN_PASSWORD: Type.String({ default: '' }),
+  DEMO_MODE: Type.Boolean({ default: true }),
+  SEED_DEMO: Type.Boolean({ default: true }),
+  PUBLIC_URL: Type.String({ default: '' }),
+  COOKIE_SECURE: Type.Boolean({ default: false }),
+  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
+  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
+  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
+  FRONTEND_DIR: Type.String({ default: '' }),
+  SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+});
+
+function loadKeys(dataDir: string) {
+  const dir = join(dataDir, 'keys');
+  const priv = join(dir, 'jwt-ed25519.pem');
+  const pub = join(dir, 'jwt-ed25519.pub.pem');
+  if (!existsSync(priv) || !existsSync(pub)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const k = generateSigningKeys();
+    writeFileSync(priv, k.privateKeyPem, { mode: 0o600 });
+    writeFileSync(pub, k.publicKeyPem, { mode: 0o644 });
+  }
+  return { privateKeyPem: readFileSync(priv, 'utf8'), publicKeyPem: readFileSync(pub, 'utf8') };
+}
+
+/** The all-in-one server: embedded PostgreSQL, every service plugin in-process, the gateway, the UI. */
+export async function startAllInOne(env: Record<string, string | undefined> = process.env) {
+  let config;
+  try {
+    config = parseConfig(AllInOneConfigSchema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const logger = createLogger('countinghouse', config.LOG_LEVEL);
+  const dataDir = resolve(repoRoot, config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  let embedded: EmbeddedDb | null = null;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(dataDir, config.EMBEDDED_PG_PORT, logger);
+    databaseUrl = embedded.url;
+  }
+  const keys = loadKeys(dataDir);
+  const publicUrl = config.PUBLIC_URL || `http://localhost:${config.PORT}`;
+  const runtime = await createRuntime({
+    serviceName: 'all-in-one',
+    databaseUrl,
+    poolSize: 20,
+    publicKeyPem: keys.publicKeyPem,
+    logger,
+    demoMode: config.DEMO_MODE,
+    publicUrl,
+  });
+  const signer = await TokenSigner.fromPem(keys.privateKeyPem);
+  const frontendDir = config.FRONTEND_DIR ? resolve(config.FRONTEND_DIR) : join(repoRoot, 'frontend', 'dist');
+
+  const app = await buildGateway({
+    logger,
+    verifier: runtime.verifier,
+    frontendDir,
+    healthChecks: runtime.healthChecks(),
+    signInMax: config.SIGN_IN_RATE_LIMIT,
+    publicConfig: () => ({
+      demoMode: config.DEMO_MODE,
+      maintenance: false,
+      practice: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
+    }),
+    plugins: [
+      {
+        name: 'identity',
+        register: async (scope) => {
+          await scope.register(identityPlugin, { runtime, signer, cookieSecure: config.COOKIE_SECURE });
+        },
+      },
+    ],
+  });
+  await app.ready();
+
+  const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
+  if (made.generatedPassword) {
+    process.stdout.write(
+      `\n  First administrator created.\n  Username: ${config.ADMIN_USERNAME}\n  Password: ${made.generatedPassword}\n  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)\n\n`,
+    );
+  }
+
+  const close = async () => {
+    await runtime.close();
+    await embedded?.stop();
+  };
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ url: `http://localhost:${port}`, mode: 'all-in-one', embeddedPostgres: Boolean(embedded), demoMode: config.DEMO_MODE }, 'Countinghouse is running');
+  return { app, runtime, port, close };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = await startAllInOne();
+  closeOnSignals(started.app, started.close);
+}

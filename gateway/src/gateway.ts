@@ -1,0 +1,135 @@
+import helmet from '@fastify/helmet';
+import httpProxy from '@fastify/http-proxy';
+import swaggerUi from '@fastify/swagger-ui';
+import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, type TokenVerifier } from '@countinghouse/kit';
+import { Type } from '@sinclair/typebox';
+import type { Logger } from 'pino';
+import { serveFrontend } from './frontend.js';
+import { installGatewayGuards } from './security.js';
+
+export interface PublicConfig {
+  demoMode: boolean;
+  maintenance: boolean;
+  practice: { name: string; phone: string; email: string };
+}
+
+export interface GatewayOptions {
+  logger: Logger;
+  verifier: TokenVerifier;
+  /** In-process plugins (all-in-one), each registered under /api/<name>. */
+  plugins?: Array<{ name: string; register: (scope: App) => Promise<void> }>;
+  /** Upstream base URLs (distributed), each proxied at /api/<name>. */
+  upstreams?: Record<string, string>;
+  frontendDir: string | null;
+  publicConfig: () => PublicConfig;
+  healthChecks: Record<string, () => Promise<boolean>>;
+  allowedOrigins?: string[];
+  signInMax?: number;
+  signInWindowMs?: number;
+  trustProxy?: boolean;
+}
+
+/** The single public entry point: security headers, guards, routing to services, docs, and the UI. */
+export async function buildGateway(o: GatewayOptions): Promise<App> {
+  const app = createApp({ logger: o.logger, trustProxy: o.trustProxy ?? false, notFoundHandler: !o.frontendDir });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd injects its CSS-in-JS styles at run time
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: false,
+  });
+  await app.register(authContext, { verifier: o.verifier });
+  installGatewayGuards(app, {
+    allowedOrigins: new Set(o.allowedOrigins ?? []),
+    signInMax: o.signInMax ?? 10,
+    signInWindowMs: o.signInWindowMs ?? 60_000,
+  });
+  addHealthRoutes(app, o.healthChecks);
+
+  await registerOpenApi(app, 'Countinghouse API');
+  const upstreamDocs = new Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>();
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    transformSpecification: (spec) => mergeUpstreamDocs(spec as Record<string, unknown>, upstreamDocs),
+  });
+
+  app.get(
+    '/api/public/config',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Public site settings: demo mode, maintenance, practice contact details',
+        response: {
+          200: Type.Object({
+            demoMode: Type.Boolean(),
+            maintenance: Type.Boolean(),
+            practice: Type.Object({ name: Type.String(), phone: Type.String(), email: Type.String() }),
+          }),
+        },
+      },
+    },
+    async (_req, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return o.publicConfig();
+    },
+  );
+
+  for (const p of o.plugins ?? []) {
+    await app.register(async (scope) => p.register(scope), { prefix: `/api/${p.name}` });
+  }
+  for (const [name, base] of Object.entries(o.upstreams ?? {})) {
+    await app.register(httpProxy, {
+      upstream: base,
+      prefix: `/api/${name}`,
+      rewritePrefix: `/api/${name}`,
+      http: { requestOptions: { timeout: 30_000 } },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-request-id': request.id, 'x-forwarded-for': request.ip }),
+      },
+    });
+    void fetchUpstreamDoc(name, base, upstreamDocs, o.logger);
+  }
+  if (o.frontendDir) await serveFrontend(app, o.frontendDir);
+  return app;
+}
+
+async function fetchUpstreamDoc(name: string, base: string, into: Map<string, object>, logger: Logger) {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    try {
+      const res = await fetch(`${base}/api/${name}/openapi.json`, { signal: AbortSignal.timeout(3000) });
+      if (res.ok) {
+        into.set(name, (await res.json()) as object);
+        return;
+      }
+    } catch {
+      // the service may still be starting
+    }
+    await new Promise((r) => setTimeout(r, 2000).unref());
+  }
+  logger.warn({ service: name }, 'could not load the service OpenAPI document');
+}
+
+/** In distributed mode the gateway's document also carries each upstream service's paths. */
+function mergeUpstreamDocs(spec: Record<string, unknown>, docs: Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>) {
+  if (docs.size === 0) return spec;
+  const paths = { ...((spec.paths as Record<string, unknown>) ?? {}) };
+  const components = { ...((spec.components as Record<string, unknown>) ?? {}) };
+  const schemas = { ...((components.schemas as Record<string, unknown>) ?? {}) };
+  for (const d of docs.values()) {
+    Object.assign(paths, d.paths ?? {});
+    Object.assign(schemas, d.components?.schemas ?? {});
+  }
+  return { ...spec, paths, components: { ...components, schemas } };
+}

@@ -1,0 +1,84 @@
+import { closeOnSignals, createLogger, parseConfig, readPem, RevocationList, TokenVerifier, ConfigError, InProcessBus } from '@countinghouse/kit';
+import { SERVICES, TOPICS, type EventData, type EventEnvelope } from '@countinghouse/proto';
+import { KafkaBus } from '@countinghouse/kit';
+import { Type } from '@sinclair/typebox';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { buildGateway } from './gateway.js';
+
+const GatewayConfigSchema = Type.Object({
+  HOST: Type.String({ default: '0.0.0.0' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  LOG_LEVEL: Type.String({ default: 'info' }),
+  JWT_PUBLIC_KEY: Type.String({ default: '' }),
+  JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
+  KAFKA_BROKERS: Type.String({ minLength: 1 }),
+  IDENTITY_URL: Type.String({ pattern: '^https?://' }),
+  DEMO_MODE: Type.Boolean({ default: false }),
+  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
+  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
+  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
+  FRONTEND_DIR: Type.String({ default: '' }),
+  SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+
+let config;
+try {
+  config = parseConfig(GatewayConfigSchema);
+  if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE) throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`gateway: ${err.message}\n`);
+    process.exit(78);
+  }
+  throw err;
+}
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const revocations = new RevocationList();
+const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE), revocations);
+
+// The gateway learns of revoked sessions from identity's topic, like every service.
+const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
+const bus = config.KAFKA_BROKERS ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId }) : new InProcessBus();
+await bus.subscribe({
+  group: 'gateway.revocations',
+  topics: [TOPICS.identity],
+  broadcast: { sinceMs: 20 * 60 * 1000 },
+  handler: async (e: EventEnvelope) => {
+    if (e.type === 'identity.session_revoked') {
+      const d = e.data as EventData<'identity.session_revoked'>;
+      revocations.revokeSession(d.sessionId, d.until);
+    } else if (e.type === 'identity.subject_access_revoked') {
+      const d = e.data as EventData<'identity.subject_access_revoked'>;
+      revocations.revokeSubjectBefore(d.subjectId, d.issuedBefore);
+    }
+  },
+});
+
+const upstreamUrls: Record<(typeof SERVICES)[number], string> = { identity: config.IDENTITY_URL };
+const app = await buildGateway({
+  logger,
+  verifier,
+  upstreams: upstreamUrls,
+  trustProxy: config.TRUST_PROXY,
+  frontendDir: config.FRONTEND_DIR || join(fileURLToPath(new URL('../../', import.meta.url)), 'frontend', 'dist'),
+  signInMax: config.SIGN_IN_RATE_LIMIT,
+  healthChecks: {
+    bus: () => bus.isReady(),
+    ...Object.fromEntries(
+      Object.entries(upstreamUrls).map(([name, url]) => [
+        name,
+        async () => (await fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.ok ?? false,
+      ]),
+    ),
+  },
+  publicConfig: () => ({
+    demoMode: config.DEMO_MODE,
+    maintenance: false,
+    practice: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
+  }),
+});
+closeOnSignals(app, () => bus.close());
+await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,0 +1,17 @@
+/**
+ * API routes the gateway lets through without an access token (sign-in, refresh, public data).
+ * Every other /api route needs a valid token at the gateway, and the owning service checks it again.
+ */
+export const PUBLIC_API_ROUTES: ReadonlyArray<{ method: string; path: string }> = [
+  { method: 'POST', path: '/api/identity/admin/login' },
+  { method: 'POST', path: '/api/identity/admin/refresh' },
+  { method: 'POST', path: '/api/identity/admin/logout' },
+  { method: 'GET', path: '/api/public/config' },
+];
+
+/** Sign-in endpoints: rate limited per client address at the gateway. */
+export const SIGN_IN_ROUTES: ReadonlyArray<string> = ['/api/identity/admin/login'];
+
+/** The services behind the gateway, each mounted at /api/<name>. */
+export const SERVICES = ['identity'] as const;
+export type GatewayService = (typeof SERVICES)[number];
