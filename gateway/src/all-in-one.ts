@@ -1,11 +1,11 @@
 import { ConfigError, createLogger, createRuntime, generateSigningKeys, parseConfig, TokenSigner, closeOnSignals } from '@countinghouse/kit';
-import { ensureInitialAdmin, identityPlugin } from '@countinghouse/identity';
+import { ensureInitialAdmin } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres.js';
-import { buildGateway } from './gateway.js';
+import { composeAllInOne } from './compose.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -79,27 +79,19 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   const signer = await TokenSigner.fromPem(keys.privateKeyPem);
   const frontendDir = config.FRONTEND_DIR ? resolve(config.FRONTEND_DIR) : join(repoRoot, 'frontend', 'dist');
 
-  const app = await buildGateway({
+  const app = await composeAllInOne({
+    runtime,
+    signer,
     logger,
-    verifier: runtime.verifier,
     frontendDir,
-    healthChecks: runtime.healthChecks(),
+    cookieSecure: config.COOKIE_SECURE,
     signInMax: config.SIGN_IN_RATE_LIMIT,
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,
       practice: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
     }),
-    plugins: [
-      {
-        name: 'identity',
-        register: async (scope) => {
-          await scope.register(identityPlugin, { runtime, signer, cookieSecure: config.COOKIE_SECURE });
-        },
-      },
-    ],
   });
-  await app.ready();
 
   const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
   if (made.generatedPassword) {

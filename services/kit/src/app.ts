@@ -1,6 +1,8 @@
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBodySchema, MESSAGES } from '@countinghouse/proto';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
@@ -33,8 +35,12 @@ export function createApp(opts: CreateAppOptions): App {
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
+  // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".
+  const coercing = addFormats.default(new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false }));
+  const strict = addFormats.default(new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

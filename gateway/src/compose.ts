@@ -1,0 +1,36 @@
+import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
+import { identityPlugin } from '@countinghouse/identity';
+import type { Logger } from 'pino';
+import { buildGateway, type PublicConfig } from './gateway.js';
+
+export interface ComposeOptions {
+  runtime: Runtime;
+  signer: TokenSigner;
+  logger: Logger;
+  frontendDir: string | null;
+  cookieSecure?: boolean;
+  signInMax?: number;
+  publicConfig: () => PublicConfig;
+}
+
+/** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
+export async function composeAllInOne(o: ComposeOptions): Promise<App> {
+  const app = await buildGateway({
+    logger: o.logger,
+    verifier: o.runtime.verifier,
+    frontendDir: o.frontendDir,
+    healthChecks: o.runtime.healthChecks(),
+    signInMax: o.signInMax,
+    publicConfig: o.publicConfig,
+    plugins: [
+      {
+        name: 'identity',
+        register: async (scope) => {
+          await scope.register(identityPlugin, { runtime: o.runtime, signer: o.signer, cookieSecure: o.cookieSecure ?? false });
+        },
+      },
+    ],
+  });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The test command (npm test): starts real PostgreSQL, Redis and Kafka on loopback with infra/,
+# builds the frontend for the browser tests, runs every vitest project, then stops what it started.
+# Extra arguments go to vitest (e.g. `npm test -- --project server`).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+stop_list=()
+cleanup() {
+  local rc=$?
+  for s in "${stop_list[@]}"; do bash "$s" stop >/dev/null 2>&1 || true; done
+  exit $rc
+}
+trap cleanup EXIT INT TERM
+
+# start SCRIPT KEY: start a server unless it already runs; sets VALUE from its KEY=value output.
+# (No command substitution around it: stop_list must be updated in this shell.)
+VALUE=
+start() {
+  local script=$1 key=$2 out
+  if ! out=$(bash "$script" status 2>/dev/null); then
+    stop_list+=("$script")
+    out=$(bash "$script" start) || { echo "test: $script failed to start" >&2; exit 1; }
+  fi
+  VALUE=$(printf '%s\n' "$out" | grep "^$key=" | tail -n1)
+  VALUE=${VALUE#"$key="}
+  [[ -n $VALUE ]] || { echo "test: $script printed no $key" >&2; exit 1; }
+}
+
+t0=$(date +%s)
+start infra/postgres.sh DATABASE_URL
+export TEST_DATABASE_URL=$VALUE
+start infra/redis.sh REDIS_URL
+export TEST_REDIS_URL=$VALUE
+bash infra/kafka/kafka.sh fetch >/dev/null
+start infra/kafka/kafka.sh KAFKA_BROKERS
+export TEST_KAFKA_BROKERS=$VALUE
+echo "test: PostgreSQL $TEST_DATABASE_URL, Redis $TEST_REDIS_URL, Kafka $TEST_KAFKA_BROKERS ($(( $(date +%s) - t0 ))s)"
+
+# The browser tests run against the built UI.
+npm run build -w @countinghouse/frontend >/tmp/countinghouse-frontend-build.log 2>&1 || {
+  cat /tmp/countinghouse-frontend-build.log >&2
+  exit 1
+}
+echo "test: frontend built ($(( $(date +%s) - t0 ))s)"
+
+npx vitest run "$@"

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { AppError, ConfigError, RevocationList, createApp, parseConfig } from '../src/index.js';
+
+describe('error shape', () => {
+  const app = createApp({ logger: pino({ level: 'silent' }) });
+  app.get('/boom', async () => {
+    throw new Error('secret database detail');
+  });
+  app.get('/conflict', async () => {
+    throw new AppError('CONFLICT', 'Already there');
+  });
+  app.post('/typed', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }));
+
+  it('hides internals of a 500 and gives an error id', async () => {
+    const r = await app.inject({ method: 'GET', url: '/boom' });
+    expect(r.statusCode).toBe(500);
+    const { error } = r.json();
+    expect(error.code).toBe('INTERNAL');
+    expect(error.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.body).not.toContain('secret');
+  });
+  it('maps an AppError code to its status', async () => {
+    const r = await app.inject({ method: 'GET', url: '/conflict' });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toEqual({ error: { code: 'CONFLICT', message: 'Already there' } });
+  });
+  it('answers validation failures with details', async () => {
+    const r = await app.inject({ method: 'POST', url: '/typed', payload: { n: 'abc' } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error.code).toBe('VALIDATION_FAILED');
+    expect(r.json().error.details[0].path).toBe('n');
+  });
+  it('answers unknown routes with the JSON 404', async () => {
+    const r = await app.inject({ method: 'GET', url: '/nowhere' });
+    expect(r.statusCode).toBe(404);
+    expect(r.json().error.code).toBe('NOT_FOUND');
+  });
+  it('echoes a sane x-request-id and replaces an unsafe one', async () => {
+    const ok = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'abcdef123456' } });
+    expect(ok.headers['x-request-id']).toBe('abcdef123456');
+    const bad = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'x\u0000<script>' } });
+    expect(bad.headers['x-request-id']).not.toContain('<');
+  });
+});
+
+describe('config', () => {
+  const schema = Type.Object({
+    PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 3000 }),
+    DATABASE_URL: Type.String({ pattern: '^postgres' }),
+    FLAG: Type.Boolean({ default: false }),
+    SECRET_KEY: Type.String({ minLength: 10 }),
+  });
+  it('converts and defaults', () => {
+    const c = parseConfig(schema, { DATABASE_URL: 'postgres://x', FLAG: 'true', SECRET_KEY: '0123456789' });
+    expect(c).toEqual({ PORT: 3000, DATABASE_URL: 'postgres://x', FLAG: true, SECRET_KEY: '0123456789' });
+  });
+  it('fails fast listing every problem, without echoing secrets', () => {
+    let err: unknown;
+    try {
+      parseConfig(schema, { PORT: 'seventy', DATABASE_URL: 'mysql://x', SECRET_KEY: 'short' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('PORT');
+    expect(msg).toContain('DATABASE_URL');
+    expect(msg).toContain('SECRET_KEY');
+    expect(msg).not.toContain('short');
+  });
+});
+
+describe('revocation list', () => {
+  it('refuses revoked sessions and tokens issued before a subject cut-off', () => {
+    const r = new RevocationList();
+    r.revokeSession('s1', Math.floor(Date.now() / 1000) + 60);
+    r.revokeSubjectBefore('u1', 1000);
+    expect(r.isRevoked({ sessionId: 's1', id: 'u9', issuedAt: 5 })).toBe(true);
+    expect(r.isRevoked({ sessionId: 's2', id: 'u1', issuedAt: 999 })).toBe(true);
+    expect(r.isRevoked({ sessionId: 's2', id: 'u1', issuedAt: 1000 })).toBe(false);
+    expect(r.isRevoked({ sessionId: 's2', id: 'u2', issuedAt: 1 })).toBe(false);
+  });
+});

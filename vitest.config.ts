@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+
+// One run, four projects: fast server tests against real PostgreSQL, the frontend's component tests,
+// the distributed tests (Kafka, Redis, separate processes) and the browser tests (Chromium).
+export default defineConfig({
+  test: {
+    reporters: ['default', './tests/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['proto/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts'],
+          globalSetup: ['./tests/global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+          maxWorkers: 2,
+        },
+      },
+      'frontend',
+      {
+        test: {
+          name: 'distributed',
+          environment: 'node',
+          include: ['tests/distributed/**/*.test.ts'],
+          globalSetup: ['./tests/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
