@@ -263,9 +263,13 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async status(name: JobName, id: string): Promise<JobStatus | null> {
-    const job = await this.queue(JOBS[name].queue).getJob(id);
+    const queue = this.queue(JOBS[name].queue);
+    // State first, then the job's fields: read the other way round, a job that fails in between
+    // would show 'failed' without its reason.
+    const state = (await queue.getJobState(id)) as string;
+    if (state === 'unknown') return null;
+    const job = await queue.getJob(id);
     if (!job) return null;
-    const state = (await job.getState()) as string;
     const known: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
     return {
       id,

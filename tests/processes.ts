@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
+export function requireEnv(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the tests with \`npm test\`, which starts PostgreSQL, Redis and Kafka (infra/).`);
+  return v;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Proc {
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Start a TypeScript entry point as its own Node process (tsx), capturing its output. */
+export function startNode(entry: string, env: Record<string, string>): Proc {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d.toString()));
+  child.stderr!.on('data', (d) => (out += d.toString()));
+  return {
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+export async function waitReady(url: string, proc: Proc, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited (${proc.child.exitCode}) before ready:\n${proc.output()}`);
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms:\n${proc.output()}`);
+}
