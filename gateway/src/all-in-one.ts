@@ -1,4 +1,12 @@
-import { ConfigError, createLogger, createRuntime, generateSigningKeys, parseConfig, TokenSigner, closeOnSignals } from '@countinghouse/kit';
+import {
+  ConfigError,
+  createLogger,
+  createRuntime,
+  generateSigningKeys,
+  parseConfig,
+  TokenSigner,
+  closeOnSignals,
+} from '@countinghouse/kit';
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -107,7 +115,10 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ url: `http://localhost:${port}`, mode: 'all-in-one', embeddedPostgres: Boolean(embedded), demoMode: config.DEMO_MODE }, 'Countinghouse is running');
+  logger.info(
+    { url: `http://localhost:${port}`, mode: 'all-in-one', embeddedPostgres: Boolean(embedded), demoMode: config.DEMO_MODE },
+    'Countinghouse is running',
+  );
   return { app, runtime, port, close };
 }
 

@@ -26,7 +26,8 @@ export async function serveFrontend(app: App, distDir: string) {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);
-    if (path.startsWith('/api/') || path.startsWith('/health/') || path.startsWith('/assets/')) return sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);
+    if (path.startsWith('/api/') || path.startsWith('/health/') || path.startsWith('/assets/'))
+      return sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);
     if (!hasBuild) {
       return reply
         .status(503)

@@ -122,7 +122,10 @@ async function fetchUpstreamDoc(name: string, base: string, into: Map<string, ob
 }
 
 /** In distributed mode the gateway's document also carries each upstream service's paths. */
-function mergeUpstreamDocs(spec: Record<string, unknown>, docs: Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>) {
+function mergeUpstreamDocs(
+  spec: Record<string, unknown>,
+  docs: Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>,
+) {
   if (docs.size === 0) return spec;
   const paths = { ...((spec.paths as Record<string, unknown>) ?? {}) };
   const components = { ...((spec.components as Record<string, unknown>) ?? {}) };

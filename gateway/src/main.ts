@@ -1,4 +1,13 @@
-import { closeOnSignals, createLogger, parseConfig, readPem, RevocationList, TokenVerifier, ConfigError, InProcessBus } from '@countinghouse/kit';
+import {
+  closeOnSignals,
+  createLogger,
+  parseConfig,
+  readPem,
+  RevocationList,
+  TokenVerifier,
+  ConfigError,
+  InProcessBus,
+} from '@countinghouse/kit';
 import { SERVICES, TOPICS, type EventData, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
 import { Type } from '@sinclair/typebox';
@@ -27,7 +36,8 @@ const GatewayConfigSchema = Type.Object({
 let config;
 try {
   config = parseConfig(GatewayConfigSchema);
-  if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE) throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+  if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
+    throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`gateway: ${err.message}\n`);
@@ -41,7 +51,9 @@ const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, conf
 
 // The gateway learns of revoked sessions from identity's topic, like every service.
 const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
-const bus = config.KAFKA_BROKERS ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId }) : new InProcessBus();
+const bus = config.KAFKA_BROKERS
+  ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId })
+  : new InProcessBus();
 await bus.subscribe({
   group: 'gateway.revocations',
   topics: [TOPICS.identity],

@@ -58,10 +58,19 @@ describe('administrator sign-in', () => {
     });
     const res = await login(gw.app);
     const userId = res.json().user.id;
-    const event = await waitFor(() => seen.find((e) => (e as { data: { adminId: string } }).data.adminId === userId), 'the signed-in event');
+    const event = await waitFor(
+      () => seen.find((e) => (e as { data: { adminId: string } }).data.adminId === userId),
+      'the signed-in event',
+    );
     expect(event).toMatchObject({ type: 'identity.admin_signed_in', version: 1, actor: { kind: 'admin', id: userId } });
-    const { rows } = await gw.kit.runtime.pool.query(`select count(*)::int as n from identity.outbox where type = 'identity.admin_signed_in' and published_at is null`);
-    await waitFor(async () => (await gw.kit.runtime.pool.query(`select count(*)::int as n from identity.outbox where published_at is null`)).rows[0].n === 0, 'outbox drained');
+    const { rows } = await gw.kit.runtime.pool.query(
+      `select count(*)::int as n from identity.outbox where type = 'identity.admin_signed_in' and published_at is null`,
+    );
+    await waitFor(
+      async () =>
+        (await gw.kit.runtime.pool.query(`select count(*)::int as n from identity.outbox where published_at is null`)).rows[0].n === 0,
+      'outbox drained',
+    );
     expect(rows[0].n).toBeGreaterThanOrEqual(0);
   });
 });
@@ -84,7 +93,12 @@ describe('bad input gets the error shape and a 4xx', () => {
     });
   }
   it('malformed JSON', async () => {
-    const res = await gw.app.inject({ method: 'POST', url: '/api/identity/admin/login', headers: { 'content-type': 'application/json' }, payload: '{"username":' });
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/admin/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBeTruthy();
   });
@@ -201,13 +215,28 @@ describe('refresh', () => {
 
 describe('gateway guards', () => {
   it('refuses cross-site state-changing requests', async () => {
-    const bySite = await gw.app.inject({ method: 'POST', url: '/api/identity/admin/login', headers: { 'sec-fetch-site': 'cross-site' }, payload: ADMIN });
-    const byOrigin = await gw.app.inject({ method: 'POST', url: '/api/identity/admin/login', headers: { origin: 'https://evil.example', host: 'localhost:3000' }, payload: ADMIN });
+    const bySite = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/admin/login',
+      headers: { 'sec-fetch-site': 'cross-site' },
+      payload: ADMIN,
+    });
+    const byOrigin = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/admin/login',
+      headers: { origin: 'https://evil.example', host: 'localhost:3000' },
+      payload: ADMIN,
+    });
     for (const r of [bySite, byOrigin]) {
       expect(r.statusCode).toBe(403);
       expect(errorOf(r).code).toBe('CROSS_SITE_REQUEST');
     }
-    const sameOrigin = await gw.app.inject({ method: 'POST', url: '/api/identity/admin/login', headers: { origin: 'http://localhost:3000', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' }, payload: ADMIN });
+    const sameOrigin = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/admin/login',
+      headers: { origin: 'http://localhost:3000', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' },
+      payload: ADMIN,
+    });
     expect(sameOrigin.statusCode).toBe(200);
   });
 

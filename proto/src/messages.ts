@@ -59,8 +59,7 @@ export const MESSAGES = {
   invalidOrExpiredInvitation: 'Invalid or expired invitation link',
   invitationExpired: 'This invitation has expired',
   invalidInvitationTitle: 'Invalid Invitation',
-  invalidInvitationText:
-    'This invitation link is invalid or has expired. Please contact your administrator for a new invitation.',
+  invalidInvitationText: 'This invitation link is invalid or has expired. Please contact your administrator for a new invitation.',
   validatingInvitation: 'Validating invitation...',
   // Not found and fallback
   notFoundHeading: '404',

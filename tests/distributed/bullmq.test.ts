@@ -20,10 +20,15 @@ it('BullMQ on real Redis: enqueue, process, retry on failure, then complete', as
     return { purged: payload.olderThanDays * 2 };
   });
   const id = await q.enqueue('identity.purge_expired_sessions', { olderThanDays: 21 }, { backoffMs: 50, attempts: 3 });
-  const s = await waitFor(async () => {
-    const st = await q.status('identity.purge_expired_sessions', id);
-    return st?.state === 'completed' ? st : null;
-  }, 'BullMQ job completed', 30_000, 100);
+  const s = await waitFor(
+    async () => {
+      const st = await q.status('identity.purge_expired_sessions', id);
+      return st?.state === 'completed' ? st : null;
+    },
+    'BullMQ job completed',
+    30_000,
+    100,
+  );
   expect(attempts).toEqual([1, 2]);
   expect(s).toMatchObject({ state: 'completed', attemptsMade: 2, result: { purged: 42 } });
   expect(await q.isReady()).toBe(true);
@@ -39,10 +44,15 @@ it('BullMQ: a permanent error fails the job without retrying; a bad payload is r
     throw new PermanentJobError('cannot ever work');
   });
   const id = await q.enqueue('identity.purge_expired_sessions', { olderThanDays: 1 }, { attempts: 5, backoffMs: 20 });
-  const s = await waitFor(async () => {
-    const st = await q.status('identity.purge_expired_sessions', id);
-    return st?.state === 'failed' ? st : null;
-  }, 'BullMQ job failed', 30_000, 100);
+  const s = await waitFor(
+    async () => {
+      const st = await q.status('identity.purge_expired_sessions', id);
+      return st?.state === 'failed' ? st : null;
+    },
+    'BullMQ job failed',
+    30_000,
+    100,
+  );
   expect(calls).toBe(1);
   expect(s.failedReason).toContain('cannot ever work');
   await expect(q.enqueue('identity.purge_expired_sessions', { olderThanDays: 'soon' } as never)).rejects.toThrow(/Invalid payload/);

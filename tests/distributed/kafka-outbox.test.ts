@@ -22,7 +22,12 @@ function kafkaCtl(cmd: 'start' | 'stop') {
 
 /** A consumer in this test process: a different process from identity, which publishes. */
 async function startConsumer() {
-  const kafka = new Kafka({ clientId: 'test-consumer', brokers: brokers.split(','), logLevel: logLevel.NOTHING, retry: { retries: 20, initialRetryTime: 300 } });
+  const kafka = new Kafka({
+    clientId: 'test-consumer',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 20, initialRetryTime: 300 },
+  });
   consumer = kafka.consumer({ groupId: `test-${Date.now()}-${Math.random()}`, sessionTimeout: 10_000, heartbeatInterval: 1000 });
   await consumer.connect();
   await consumer.subscribe({ topic: TOPICS.identity, fromBeginning: true });
@@ -34,7 +39,11 @@ async function startConsumer() {
 }
 
 async function signIn() {
-  const r = await fetch(`${gatewayUrl}/api/identity/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const r = await fetch(`${gatewayUrl}/api/identity/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
   return { status: r.status, body: (await r.json()) as { session_token: string; user: { id: string } } };
 }
 
@@ -85,7 +94,11 @@ describe('distributed: identity and the gateway as separate processes on Kafka',
     const { status, body } = await signIn();
     expect(status).toBe(200);
     const sid = sessionIdOf(body.session_token);
-    const e = await waitFor(() => events.find((x) => x.type === 'identity.admin_signed_in' && (x.data as { sessionId: string }).sessionId === sid), 'the event on Kafka', 30_000);
+    const e = await waitFor(
+      () => events.find((x) => x.type === 'identity.admin_signed_in' && (x.data as { sessionId: string }).sessionId === sid),
+      'the event on Kafka',
+      30_000,
+    );
     expect(e).toMatchObject({ version: 1, actor: { kind: 'admin', id: body.user.id }, data: { username: ADMIN.username } });
   });
 
@@ -95,7 +108,11 @@ describe('distributed: identity and the gateway as separate processes on Kafka',
     expect((await fetch(`${gatewayUrl}/api/identity/admin/session`, { headers: auth })).status).toBe(200);
     const out = await fetch(`${gatewayUrl}/api/identity/admin/logout`, { method: 'POST', headers: auth });
     expect(out.status).toBe(200);
-    await waitFor(async () => (await fetch(`${gatewayUrl}/api/identity/admin/session`, { headers: auth })).status === 401, 'the old token refused', 20_000);
+    await waitFor(
+      async () => (await fetch(`${gatewayUrl}/api/identity/admin/session`, { headers: auth })).status === 401,
+      'the old token refused',
+      20_000,
+    );
   });
 
   it('outbox: with Kafka stopped sign-ins still succeed, and their events arrive after Kafka returns', async () => {
@@ -109,7 +126,9 @@ describe('distributed: identity and the gateway as separate processes on Kafka',
       }
       const pool = new pg.Pool({ connectionString: db.url, max: 1 });
       const pending = await waitFor(async () => {
-        const { rows } = await pool.query(`select count(*)::int as n from identity.outbox where published_at is null and type = 'identity.admin_signed_in'`);
+        const { rows } = await pool.query(
+          `select count(*)::int as n from identity.outbox where published_at is null and type = 'identity.admin_signed_in'`,
+        );
         return rows[0].n >= 3 ? rows[0].n : null;
       }, 'unpublished events held in the outbox');
       expect(pending).toBeGreaterThanOrEqual(3);
@@ -119,7 +138,10 @@ describe('distributed: identity and the gateway as separate processes on Kafka',
       kafkaCtl('start');
     }
     await waitFor(
-      () => sids.every((sid) => events.some((x) => x.type === 'identity.admin_signed_in' && (x.data as { sessionId: string }).sessionId === sid)),
+      () =>
+        sids.every((sid) =>
+          events.some((x) => x.type === 'identity.admin_signed_in' && (x.data as { sessionId: string }).sessionId === sid),
+        ),
       'all three events after Kafka returned',
       90_000,
       250,

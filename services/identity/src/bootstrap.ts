@@ -15,7 +15,8 @@ export interface InitialAdmin {
 export async function ensureInitialAdmin(db: Db, initial: InitialAdmin): Promise<{ created: boolean; generatedPassword?: string }> {
   if ((await countAdmins(db)) > 0) return { created: false };
   if (!USERNAME_PATTERN.test(initial.username)) throw new Error(`ADMIN_USERNAME must be 3-100 letters, digits or . _ @ -`);
-  if (initial.password !== undefined && initial.password.length < LIMITS.minPasswordLength) throw new Error(`ADMIN_PASSWORD: ${MESSAGES.passwordTooShort}`);
+  if (initial.password !== undefined && initial.password.length < LIMITS.minPasswordLength)
+    throw new Error(`ADMIN_PASSWORD: ${MESSAGES.passwordTooShort}`);
   const password = initial.password ?? generatePassword();
   const inserted = await db
     .insert(adminUsers)

@@ -20,7 +20,9 @@ await startService({
     await scope.register(identityPlugin, { runtime, signer, cookieSecure: config.COOKIE_SECURE });
     const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
     if (made.generatedPassword) {
-      process.stdout.write(`\nFirst administrator created: username "${config.ADMIN_USERNAME}", password "${made.generatedPassword}" (shown once).\n\n`);
+      process.stdout.write(
+        `\nFirst administrator created: username "${config.ADMIN_USERNAME}", password "${made.generatedPassword}" (shown once).\n\n`,
+      );
     }
   },
 });

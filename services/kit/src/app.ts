@@ -38,8 +38,12 @@ export function createApp(opts: CreateAppOptions): App {
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
   // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".
-  const coercing = addFormats.default(new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false }));
-  const strict = addFormats.default(new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }));
+  const coercing = addFormats.default(
+    new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
+  );
+  const strict = addFormats.default(
+    new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
+  );
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {

@@ -116,7 +116,15 @@ export class TokenVerifier {
         if (typeof p.sub !== 'string' || typeof p.sid !== 'string' || (p.knd !== 'admin' && p.knd !== 'user') || !Array.isArray(p.roles)) {
           throw new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
         }
-        principal = { kind: p.knd, id: p.sub, sessionId: p.sid, roles: p.roles, name: String(p.name ?? ''), issuedAt: p.iat, expiresAt: p.exp };
+        principal = {
+          kind: p.knd,
+          id: p.sub,
+          sessionId: p.sid,
+          roles: p.roles,
+          name: String(p.name ?? ''),
+          issuedAt: p.iat,
+          expiresAt: p.exp,
+        };
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);

@@ -126,7 +126,10 @@ export class KafkaBus implements EventBus {
       const existing = new Set(await admin.listTopics());
       const create = missing.filter((t) => !existing.has(t));
       if (create.length > 0) {
-        await admin.createTopics({ topics: create.map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })), waitForLeaders: true });
+        await admin.createTopics({
+          topics: create.map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })),
+          waitForLeaders: true,
+        });
       }
       for (const t of missing) this.knownTopics.add(t);
     } finally {

@@ -168,7 +168,15 @@ export class InProcessJobQueue implements JobQueue {
   async status(_name: JobName, id: string): Promise<JobStatus | null> {
     const j = this.jobs.get(id);
     if (!j) return null;
-    return { id: j.id, name: j.name, state: j.state, attemptsMade: j.attemptsMade, progress: j.progress, result: j.result, failedReason: j.failedReason };
+    return {
+      id: j.id,
+      name: j.name,
+      state: j.state,
+      attemptsMade: j.attemptsMade,
+      progress: j.progress,
+      result: j.result,
+      failedReason: j.failedReason,
+    };
   }
 
   async isReady(): Promise<boolean> {
@@ -257,7 +265,9 @@ export class BullMqJobQueue implements JobQueue {
         concurrency: opts.concurrency ?? 2,
       },
     );
-    worker.on('failed', (job, err) => this.logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err }, 'job attempt failed'));
+    worker.on('failed', (job, err) =>
+      this.logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err }, 'job attempt failed'),
+    );
     worker.on('error', (err) => this.logger.error({ err }, 'bullmq worker error'));
     this.workers.set(queueName, worker);
   }
@@ -274,7 +284,11 @@ export class BullMqJobQueue implements JobQueue {
     return {
       id,
       name: job.name,
-      state: known.includes(state as JobState) ? (state as JobState) : state === 'prioritized' || state === 'waiting-children' ? 'waiting' : 'unknown',
+      state: known.includes(state as JobState)
+        ? (state as JobState)
+        : state === 'prioritized' || state === 'waiting-children'
+          ? 'waiting'
+          : 'unknown',
       attemptsMade: job.attemptsMade,
       progress: typeof job.progress === 'number' ? job.progress : 0,
       result: job.returnvalue,

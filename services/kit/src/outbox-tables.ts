@@ -20,7 +20,11 @@ export function outboxTables(schema: PgSchema) {
       attempts: integer('attempts').notNull().default(0),
       lastError: text('last_error'),
     },
-    (t) => [index('outbox_unpublished_idx').on(t.id).where(sql`published_at is null`)],
+    (t) => [
+      index('outbox_unpublished_idx')
+        .on(t.id)
+        .where(sql`published_at is null`),
+    ],
   );
   const processedEvents = schema.table(
     'processed_events',

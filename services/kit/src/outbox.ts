@@ -119,7 +119,10 @@ export class OutboxRelay {
       for (const r of rows) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
       try {
         for (const [topic, list] of byTopic) {
-          await this.o.bus.publish(topic, list.map((r) => ({ key: r.key, envelope: r.envelope })));
+          await this.o.bus.publish(
+            topic,
+            list.map((r) => ({ key: r.key, envelope: r.envelope })),
+          );
         }
       } catch (err) {
         await client.query('rollback');

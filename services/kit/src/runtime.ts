@@ -69,7 +69,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const pool = createPool(o.databaseUrl, o.poolSize ?? 10);
   const db = createDb(pool);
   const bus: EventBus = o.kafkaBrokers
-    ? new KafkaBus({ brokers: o.kafkaBrokers.split(',').map((b) => b.trim()).filter(Boolean), clientId: o.serviceName, logger, instanceId })
+    ? new KafkaBus({
+        brokers: o.kafkaBrokers
+          .split(',')
+          .map((b) => b.trim())
+          .filter(Boolean),
+        clientId: o.serviceName,
+        logger,
+        instanceId,
+      })
     : new InProcessBus();
   const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger) : new InProcessJobQueue(logger);
   const revocations = new RevocationList();

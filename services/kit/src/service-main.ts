@@ -15,7 +15,12 @@ export async function registerOpenApi(app: App, title: string) {
   await app.register(swagger, {
     openapi: {
       info: { title, version: '0.1.0', description: 'Countinghouse API. Errors: { "error": { "code", "message" } }.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, cookie: { type: 'apiKey', in: 'cookie', name: 'ch_at' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'ch_at' },
+        },
+      },
       security: [{ bearer: [] }, { cookie: [] }],
     },
   });
@@ -30,9 +35,14 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   let config: Static<typeof BaseConfigSchema> & Static<TObject<P>>;
   try {
     config = parseConfig(schema) as unknown as typeof config;
-    if (!config.KAFKA_BROKERS) throw new ConfigError('Invalid configuration:\n  - KAFKA_BROKERS: required in distributed mode (the all-in-one server is `npm start`)');
-    if (!config.REDIS_URL) throw new ConfigError('Invalid configuration:\n  - REDIS_URL: required in distributed mode (the all-in-one server is `npm start`)');
-    if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE) throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+    if (!config.KAFKA_BROKERS)
+      throw new ConfigError(
+        'Invalid configuration:\n  - KAFKA_BROKERS: required in distributed mode (the all-in-one server is `npm start`)',
+      );
+    if (!config.REDIS_URL)
+      throw new ConfigError('Invalid configuration:\n  - REDIS_URL: required in distributed mode (the all-in-one server is `npm start`)');
+    if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
+      throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${o.name}: ${err.message}\n`);

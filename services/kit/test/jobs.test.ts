@@ -35,8 +35,16 @@ describe('in-process job runner', () => {
     });
     const a = await q.enqueue('identity.purge_expired_sessions', { olderThanDays: 1 }, { attempts: 2, backoffMs: 5 });
     const b = await q.enqueue('identity.purge_expired_sessions', { olderThanDays: 0 }, { attempts: 5, backoffMs: 5 });
-    const sa = await waitFor(async () => ((await q.status('identity.purge_expired_sessions', a))?.state === 'failed' ? q.status('identity.purge_expired_sessions', a) : null), 'job a failed');
-    const sb = await waitFor(async () => ((await q.status('identity.purge_expired_sessions', b))?.state === 'failed' ? q.status('identity.purge_expired_sessions', b) : null), 'job b failed');
+    const sa = await waitFor(
+      async () =>
+        (await q.status('identity.purge_expired_sessions', a))?.state === 'failed' ? q.status('identity.purge_expired_sessions', a) : null,
+      'job a failed',
+    );
+    const sb = await waitFor(
+      async () =>
+        (await q.status('identity.purge_expired_sessions', b))?.state === 'failed' ? q.status('identity.purge_expired_sessions', b) : null,
+      'job b failed',
+    );
     expect(sa).toMatchObject({ attemptsMade: 2, failedReason: 'always' });
     expect(sb).toMatchObject({ attemptsMade: 1, failedReason: 'revoked grant' });
     expect(calls).toBe(3);

@@ -38,7 +38,9 @@ describe('transactional outbox', () => {
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    const { rows } = await kit.runtime.pool.query(`select count(*)::int as n from identity.outbox where envelope->'data'->>'sessionId' = 'rolled-back'`);
+    const { rows } = await kit.runtime.pool.query(
+      `select count(*)::int as n from identity.outbox where envelope->'data'->>'sessionId' = 'rolled-back'`,
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -47,10 +49,16 @@ describe('transactional outbox', () => {
     const relay = new OutboxRelay({ pool: kit.runtime.pool, schema: 'identity', bus, logger: pino({ level: 'silent' }), intervalMs: 20 });
     await kit.runtime.pool.query('update identity.outbox set published_at = now() where published_at is null');
     for (let i = 0; i < 5; i++) {
-      await kit.runtime.db.transaction((tx) => enqueueEvent(tx, 'identity', 'identity.session_revoked', { sessionId: `s${i}`, subjectId: 'x', until: i }, { actor }));
+      await kit.runtime.db.transaction((tx) =>
+        enqueueEvent(tx, 'identity', 'identity.session_revoked', { sessionId: `s${i}`, subjectId: 'x', until: i }, { actor }),
+      );
     }
     relay.start();
-    await waitFor(async () => (await kit.runtime.pool.query('select max(attempts) as a from identity.outbox where published_at is null')).rows[0].a >= 2, 'failed attempts recorded');
+    await waitFor(
+      async () =>
+        (await kit.runtime.pool.query('select max(attempts) as a from identity.outbox where published_at is null')).rows[0].a >= 2,
+      'failed attempts recorded',
+    );
     expect(bus.delivered).toHaveLength(0);
     bus.down = false;
     await waitFor(() => bus.delivered.length === 5, 'delivery after the outage', 15_000);
@@ -68,7 +76,14 @@ describe('transactional outbox', () => {
       applied.push(e.id);
     });
     await bus.subscribe({ group: 'g', topics: ['t'], handler });
-    const envelope = { id: crypto.randomUUID(), type: 'identity.session_revoked', version: 1, occurredAt: new Date().toISOString(), actor, data: {} };
+    const envelope = {
+      id: crypto.randomUUID(),
+      type: 'identity.session_revoked',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      actor,
+      data: {},
+    };
     await bus.publish('t', [{ key: null, envelope }]);
     await bus.publish('t', [{ key: null, envelope }]);
     expect(applied).toEqual([envelope.id]);

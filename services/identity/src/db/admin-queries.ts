@@ -22,7 +22,14 @@ export async function findLiveSession(db: Db, sessionId: string) {
     .select({ session: adminSessions, admin: adminUsers })
     .from(adminSessions)
     .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.adminId))
-    .where(and(eq(adminSessions.id, sessionId), isNull(adminSessions.revokedAt), gt(adminSessions.expiresAt, sql`now()`), eq(adminUsers.isActive, true)))
+    .where(
+      and(
+        eq(adminSessions.id, sessionId),
+        isNull(adminSessions.revokedAt),
+        gt(adminSessions.expiresAt, sql`now()`),
+        eq(adminUsers.isActive, true),
+      ),
+    )
     .limit(1);
   return rows[0] ?? null;
 }

@@ -42,7 +42,13 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
   const { db, signer, relay } = deps;
   const cookieBase = { httpOnly: true, sameSite: 'lax' as const, secure: deps.cookieSecure };
 
-  async function issue(reply: FastifyReply, admin: { id: string; username: string; role: string }, sessionId: string, refreshToken: string, sessionExpires: Date) {
+  async function issue(
+    reply: FastifyReply,
+    admin: { id: string; username: string; role: string },
+    sessionId: string,
+    refreshToken: string,
+    sessionExpires: Date,
+  ) {
     const role = admin.role as Role;
     const { token, expiresAt } = await signer.sign({ sub: admin.id, sid: sessionId, knd: 'admin', roles: [role], name: admin.username });
     reply.setCookie(ACCESS_COOKIE, token, { ...cookieBase, path: '/', expires: new Date(expiresAt * 1000) });
@@ -64,7 +70,13 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
         .where(sql`${adminSessions.id} = ${sessionId} and ${adminSessions.revokedAt} is null`)
         .returning({ id: adminSessions.id });
       if (res.length === 0) return;
-      await enqueueEvent(tx, SCHEMA, 'identity.session_revoked', { sessionId, subjectId: adminId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 }, { actor: { kind: 'admin', id: adminId }, key: adminId });
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'identity.session_revoked',
+        { sessionId, subjectId: adminId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 },
+        { actor: { kind: 'admin', id: adminId }, key: adminId },
+      );
     });
     relay.kick();
   }
@@ -92,10 +104,25 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       const sessionId = await db.transaction(async (tx) => {
         const [s] = await tx
           .insert(adminSessions)
-          .values({ adminId: admin.id, refreshHash: hashToken(refreshToken), expiresAt, ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '').slice(0, 300) })
+          .values({
+            adminId: admin.id,
+            refreshHash: hashToken(refreshToken),
+            expiresAt,
+            ip: request.ip,
+            userAgent: String(request.headers['user-agent'] ?? '').slice(0, 300),
+          })
           .returning({ id: adminSessions.id });
-        await tx.update(adminUsers).set({ lastLoginAt: sql`now()` }).where(eq(adminUsers.id, admin.id));
-        await enqueueEvent(tx, SCHEMA, 'identity.admin_signed_in', { adminId: admin.id, username: admin.username, sessionId: s!.id, ip: request.ip ?? null }, { actor: { kind: 'admin', id: admin.id }, key: admin.id });
+        await tx
+          .update(adminUsers)
+          .set({ lastLoginAt: sql`now()` })
+          .where(eq(adminUsers.id, admin.id));
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.admin_signed_in',
+          { adminId: admin.id, username: admin.username, sessionId: s!.id, ip: request.ip ?? null },
+          { actor: { kind: 'admin', id: admin.id }, key: admin.id },
+        );
         return s!.id;
       });
       relay.kick();
@@ -118,7 +145,11 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       const live = await findLiveSession(db, request.principal!.sessionId);
       if (!live) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
       const { admin, session } = live;
-      return { success: true, user: { id: admin.id, username: admin.username, role: admin.role as Role }, expires_at: session.expiresAt.toISOString() };
+      return {
+        success: true,
+        user: { id: admin.id, username: admin.username, role: admin.role as Role },
+        expires_at: session.expiresAt.toISOString(),
+      };
     },
   );
 

@@ -30,7 +30,9 @@ export async function prepareTemplate(services: Array<{ schema: string; migratio
   const admin = new pg.Client({ connectionString: testServerUrl() });
   await admin.connect();
   try {
-    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [TEMPLATE_DB]);
+    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [
+      TEMPLATE_DB,
+    ]);
     await admin.query(`drop database if exists ${TEMPLATE_DB}`);
     await admin.query(`create database ${TEMPLATE_DB}`);
   } finally {
@@ -110,7 +112,12 @@ export async function createTestKit(o: { logLevel?: string } = {}): Promise<Test
 }
 
 /** Poll until `check` returns a truthy value or the time runs out (then throw with the label). */
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, label: string, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  label: string,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {
