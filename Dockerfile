@@ -1,0 +1,24 @@
+# One image for every process of the distributed deployment (docker-compose.yml): the gateway and
+# each service run from the same source tree with `node --import tsx <entry>`.
+FROM node:20-bookworm-slim
+
+WORKDIR /app
+
+# The whole tree first, then install: a workspace added to package.json is picked up without
+# editing this file (at the cost of a reinstall when any file changes). .dockerignore keeps
+# node_modules, local data and infra run state out of the build context.
+COPY . .
+
+# Dev dependencies stay: tsx runs the TypeScript at runtime and vite builds the frontend.
+# npm ci refuses a lock written on machines whose registry lacks some other-platform optional
+# packages (e.g. @turbo/darwin-64); npm install then still follows the lock.
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+
+RUN npm run build -w @countinghouse/frontend
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0
+
+USER node
+EXPOSE 3000
+CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
