@@ -14,7 +14,6 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
-          maxWorkers: 2,
         },
       },
       'frontend',
