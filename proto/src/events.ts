@@ -46,10 +46,42 @@ export const SubjectAccessRevokedSchema = Type.Object({
   issuedBefore: Type.Integer(),
 });
 
+export const StaffJoinedSchema = Type.Object({
+  userId: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+  invitationId: Type.String(),
+});
+export const InvitationCreatedSchema = Type.Object({
+  invitationId: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+  expiresAt: Type.String(),
+});
+export const UserRegisteredSchema = Type.Object({
+  userId: Type.String(),
+  email: Type.String(),
+  firstName: Type.Union([Type.String(), Type.Null()]),
+  lastName: Type.Union([Type.String(), Type.Null()]),
+  companyName: Type.Union([Type.String(), Type.Null()]),
+});
+export const RoleChangedSchema = Type.Object({
+  userId: Type.String(),
+  role: Type.String(),
+  isActive: Type.Boolean(),
+  /** Who holds the role now, for read models (e.g. Team Members counts, accountant names). */
+  email: Type.String(),
+  name: Type.String(),
+});
+
 export const EVENT_TYPES = {
   'identity.admin_signed_in': AdminSignedInSchema,
   'identity.session_revoked': SessionRevokedSchema,
   'identity.subject_access_revoked': SubjectAccessRevokedSchema,
+  'identity.staff_joined': StaffJoinedSchema,
+  'identity.invitation_created': InvitationCreatedSchema,
+  'identity.user_registered': UserRegisteredSchema,
+  'identity.role_changed': RoleChangedSchema,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

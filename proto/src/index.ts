@@ -5,4 +5,5 @@ export * from './events.js';
 export * from './jobs.js';
 export * from './format.js';
 export * from './identity/admin-auth.js';
+export * from './identity/people.js';
 export * from './routes.js';

@@ -7,10 +7,21 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<{ method: string; path: string }> 
   { method: 'POST', path: '/api/identity/admin/refresh' },
   { method: 'POST', path: '/api/identity/admin/logout' },
   { method: 'GET', path: '/api/public/config' },
+  { method: 'POST', path: '/api/identity/auth/signup' },
+  { method: 'POST', path: '/api/identity/auth/login' },
+  { method: 'POST', path: '/api/identity/auth/refresh' },
+  { method: 'POST', path: '/api/identity/auth/logout' },
+  { method: 'GET', path: '/api/identity/invitations/lookup' },
+  { method: 'POST', path: '/api/identity/invitations/accept' },
 ];
 
 /** Sign-in endpoints: rate limited per client address at the gateway. */
-export const SIGN_IN_ROUTES: ReadonlyArray<string> = ['/api/identity/admin/login'];
+export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
+  '/api/identity/admin/login',
+  '/api/identity/auth/login',
+  '/api/identity/auth/signup',
+  '/api/identity/invitations/accept',
+];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
 export const SERVICES = ['identity'] as const;

@@ -1,0 +1,194 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { INVITABLE_ROLES, INVITATION_STATUSES, ROLES } from '../constants.js';
+
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+const Password = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ maxLength: 100 });
+const Uuid = Type.String({ format: 'uuid' });
+
+export const RoleNameSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+export const InvitableRoleSchema = Type.Union(INVITABLE_ROLES.map((r) => Type.Literal(r)));
+export const InvitationStatusSchema = Type.Union(INVITATION_STATUSES.map((s) => Type.Literal(s)));
+
+// ---- accounts and sessions for people (staff and clients) ----
+
+export const SignupBodySchema = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    first_name: Type.Optional(Name),
+    last_name: Type.Optional(Name),
+    company_name: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type SignupBody = Static<typeof SignupBodySchema>;
+
+export const LoginBodySchema = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Password,
+    /** 'staff' refuses (and ends the session of) anyone without an active admin, staff or manager grant. */
+    portal: Type.Optional(Type.Union([Type.Literal('staff'), Type.Literal('client')])),
+  },
+  { additionalProperties: false },
+);
+export type LoginBody = Static<typeof LoginBodySchema>;
+
+export const ProfileSchema = Type.Object({
+  user_id: Uuid,
+  email: Type.String(),
+  first_name: Type.Union([Type.String(), Type.Null()]),
+  last_name: Type.Union([Type.String(), Type.Null()]),
+  company_name: Type.Union([Type.String(), Type.Null()]),
+  role: RoleNameSchema,
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type Profile = Static<typeof ProfileSchema>;
+
+export const MeSchema = Type.Object({
+  user: ProfileSchema,
+  /** Active role grants. */
+  roles: Type.Array(RoleNameSchema),
+  /** The best active staff role (admin > manager > staff), or null. */
+  staff_role: Type.Union([RoleNameSchema, Type.Null()]),
+  session_expires_at: Type.String({ format: 'date-time' }),
+});
+export type Me = Static<typeof MeSchema>;
+
+export const LoginReplySchema = Type.Intersect([
+  MeSchema,
+  Type.Object({
+    success: Type.Boolean(),
+    message: Type.String(),
+    /** Access token for API clients (bearer); the browser uses the httpOnly cookie. */
+    access_token: Type.String(),
+  }),
+]);
+export type LoginReply = Static<typeof LoginReplySchema>;
+
+export const MessageReplySchema = Type.Object({ success: Type.Boolean(), message: Type.String() });
+export type MessageReply = Static<typeof MessageReplySchema>;
+
+// ---- invitations ----
+
+export const InviteBodySchema = Type.Object({ email: Email, role: InvitableRoleSchema }, { additionalProperties: false });
+export type InviteBody = Static<typeof InviteBodySchema>;
+
+export const InvitationSchema = Type.Object({
+  id: Uuid,
+  email: Type.String(),
+  role: InvitableRoleSchema,
+  invited_by: Type.Union([Uuid, Type.Null()]),
+  invited_by_name: Type.Union([Type.String(), Type.Null()]),
+  /** 'expired' is reported for a pending invitation past its expiry. */
+  status: InvitationStatusSchema,
+  expires_at: Type.String({ format: 'date-time' }),
+  created_at: Type.String({ format: 'date-time' }),
+  /** Only for pending invitations: the sign-up link to share. */
+  invite_url: Type.Union([Type.String(), Type.Null()]),
+  /** How the link was sent: by e-mail, or kept in the outgoing-mail log because SMTP is not configured. */
+  delivery: Type.Union([Type.Literal('smtp'), Type.Literal('log'), Type.Literal('failed'), Type.Null()]),
+});
+export type Invitation = Static<typeof InvitationSchema>;
+
+export const InvitationListSchema = Type.Object({
+  invitations: Type.Array(InvitationSchema),
+  /** False when no SMTP server is configured: e-mails go to the outgoing-mail log instead. */
+  smtp_configured: Type.Boolean(),
+});
+export type InvitationList = Static<typeof InvitationListSchema>;
+
+export const InvitationLookupSchema = Type.Object({
+  valid: Type.Boolean(),
+  /** Why not, in the spec's words ('Invalid or expired invitation link' / 'This invitation has expired'). */
+  message: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  role: Type.Union([InvitableRoleSchema, Type.Null()]),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type InvitationLookup = Static<typeof InvitationLookupSchema>;
+
+export const AcceptInviteBodySchema = Type.Object(
+  {
+    token: Type.String({ maxLength: 200 }),
+    email: Type.Optional(Type.String({ maxLength: 254 })),
+    password: Password,
+    confirm_password: Type.Optional(Password),
+    first_name: Type.Optional(Name),
+    last_name: Type.Optional(Name),
+  },
+  { additionalProperties: false },
+);
+export type AcceptInviteBody = Static<typeof AcceptInviteBodySchema>;
+
+// ---- staff ----
+
+export const StaffMemberSchema = Type.Object({
+  id: Uuid,
+  user_id: Uuid,
+  email: Type.String(),
+  first_name: Type.Union([Type.String(), Type.Null()]),
+  last_name: Type.Union([Type.String(), Type.Null()]),
+  role: RoleNameSchema,
+  is_active: Type.Boolean(),
+  granted_at: Type.String({ format: 'date-time' }),
+});
+export type StaffMember = Static<typeof StaffMemberSchema>;
+export const StaffListSchema = Type.Object({ staff: Type.Array(StaffMemberSchema) });
+
+// ---- user list ----
+
+export const UserRowSchema = Type.Object({
+  user_id: Uuid,
+  name: Type.String(),
+  email: Type.String(),
+  company_name: Type.Union([Type.String(), Type.Null()]),
+  role: RoleNameSchema,
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('locked')]),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type UserRow = Static<typeof UserRowSchema>;
+export const UserListSchema = Type.Object({
+  users: Type.Array(UserRowSchema),
+  total: Type.Integer(),
+  stats: Type.Object({ total_users: Type.Integer(), active_clients: Type.Integer(), new_this_month: Type.Integer() }),
+});
+export type UserList = Static<typeof UserListSchema>;
+export const UserListQuerySchema = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+// ---- outgoing mail log (no SMTP configured) ----
+
+export const OutgoingMailSchema = Type.Object({
+  id: Uuid,
+  to: Type.String(),
+  subject: Type.String(),
+  body: Type.String(),
+  transport: Type.Union([Type.Literal('smtp'), Type.Literal('log')]),
+  status: Type.Union([Type.Literal('sent'), Type.Literal('logged'), Type.Literal('failed')]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type OutgoingMail = Static<typeof OutgoingMailSchema>;
+export const OutgoingMailListSchema = Type.Object({ mail: Type.Array(OutgoingMailSchema), smtp_configured: Type.Boolean() });
+
+/** HTTP routes of identity for people, under the gateway. */
+export const IDENTITY_ROUTES = {
+  signup: '/api/identity/auth/signup',
+  login: '/api/identity/auth/login',
+  refresh: '/api/identity/auth/refresh',
+  logout: '/api/identity/auth/logout',
+  me: '/api/identity/auth/me',
+  invitations: '/api/identity/invitations',
+  cancelInvitation: (id: string) => `/api/identity/invitations/${id}/cancel`,
+  invitationByToken: (token: string) => `/api/identity/invitations/lookup?token=${encodeURIComponent(token)}`,
+  acceptInvitation: '/api/identity/invitations/accept',
+  staff: '/api/identity/staff',
+  deactivateStaff: (userId: string) => `/api/identity/staff/${userId}/deactivate`,
+  users: '/api/identity/users',
+  outgoingMail: '/api/identity/outgoing-mail',
+} as const;
