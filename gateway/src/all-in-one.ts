@@ -37,6 +37,8 @@ export const AllInOneConfigSchema = Type.Object({
   PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
   FRONTEND_DIR: Type.String({ default: '' }),
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  SMTP_URL: Type.String({ default: '' }),
+  MAIL_FROM: Type.String({ default: '' }),
 });
 
 function loadKeys(dataDir: string) {
@@ -94,6 +96,8 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     frontendDir,
     cookieSecure: config.COOKIE_SECURE,
     signInMax: config.SIGN_IN_RATE_LIMIT,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,

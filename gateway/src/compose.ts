@@ -10,6 +10,8 @@ export interface ComposeOptions {
   frontendDir: string | null;
   cookieSecure?: boolean;
   signInMax?: number;
+  smtpUrl?: string;
+  mailFrom?: string;
   publicConfig: () => PublicConfig;
 }
 
@@ -26,7 +28,14 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
       {
         name: 'identity',
         register: async (scope) => {
-          await scope.register(identityPlugin, { runtime: o.runtime, signer: o.signer, cookieSecure: o.cookieSecure ?? false });
+          await scope.register(identityPlugin, {
+            runtime: o.runtime,
+            signer: o.signer,
+            cookieSecure: o.cookieSecure ?? false,
+            smtpUrl: o.smtpUrl,
+            mailFrom: o.mailFrom,
+            practiceName: o.publicConfig().practice.name,
+          });
         },
       },
     ],

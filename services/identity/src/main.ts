@@ -8,6 +8,9 @@ const IdentityConfigSchema = Type.Object({
   ADMIN_USERNAME: Type.String({ default: 'admin' }),
   ADMIN_PASSWORD: Type.String({ default: '' }),
   COOKIE_SECURE: Type.Boolean({ default: false }),
+  SMTP_URL: Type.String({ default: '' }),
+  MAIL_FROM: Type.String({ default: '' }),
+  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
 });
 
 await startService({
@@ -17,7 +20,14 @@ await startService({
     const pem = readPem(config.JWT_PRIVATE_KEY, config.JWT_PRIVATE_KEY_FILE);
     if (!pem) throw new Error('identity: JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE is required');
     const signer = await TokenSigner.fromPem(pem);
-    await scope.register(identityPlugin, { runtime, signer, cookieSecure: config.COOKIE_SECURE });
+    await scope.register(identityPlugin, {
+      runtime,
+      signer,
+      cookieSecure: config.COOKIE_SECURE,
+      smtpUrl: config.SMTP_URL,
+      mailFrom: config.MAIL_FROM,
+      practiceName: config.PRACTICE_NAME,
+    });
     const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
     if (made.generatedPassword) {
       process.stdout.write(

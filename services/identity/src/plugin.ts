@@ -1,9 +1,14 @@
 import { authContext, runMigrations, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
-import { fileURLToPath } from 'node:url';
 import { SESSION } from '@countinghouse/proto';
+import { fileURLToPath } from 'node:url';
 import { SCHEMA } from './db/schema.js';
 import { SessionStore } from './db/session-store.js';
+import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
+import { invitationRoutes } from './routes/invitations.js';
+import { peopleAuthRoutes } from './routes/people-auth.js';
+import { staffRoutes } from './routes/staff.js';
+import { userRoutes } from './routes/users.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -11,16 +16,30 @@ export interface IdentityPluginOptions {
   runtime: Runtime;
   signer: TokenSigner;
   cookieSecure: boolean;
+  /** nodemailer connection URL (smtp://user:pass@host:port); empty keeps mail in the outgoing-mail log. */
+  smtpUrl?: string;
+  mailFrom?: string;
+  practiceName?: string;
 }
 
-/** The identity service as one Fastify plugin: admin accounts and sessions (later: people, roles, invitations). */
+/** The identity service as one Fastify plugin: admin accounts, people, roles, sessions, invitations. */
 export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
   const relay = runtime.relay(SCHEMA);
+  const db = runtime.db;
+  const practiceName = opts.practiceName ?? 'Countinghouse Accountants';
+  const mailer = new Mailer(db, runtime.logger, opts.smtpUrl ?? '', opts.mailFrom || `${practiceName} <no-reply@countinghouse.local>`);
+  app.addHook('onClose', async () => mailer.close());
   await app.register(authContext, { verifier: runtime.verifier });
-  const adminSessions = new SessionStore(runtime.db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours);
-  adminAuthRoutes(app, { db: runtime.db, signer: opts.signer, relay, sessions: adminSessions, cookieSecure: opts.cookieSecure });
+
+  const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours);
+  const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24);
+  adminAuthRoutes(app, { db, signer: opts.signer, relay, sessions: adminSessions, cookieSecure: opts.cookieSecure });
+  peopleAuthRoutes(app, { db, signer: opts.signer, relay, sessions: userSessions, cookieSecure: opts.cookieSecure });
+  invitationRoutes(app, { db, relay, mailer, publicUrl: runtime.publicUrl, practiceName });
+  staffRoutes(app, { db, relay, sessions: userSessions });
+  userRoutes(app, { db, mailer });
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -85,7 +85,12 @@ export const userRoles = identity.table(
     grantedBy: uuid('granted_by'),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('user_roles_user_role_idx').on(t.userId, t.role), index('user_roles_active_idx').on(t.role).where(sql`is_active`)],
+  (t) => [
+    uniqueIndex('user_roles_user_role_idx').on(t.userId, t.role),
+    index('user_roles_active_idx')
+      .on(t.role)
+      .where(sql`is_active`),
+  ],
 );
 
 /** A person's sign-in session; the refresh token rotates and is stored only as a hash. */

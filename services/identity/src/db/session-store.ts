@@ -31,10 +31,19 @@ export class SessionStore {
   }
 
   private row(r: Record<string, unknown>): SessionRow {
-    return { id: String(r.id), ownerId: String(r.owner_id), expiresAt: new Date(r.expires_at as string), revokedAt: r.revoked_at ? new Date(r.revoked_at as string) : null };
+    return {
+      id: String(r.id),
+      ownerId: String(r.owner_id),
+      expiresAt: new Date(r.expires_at as string),
+      revokedAt: r.revoked_at ? new Date(r.revoked_at as string) : null,
+    };
   }
 
-  async create(tx: Exec, ownerId: string, meta: { ip: string | null; userAgent: string }): Promise<{ session: SessionRow; refreshToken: string }> {
+  async create(
+    tx: Exec,
+    ownerId: string,
+    meta: { ip: string | null; userAgent: string },
+  ): Promise<{ session: SessionRow; refreshToken: string }> {
     const refreshToken = newOpaqueToken();
     const expiresAt = addHours(new Date(), this.ttlHours);
     const res = await tx.execute(sql`
@@ -62,7 +71,9 @@ export class SessionStore {
    * Swap a presented refresh token for a new one. 'reused' means a rotated-out token came back: it
    * was copied, and the caller must end the session.
    */
-  async rotate(presented: string): Promise<{ kind: 'ok'; session: SessionRow; refreshToken: string } | { kind: 'reused'; session: SessionRow } | { kind: 'invalid' }> {
+  async rotate(
+    presented: string,
+  ): Promise<{ kind: 'ok'; session: SessionRow; refreshToken: string } | { kind: 'reused'; session: SessionRow } | { kind: 'invalid' }> {
     const presentedHash = hashToken(presented);
     const current = await this.db.execute(sql`
       select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t} where refresh_hash = ${presentedHash}`);
@@ -89,7 +100,9 @@ export class SessionStore {
 
   /** Revoke every live session of an owner; returns their ids. */
   async revokeAllOf(tx: Exec, ownerId: string): Promise<string[]> {
-    const res = await tx.execute(sql`update ${this.t} set revoked_at = now() where ${this.owner} = ${ownerId} and revoked_at is null returning id`);
+    const res = await tx.execute(
+      sql`update ${this.t} set revoked_at = now() where ${this.owner} = ${ownerId} and revoked_at is null returning id`,
+    );
     return res.rows.map((r) => String(r.id));
   }
 }

@@ -31,7 +31,11 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
   const { db, signer, relay, sessions } = deps;
   const cookies = sessionCookies({ secure: deps.cookieSecure, refreshCookie: 'ch_admin_rt', refreshPath: '/api/identity/admin' });
 
-  const toUser = (a: { id: string; username: string; role: string }): AdminUser => ({ id: a.id, username: a.username, role: a.role as Role });
+  const toUser = (a: { id: string; username: string; role: string }): AdminUser => ({
+    id: a.id,
+    username: a.username,
+    role: a.role as Role,
+  });
   const signFor = (a: { id: string; username: string; role: string }, sessionId: string) =>
     signer.sign({ sub: a.id, sid: sessionId, knd: 'admin', roles: [a.role as Role], name: a.username });
 
@@ -68,8 +72,14 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
         throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
       }
       const { session, refreshToken } = await db.transaction(async (tx) => {
-        const created = await sessions.create(tx, admin.id, { ip: request.ip ?? null, userAgent: String(request.headers['user-agent'] ?? '') });
-        await tx.update(adminUsers).set({ lastLoginAt: sql`now()` }).where(eq(adminUsers.id, admin.id));
+        const created = await sessions.create(tx, admin.id, {
+          ip: request.ip ?? null,
+          userAgent: String(request.headers['user-agent'] ?? ''),
+        });
+        await tx
+          .update(adminUsers)
+          .set({ lastLoginAt: sql`now()` })
+          .where(eq(adminUsers.id, admin.id));
         await enqueueEvent(
           tx,
           SCHEMA,
@@ -82,7 +92,13 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       relay.kick();
       const access = await signFor(admin, session.id);
       cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
-      return { success: true, message: MESSAGES.loginSuccessful, user: toUser(admin), session_token: access.token, expires_at: session.expiresAt.toISOString() };
+      return {
+        success: true,
+        message: MESSAGES.loginSuccessful,
+        user: toUser(admin),
+        session_token: access.token,
+        expires_at: session.expiresAt.toISOString(),
+      };
     },
   );
 

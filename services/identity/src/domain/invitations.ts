@@ -1,0 +1,31 @@
+import { LIMITS, type InvitationStatus } from '@countinghouse/proto';
+
+export function invitationExpiry(now = new Date()): Date {
+  return new Date(now.getTime() + LIMITS.invitationDays * 86_400_000);
+}
+
+/** The status people see: a pending invitation past its expiry shows as expired. */
+export function effectiveStatus(status: string, expiresAt: Date, now = new Date()): InvitationStatus {
+  if (status === 'pending' && expiresAt <= now) return 'expired';
+  return status as InvitationStatus;
+}
+
+export function inviteUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/staff/signup?token=${encodeURIComponent(token)}`;
+}
+
+export function invitationEmail(o: { practiceName: string; role: string; url: string; expiresAt: Date }) {
+  const until = o.expiresAt.toLocaleDateString('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'Europe/London' });
+  return {
+    subject: `You're invited to join ${o.practiceName} as ${o.role}`,
+    text: [
+      `Hello,`,
+      ``,
+      `You have been invited to join ${o.practiceName}'s staff portal with the role "${o.role}".`,
+      `Complete your registration here: ${o.url}`,
+      ``,
+      `The link works once and expires on ${until}.`,
+      `If you were not expecting this e-mail you can ignore it.`,
+    ].join('\n'),
+  };
+}

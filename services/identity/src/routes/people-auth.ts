@@ -1,0 +1,255 @@
+import {
+  AppError,
+  enqueueEvent,
+  pgErrorCode,
+  requireRole,
+  type App,
+  type Db,
+  type OutboxRelay,
+  type TokenSigner,
+} from '@countinghouse/kit';
+import {
+  LIMITS,
+  LoginBodySchema,
+  LoginReplySchema,
+  MeSchema,
+  MessageReplySchema,
+  MESSAGES,
+  SESSION,
+  SignupBodySchema,
+  type LoginBody,
+  type Me,
+  type Role,
+  type SignupBody,
+} from '@countinghouse/proto';
+import { Type } from '@sinclair/typebox';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { activeRoles, clearThrottle, findProfile, findUserByEmail, grantRole, readThrottle, writeThrottle } from '../db/people-queries.js';
+import { profiles, SCHEMA, users } from '../db/schema.js';
+import type { SessionStore } from '../db/session-store.js';
+import { bestStaffRole, displayName, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
+import { afterFailure, isLocked } from '../domain/throttle.js';
+import { hashPassword, verifyPassword } from '../passwords.js';
+import { sessionCookies } from './cookies.js';
+
+export interface PeopleAuthDeps {
+  db: Db;
+  signer: TokenSigner;
+  relay: OutboxRelay;
+  sessions: SessionStore;
+  cookieSecure: boolean;
+}
+
+const ErrorRef = Type.Ref('ErrorBody');
+export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
+
+export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
+  const { db, signer, relay, sessions } = deps;
+  const cookies = sessionCookies({ secure: deps.cookieSecure, refreshCookie: 'ch_rt', refreshPath: '/api/identity/auth' });
+
+  async function meOf(userId: string, sessionExpiresAt: Date): Promise<Me> {
+    const profile = await findProfile(db, userId);
+    if (!profile) throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
+    const roles = await activeRoles(db, userId);
+    return {
+      user: {
+        user_id: profile.userId,
+        email: profile.email,
+        first_name: profile.firstName,
+        last_name: profile.lastName,
+        company_name: profile.companyName,
+        role: (profile.role || 'client') as Role,
+        created_at: profile.createdAt.toISOString(),
+      },
+      roles,
+      staff_role: bestStaffRole(roles),
+      session_expires_at: sessionExpiresAt.toISOString(),
+    };
+  }
+
+  const signFor = (me: Me, sessionId: string) =>
+    signer.sign({
+      sub: me.user.user_id,
+      sid: sessionId,
+      knd: 'user',
+      roles: me.roles,
+      name: displayName({ firstName: me.user.first_name, lastName: me.user.last_name, email: me.user.email }),
+    });
+
+  async function revokeSession(sessionId: string, userId: string) {
+    await db.transaction(async (tx) => {
+      if (!(await sessions.revoke(tx, sessionId))) return;
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'identity.session_revoked',
+        { sessionId, subjectId: userId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 },
+        { actor: { kind: 'user', id: userId }, key: userId },
+      );
+    });
+    relay.kick();
+  }
+
+  app.post(
+    '/auth/signup',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Create a client account',
+        body: SignupBodySchema,
+        response: { 201: MessageReplySchema, 400: ErrorRef, 409: ErrorRef },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as SignupBody;
+      if (body.password.length < LIMITS.minPasswordLength) throw new AppError('VALIDATION_FAILED', MESSAGES.passwordTooShort);
+      const email = normaliseEmail(body.email);
+      const passwordHash = await hashPassword(body.password);
+      try {
+        await db.transaction(async (tx) => {
+          const [u] = await tx.insert(users).values({ email, passwordHash }).returning({ id: users.id });
+          const userId = u!.id;
+          await tx
+            .insert(profiles)
+            .values({
+              userId,
+              email,
+              firstName: body.first_name?.trim() || null,
+              lastName: body.last_name?.trim() || null,
+              companyName: body.company_name?.trim() || null,
+              role: 'client',
+            });
+          await grantRole(tx, userId, 'client', null);
+          await enqueueEvent(
+            tx,
+            SCHEMA,
+            'identity.user_registered',
+            {
+              userId,
+              email,
+              firstName: body.first_name?.trim() || null,
+              lastName: body.last_name?.trim() || null,
+              companyName: body.company_name?.trim() || null,
+            },
+            { actor: { kind: 'user', id: userId }, key: userId },
+          );
+        });
+      } catch (err) {
+        if (pgErrorCode(err) === '23505') throw new AppError('CONFLICT', 'An account with this e-mail already exists. Please sign in.');
+        throw err;
+      }
+      relay.kick();
+      return reply.status(201).send({ success: true, message: MESSAGES.accountCreated });
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Sign in with e-mail and password (staff and clients)',
+        body: LoginBodySchema,
+        response: { 200: LoginReplySchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as LoginBody;
+      const key = normaliseEmail(body.email);
+      const throttle = await readThrottle(db, key);
+      if (isLocked(throttle)) throw new AppError('RATE_LIMITED', LOCKED_MESSAGE);
+      const user = await findUserByEmail(db, key);
+      const ok = await verifyPassword(user?.passwordHash ?? null, body.password);
+      if (!user || !ok) {
+        const next = afterFailure(throttle);
+        await writeThrottle(db, key, next);
+        if (next.lockedUntil) throw new AppError('RATE_LIMITED', LOCKED_MESSAGE);
+        throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidEmailOrPassword);
+      }
+      if (throttle) await clearThrottle(db, key);
+      const roles = await activeRoles(db, user.id);
+      if (body.portal === 'staff' && !hasStaffAccess(roles)) throw new AppError('FORBIDDEN', MESSAGES.noStaffAccess);
+      const { session, refreshToken } = await db.transaction(async (tx) => {
+        const created = await sessions.create(tx, user.id, {
+          ip: request.ip ?? null,
+          userAgent: String(request.headers['user-agent'] ?? ''),
+        });
+        await tx
+          .update(users)
+          .set({ lastLoginAt: sql`now()` })
+          .where(eq(users.id, user.id));
+        return created;
+      });
+      const me = await meOf(user.id, session.expiresAt);
+      const access = await signFor(me, session.id);
+      cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
+      return {
+        ...me,
+        success: true,
+        message: body.portal === 'staff' ? MESSAGES.welcomeBack : MESSAGES.loginSuccessful,
+        access_token: access.token,
+      };
+    },
+  );
+
+  app.post(
+    '/auth/refresh',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Rotate the refresh cookie; a new access token carries the current roles',
+        response: { 200: MeSchema, 401: ErrorRef },
+      },
+    },
+    async (request, reply) => {
+      const presented = request.cookies[cookies.name];
+      if (!presented) throw new AppError('UNAUTHENTICATED', MESSAGES.userSessionExpired);
+      const r = await sessions.rotate(presented);
+      if (r.kind === 'reused') {
+        request.log.warn({ sessionId: r.session.id }, 'refresh token reuse: session revoked');
+        await revokeSession(r.session.id, r.session.ownerId);
+      }
+      if (r.kind !== 'ok') {
+        cookies.clear(reply);
+        throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
+      }
+      const me = await meOf(r.session.ownerId, r.session.expiresAt);
+      cookies.set(reply, await signFor(me, r.session.id), { token: r.refreshToken, expiresAt: r.session.expiresAt });
+      return me;
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { schema: { tags: ['identity'], summary: 'Sign out (revokes the session at once)', response: { 200: MessageReplySchema } } },
+    async (request: FastifyRequest, reply) => {
+      let target: { id: string; ownerId: string } | null = null;
+      if (request.principal?.kind === 'user') target = { id: request.principal.sessionId, ownerId: request.principal.id };
+      else {
+        const presented = request.cookies[cookies.name];
+        target = presented ? await sessions.findByRefreshToken(presented) : null;
+      }
+      if (target) await revokeSession(target.id, target.ownerId);
+      cookies.clear(reply);
+      return { success: true, message: MESSAGES.loggedOut };
+    },
+  );
+
+  app.get(
+    '/auth/me',
+    {
+      preHandler: requireRole([], { kind: 'user' }),
+      schema: {
+        tags: ['identity'],
+        summary: 'The signed-in person: profile, active roles, staff role',
+        response: { 200: MeSchema, 401: ErrorRef, 403: ErrorRef },
+      },
+    },
+    async (request) => {
+      const session = await sessions.findLive(request.principal!.sessionId);
+      if (!session) throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
+      return meOf(session.ownerId, session.expiresAt);
+    },
+  );
+}

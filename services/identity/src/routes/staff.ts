@@ -1,0 +1,93 @@
+import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay } from '@countinghouse/kit';
+import { MessageReplySchema, MESSAGES, STAFF_MANAGEMENT_ROLES, StaffListSchema, type Role } from '@countinghouse/proto';
+import { Type } from '@sinclair/typebox';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { activeRoles } from '../db/people-queries.js';
+import { profiles, SCHEMA, userRoles } from '../db/schema.js';
+import type { SessionStore } from '../db/session-store.js';
+import { canManage, displayName } from '../domain/roles.js';
+
+const STAFF_ROLES: Role[] = ['admin', 'manager', 'staff', 'accountant'];
+const ErrorRef = Type.Ref('ErrorBody');
+
+export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessions: SessionStore }) {
+  const { db, relay, sessions } = deps;
+
+  app.get(
+    '/staff',
+    {
+      preHandler: requireRole(STAFF_MANAGEMENT_ROLES),
+      schema: { tags: ['identity'], summary: 'Active staff members', response: { 200: StaffListSchema, 401: ErrorRef, 403: ErrorRef } },
+    },
+    async () => {
+      const rows = await db
+        .select({ grant: userRoles, profile: profiles })
+        .from(userRoles)
+        .innerJoin(profiles, eq(profiles.userId, userRoles.userId))
+        .where(and(eq(userRoles.isActive, true), inArray(userRoles.role, STAFF_ROLES)))
+        .orderBy(asc(profiles.email), asc(userRoles.role));
+      return {
+        staff: rows.map(({ grant, profile }) => ({
+          id: grant.id,
+          user_id: grant.userId,
+          email: profile.email,
+          first_name: profile.firstName,
+          last_name: profile.lastName,
+          role: grant.role as Role,
+          is_active: grant.isActive,
+          granted_at: grant.grantedAt.toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/staff/:userId/deactivate',
+    {
+      preHandler: requireRole(STAFF_MANAGEMENT_ROLES),
+      schema: {
+        tags: ['identity'],
+        summary: 'Deactivate a staff member: their staff roles end and their open sessions lose access at once',
+        params: Type.Object({ userId: Type.String({ format: 'uuid' }) }),
+        response: { 200: MessageReplySchema, 403: ErrorRef, 404: ErrorRef },
+      },
+    },
+    async (request) => {
+      const p = request.principal!;
+      const { userId } = request.params as { userId: string };
+      if (p.kind === 'user' && p.id === userId) throw new AppError('CONFLICT', 'You cannot deactivate yourself.');
+      const targetRoles = await activeRoles(db, userId);
+      const staffRoles = targetRoles.filter((r) => STAFF_ROLES.includes(r));
+      if (staffRoles.length === 0) throw new AppError('NOT_FOUND', 'Staff member not found');
+      if (!canManage(p.roles, targetRoles)) throw new AppError('FORBIDDEN', 'Only an administrator can deactivate an administrator.');
+      await db.transaction(async (tx) => {
+        await tx
+          .update(userRoles)
+          .set({ isActive: false, revokedAt: sql`now()` })
+          .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true), ne(userRoles.role, 'client')));
+        await sessions.revokeAllOf(tx, userId);
+        const actor = { kind: p.kind, id: p.id } as const;
+        // Every token issued up to now is refused by every service; a new sign-in gets current roles.
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.subject_access_revoked',
+          { subjectId: userId, issuedBefore: Math.floor(Date.now() / 1000) + 1 },
+          { actor, key: userId },
+        );
+        const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
+        for (const role of staffRoles) {
+          await enqueueEvent(
+            tx,
+            SCHEMA,
+            'identity.role_changed',
+            { userId, role, isActive: false, email: profile?.email ?? '', name: profile ? displayName(profile) : '' },
+            { actor, key: userId },
+          );
+        }
+      });
+      relay.kick();
+      return { success: true, message: MESSAGES.staffDeactivated };
+    },
+  );
+}
