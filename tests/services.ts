@@ -1,4 +1,10 @@
+import { migrationsFolder as crmMigrations, SCHEMA as CRM } from '@countinghouse/crm';
+import { migrationsFolder as documentsMigrations, SCHEMA as DOCUMENTS } from '@countinghouse/documents';
 import { migrationsFolder as identityMigrations, SCHEMA as IDENTITY } from '@countinghouse/identity';
 
 /** Every service's migrations, applied to the test template database in this order. */
-export const SERVICE_MIGRATIONS = [{ schema: IDENTITY, migrationsFolder: identityMigrations }];
+export const SERVICE_MIGRATIONS = [
+  { schema: IDENTITY, migrationsFolder: identityMigrations },
+  { schema: CRM, migrationsFolder: crmMigrations },
+  { schema: DOCUMENTS, migrationsFolder: documentsMigrations },
+];

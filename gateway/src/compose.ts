@@ -1,4 +1,6 @@
 import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
+import { crmPlugin } from '@countinghouse/crm';
+import { documentsPlugin } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import type { Logger } from 'pino';
 import { buildGateway, type PublicConfig } from './gateway.js';
@@ -38,6 +40,8 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           });
         },
       },
+      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime })) },
+      { name: 'documents', register: async (scope) => void (await scope.register(documentsPlugin, { runtime: o.runtime })) },
     ],
   });
   await app.ready();

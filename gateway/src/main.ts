@@ -23,7 +23,10 @@ const GatewayConfigSchema = Type.Object({
   JWT_PUBLIC_KEY: Type.String({ default: '' }),
   JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
   KAFKA_BROKERS: Type.String({ minLength: 1 }),
+  // Each service's base URL; a service left out is not routed (its paths answer 404).
   IDENTITY_URL: Type.String({ pattern: '^https?://' }),
+  CRM_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  DOCUMENTS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
   PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
@@ -69,7 +72,12 @@ await bus.subscribe({
   },
 });
 
-const upstreamUrls: Record<(typeof SERVICES)[number], string> = { identity: config.IDENTITY_URL };
+const configured: Record<(typeof SERVICES)[number], string> = {
+  identity: config.IDENTITY_URL,
+  crm: config.CRM_URL,
+  documents: config.DOCUMENTS_URL,
+};
+const upstreamUrls = Object.fromEntries(Object.entries(configured).filter(([, url]) => url));
 const app = await buildGateway({
   logger,
   verifier,

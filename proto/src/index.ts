@@ -7,3 +7,6 @@ export * from './format.js';
 export * from './identity/admin-auth.js';
 export * from './identity/people.js';
 export * from './routes.js';
+export * from './identity/events.js';
+export * from './crm/events.js';
+export * from './documents/events.js';

@@ -24,5 +24,5 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = ['identity'] as const;
+export const SERVICES = ['identity', 'crm', 'documents'] as const;
 export type GatewayService = (typeof SERVICES)[number];

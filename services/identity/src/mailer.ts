@@ -41,16 +41,14 @@ export class Mailer {
       return 'smtp';
     } catch (err) {
       this.logger.warn({ err, to: m.to }, 'e-mail could not be sent');
-      await this.db
-        .insert(outgoingMail)
-        .values({
-          to: m.to,
-          subject: m.subject,
-          body: m.text,
-          transport: 'smtp',
-          status: 'failed',
-          error: String((err as Error)?.message ?? err).slice(0, 500),
-        });
+      await this.db.insert(outgoingMail).values({
+        to: m.to,
+        subject: m.subject,
+        body: m.text,
+        transport: 'smtp',
+        status: 'failed',
+        error: String((err as Error)?.message ?? err).slice(0, 500),
+      });
       return 'failed';
     }
   }

@@ -222,15 +222,13 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
         } else {
           const [u] = await tx.insert(users).values({ email: inv.email, passwordHash: newHash }).returning();
           user = u!;
-          await tx
-            .insert(profiles)
-            .values({
-              userId: user.id,
-              email: inv.email,
-              firstName: body.first_name?.trim() || null,
-              lastName: body.last_name?.trim() || null,
-              role: inv.role,
-            });
+          await tx.insert(profiles).values({
+            userId: user.id,
+            email: inv.email,
+            firstName: body.first_name?.trim() || null,
+            lastName: body.last_name?.trim() || null,
+            role: inv.role,
+          });
         }
         await grantRole(tx, user.id, inv.role as Role, inv.invitedBy);
         await tx

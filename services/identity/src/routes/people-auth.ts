@@ -110,16 +110,14 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         await db.transaction(async (tx) => {
           const [u] = await tx.insert(users).values({ email, passwordHash }).returning({ id: users.id });
           const userId = u!.id;
-          await tx
-            .insert(profiles)
-            .values({
-              userId,
-              email,
-              firstName: body.first_name?.trim() || null,
-              lastName: body.last_name?.trim() || null,
-              companyName: body.company_name?.trim() || null,
-              role: 'client',
-            });
+          await tx.insert(profiles).values({
+            userId,
+            email,
+            firstName: body.first_name?.trim() || null,
+            lastName: body.last_name?.trim() || null,
+            companyName: body.company_name?.trim() || null,
+            role: 'client',
+          });
           await grantRole(tx, userId, 'client', null);
           await enqueueEvent(
             tx,

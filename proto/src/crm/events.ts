@@ -1,0 +1,19 @@
+import { Type } from '@sinclair/typebox';
+
+/** A client business was created or changed. The documents directory (and others) build read models from it. */
+export const ClientUpsertedSchema = Type.Object({
+  clientId: Type.String(),
+  /** The client's own sign-in account, when they have one. */
+  userId: Type.Union([Type.String(), Type.Null()]),
+  companyName: Type.String(),
+  contactName: Type.Union([Type.String(), Type.Null()]),
+  contactEmail: Type.String(),
+  packageName: Type.Union([Type.String(), Type.Null()]),
+  monthlyFee: Type.Number(),
+  subscriptionStatus: Type.String(),
+  assignedAccountantId: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const CRM_EVENTS = {
+  'crm.client_upserted': ClientUpsertedSchema,
+} as const;
