@@ -1,0 +1,83 @@
+import { Suspense } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { lazyNamed } from './lazy-named';
+import { PublicLayout } from './layouts/PublicLayout';
+import { NotFound } from '../features/status-pages/NotFound';
+import { RouteErrorFallback } from '../features/status-pages/RouteErrorFallback';
+import { PageSpinner } from '../shared/PageSpinner';
+
+// One loader per area: the module is fetched once and each page picks its export from it.
+const publicPages = () => import('../features/public/pages');
+const clientPages = () => import('../features/client/pages');
+const staffPages = () => import('../features/staff/pages');
+
+const HomePage = lazyNamed(publicPages, 'HomePage');
+const PackageSelectionPage = lazyNamed(publicPages, 'PackageSelectionPage');
+const LoginPage = lazyNamed(publicPages, 'LoginPage');
+const SignupPage = lazyNamed(publicPages, 'SignupPage');
+const WhoWeHelpPage = lazyNamed(publicPages, 'WhoWeHelpPage');
+const ServicesPage = lazyNamed(publicPages, 'ServicesPage');
+const ResourcesPage = lazyNamed(publicPages, 'ResourcesPage');
+const AboutUsPage = lazyNamed(publicPages, 'AboutUsPage');
+const BlogPage = lazyNamed(publicPages, 'BlogPage');
+const TestLoginPage = lazyNamed(() => import('../features/public/TestLoginPage'), 'TestLoginPage');
+
+const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');
+const PaymentSuccessPage = lazyNamed(clientPages, 'PaymentSuccessPage');
+const IntegrationsPage = lazyNamed(clientPages, 'IntegrationsPage');
+
+const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
+const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
+const StaffDashboardPage = lazyNamed(staffPages, 'StaffDashboardPage');
+
+const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'UserManagementPage');
+
+
+function Root() {
+  return (
+    <Suspense fallback={<PageSpinner fullScreen />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+/** The spec's route table (section 2); the admin routes come with the admin sign-in slice. Exported for tests. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <Root />,
+    errorElement: <RouteErrorFallback />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { index: true, element: <HomePage /> },
+          { path: 'package-selection', element: <PackageSelectionPage /> },
+          { path: 'login', element: <LoginPage /> },
+          { path: 'signup', element: <SignupPage /> },
+          { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
+          { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
+          { path: 'who-we-help', element: <WhoWeHelpPage /> },
+          { path: 'services', element: <ServicesPage /> },
+          { path: 'resources', element: <ResourcesPage /> },
+          { path: 'about-us', element: <AboutUsPage /> },
+          { path: 'blog', element: <BlogPage /> },
+          { path: 'staff-login', element: <StaffLoginPage route="/staff-login" /> },
+          { path: 'staff/login', element: <StaffLoginPage route="/staff/login" /> },
+          { path: 'staff/signup', element: <StaffSignupPage /> },
+          { path: 'staff/dashboard', element: <StaffDashboardPage /> },
+          { path: 'payment-success', element: <PaymentSuccessPage /> },
+          { path: 'integrations', element: <IntegrationsPage route="/integrations" /> },
+          { path: 'integrations/xero/callback', element: <IntegrationsPage route="/integrations/xero/callback" /> },
+          { path: 'test-login', element: <TestLoginPage /> },
+          { path: 'user-management', element: <UserManagementPage /> },
+        ],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

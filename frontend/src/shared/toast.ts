@@ -1,0 +1,38 @@
+import { useMemo } from 'react';
+import { App } from 'antd';
+import type { MESSAGES } from '@countinghouse/proto';
+
+/** Any fixed text of the spec's catalogue (proto MESSAGES); retyped strings do not type-check. */
+type Catalogue = typeof MESSAGES;
+export type SpecText = {
+  [K in keyof Catalogue]: Catalogue[K] extends string ? Catalogue[K] : string & { readonly __formatted: true };
+}[keyof Catalogue];
+/** Text that came from the server's `error.message` (which proto also sources from MESSAGES). */
+export type ServerText = string & { readonly __server: true };
+export type ToastText = SpecText | ServerText;
+
+export const serverText = (text: string): ServerText => text as ServerText;
+/** For the catalogue's templates: MESSAGES.uploadSuccessful(3) and friends. */
+export const formattedText = (text: string): SpecText => text as SpecText;
+
+/**
+ * Toasts through antd's App context (so they follow the theme and locale). A `key` collapses
+ * repeats, e.g. several failing calls that all end the session show one toast.
+ */
+export function useToast() {
+  const { message, notification } = App.useApp();
+  return useMemo(
+    () => ({
+      success: (content: ToastText, key?: string) => void message.success({ content, key }),
+      error: (content: ToastText, key?: string) => void message.error({ content, key }),
+      info: (content: ToastText, key?: string) => void message.info({ content, key }),
+      /** A titled toast, for the spec's two-part texts ('Upload failed' + detail). */
+      notifyError: (title: ToastText, description: ToastText, key?: string) =>
+        notification.error({ title, description, key, placement: 'topRight' }),
+      notifySuccess: (title: ToastText, description: ToastText, key?: string) =>
+        notification.success({ title, description, key, placement: 'topRight' }),
+    }),
+    [message, notification],
+  );
+}
+export type Toast = ReturnType<typeof useToast>;

@@ -1,0 +1,17 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { Providers } from '../app/providers';
+import { routes as appRoutes } from '../app/router';
+import { makeStore, type RootState } from '../app/store';
+
+/** Renders the app (or given routes) at `path` with a fresh store; returns the router to inspect. */
+export function renderAt(path: string, options: { routes?: RouteObject[]; state?: Partial<RootState> } = {}) {
+  const store = makeStore(options.state);
+  const router = createMemoryRouter(options.routes ?? appRoutes, { initialEntries: [path] });
+  const view = render(
+    <Providers store={store}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...view, store, router };
+}
