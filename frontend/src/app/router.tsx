@@ -10,6 +10,7 @@ import { PageSpinner } from '../shared/PageSpinner';
 const publicPages = () => import('../features/public/pages');
 const clientPages = () => import('../features/client/pages');
 const staffPages = () => import('../features/staff/pages');
+const adminPages = () => import('../features/admin/pages');
 
 const HomePage = lazyNamed(publicPages, 'HomePage');
 const PackageSelectionPage = lazyNamed(publicPages, 'PackageSelectionPage');
@@ -32,6 +33,10 @@ const StaffDashboardPage = lazyNamed(staffPages, 'StaffDashboardPage');
 
 const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'UserManagementPage');
 
+const AdminLoginPage = lazyNamed(() => import('../features/admin-auth/AdminLoginPage'), 'AdminLoginPage');
+const AdminLayout = lazyNamed(() => import('./layouts/admin/AdminLayout'), 'AdminLayout');
+const AdminDashboardPage = lazyNamed(() => import('../features/admin/DashboardPage'), 'DashboardPage');
+const AdminSectionPage = lazyNamed(adminPages, 'AdminSectionPage');
 
 function Root() {
   return (
@@ -41,7 +46,22 @@ function Root() {
   );
 }
 
-/** The spec's route table (section 2); the admin routes come with the admin sign-in slice. Exported for tests. */
+const adminSections = [
+  'clients',
+  'leads',
+  'staff',
+  'upgrades',
+  'tasks',
+  'documents',
+  'communications',
+  'billing',
+  'reports',
+  'settings',
+  'roles',
+  'notifications',
+] as const;
+
+/** Every route of the spec's route table (section 2). Exported for tests (createMemoryRouter). */
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -71,6 +91,18 @@ export const routes: RouteObject[] = [
           { path: 'integrations/xero/callback', element: <IntegrationsPage route="/integrations/xero/callback" /> },
           { path: 'test-login', element: <TestLoginPage /> },
           { path: 'user-management', element: <UserManagementPage /> },
+        ],
+      },
+      // Two addresses, one page (the spec's variants A and B).
+      { path: 'admin-login', element: <AdminLoginPage /> },
+      { path: 'admin/login', element: <AdminLoginPage /> },
+      {
+        path: 'admin',
+        element: <AdminLayout />,
+        children: [
+          { index: true, element: <AdminDashboardPage /> },
+          { path: 'dashboard', element: <AdminDashboardPage /> },
+          ...adminSections.map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },
       { path: '*', element: <NotFound /> },

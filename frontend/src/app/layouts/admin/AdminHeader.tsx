@@ -1,0 +1,54 @@
+import { Avatar, Badge, Button, Input, Layout, Tag } from 'antd';
+import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SearchOutlined } from '@ant-design/icons';
+import type { AdminUser } from '@countinghouse/proto';
+import { SIDER_ID } from './AdminSidebar';
+
+/** The spec fixes the notification badge at 3 until notifications exist. */
+const NOTIFICATION_BADGE = 3;
+
+interface Props {
+  user: AdminUser | null;
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+}
+
+export function AdminHeader({ user, sidebarOpen, onToggleSidebar }: Props) {
+  return (
+    <Layout.Header className="admin-layout__header">
+      <Button
+        type="text"
+        icon={sidebarOpen ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+        onClick={onToggleSidebar}
+        aria-label={sidebarOpen ? 'Collapse sidebar' : 'Expand sidebar'}
+        aria-expanded={sidebarOpen}
+        aria-controls={SIDER_ID}
+      />
+      <div role="search" className="admin-layout__search">
+        {/* Search behaviour arrives in a later issue; the field is real, it just does nothing yet. */}
+        <Input
+          type="search"
+          aria-label="Search"
+          placeholder="Search clients, leads, tasks..."
+          prefix={<SearchOutlined aria-hidden="true" />}
+          allowClear
+        />
+      </div>
+      <div className="admin-layout__user">
+        <Badge count={NOTIFICATION_BADGE} size="small">
+          <Button type="text" shape="circle" icon={<BellOutlined />} aria-label={`Notifications (${NOTIFICATION_BADGE})`} />
+        </Badge>
+        {user && (
+          <>
+            <span className="admin-layout__identity">
+              <span className="admin-layout__username">{user.username}</span>
+              <Tag className="admin-layout__role">{user.role}</Tag>
+            </span>
+            <Avatar aria-hidden="true" className="admin-layout__avatar">
+              {user.username.charAt(0).toUpperCase()}
+            </Avatar>
+          </>
+        )}
+      </div>
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,89 @@
+import { Suspense, useEffect, useRef } from 'react';
+import { Button, Layout, Result } from 'antd';
+import { Outlet, useNavigate } from 'react-router-dom';
+import { ADMIN_SESSION_END_MESSAGES, httpStatus } from '../../api';
+import { adminLoggedOut, selectAdminSessionEnd, selectAdminUser } from '../../admin-session';
+import { useAppDispatch, useAppSelector } from '../../store';
+import { useAdminSessionQuery } from '../../../features/admin-auth/api';
+import { useAdminLogout } from '../../../features/admin-auth/use-admin-logout';
+import { PageSpinner } from '../../../shared/PageSpinner';
+import { useToast } from '../../../shared/toast';
+import { AdminHeader } from './AdminHeader';
+import { AdminSidebar } from './AdminSidebar';
+import { useSidebarState } from './sidebar-state';
+import './admin-layout.css';
+
+const CHECKING = 'Checking access…';
+
+/**
+ * The protected frame of /admin/*: verifies the admin session with the server on load (the
+ * re-auth base query refreshes it once if needed) and sends the user to /admin/login when it fails.
+ */
+export function AdminLayout() {
+  const user = useAppSelector(selectAdminUser);
+  const ended = useAppSelector(selectAdminSessionEnd);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const sidebar = useSidebarState();
+  const { signOut } = useAdminLogout();
+  const session = useAdminSessionQuery(undefined, { refetchOnMountOrArgChange: true });
+
+  // A 401/403 the re-auth query did not already turn into a session end (e.g. a 403).
+  const deniedStatus = session.isError ? httpStatus(session.error) : undefined;
+  const isDenied = deniedStatus === 401 || deniedStatus === 403;
+  const endReason = ended ?? (isDenied ? (user ? 'expired' : 'no-session') : null);
+
+  const redirected = useRef(false);
+  useEffect(() => {
+    if (!endReason || redirected.current) return;
+    redirected.current = true;
+    toast.error(ADMIN_SESSION_END_MESSAGES[endReason], 'admin-session');
+    dispatch(adminLoggedOut());
+    navigate('/admin/login', { replace: true });
+  }, [endReason, dispatch, navigate, toast]);
+
+  if (endReason) return <PageSpinner fullScreen label={CHECKING} />;
+
+  if (session.isError) {
+    // The gateway is unreachable or failing: that is not a reason to sign the admin out.
+    return (
+      <Layout.Content>
+        <Result
+          status="error"
+          title="We could not check your access"
+          subTitle="The server did not answer. Check your connection and try again."
+          extra={
+            <Button type="primary" onClick={() => void session.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      </Layout.Content>
+    );
+  }
+
+  const verified = session.isSuccess && user !== null;
+  // With no remembered admin there is nothing to paint yet; with one, show the frame while checking.
+  if (!verified && !user) return <PageSpinner fullScreen label={CHECKING} />;
+
+  return (
+    <Layout className="admin-layout" hasSider>
+      <AdminSidebar collapsed={!sidebar.open} isMobile={sidebar.isMobile} onSignOut={() => void signOut()} />
+      <Layout>
+        <AdminHeader user={user} sidebarOpen={sidebar.open} onToggleSidebar={sidebar.toggle} />
+        <Layout.Content className="admin-layout__content">
+          {verified ? (
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          ) : (
+            <PageSpinner label={CHECKING} />
+          )}
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+export default AdminLayout;

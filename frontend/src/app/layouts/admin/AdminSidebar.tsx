@@ -1,0 +1,100 @@
+import type { MenuProps } from 'antd';
+import { Layout, Menu } from 'antd';
+import {
+  BarChartOutlined,
+  BellOutlined,
+  CheckSquareOutlined,
+  DashboardOutlined,
+  FileTextOutlined,
+  LogoutOutlined,
+  MessageOutlined,
+  PoundOutlined,
+  RiseOutlined,
+  SafetyOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserAddOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+
+interface NavEntry {
+  path: string;
+  label: string;
+  icon: ReactNode;
+}
+
+/** The sidebar's entries, in the spec's order and wording (section 2). */
+export const ADMIN_NAV: readonly NavEntry[] = [
+  { path: '/admin', label: 'Dashboard', icon: <DashboardOutlined /> },
+  { path: '/admin/clients', label: 'Clients', icon: <UserOutlined /> },
+  { path: '/admin/leads', label: 'Leads', icon: <UserAddOutlined /> },
+  { path: '/admin/staff', label: 'Staff', icon: <TeamOutlined /> },
+  { path: '/admin/upgrades', label: 'Upgrades', icon: <RiseOutlined /> },
+  { path: '/admin/tasks', label: 'Tasks', icon: <CheckSquareOutlined /> },
+  { path: '/admin/documents', label: 'Documents', icon: <FileTextOutlined /> },
+  { path: '/admin/communications', label: 'Communications', icon: <MessageOutlined /> },
+  { path: '/admin/billing', label: 'Billing', icon: <PoundOutlined /> },
+  { path: '/admin/reports', label: 'Reports', icon: <BarChartOutlined /> },
+];
+export const ADMIN_SETTINGS_NAV: readonly NavEntry[] = [
+  { path: '/admin/settings', label: 'Company Settings', icon: <SettingOutlined /> },
+  { path: '/admin/roles', label: 'User Roles', icon: <SafetyOutlined /> },
+  { path: '/admin/notifications', label: 'Notifications', icon: <BellOutlined /> },
+];
+
+const toItem = ({ path, label, icon }: NavEntry) => ({ key: path, icon, label: <Link to={path}>{label}</Link> });
+
+const NAV_ITEMS: MenuProps['items'] = [
+  ...ADMIN_NAV.map(toItem),
+  { type: 'group', key: 'settings', label: 'Settings', children: ADMIN_SETTINGS_NAV.map(toItem) },
+];
+
+function selectedKey(pathname: string): string {
+  if (pathname === '/admin/dashboard') return '/admin';
+  const all = [...ADMIN_NAV, ...ADMIN_SETTINGS_NAV];
+  return all.find((e) => e.path !== '/admin' && pathname.startsWith(e.path))?.path ?? '/admin';
+}
+
+export const SIDER_ID = 'admin-sider';
+
+interface Props {
+  collapsed: boolean;
+  isMobile: boolean;
+  onSignOut: () => void;
+}
+
+export function AdminSidebar({ collapsed, isMobile, onSignOut }: Props) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+
+  // The labels are links (middle-click, copy link); this handles keyboard activation of the item.
+  const onNavClick: MenuProps['onClick'] = ({ key, domEvent }) => {
+    if (!(domEvent.target instanceof Element && domEvent.target.closest('a'))) navigate(key);
+  };
+
+  return (
+    <Layout.Sider
+      id={SIDER_ID}
+      width="16rem"
+      collapsed={collapsed}
+      collapsedWidth={isMobile ? 0 : 80}
+      trigger={null}
+      theme="light"
+      className="admin-layout__sider"
+    >
+      <div className="admin-layout__brand">{collapsed ? 'CH' : 'Countinghouse Admin'}</div>
+      <nav aria-label="Admin" className="admin-layout__nav">
+        <Menu mode="inline" items={NAV_ITEMS} selectedKeys={[selectedKey(pathname)]} onClick={onNavClick} />
+        <Menu
+          mode="inline"
+          selectable={false}
+          className="admin-layout__signout"
+          items={[{ key: 'sign-out', icon: <LogoutOutlined />, label: 'Sign Out', danger: true }]}
+          onClick={onSignOut}
+        />
+      </nav>
+    </Layout.Sider>
+  );
+}

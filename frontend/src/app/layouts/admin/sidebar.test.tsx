@@ -1,0 +1,93 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { json, mockFetch } from '../../../test/fetch-mock';
+import { renderAt } from '../../../test/render';
+import { setViewportMobile } from '../../../test/setup';
+import { SIDEBAR_COOKIE_MAX_AGE } from './sidebar-state';
+
+const alice = { id: 'a1', username: 'alice', role: 'manager' } as const;
+
+async function renderAdmin(path = '/admin') {
+  mockFetch({ 'GET /api/identity/admin/session': () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }) });
+  const view = renderAt(path);
+  await screen.findByRole('heading', { name: 'Admin Control Panel' });
+  return view;
+}
+
+const sider = () => document.getElementById('admin-sider')!;
+
+describe('Admin sidebar', () => {
+  it('has exactly the spec entries, in order, with their addresses', async () => {
+    await renderAdmin();
+    const nav = screen.getByRole('navigation', { name: 'Admin' });
+    const items = [...nav.querySelectorAll('[role="menuitem"]')].map((el) => el.textContent);
+    expect(items).toEqual([
+      'Dashboard',
+      'Clients',
+      'Leads',
+      'Staff',
+      'Upgrades',
+      'Tasks',
+      'Documents',
+      'Communications',
+      'Billing',
+      'Reports',
+      'Company Settings',
+      'User Roles',
+      'Notifications',
+      'Sign Out',
+    ]);
+    expect(nav).toHaveTextContent('Settings');
+    const href = (name: string) => screen.getByRole('link', { name }).getAttribute('href');
+    expect(href('Dashboard')).toBe('/admin');
+    expect(href('Clients')).toBe('/admin/clients');
+    expect(href('Reports')).toBe('/admin/reports');
+    expect(href('Company Settings')).toBe('/admin/settings');
+    expect(href('User Roles')).toBe('/admin/roles');
+    expect(href('Notifications')).toBe('/admin/notifications');
+  });
+
+  it('is 16rem wide', async () => {
+    await renderAdmin();
+    expect(sider().style.width).toBe('16rem');
+  });
+
+  it('writes its state to the sidebar_state cookie when toggled', async () => {
+    await renderAdmin();
+    const user = userEvent.setup();
+    expect(sider()).not.toHaveClass('ant-layout-sider-collapsed');
+
+    await user.click(screen.getByRole('button', { name: 'Collapse sidebar' }));
+    expect(sider()).toHaveClass('ant-layout-sider-collapsed');
+    expect(document.cookie).toContain('sidebar_state=false');
+
+    await user.click(screen.getByRole('button', { name: 'Expand sidebar' }));
+    expect(sider()).not.toHaveClass('ant-layout-sider-collapsed');
+    expect(document.cookie).toContain('sidebar_state=true');
+    expect(SIDEBAR_COOKIE_MAX_AGE).toBe(604800);
+  });
+
+  it('restores a closed sidebar from the cookie', async () => {
+    document.cookie = 'sidebar_state=false; path=/';
+    await renderAdmin();
+    expect(sider()).toHaveClass('ant-layout-sider-collapsed');
+    expect(screen.getByRole('button', { name: 'Expand sidebar' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('collapses on viewports below 768px even if the cookie says open', async () => {
+    document.cookie = 'sidebar_state=true; path=/';
+    setViewportMobile();
+    await renderAdmin();
+    expect(sider()).toHaveClass('ant-layout-sider-collapsed');
+    expect(document.cookie).toContain('sidebar_state=true'); // an automatic collapse is not a preference
+  });
+
+  it('navigates from an entry and highlights it', async () => {
+    const { router } = await renderAdmin();
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Leads' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/leads'));
+    expect(await screen.findByText('This page is not built yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Leads' }).closest('[role="menuitem"]')).toHaveClass('ant-menu-item-selected');
+  });
+});

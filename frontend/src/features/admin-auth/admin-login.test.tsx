@@ -1,0 +1,100 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { MESSAGES } from '@countinghouse/proto';
+import { ADMIN_STORAGE_KEY } from '../../app/admin-session';
+import { apiError, json, mockFetch } from '../../test/fetch-mock';
+import { renderAt } from '../../test/render';
+
+const LOGIN = 'POST /api/identity/admin/login';
+const VERIFY = 'GET /api/identity/admin/session';
+const alice = { id: 'a1', username: 'alice', role: 'admin' } as const;
+
+/** The form's own alert; the toast (also role=alert) lives outside <main>. */
+const inlineAlert = () => within(screen.getByRole('main')).findByRole('alert');
+
+async function fillAndSubmit(username = 'alice', password = 'correct horse') {
+  const user = userEvent.setup();
+  await user.type(await screen.findByLabelText('Username'), username);
+  // Enter in the password field submits: the form is keyboard-friendly.
+  await user.type(screen.getByLabelText('Password'), `${password}{Enter}`);
+}
+
+describe('Admin login', () => {
+  it('shows "Invalid credentials" on a 401 and sends JSON {username, password}', async () => {
+    const { calls } = mockFetch({ [LOGIN]: () => apiError(401, 'INVALID_CREDENTIALS', MESSAGES.invalidCredentials) });
+    renderAt('/admin/login');
+    await fillAndSubmit();
+
+    expect(await inlineAlert()).toHaveTextContent('Invalid credentials');
+    expect(screen.getAllByText('Invalid credentials')).toHaveLength(2); // the inline alert and the toast
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/identity/admin/login',
+      body: { username: 'alice', password: 'correct horse' },
+      credentials: 'include',
+    });
+    expect(window.sessionStorage.getItem(ADMIN_STORAGE_KEY)).toBeNull();
+  });
+
+  it('falls back to the spec text when a 401 has no body', async () => {
+    mockFetch({ [LOGIN]: () => new Response('', { status: 401 }) });
+    renderAt('/admin-login');
+    await fillAndSubmit();
+    expect(await inlineAlert()).toHaveTextContent(MESSAGES.invalidCredentials);
+  });
+
+  it("shows the server's message on a 429", async () => {
+    mockFetch({ [LOGIN]: () => apiError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a minute and try again.') });
+    renderAt('/admin/login');
+    await fillAndSubmit();
+    expect(await inlineAlert()).toHaveTextContent('Too many attempts. Please wait a minute and try again.');
+  });
+
+  it('says "Login failed. Please try again." when the network fails', async () => {
+    mockFetch({ [LOGIN]: () => Promise.reject(new TypeError('Failed to fetch')) });
+    renderAt('/admin/login');
+    await fillAndSubmit();
+    expect(await inlineAlert()).toHaveTextContent('Login failed. Please try again.');
+  });
+
+  it('requires both fields and does not call the server without them', async () => {
+    const { calls } = mockFetch({});
+    renderAt('/admin/login');
+    const username = await screen.findByLabelText('Username');
+    expect(username).toHaveFocus();
+    expect(username).toHaveAttribute('autocomplete', 'username');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Please enter your username')).toBeInTheDocument();
+    expect(screen.getByText('Please enter your password')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('on success keeps only the user (no token), toasts and opens /admin', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    mockFetch({
+      [LOGIN]: () =>
+        json(200, {
+          success: true,
+          message: 'Login successful',
+          user: alice,
+          session_token: 'secret-token-never-stored',
+          expires_at: '2026-03-05T18:00:00Z',
+        }),
+      [VERIFY]: () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }),
+    });
+    const { router, store } = renderAt('/admin/login');
+    await fillAndSubmit();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
+    expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.loginSuccessful)).toBeInTheDocument();
+    expect(store.getState().adminSession.user).toEqual(alice);
+    expect(JSON.parse(window.sessionStorage.getItem(ADMIN_STORAGE_KEY) ?? 'null')).toEqual(alice);
+    expect(JSON.stringify(window.sessionStorage)).not.toContain('secret-token');
+    expect(window.sessionStorage.length).toBe(1);
+  });
+});

@@ -1,0 +1,38 @@
+import {
+  ADMIN_AUTH_ROUTES,
+  type AdminLoginBody,
+  type AdminLoginReply,
+  type AdminLogoutReply,
+  type AdminVerifyReply,
+} from '@countinghouse/proto';
+import { api, apiPath } from '../../app/api';
+import { adminUserReceived } from '../../app/admin-session';
+
+export const adminAuthApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    adminLogin: build.mutation<AdminLoginReply, AdminLoginBody>({
+      query: (body) => ({ url: apiPath(ADMIN_AUTH_ROUTES.login), method: 'POST', body }),
+      // A 401 here means wrong credentials, not an expired session.
+      extraOptions: { auth: 'none' },
+    }),
+    /** Verify the admin session cookie; the re-auth base query refreshes it once if it has expired. */
+    adminSession: build.query<AdminVerifyReply, void>({
+      query: () => apiPath(ADMIN_AUTH_ROUTES.verify),
+      providesTags: ['AdminSession'],
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(adminUserReceived(data.user));
+        } catch {
+          // Failures are handled by the re-auth base query and the admin layout.
+        }
+      },
+    }),
+    adminLogout: build.mutation<AdminLogoutReply, void>({
+      query: () => ({ url: apiPath(ADMIN_AUTH_ROUTES.logout), method: 'POST' }),
+      extraOptions: { auth: 'none' },
+    }),
+  }),
+});
+
+export const { useAdminLoginMutation, useAdminSessionQuery, useAdminLogoutMutation } = adminAuthApi;

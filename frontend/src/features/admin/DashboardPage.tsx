@@ -1,0 +1,120 @@
+import { Button, Card, Col, Empty, Flex, Row, Tabs, Tag, Typography } from 'antd';
+import { LogoutOutlined } from '@ant-design/icons';
+import { LIMITS, SESSION, type Role } from '@countinghouse/proto';
+import { selectAdminUser } from '../../app/admin-session';
+import { useAppSelector } from '../../app/store';
+import { useAdminLogout } from '../admin-auth/use-admin-logout';
+import { usePageTitle } from '../../shared/use-page-title';
+import './dashboard.css';
+
+const ROLE_COLOURS: Record<Role, string> = {
+  admin: 'red',
+  manager: 'purple',
+  staff: 'blue',
+  accountant: 'green',
+  client: 'default',
+};
+
+const STAT_CARDS = [
+  { title: 'Total Clients', note: 'Registered businesses' },
+  { title: 'Team Members', note: 'Active staff' },
+  { title: 'Monthly Revenue', note: 'Recurring income' },
+  { title: 'Active Plans', note: 'Paying clients' },
+] as const;
+
+/** Shown wherever a later issue will put real data: never a made-up number. */
+const NotBuilt = () => <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Not built yet" />;
+
+const SETTINGS_BLOCKS = [
+  {
+    title: 'Platform Settings',
+    text:
+      'The practice name and contact details shown on the public site, maintenance mode, and the ' +
+      'packages and monthly fees (in pounds sterling) offered to new clients.',
+  },
+  {
+    title: 'Security & Access',
+    text:
+      'Who can sign in to the back office and with which role: admin, manager, staff or accountant. ' +
+      `Staff join by invitation (valid for ${LIMITS.invitationDays} days), admin sessions end after ` +
+      `${SESSION.adminSessionHours} hours, and signing out revokes the session on the server.`,
+  },
+  {
+    title: 'Billing & Payments',
+    text:
+      'Monthly subscriptions are collected by card through Stripe, in GBP. A client becomes active ' +
+      'once a payment is confirmed; missed payments show as overdue.',
+  },
+] as const;
+
+function SettingsTab() {
+  return (
+    <Row gutter={[16, 16]}>
+      {SETTINGS_BLOCKS.map((block) => (
+        <Col key={block.title} xs={24} md={8}>
+          <Card title={<h3 className="admin-dashboard__card-title">{block.title}</h3>}>
+            <Typography.Paragraph>{block.text}</Typography.Paragraph>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+const TABS = [
+  { key: 'staff', label: 'Staff Management', children: <NotBuilt /> },
+  { key: 'clients', label: 'Client Database', children: <NotBuilt /> },
+  { key: 'files', label: 'Client Files', children: <NotBuilt /> },
+  { key: 'video', label: 'AI Video', children: <NotBuilt /> },
+  { key: 'settings', label: 'Settings', children: <SettingsTab /> },
+];
+
+/** The admin control panel at /admin and /admin/dashboard. */
+export function DashboardPage() {
+  usePageTitle('Admin Control Panel');
+  const user = useAppSelector(selectAdminUser);
+  const { signOut, isSigningOut } = useAdminLogout();
+
+  return (
+    <Flex vertical gap={24}>
+      <Flex wrap justify="space-between" align="center" gap={16}>
+        <div>
+          <Typography.Title level={1} className="admin-dashboard__title">
+            Admin Control Panel
+          </Typography.Title>
+          <Flex align="center" gap={8} wrap>
+            <Typography.Text>Welcome back, {user?.username}</Typography.Text>
+            {user && (
+              <Tag color={ROLE_COLOURS[user.role]} className="admin-dashboard__role">
+                {user.role}
+              </Tag>
+            )}
+          </Flex>
+        </div>
+        <Button icon={<LogoutOutlined />} onClick={() => void signOut()} loading={isSigningOut}>
+          Logout
+        </Button>
+      </Flex>
+
+      <Row gutter={[16, 16]}>
+        {STAT_CARDS.map((card) => (
+          <Col key={card.title} xs={24} sm={12} xl={6}>
+            <Card>
+              <h2 className="admin-dashboard__card-title">{card.title}</h2>
+              <Typography.Text type="secondary">{card.note}</Typography.Text>
+              <Typography.Paragraph strong className="admin-dashboard__not-built">
+                Not built yet
+              </Typography.Paragraph>
+            </Card>
+          </Col>
+        ))}
+      </Row>
+
+      <Card>
+        <Tabs items={TABS} defaultActiveKey="staff" />
+      </Card>
+    </Flex>
+  );
+}
+
+export default DashboardPage;
