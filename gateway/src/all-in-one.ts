@@ -7,7 +7,7 @@ import {
   TokenSigner,
   closeOnSignals,
 } from '@countinghouse/kit';
-import { ensureInitialAdmin } from '@countinghouse/identity';
+import { DEMO_PASSWORD, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -110,6 +110,16 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     process.stdout.write(
       `\n  First administrator created.\n  Username: ${config.ADMIN_USERNAME}\n  Password: ${made.generatedPassword}\n  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)\n\n`,
     );
+  }
+
+  if (config.SEED_DEMO && made.created) {
+    // A fresh data folder in demo mode gets a small demo practice, so a newcomer sees a working product.
+    const people = await seedIdentityDemo(runtime.db);
+    if (people > 0) {
+      process.stdout.write(
+        `  Demo practice: ${people} people, password "${DEMO_PASSWORD}" for all of them:\n${DEMO_PEOPLE.map((p) => `    ${p.role.padEnd(10)} ${p.email}`).join('\n')}\n\n`,
+      );
+    }
   }
 
   const close = async () => {

@@ -44,3 +44,4 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
 
 export { SCHEMA } from './db/schema.js';
 export { ensureInitialAdmin, type InitialAdmin } from './bootstrap.js';
+export { DEMO_PASSWORD, DEMO_PEOPLE, seedIdentityDemo } from './demo.js';
