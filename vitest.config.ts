@@ -33,6 +33,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['./tests/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

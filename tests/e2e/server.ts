@@ -1,0 +1,100 @@
+import { createTestDatabase, type TestDatabase } from '@countinghouse/kit/testing';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { startAllInOne } from '../../gateway/src/all-in-one.js';
+import { freePort, repoRoot } from '../processes.js';
+
+export const E2E_ADMIN = { username: 'e2e.admin', password: 'e2e-admin-secret-1' };
+
+export interface E2EServer {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash) */
+  baseUrl: string;
+  /** A pool on this server's own database, for arranging states the UI cannot (e.g. an expired invitation). */
+  pool: pg.Pool;
+  admin: typeof E2E_ADMIN;
+  close(): Promise<void>;
+}
+
+/**
+ * The real all-in-one server (every service in-process, the gateway, the built UI) on a fresh database
+ * cloned from the test template. The UI must be built first (`npm run build -w @countinghouse/frontend`;
+ * scripts/test.sh does it).
+ */
+export async function startE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
+  const frontendDir = join(repoRoot, 'frontend', 'dist');
+  if (!existsSync(join(frontendDir, 'index.html'))) {
+    throw new Error('frontend/dist is missing: run `npm run build -w @countinghouse/frontend` (npm test does it).');
+  }
+  const db: TestDatabase = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ch-e2e-'));
+  // A known port rather than '0': invitation links are built from PUBLIC_URL, which must be where we serve.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let started: Awaited<ReturnType<typeof startAllInOne>>;
+  try {
+    started = await startAllInOne({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      FRONTEND_DIR: frontendDir,
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      SEED_DEMO: 'false',
+      DEMO_MODE: 'true',
+      LOG_LEVEL: 'warn',
+      SIGN_IN_RATE_LIMIT: '1000',
+      ...extraEnv,
+    });
+  } catch (err) {
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  return {
+    baseUrl,
+    pool,
+    admin: E2E_ADMIN,
+    async close() {
+      await pool.end();
+      await started.app.close();
+      await started.close();
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless. Use a fresh context per user (`newContext`). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh context (own cookies, own storage) for one user, en-GB like the practice's users. */
+export async function newContext(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: baseUrl,
+    locale: 'en-GB',
+    timezoneId: 'Europe/London',
+    viewport: { width: 1280, height: 800 },
+    ...options,
+  });
+}
