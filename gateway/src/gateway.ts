@@ -2,16 +2,12 @@ import helmet from '@fastify/helmet';
 import httpProxy from '@fastify/http-proxy';
 import swaggerUi from '@fastify/swagger-ui';
 import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, type TokenVerifier } from '@countinghouse/kit';
-import { Type } from '@sinclair/typebox';
+import { PublicConfigSchema, type PublicConfig } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { serveFrontend } from './frontend.js';
 import { installGatewayGuards } from './security.js';
 
-export interface PublicConfig {
-  demoMode: boolean;
-  maintenance: boolean;
-  practice: { name: string; phone: string; email: string };
-}
+export type { PublicConfig };
 
 export interface GatewayOptions {
   logger: Logger;
@@ -71,13 +67,7 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
       schema: {
         tags: ['public'],
         summary: 'Public site settings: demo mode, maintenance, practice contact details',
-        response: {
-          200: Type.Object({
-            demoMode: Type.Boolean(),
-            maintenance: Type.Boolean(),
-            practice: Type.Object({ name: Type.String(), phone: Type.String(), email: Type.String() }),
-          }),
-        },
+        response: { 200: PublicConfigSchema },
       },
     },
     async (_req, reply) => {

@@ -19,3 +19,5 @@ export * from './crm/search.js';
 export * from './crm/ghl.js';
 export * from './crm/routes.js';
 export * from './documents/events.js';
+export * from './documents/documents.js';
+export * from './public.js';
