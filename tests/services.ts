@@ -1,10 +1,16 @@
+import { migrationsFolder as billingMigrations, SCHEMA as BILLING } from '@countinghouse/billing';
 import { migrationsFolder as crmMigrations, SCHEMA as CRM } from '@countinghouse/crm';
 import { migrationsFolder as documentsMigrations, SCHEMA as DOCUMENTS } from '@countinghouse/documents';
 import { migrationsFolder as identityMigrations, SCHEMA as IDENTITY } from '@countinghouse/identity';
+import { migrationsFolder as integrationsMigrations, SCHEMA as INTEGRATIONS } from '@countinghouse/integrations';
+import { migrationsFolder as mediaMigrations, SCHEMA as MEDIA } from '@countinghouse/media';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
   { schema: IDENTITY, migrationsFolder: identityMigrations },
   { schema: CRM, migrationsFolder: crmMigrations },
   { schema: DOCUMENTS, migrationsFolder: documentsMigrations },
+  { schema: BILLING, migrationsFolder: billingMigrations },
+  { schema: INTEGRATIONS, migrationsFolder: integrationsMigrations },
+  { schema: MEDIA, migrationsFolder: mediaMigrations },
 ];

@@ -27,6 +27,9 @@ const GatewayConfigSchema = Type.Object({
   IDENTITY_URL: Type.String({ pattern: '^https?://' }),
   CRM_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   DOCUMENTS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  BILLING_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  INTEGRATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  MEDIA_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
   PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
@@ -76,6 +79,9 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   identity: config.IDENTITY_URL,
   crm: config.CRM_URL,
   documents: config.DOCUMENTS_URL,
+  billing: config.BILLING_URL,
+  integrations: config.INTEGRATIONS_URL,
+  media: config.MEDIA_URL,
 };
 const upstreamUrls = Object.fromEntries(Object.entries(configured).filter(([, url]) => url));
 const app = await buildGateway({

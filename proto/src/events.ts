@@ -1,7 +1,10 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { BILLING_EVENTS } from './billing/events.js';
 import { CRM_EVENTS } from './crm/events.js';
 import { DOCUMENTS_EVENTS } from './documents/events.js';
 import { IDENTITY_EVENTS } from './identity/events.js';
+import { INTEGRATIONS_EVENTS } from './integrations/events.js';
+import { MEDIA_EVENTS } from './media/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -35,6 +38,9 @@ export const EVENT_TYPES = {
   ...IDENTITY_EVENTS,
   ...CRM_EVENTS,
   ...DOCUMENTS_EVENTS,
+  ...BILLING_EVENTS,
+  ...INTEGRATIONS_EVENTS,
+  ...MEDIA_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

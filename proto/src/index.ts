@@ -19,5 +19,8 @@ export * from './crm/search.js';
 export * from './crm/ghl.js';
 export * from './crm/routes.js';
 export * from './documents/events.js';
+export * from './billing/events.js';
+export * from './integrations/events.js';
+export * from './media/events.js';
 export * from './documents/documents.js';
 export * from './public.js';

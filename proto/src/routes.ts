@@ -2,7 +2,12 @@
  * API routes the gateway lets through without an access token (sign-in, refresh, public data).
  * Every other /api route needs a valid token at the gateway, and the owning service checks it again.
  */
-export const PUBLIC_API_ROUTES: ReadonlyArray<{ method: string; path: string }> = [
+export type PublicApiRoute =
+  | { method: string; path: string }
+  /** Any single path segment after the prefix (e.g. a signed file address: the service checks the signature). */
+  | { method: string; prefix: string };
+
+export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'POST', path: '/api/identity/admin/login' },
   { method: 'POST', path: '/api/identity/admin/refresh' },
   { method: 'POST', path: '/api/identity/admin/logout' },
@@ -13,6 +18,7 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<{ method: string; path: string }> 
   { method: 'POST', path: '/api/identity/auth/logout' },
   { method: 'GET', path: '/api/identity/invitations/lookup' },
   { method: 'POST', path: '/api/identity/invitations/accept' },
+  { method: 'GET', prefix: '/api/documents/files/' },
 ];
 
 /** Sign-in endpoints: rate limited per client address at the gateway. */
@@ -24,5 +30,5 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = ['identity', 'crm', 'documents'] as const;
+export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media'] as const;
 export type GatewayService = (typeof SERVICES)[number];

@@ -1,0 +1,1 @@
+export const BILLING_EVENTS = {} as const;

@@ -1,0 +1,1 @@
+export const INTEGRATIONS_EVENTS = {} as const;

@@ -1,0 +1,19 @@
+import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
+import { fileURLToPath } from 'node:url';
+import { SCHEMA } from './db/schema.js';
+
+export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+export interface IntegrationsPluginOptions {
+  runtime: Runtime;
+}
+
+/** The integrations service as one Fastify plugin. */
+export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptions) {
+  const { runtime } = opts;
+  await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
+  runtime.relay(SCHEMA);
+  await app.register(authContext, { verifier: runtime.verifier });
+}
+
+export { SCHEMA } from './db/schema.js';
