@@ -32,7 +32,12 @@ export function isPublicApi(method: string, url: string): boolean {
   const p = pathOf(url);
   if (!p.startsWith('/api/')) return true;
   if (p.startsWith('/api/docs')) return true;
-  return PUBLIC_API_ROUTES.some((r) => r.path === p && (r.method === method || (method === 'HEAD' && r.method === 'GET')));
+  return PUBLIC_API_ROUTES.some((r) => {
+    if (r.method !== method && !(method === 'HEAD' && r.method === 'GET')) return false;
+    if ('path' in r) return r.path === p;
+    // a prefix covers one more path segment, no deeper
+    return p.startsWith(r.prefix) && p.length > r.prefix.length && !p.slice(r.prefix.length).includes('/');
+  });
 }
 
 /** A fixed-window limiter for sign-in endpoints, keyed by client address and path. */
