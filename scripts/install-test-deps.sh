@@ -2,7 +2,7 @@
 # Installs what the test suites need beyond npm packages, on Debian 12, idempotently:
 #   PostgreSQL (+ contrib: pg_trgm, citext), redis-server, nginx, Chromium (/usr/bin/chromium),
 #   Java 17 + Maven (for the Kafka broker jars), then the Kafka jars (infra/kafka/kafka.sh fetch).
-#   With WITH_STRIPE_MOCK=1 also stripe-mock (go install), for future use.
+#   and stripe-mock (go install; the billing tests run Stripe's API against it).
 # Runs as root, or through sudo when available. Installs only what is missing; apt-get update
 # runs at most once, and only when something has to be installed.
 set -euo pipefail
@@ -81,25 +81,23 @@ t0=$SECONDS
 bash "$ROOT/infra/kafka/kafka.sh" fetch
 DONE+=("kafka jars ready ($((SECONDS - t0))s)")
 
-# stripe-mock, only on request (future use)
-if [[ ${WITH_STRIPE_MOCK:-} == 1 ]]; then
-  if command -v stripe-mock >/dev/null; then
-    say "stripe-mock already on PATH ($(command -v stripe-mock))"
-  else
-    GO=$(command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } || true)
-    if [[ -z $GO ]]; then
-      [[ ${SUDO[0]:-} != __no_root__ ]] || die "need root to apt-get install golang-go for stripe-mock"
-      "${SUDO[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=180 golang-go >/dev/null ||
-        { "${SUDO[@]}" apt-get update -q >/dev/null && "${SUDO[@]}" apt-get install -y -q golang-go >/dev/null; }
-      GO=$(command -v go)
-    fi
-    if [[ $(id -u) -eq 0 ]]; then gobin=/usr/local/bin; else gobin="$HOME/.local/bin"; fi
-    mkdir -p "$gobin"
-    say "go install github.com/stripe/stripe-mock@latest -> $gobin"
-    GOBIN="$gobin" timeout 900 "$GO" install github.com/stripe/stripe-mock@latest
-    DONE+=("stripe-mock installed in $gobin")
-    [[ :$PATH: == *":$gobin:"* ]] || say "note: $gobin is not on PATH"
+# stripe-mock: the billing service's Stripe path is tested against it
+if command -v stripe-mock >/dev/null; then
+  say "stripe-mock already on PATH ($(command -v stripe-mock))"
+else
+  GO=$(command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } || true)
+  if [[ -z $GO ]]; then
+    [[ ${SUDO[0]:-} != __no_root__ ]] || die "need root to apt-get install golang-go for stripe-mock"
+    "${SUDO[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=180 golang-go >/dev/null ||
+      { "${SUDO[@]}" apt-get update -q >/dev/null && "${SUDO[@]}" apt-get install -y -q golang-go >/dev/null; }
+    GO=$(command -v go)
   fi
+  if [[ $(id -u) -eq 0 ]]; then gobin=/usr/local/bin; else gobin="$HOME/.local/bin"; fi
+  mkdir -p "$gobin"
+  say "go install github.com/stripe/stripe-mock@latest -> $gobin"
+  GOBIN="$gobin" timeout 900 "$GO" install github.com/stripe/stripe-mock@latest
+  DONE+=("stripe-mock installed in $gobin")
+  [[ :$PATH: == *":$gobin:"* ]] || say "note: $gobin is not on PATH"
 fi
 
 for d in "${DONE[@]}"; do say "done: $d"; done
