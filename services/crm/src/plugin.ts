@@ -1,19 +1,41 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA } from './db/schema.js';
+import { subscribeCrmConsumers } from './events.js';
+import { clientRoutes } from './routes/clients.js';
+import { communicationRoutes } from './routes/communications.js';
+import { ghlRoutes, type GhlOptions } from './routes/ghl.js';
+import { leadRoutes } from './routes/leads.js';
+import { overviewRoutes } from './routes/overview.js';
+import { taskRoutes } from './routes/tasks.js';
+import { upgradeRoutes } from './routes/upgrades.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface CrmPluginOptions {
   runtime: Runtime;
+  /** GoHighLevel (LeadConnector) import: GHL_API_KEY, GHL_LOCATION_ID, optional GHL_BASE_URL. Without both, the import says it is not configured. */
+  ghl?: GhlOptions;
 }
 
-/** The crm service as one Fastify plugin. */
+/** The crm service as one Fastify plugin: clients, leads, tasks, upgrades, communications, counts, the GoHighLevel import. */
 export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  runtime.relay(SCHEMA);
+  const relay = runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
+  await subscribeCrmConsumers(runtime);
+  const deps = { db: runtime.db, relay };
+  clientRoutes(app, deps);
+  leadRoutes(app, deps);
+  taskRoutes(app, deps);
+  upgradeRoutes(app, deps);
+  communicationRoutes(app, deps);
+  overviewRoutes(app, deps);
+  ghlRoutes(app, deps, opts.ghl ?? {});
 }
 
 export { SCHEMA } from './db/schema.js';
+export { seedCrmDemo } from './seed-demo.js';
+export { upsertClientFromSubscription } from './db/client-upsert.js';
+export type { GhlOptions } from './routes/ghl.js';
