@@ -15,6 +15,8 @@ export interface ComposeOptions {
   smtpUrl?: string;
   mailFrom?: string;
   publicConfig: () => PublicConfig;
+  /** GoHighLevel import of the crm (GHL_API_KEY, GHL_LOCATION_ID, GHL_BASE_URL); empty means not configured. */
+  ghl?: { apiKey?: string; locationId?: string; baseUrl?: string };
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -40,7 +42,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           });
         },
       },
-      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime })) },
+      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime, ghl: o.ghl })) },
       { name: 'documents', register: async (scope) => void (await scope.register(documentsPlugin, { runtime: o.runtime })) },
     ],
   });

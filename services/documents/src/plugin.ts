@@ -1,19 +1,57 @@
+import multipart from '@fastify/multipart';
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
+import { LIMITS, MAX_FILES_PER_UPLOAD, TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
+import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
+import { documentRoutes } from './routes/documents.js';
+import { fileRoutes } from './routes/files.js';
+import { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface DocumentsPluginOptions {
   runtime: Runtime;
+  /** Where uploaded files live (local disk); all-in-one uses DATA_DIR/documents. */
+  storageDir: string;
+  /** Secret of the signed view links; every replica must share it. */
+  linkSecret: string | Buffer;
+  /** Another storage (an object store) instead of the local disk. */
+  storage?: DocumentStorage;
+  /** The clock of the signed links, in seconds (tests). */
+  nowSeconds?: () => number;
 }
 
-/** The documents service as one Fastify plugin. */
+/** The documents service as one Fastify plugin: upload, list/search, signed viewing, download, access log. */
 export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
   const { runtime } = opts;
+  if (!opts.linkSecret || opts.linkSecret.length < 32) throw new Error('documents: linkSecret must be at least 32 characters');
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  runtime.relay(SCHEMA);
+  const relay = runtime.relay(SCHEMA);
+  let storage = opts.storage;
+  if (!storage) {
+    const disk = new LocalDiskStorage(opts.storageDir);
+    await disk.init();
+    storage = disk;
+  }
+  await runtime.bus.subscribe({
+    group: CLIENT_DIRECTORY_CONSUMER,
+    topics: [TOPICS.crm],
+    handler: clientDirectoryHandler(runtime.db, runtime.logger),
+  });
   await app.register(authContext, { verifier: runtime.verifier });
+  await app.register(multipart, {
+    // The parser stops a file at the limit and flags it; the route turns that into 'File too large'.
+    throwFileSizeLimit: false,
+    limits: { fileSize: LIMITS.maxUploadBytes, files: MAX_FILES_PER_UPLOAD, fields: 10, fieldSize: 10_000, parts: 40, headerPairs: 100 },
+  });
+  const nowSeconds = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  const deps = { db: runtime.db, relay, storage, linkSecret: opts.linkSecret, nowSeconds };
+  documentRoutes(app, deps);
+  fileRoutes(app, deps);
 }
 
 export { SCHEMA } from './db/schema.js';
+export { clientDirectoryHandler, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
+export { signViewLink } from './domain/signed-links.js';
+export { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';

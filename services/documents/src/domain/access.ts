@@ -1,0 +1,25 @@
+import type { Principal } from '@countinghouse/kit';
+import type { Role } from '@countinghouse/proto';
+
+/** Roles that see every client's documents (issue 4's rule). */
+export const ALL_DOCUMENTS_ROLES: readonly Role[] = ['admin', 'manager', 'staff'];
+
+/**
+ * Which clients a principal may see: every one, or those whose directory entry names them as the
+ * client's own user or as the assigned accountant. Nothing else sees anything.
+ */
+export type DocumentScope = { all: true } | { all: false; ownerUserId: string | null; accountantId: string | null };
+
+export function scopeOf(p: Principal): DocumentScope {
+  if (p.kind === 'admin' || p.roles.some((r) => ALL_DOCUMENTS_ROLES.includes(r))) return { all: true };
+  return {
+    all: false,
+    // A person is the owner of the businesses whose directory entry names their user id (role or not).
+    ownerUserId: p.id,
+    accountantId: p.roles.includes('accountant') ? p.id : null,
+  };
+}
+
+export function isAdmin(p: Principal): boolean {
+  return p.kind === 'admin' || p.roles.includes('admin');
+}
