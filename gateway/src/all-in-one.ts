@@ -9,6 +9,7 @@ import {
 } from '@countinghouse/kit';
 import { DEMO_PASSWORD, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +53,16 @@ function loadKeys(dataDir: string) {
     writeFileSync(pub, k.publicKeyPem, { mode: 0o644 });
   }
   return { privateKeyPem: readFileSync(priv, 'utf8'), publicKeyPem: readFileSync(pub, 'utf8') };
+}
+
+/** The documents' view-link secret: random once, kept in the data folder so links survive a restart. */
+function loadLinkSecret(dataDir: string): string {
+  const file = join(dataDir, 'keys', 'documents-link.secret');
+  if (!existsSync(file)) {
+    mkdirSync(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** The all-in-one server: embedded PostgreSQL, every service plugin in-process, the gateway, the UI. */
@@ -98,6 +109,8 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     signInMax: config.SIGN_IN_RATE_LIMIT,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
+    documentsStorageDir: join(dataDir, 'documents'),
+    documentsLinkSecret: loadLinkSecret(dataDir),
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,

@@ -2,6 +2,10 @@ import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
 import { crmPlugin } from '@countinghouse/crm';
 import { documentsPlugin } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { buildGateway, type PublicConfig } from './gateway.js';
 
@@ -15,8 +19,10 @@ export interface ComposeOptions {
   smtpUrl?: string;
   mailFrom?: string;
   publicConfig: () => PublicConfig;
-  /** GoHighLevel import of the crm (GHL_API_KEY, GHL_LOCATION_ID, GHL_BASE_URL); empty means not configured. */
-  ghl?: { apiKey?: string; locationId?: string; baseUrl?: string };
+  /** Uploaded files (the launcher passes DATA_DIR/documents; without it, a throwaway temp folder for tests). */
+  documentsStorageDir?: string;
+  /** Secret of the documents' signed view links (without it, a random one per process: tests only). */
+  documentsLinkSecret?: string;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -42,8 +48,16 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           });
         },
       },
-      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime, ghl: o.ghl })) },
-      { name: 'documents', register: async (scope) => void (await scope.register(documentsPlugin, { runtime: o.runtime })) },
+      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime })) },
+      {
+        name: 'documents',
+        register: async (scope) =>
+          void (await scope.register(documentsPlugin, {
+            runtime: o.runtime,
+            storageDir: o.documentsStorageDir ?? mkdtempSync(join(tmpdir(), 'countinghouse-documents-')),
+            linkSecret: o.documentsLinkSecret ?? randomBytes(32).toString('base64url'),
+          })),
+      },
     ],
   });
   await app.ready();
