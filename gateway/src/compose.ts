@@ -19,6 +19,8 @@ export interface ComposeOptions {
   smtpUrl?: string;
   mailFrom?: string;
   publicConfig: () => PublicConfig;
+  /** GoHighLevel import of the crm (GHL_API_KEY, GHL_LOCATION_ID, GHL_BASE_URL); empty means not configured. */
+  ghl?: { apiKey?: string; locationId?: string; baseUrl?: string };
   /** Uploaded files (the launcher passes DATA_DIR/documents; without it, a throwaway temp folder for tests). */
   documentsStorageDir?: string;
   /** Secret of the documents' signed view links (without it, a random one per process: tests only). */
@@ -48,7 +50,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           });
         },
       },
-      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime })) },
+      { name: 'crm', register: async (scope) => void (await scope.register(crmPlugin, { runtime: o.runtime, ghl: o.ghl })) },
       {
         name: 'documents',
         register: async (scope) =>
