@@ -1,1 +1,42 @@
-export const INTEGRATIONS_EVENTS = {} as const;
+import { Type } from '@sinclair/typebox';
+import { INTEGRATION_TYPES } from '../constants.js';
+
+const Provider = Type.Union(INTEGRATION_TYPES.map((t) => Type.Literal(t)));
+
+const Base = {
+  integrationId: Type.String(),
+  clientId: Type.String(),
+  integrationType: Provider,
+};
+
+/** A client connected (or reconnected) a provider. */
+export const IntegrationConnectedSchema = Type.Object({ ...Base, companyName: Type.Union([Type.String(), Type.Null()]) });
+
+/** A sync finished: the summary now in integration_data. Amounts in the organisation's base currency. */
+export const IntegrationSyncedSchema = Type.Object({
+  ...Base,
+  syncedAt: Type.String({ format: 'date-time' }),
+  currency: Type.String(),
+  receivables: Type.Number(),
+  payables: Type.Number(),
+  overdueReceivables: Type.Number(),
+  overduePayables: Type.Number(),
+  contacts: Type.Integer(),
+  invoices: Type.Integer(),
+});
+
+/** A sync failed for good (retries used up, or the provider refused the grant). */
+export const IntegrationSyncFailedSchema = Type.Object({
+  ...Base,
+  reason: Type.Union([Type.Literal('needs_reconnect'), Type.Literal('provider_unavailable'), Type.Literal('error')]),
+});
+
+/** The client disconnected: is_active false, the record kept, tokens revoked at the provider. */
+export const IntegrationDisconnectedSchema = Type.Object({ ...Base });
+
+export const INTEGRATIONS_EVENTS = {
+  'integrations.connected': IntegrationConnectedSchema,
+  'integrations.synced': IntegrationSyncedSchema,
+  'integrations.sync_failed': IntegrationSyncFailedSchema,
+  'integrations.disconnected': IntegrationDisconnectedSchema,
+} as const;
