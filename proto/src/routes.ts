@@ -19,6 +19,9 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'GET', path: '/api/identity/invitations/lookup' },
   { method: 'POST', path: '/api/identity/invitations/accept' },
   { method: 'GET', prefix: '/api/documents/files/' },
+  { method: 'GET', path: '/api/billing/packages' },
+  // Stripe calls it; billing verifies the signature.
+  { method: 'POST', path: '/api/billing/webhooks/stripe' },
 ];
 
 /** Sign-in endpoints: rate limited per client address at the gateway. */

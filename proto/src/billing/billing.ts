@@ -1,0 +1,159 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PACKAGES, SUBSCRIPTION_STATUSES } from '../constants.js';
+
+const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+
+export const BILLING_PROVIDERS = ['stripe', 'test'] as const;
+export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
+export const BillingProviderSchema = Type.Union(BILLING_PROVIDERS.map((p) => Type.Literal(p)));
+
+export const PackageNameSchema = Type.Union(PACKAGES.map((p) => Type.Literal(p.name)));
+export const BillingStatusSchema = Type.Union(SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s)));
+
+/** HTTP routes of billing, under the gateway. */
+export const BILLING_ROUTES = {
+  /** Public: the catalogue. */
+  packages: '/api/billing/packages',
+  checkout: '/api/billing/checkout',
+  /** The payment-success page: server-side, idempotent check of a checkout session. */
+  verify: '/api/billing/verify',
+  /** check-subscription (spec section 7). */
+  subscription: '/api/billing/subscription',
+  changePackage: '/api/billing/subscription/package',
+  /** The built-in test checkout (only when Stripe is not configured). */
+  testCheckout: (sessionId: string) => `/api/billing/test-checkout/${encodeURIComponent(sessionId)}`,
+  testCheckoutPay: (sessionId: string) => `/api/billing/test-checkout/${encodeURIComponent(sessionId)}/pay`,
+  /** Public at the gateway; Stripe signs it. */
+  stripeWebhook: '/api/billing/webhooks/stripe',
+  adminSubscriptions: '/api/billing/admin/subscriptions',
+  adminSummary: '/api/billing/admin/summary',
+} as const;
+
+/** The roles that see the practice's billing (/admin/billing). */
+export const BILLING_ADMIN_ROLES = ['admin', 'manager'] as const;
+
+export const PackageSchema = Type.Object({
+  name: PackageNameSchema,
+  monthly_fee: Type.Number(),
+  summary: Type.String(),
+  features: Type.Array(Type.String()),
+  is_featured: Type.Boolean(),
+});
+export type Package = Static<typeof PackageSchema>;
+export const PackageListSchema = Type.Object({ packages: Type.Array(PackageSchema), provider: BillingProviderSchema });
+export type PackageList = Static<typeof PackageListSchema>;
+
+export const CheckoutBodySchema = Type.Object({ package_name: PackageNameSchema }, { additionalProperties: false });
+export type CheckoutBody = Static<typeof CheckoutBodySchema>;
+/** Where to send the browser: Stripe's hosted page, or the built-in test checkout (a path on this site). */
+export const CheckoutReplySchema = Type.Object({ url: Type.String(), session_id: Type.String(), provider: BillingProviderSchema });
+export type CheckoutReply = Static<typeof CheckoutReplySchema>;
+
+export const SessionIdSchema = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_]+$' });
+export const VerifyBodySchema = Type.Object({ session_id: SessionIdSchema }, { additionalProperties: false });
+export type VerifyBody = Static<typeof VerifyBodySchema>;
+export const VerifyReplySchema = Type.Object({
+  success: Type.Boolean(),
+  package_name: PackageNameSchema,
+  monthly_fee: Type.Number(),
+  features: Type.Array(Type.String()),
+  subscription_status: BillingStatusSchema,
+  subscription_end: Nullable(DateTime),
+  provider: BillingProviderSchema,
+});
+export type VerifyReply = Static<typeof VerifyReplySchema>;
+
+/** check-subscription: the spec's three fields, plus what the dashboard shows. */
+export const SubscriptionCheckSchema = Type.Object({
+  subscribed: Type.Boolean(),
+  package_name: Nullable(Type.String()),
+  subscription_end: Nullable(DateTime),
+  status: Nullable(BillingStatusSchema),
+  monthly_fee: Nullable(Type.Number()),
+  provider: Nullable(BillingProviderSchema),
+});
+export type SubscriptionCheck = Static<typeof SubscriptionCheckSchema>;
+
+export const ChangePackageBodySchema = Type.Object({ package_name: PackageNameSchema }, { additionalProperties: false });
+export type ChangePackageBody = Static<typeof ChangePackageBodySchema>;
+
+export const TestCheckoutSessionSchema = Type.Object({
+  session_id: Type.String(),
+  package_name: PackageNameSchema,
+  monthly_fee: Type.Number(),
+  status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('completed')]),
+  success_url: Type.String(),
+  cancel_url: Type.String(),
+});
+export type TestCheckoutSession = Static<typeof TestCheckoutSessionSchema>;
+
+export const AdminSubscriptionSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  user_id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  package_name: Type.String(),
+  monthly_fee: Type.Number(),
+  status: BillingStatusSchema,
+  provider: BillingProviderSchema,
+  provider_subscription_id: Nullable(Type.String()),
+  current_period_end: Nullable(DateTime),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export type AdminSubscription = Static<typeof AdminSubscriptionSchema>;
+
+export const AdminSubscriptionQuerySchema = Type.Object(
+  {
+    status: Type.Optional(BillingStatusSchema),
+    page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+    page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  },
+  { additionalProperties: false },
+);
+export type AdminSubscriptionQuery = Static<typeof AdminSubscriptionQuerySchema>;
+export const AdminSubscriptionListSchema = Type.Object({
+  subscriptions: Type.Array(AdminSubscriptionSchema),
+  total: Type.Integer({ minimum: 0 }),
+  page: Type.Integer({ minimum: 1 }),
+  page_size: Type.Integer({ minimum: 1 }),
+});
+export type AdminSubscriptionList = Static<typeof AdminSubscriptionListSchema>;
+
+export const FailedPaymentSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  subscription_id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  package_name: Type.String(),
+  amount: Type.Number(),
+  provider_invoice_id: Nullable(Type.String()),
+  occurred_at: DateTime,
+});
+export type FailedPayment = Static<typeof FailedPaymentSchema>;
+
+/** The /admin/billing figures. MRR counts active subscriptions only (overdue ones are shown apart). */
+export const BillingSummarySchema = Type.Object({
+  mrr: Type.Number(),
+  active: Type.Integer({ minimum: 0 }),
+  overdue: Type.Integer({ minimum: 0 }),
+  cancelled: Type.Integer({ minimum: 0 }),
+  pending: Type.Integer({ minimum: 0 }),
+  /** Payments received in the last 30 days, GBP. */
+  collected_30d: Type.Number(),
+  failed_payments: Type.Array(FailedPaymentSchema),
+  provider: BillingProviderSchema,
+});
+export type BillingSummary = Static<typeof BillingSummarySchema>;
+
+/** Texts of billing that the spec does not give (ours). */
+export const BILLING_MESSAGES = {
+  paymentNotCompleted: 'This payment has not been completed.',
+  alreadySubscribed: 'You already have a subscription. Change your package from your dashboard.',
+  noSubscription: 'You do not have a subscription yet.',
+  samePackage: 'You are already on this package.',
+  sessionNotFound: 'Checkout session not found',
+  stripeNotConfigured: 'Stripe is not configured.',
+  badSignature: 'The webhook signature is not valid.',
+  providerUnavailable: 'The payment provider could not be reached. Please try again.',
+  testCheckoutNotice: 'This is a test checkout: no card is charged and no money moves.',
+} as const;
