@@ -7,6 +7,7 @@ import {
   TokenSigner,
   closeOnSignals,
 } from '@countinghouse/kit';
+import { seedCrmDemo } from '@countinghouse/crm';
 import { DEMO_PASSWORD, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +41,10 @@ export const AllInOneConfigSchema = Type.Object({
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
   SMTP_URL: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
+  /** GoHighLevel (LeadConnector) lead import: both or neither. */
+  GHL_API_KEY: Type.String({ default: '' }),
+  GHL_LOCATION_ID: Type.String({ default: '' }),
+  GHL_BASE_URL: Type.String({ default: '' }),
 });
 
 function loadKeys(dataDir: string) {
@@ -109,6 +114,7 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     signInMax: config.SIGN_IN_RATE_LIMIT,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
+    ghl: { apiKey: config.GHL_API_KEY, locationId: config.GHL_LOCATION_ID, baseUrl: config.GHL_BASE_URL || undefined },
     documentsStorageDir: join(dataDir, 'documents'),
     documentsLinkSecret: loadLinkSecret(dataDir),
     publicConfig: () => ({
@@ -128,6 +134,7 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   if (config.SEED_DEMO && made.created) {
     // A fresh data folder in demo mode gets a small demo practice, so a newcomer sees a working product.
     const people = await seedIdentityDemo(runtime.db);
+    await seedCrmDemo(runtime.db);
     if (people > 0) {
       process.stdout.write(
         `  Demo practice: ${people} people, password "${DEMO_PASSWORD}" for all of them:\n${DEMO_PEOPLE.map((p) => `    ${p.role.padEnd(10)} ${p.email}`).join('\n')}\n\n`,
