@@ -9,7 +9,8 @@ import { multipart, SAMPLES, startDocumentsGateway, upsertClient, type Documents
  * to them; a client only their own business. Enforced in every query, not just the UI.
  */
 let gw: DocumentsGateway;
-const t: Record<string, string> = {};
+type Caller = 'admin' | 'acmeOwner' | 'brookOwner' | 'accountant' | 'otherAccountant' | 'staff' | 'manager';
+const t = {} as Record<Caller, string>;
 let acme: { clientId: string };
 let brook: { clientId: string };
 const docs: Record<string, ClientDocument> = {};
@@ -71,7 +72,7 @@ const ids = (l: DocumentList) => l.documents.map((d) => d.filename);
 
 describe('listing', () => {
   it('shows all documents, newest first, to admin, manager and staff', async () => {
-    for (const who of ['admin', 'manager', 'staff']) {
+    for (const who of ['admin', 'manager', 'staff'] as const) {
       const res = await get('/api/documents', t[who]);
       expect(res.statusCode).toBe(200);
       expect(ids(res.json())).toEqual(['Résumé £ 2026.pdf', 'Receipts April.pdf', 'cis.pdf', 'March payslips.pdf', 'vat-q1.pdf']);
@@ -141,10 +142,10 @@ describe('listing', () => {
 describe('one document, view links, downloads', () => {
   it('answers 404 for documents the caller may not see (ids cannot be probed)', async () => {
     const other = docs.brookCis!.id;
-    for (const who of ['acmeOwner', 'otherAccountant']) {
+    for (const who of ['acmeOwner', 'otherAccountant'] as const) {
       expect((await get(`/api/documents/${other}`, t[who])).statusCode).toBe(404);
       expect((await get(`/api/documents/${other}/download`, t[who])).statusCode).toBe(404);
-      const link = await gw.app.inject({ method: 'POST', url: `/api/documents/${other}/view-link`, headers: bearer(t[who]!) });
+      const link = await gw.app.inject({ method: 'POST', url: `/api/documents/${other}/view-link`, headers: bearer(t[who]) });
       expect(link.statusCode).toBe(404);
       expect(link.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Document not found' } });
     }
@@ -244,7 +245,7 @@ describe('one document, view links, downloads', () => {
     expect(entries.map((e) => e.action)).toEqual(['view', 'download', 'upload']);
     expect(entries[0]).toMatchObject({ principal_kind: 'user', user_agent: 'test-agent/1' });
     expect(entries[0]!.principal_name).toBeTruthy();
-    for (const who of ['staff', 'manager', 'accountant', 'brookOwner']) {
+    for (const who of ['staff', 'manager', 'accountant', 'brookOwner'] as const) {
       expect((await get(`/api/documents/${id}/access-log`, t[who])).statusCode, who).toBe(403);
     }
     expect((await get(`/api/documents/${id}/access-log`)).statusCode).toBe(401);
