@@ -19,6 +19,9 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'GET', path: '/api/identity/invitations/lookup' },
   { method: 'POST', path: '/api/identity/invitations/accept' },
   { method: 'GET', prefix: '/api/documents/files/' },
+  // The providers' OAuth redirects: the one-time state authenticates them (integrations checks it).
+  { method: 'GET', path: '/api/integrations/xero/callback' },
+  { method: 'GET', path: '/api/integrations/quickbooks/callback' },
   { method: 'GET', path: '/api/billing/packages' },
   // Stripe calls it; billing verifies the signature.
   { method: 'POST', path: '/api/billing/webhooks/stripe' },
