@@ -1,19 +1,56 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
+import type { BillingDeps } from './billing.js';
 import { SCHEMA } from './db/schema.js';
+import { subscribeBillingConsumers } from './events.js';
+import { StripeProvider, TestProvider, type StripeOptions } from './providers.js';
+import { adminRoutes } from './routes/admin.js';
+import { checkoutRoutes } from './routes/checkout.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface BillingPluginOptions {
   runtime: Runtime;
+  /**
+   * Stripe (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, optional STRIPE_API_BASE). Without it the
+   * product runs the built-in test checkout: no card is charged.
+   */
+  stripe?: StripeOptions | null;
 }
 
-/** The billing service as one Fastify plugin. */
+/** The billing service as one Fastify plugin: catalogue, checkout, subscriptions, Stripe webhooks, revenue. */
 export async function billingPlugin(app: App, opts: BillingPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  runtime.relay(SCHEMA);
+  const relay = runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
+  await subscribeBillingConsumers(runtime);
+  const deps: BillingDeps = {
+    db: runtime.db,
+    relay,
+    provider: opts.stripe ? new StripeProvider(opts.stripe) : new TestProvider(),
+    publicUrl: runtime.publicUrl,
+  };
+  checkoutRoutes(app, deps);
+  adminRoutes(app, deps);
+  await webhookRoutes(app, deps);
+}
+
+/** Stripe settings from the environment, all or nothing (a half-configured Stripe fails at start). */
+export function stripeOptionsFromEnv(env: Record<string, string | undefined>): StripeOptions | null {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() ?? '';
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() ?? '';
+  const apiBase = env.STRIPE_API_BASE?.trim() || undefined;
+  if (!secretKey && !webhookSecret) return null;
+  if (!secretKey || !webhookSecret) {
+    throw new Error(
+      `Invalid configuration:\n  - STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: set both or neither (${secretKey ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'} is missing)`,
+    );
+  }
+  if (apiBase && !/^https?:\/\//.test(apiBase)) throw new Error('Invalid configuration:\n  - STRIPE_API_BASE: must be an http(s) address');
+  return { secretKey, webhookSecret, apiBase };
 }
 
 export { SCHEMA } from './db/schema.js';
+export type { StripeOptions } from './providers.js';

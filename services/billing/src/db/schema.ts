@@ -1,7 +1,112 @@
 import { outboxTables } from '@countinghouse/kit';
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, numeric, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'billing';
 export const billing = pgSchema(SCHEMA);
 
 export const { outbox, processedEvents } = outboxTables(billing);
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const fee = (name: string) => numeric(name, { precision: 10, scale: 2, mode: 'number' });
+
+/** Read model of people's e-mail addresses (identity.user_registered): the client record needs one. */
+export const customers = billing.table('customers', {
+  userId: uuid('user_id').primaryKey(),
+  email: text('email').notNull(),
+  name: text('name'),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Checkout sessions we started. The id is the provider's (Stripe's cs_..., or ours for the test
+ * checkout). open → paid (test checkout: the person pressed Pay) → completed (a subscription exists).
+ */
+export const checkoutSessions = billing.table(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    packageName: text('package_name').notNull(),
+    monthlyFee: fee('monthly_fee').notNull(),
+    provider: text('provider').notNull(),
+    status: text('status').notNull().default('open'),
+    url: text('url').notNull(),
+    providerCustomerId: text('provider_customer_id'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    subscriptionId: uuid('subscription_id'),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('checkout_sessions_status_check', sql`${t.status} in ('open', 'paid', 'completed', 'expired')`),
+    check('checkout_sessions_provider_check', sql`${t.provider} in ('stripe', 'test')`),
+    index('checkout_sessions_user_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);
+
+/** One row per subscription. A person has at most one that is not cancelled. */
+export const subscriptions = billing.table(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull(),
+    email: text('email').notNull(),
+    packageName: text('package_name').notNull(),
+    monthlyFee: fee('monthly_fee').notNull(),
+    status: text('status').notNull(),
+    provider: text('provider').notNull(),
+    providerCustomerId: text('provider_customer_id'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    checkoutSessionId: text('checkout_session_id').notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('subscriptions_status_check', sql`${t.status} in ('active', 'pending', 'cancelled', 'overdue')`),
+    check('subscriptions_provider_check', sql`${t.provider} in ('stripe', 'test')`),
+    // A replayed verification or webhook can never make a second subscription for one checkout.
+    uniqueIndex('subscriptions_checkout_session_key').on(t.checkoutSessionId),
+    uniqueIndex('subscriptions_provider_subscription_key')
+      .on(t.provider, t.providerSubscriptionId)
+      .where(sql`${t.providerSubscriptionId} is not null`),
+    uniqueIndex('subscriptions_live_user_key')
+      .on(t.userId)
+      .where(sql`${t.status} <> 'cancelled'`),
+    index('subscriptions_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('subscriptions_created_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** Payments seen (test checkout, Stripe invoices): revenue collected and failed payments. */
+export const payments = billing.table(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    providerInvoiceId: text('provider_invoice_id'),
+    amount: fee('amount').notNull(),
+    status: text('status').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payments_status_check', sql`${t.status} in ('paid', 'failed')`),
+    uniqueIndex('payments_invoice_status_key')
+      .on(t.providerInvoiceId, t.status)
+      .where(sql`${t.providerInvoiceId} is not null`),
+    index('payments_status_occurred_idx').on(t.status, t.occurredAt.desc()),
+  ],
+);
+
+/** Stripe webhook events already processed: each event id once. */
+export const webhookEvents = billing.table('webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});

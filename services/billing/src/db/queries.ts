@@ -1,0 +1,86 @@
+import { enqueueEvent, type Db } from '@countinghouse/kit';
+import type { Actor, AdminSubscription, EventData, SubscriptionCheck, SubscriptionStatus } from '@countinghouse/proto';
+import { and, eq, ne } from 'drizzle-orm';
+import { customers, SCHEMA, subscriptions } from './schema.js';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** The person's subscription that is not cancelled, if any (at most one: a partial unique index). */
+export async function findLiveSubscription(db: Db, userId: string, opts: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | null> {
+  const q = db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), ne(subscriptions.status, 'cancelled')))
+    .limit(1);
+  const [row] = opts.forUpdate ? await q.for('update') : await q;
+  return row ?? null;
+}
+
+export async function findByProviderSubscription(
+  db: Db,
+  provider: string,
+  providerSubscriptionId: string,
+): Promise<SubscriptionRow | null> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+export async function emailOf(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: customers.email }).from(customers).where(eq(customers.userId, userId)).limit(1);
+  return row?.email ?? null;
+}
+
+export function toCheck(row: SubscriptionRow | null): SubscriptionCheck {
+  if (!row) return { subscribed: false, package_name: null, subscription_end: null, status: null, monthly_fee: null, provider: null };
+  return {
+    subscribed: row.status === 'active' || row.status === 'overdue',
+    package_name: row.packageName,
+    subscription_end: row.currentPeriodEnd?.toISOString() ?? null,
+    status: row.status as SubscriptionStatus,
+    monthly_fee: row.monthlyFee,
+    provider: row.provider as 'stripe' | 'test',
+  };
+}
+
+export function toAdmin(row: SubscriptionRow): AdminSubscription {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    email: row.email,
+    package_name: row.packageName,
+    monthly_fee: row.monthlyFee,
+    status: row.status as SubscriptionStatus,
+    provider: row.provider as 'stripe' | 'test',
+    provider_subscription_id: row.providerSubscriptionId,
+    current_period_end: row.currentPeriodEnd?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The state every billing event carries. */
+export function eventState(row: SubscriptionRow) {
+  return {
+    subscriptionId: row.id,
+    userId: row.userId,
+    email: row.email,
+    packageName: row.packageName,
+    monthlyFee: row.monthlyFee,
+    status: row.status as SubscriptionStatus,
+    currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
+    provider: row.provider as 'stripe' | 'test',
+  };
+}
+
+type BillingEventType =
+  'billing.subscription_activated' | 'billing.subscription_updated' | 'billing.payment_failed' | 'billing.subscription_cancelled';
+
+/** Write a billing event into the outbox, in the caller's transaction; keyed by person so one person's events stay in order. */
+export async function publish<T extends BillingEventType>(tx: Db, type: T, data: EventData<T>, actor: Actor) {
+  return enqueueEvent(tx, SCHEMA, type, data, { actor, key: (data as { userId: string }).userId });
+}

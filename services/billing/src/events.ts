@@ -1,0 +1,33 @@
+import { idempotent, type Runtime } from '@countinghouse/kit';
+import { TOPICS, type EventData } from '@countinghouse/proto';
+import { sql } from 'drizzle-orm';
+import { customers, SCHEMA } from './db/schema.js';
+
+/**
+ * What billing publishes and consumes.
+ *
+ * Publishes (outbox, in the transaction of the change; key = user id):
+ * - billing.subscription_activated: a checkout was paid and verified (crm upserts the client as active).
+ * - billing.subscription_updated: renewed, package changed (crm records a client_upgrades row), or
+ *   changed at the provider.
+ * - billing.payment_failed: the subscription is overdue.
+ * - billing.subscription_cancelled.
+ *
+ * Consumes:
+ * - identity.user_registered → billing.customers (the e-mail address the client record and Stripe need).
+ */
+export async function subscribeBillingConsumers(runtime: Runtime): Promise<void> {
+  await runtime.bus.subscribe({
+    group: 'billing.customers',
+    topics: [TOPICS.identity],
+    handler: idempotent(runtime.db, SCHEMA, 'billing.customers', async (envelope, tx) => {
+      if (envelope.type !== 'identity.user_registered') return;
+      const d = envelope.data as EventData<'identity.user_registered'>;
+      const name = [d.firstName, d.lastName].filter(Boolean).join(' ') || null;
+      await tx
+        .insert(customers)
+        .values({ userId: d.userId, email: d.email.toLowerCase(), name })
+        .onConflictDoUpdate({ target: customers.userId, set: { email: d.email.toLowerCase(), name, updatedAt: sql`now()` } });
+    }),
+  });
+}

@@ -1,0 +1,158 @@
+import { type Db } from '@countinghouse/kit';
+import { findPackage, type Actor } from '@countinghouse/proto';
+import { eq, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { completeCheckout, type BillingDeps } from './billing.js';
+import { eventState, findByProviderSubscription, publish, type SubscriptionRow } from './db/queries.js';
+import { checkoutSessions, payments, subscriptions, webhookEvents } from './db/schema.js';
+import { fromPence, fromUnix, statusFromStripe } from './domain/subscriptions.js';
+import { stripePeriodEnd, type PaidCheckout, type StripeProvider } from './providers.js';
+
+const SYSTEM: Actor = { kind: 'system', id: 'stripe' };
+
+export const HANDLED_STRIPE_EVENTS = [
+  'checkout.session.completed',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+] as const;
+
+function idOf(v: unknown): string | null {
+  if (!v) return null;
+  if (typeof v === 'string') return v;
+  return typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
+}
+
+/** The subscription an invoice bills: `parent.subscription_details` in current API versions, `subscription` in older ones. */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const parent = (invoice as unknown as { parent?: { subscription_details?: { subscription?: unknown } } }).parent;
+  return idOf(parent?.subscription_details?.subscription) ?? idOf((invoice as unknown as { subscription?: unknown }).subscription);
+}
+
+function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
+  const line = invoice.lines?.data?.[0] as unknown as { period?: { end?: number } } | undefined;
+  return fromUnix(line?.period?.end);
+}
+
+/**
+ * Apply one verified Stripe event, once: the event id is recorded in the same transaction as its
+ * effects, so a replay (Stripe retries, or an attacker resending a captured payload) changes nothing.
+ * Returns false for a duplicate.
+ */
+export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvider }, event: Stripe.Event): Promise<boolean> {
+  // Network calls to Stripe happen before the transaction, never while rows are locked.
+  let paid: PaidCheckout | null = null;
+  if (event.type === 'checkout.session.completed') paid = await d.provider.paidFromSession(event.data.object);
+
+  const fresh = await d.db.transaction(async (txx) => {
+    const tx = txx as unknown as Db;
+    const inserted = await tx
+      .insert(webhookEvents)
+      .values({ eventId: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.eventId });
+    if (inserted.length === 0) return false;
+    switch (event.type) {
+      case 'checkout.session.completed': {
+        const s = event.data.object;
+        const [ours] = await tx.select({ id: checkoutSessions.id }).from(checkoutSessions).where(eq(checkoutSessions.id, s.id)).limit(1);
+        if (ours && paid) await completeCheckout(tx, s.id, paid, { actor: SYSTEM, verified: false, recordPayment: false });
+        break;
+      }
+      case 'invoice.paid':
+        await onInvoice(tx, event.data.object, 'paid');
+        break;
+      case 'invoice.payment_failed':
+        await onInvoice(tx, event.data.object, 'failed');
+        break;
+      case 'customer.subscription.updated':
+        await onSubscriptionUpdated(tx, event.data.object);
+        break;
+      case 'customer.subscription.deleted':
+        await onSubscriptionDeleted(tx, event.data.object);
+        break;
+      default:
+        // Recorded as seen; nothing else to do.
+        break;
+    }
+    return true;
+  });
+  if (fresh) d.relay.kick();
+  return fresh;
+}
+
+async function onInvoice(tx: Db, invoice: Stripe.Invoice, outcome: 'paid' | 'failed') {
+  const providerSubscriptionId = invoiceSubscriptionId(invoice);
+  if (!providerSubscriptionId) return;
+  const sub = await findByProviderSubscription(tx, 'stripe', providerSubscriptionId);
+  // An invoice for a subscription whose checkout we have not completed yet: the completion reads the
+  // subscription's state from Stripe itself.
+  if (!sub) return;
+  const amount = fromPence(outcome === 'paid' ? invoice.amount_paid : invoice.amount_due);
+  await tx
+    .insert(payments)
+    .values({ subscriptionId: sub.id, providerInvoiceId: invoice.id ?? null, amount, status: outcome })
+    .onConflictDoNothing();
+  if (outcome === 'paid') {
+    const periodEnd = invoicePeriodEnd(invoice) ?? sub.currentPeriodEnd;
+    const row = await update(tx, sub, { status: sub.status === 'cancelled' ? 'cancelled' : 'active', currentPeriodEnd: periodEnd });
+    await publish(
+      tx,
+      'billing.subscription_updated',
+      { ...eventState(row), reason: 'renewed', previousPackageName: sub.packageName },
+      SYSTEM,
+    );
+  } else {
+    if (sub.status === 'cancelled') return;
+    const row = await update(tx, sub, { status: 'overdue' });
+    await publish(tx, 'billing.payment_failed', { ...eventState(row), invoiceId: invoice.id ?? null, amount }, SYSTEM);
+  }
+}
+
+async function onSubscriptionUpdated(tx: Db, s: Stripe.Subscription) {
+  const sub = await findByProviderSubscription(tx, 'stripe', s.id);
+  if (!sub) return;
+  const status = statusFromStripe(s.status);
+  const pkg = findPackage(s.metadata?.package_name);
+  const periodEnd = stripePeriodEnd(s) ?? sub.currentPeriodEnd;
+  const next = {
+    status,
+    packageName: pkg?.name ?? sub.packageName,
+    monthlyFee: pkg?.monthlyFee ?? sub.monthlyFee,
+    currentPeriodEnd: periodEnd,
+  };
+  const changed =
+    next.status !== sub.status ||
+    next.packageName !== sub.packageName ||
+    next.currentPeriodEnd?.getTime() !== sub.currentPeriodEnd?.getTime();
+  if (!changed) return;
+  const row = await update(tx, sub, { ...next, cancelledAt: status === 'cancelled' ? new Date() : null });
+  if (status === 'cancelled') {
+    await publish(tx, 'billing.subscription_cancelled', eventState(row), SYSTEM);
+  } else {
+    const packageChanged = next.packageName !== sub.packageName;
+    await publish(
+      tx,
+      'billing.subscription_updated',
+      { ...eventState(row), reason: packageChanged ? 'package_changed' : 'provider_update', previousPackageName: sub.packageName },
+      SYSTEM,
+    );
+  }
+}
+
+async function onSubscriptionDeleted(tx: Db, s: Stripe.Subscription) {
+  const sub = await findByProviderSubscription(tx, 'stripe', s.id);
+  if (!sub || sub.status === 'cancelled') return;
+  const row = await update(tx, sub, { status: 'cancelled', cancelledAt: new Date() });
+  await publish(tx, 'billing.subscription_cancelled', eventState(row), SYSTEM);
+}
+
+async function update(tx: Db, sub: SubscriptionRow, set: Partial<typeof subscriptions.$inferInsert>): Promise<SubscriptionRow> {
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(subscriptions.id, sub.id))
+    .returning();
+  return row!;
+}

@@ -1,0 +1,56 @@
+import { waitFor } from '@countinghouse/kit/testing';
+import type { App } from '@countinghouse/kit';
+import { ADMIN, bearer, type TestGateway } from '../../../gateway/test/helpers.js';
+
+export async function adminToken(app: App): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/identity/admin/login', payload: ADMIN });
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.body}`);
+  return res.json().session_token as string;
+}
+
+export interface ClientRow {
+  id: string;
+  user_id: string;
+  company_name: string;
+  contact_name: string | null;
+  contact_email: string;
+  business_type: string;
+  package_name: string | null;
+  monthly_fee: string;
+  subscription_status: string;
+  next_billing_date: string | null;
+  onboarding_completed: boolean;
+}
+
+export async function crmClients(gw: TestGateway, userId: string): Promise<ClientRow[]> {
+  const { rows } = await gw.kit.runtime.pool.query<ClientRow>(
+    `select id, user_id, company_name, contact_name, contact_email, business_type, package_name, monthly_fee::text,
+            subscription_status, next_billing_date::text, onboarding_completed
+       from crm.clients where user_id = $1`,
+    [userId],
+  );
+  return rows;
+}
+
+/** Wait until crm's client for this person matches (the event travels through the outbox relay). */
+export async function waitForClient(gw: TestGateway, userId: string, check: (c: ClientRow) => boolean, label: string) {
+  return waitFor(async () => {
+    const rows = await crmClients(gw, userId);
+    return rows.length === 1 && check(rows[0]!) ? rows[0]! : null;
+  }, label);
+}
+
+/** Wait until billing has the person's e-mail (identity.user_registered consumed). */
+export async function waitForCustomer(gw: TestGateway, userId: string) {
+  await waitFor(async () => {
+    const { rows } = await gw.kit.runtime.pool.query('select 1 from billing.customers where user_id = $1', [userId]);
+    return rows.length === 1;
+  }, `billing.customers row for ${userId}`);
+}
+
+export async function count(gw: TestGateway, sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await gw.kit.runtime.pool.query<{ n: number }>(`select count(*)::int as n from (${sql}) q`, params);
+  return rows[0]!.n;
+}
+
+export { bearer };

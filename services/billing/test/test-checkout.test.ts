@@ -1,0 +1,255 @@
+import { BILLING_MESSAGES, findPackage, MESSAGES } from '@countinghouse/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePerson, startTestGateway, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
+import { adminToken, bearer, count, crmClients, waitForClient, waitForCustomer } from './helpers.js';
+
+// The built-in test checkout (no Stripe configured), end to end through the all-in-one gateway:
+// checkout → pay on the test page → verify → check-subscription → crm client upserted.
+describe('billing: test checkout', () => {
+  let gw: TestGateway;
+  let alice: Person;
+  let bob: Person;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    alice = await makePerson(gw, 'alice@example.co.uk');
+    bob = await makePerson(gw, 'bob@example.co.uk');
+    await waitForCustomer(gw, alice.id);
+  });
+  afterAll(async () => gw?.close());
+
+  it('lists the seven packages publicly, with fees and features, and says the provider is the test checkout', async () => {
+    const res = await gw.app.inject({ method: 'GET', url: '/api/billing/packages' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.provider).toBe('test');
+    expect(body.packages.map((p: { name: string; monthly_fee: number }) => [p.name, p.monthly_fee])).toEqual([
+      ['Sole Trader Package', 40],
+      ['Partnership Package', 50],
+      ['Limited Company Starter', 50],
+      ['Growth', 100],
+      ['Scale', 150],
+      ['Professional', 200],
+      ['Enterprise', 300],
+    ]);
+    expect(body.packages[3].features.length).toBeGreaterThan(2);
+  });
+
+  it('needs a signed-in person to check out, and a real package', async () => {
+    const anon = await gw.app.inject({ method: 'POST', url: '/api/billing/checkout', payload: { package_name: 'Growth' } });
+    expect(anon.statusCode).toBe(401);
+    const bad = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Gold' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('starts a test checkout that lives on this site', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Growth' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.provider).toBe('test');
+    expect(body.url).toMatch(/^\/checkout\/test\?session_id=cs_local_[A-Za-z0-9]+$/);
+    sessionId = body.session_id;
+    expect(body.url).toBe(`/checkout/test?session_id=${sessionId}`);
+
+    const page = await gw.app.inject({ method: 'GET', url: `/api/billing/test-checkout/${sessionId}`, headers: bearer(alice.token) });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({ package_name: 'Growth', monthly_fee: 100, status: 'open' });
+  });
+
+  it('does not verify a session that has not been paid', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(alice.token),
+      payload: { session_id: sessionId },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe(BILLING_MESSAGES.paymentNotCompleted);
+    expect(await count(gw, 'select 1 from billing.subscriptions')).toBe(0);
+  });
+
+  it("another person can neither see, pay nor verify someone's session", async () => {
+    const see = await gw.app.inject({ method: 'GET', url: `/api/billing/test-checkout/${sessionId}`, headers: bearer(bob.token) });
+    expect(see.statusCode).toBe(404);
+    const pay = await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(bob.token) });
+    expect(pay.statusCode).toBe(404);
+    const verify = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(bob.token),
+      payload: { session_id: sessionId },
+    });
+    expect(verify.statusCode).toBe(404);
+    expect(verify.json().error.message).toBe(MESSAGES.failedToVerifyPayment);
+    const unknown = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(alice.token),
+      payload: { session_id: 'cs_local_doesnotexist' },
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('pays on the test page, then verification creates one subscription and answers the package, price and features', async () => {
+    const pay = await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(alice.token) });
+    expect(pay.statusCode).toBe(200);
+    expect(pay.json()).toMatchObject({ status: 'paid', success_url: `/payment-success?session_id=${sessionId}` });
+
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(alice.token),
+      payload: { session_id: sessionId },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      success: true,
+      package_name: 'Growth',
+      monthly_fee: 100,
+      subscription_status: 'active',
+      provider: 'test',
+    });
+    expect(body.features).toEqual([...findPackage('Growth')!.features]);
+    const end = new Date(body.subscription_end).getTime();
+    expect(end - Date.now()).toBeGreaterThan(27 * 86_400_000);
+    expect(end - Date.now()).toBeLessThan(32 * 86_400_000);
+  });
+
+  it('replaying verification (refresh, several tabs at once) never makes a second subscription, payment or client', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        gw.app.inject({ method: 'POST', url: '/api/billing/verify', headers: bearer(alice.token), payload: { session_id: sessionId } }),
+      ),
+    );
+    for (const r of replies) expect(r.statusCode).toBe(200);
+    expect(new Set(replies.map((r) => r.json().subscription_end)).size).toBe(1);
+    expect(await count(gw, 'select 1 from billing.subscriptions where user_id = $1', [alice.id])).toBe(1);
+    expect(await count(gw, 'select 1 from billing.payments')).toBe(1);
+    expect(await count(gw, `select 1 from billing.outbox where type = 'billing.subscription_activated'`)).toBe(1);
+    const client = await waitForClient(gw, alice.id, (c) => c.subscription_status === 'active', 'the client record');
+    expect(await crmClients(gw, alice.id)).toHaveLength(1);
+    expect(client).toMatchObject({
+      contact_email: 'alice@example.co.uk',
+      business_type: 'limited',
+      package_name: 'Growth',
+      monthly_fee: '100.00',
+      onboarding_completed: false,
+    });
+    expect(client.company_name.length).toBeGreaterThan(0);
+    expect(client.contact_name).toBeTruthy();
+    expect(client.next_billing_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('check-subscription answers subscribed, package_name, subscription_end', async () => {
+    const res = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(alice.token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ subscribed: true, package_name: 'Growth', status: 'active', monthly_fee: 100, provider: 'test' });
+    expect(res.json().subscription_end).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    const none = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(bob.token) });
+    expect(none.json()).toMatchObject({ subscribed: false, package_name: null, subscription_end: null });
+    const anon = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription' });
+    expect(anon.statusCode).toBe(401);
+  });
+
+  it('a subscribed person cannot start a second checkout', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Scale' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe(BILLING_MESSAGES.alreadySubscribed);
+  });
+
+  it('changing package moves the subscription and the client, and records a client_upgrades row', async () => {
+    const same = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/subscription/package',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Growth' },
+    });
+    expect(same.statusCode).toBe(409);
+    const none = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/subscription/package',
+      headers: bearer(bob.token),
+      payload: { package_name: 'Scale' },
+    });
+    expect(none.statusCode).toBe(404);
+
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/subscription/package',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Scale' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ subscribed: true, package_name: 'Scale', monthly_fee: 150 });
+    const client = await waitForClient(gw, alice.id, (c) => c.package_name === 'Scale', 'the client on Scale');
+    expect(client.monthly_fee).toBe('150.00');
+    const { rows } = await gw.kit.runtime.pool.query(
+      'select from_package, to_package, status from crm.client_upgrades where client_id = $1',
+      [client.id],
+    );
+    expect(rows).toEqual([{ from_package: 'Growth', to_package: 'Scale', status: 'completed' }]);
+  });
+
+  it('admin billing: anonymous 401, a client 403, an administrator sees subscriptions, MRR and failed payments', async () => {
+    const anon = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/subscriptions' });
+    expect(anon.statusCode).toBe(401);
+    const client = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/summary', headers: bearer(alice.token) });
+    expect(client.statusCode).toBe(403);
+    const staff = await makePerson(gw, 'staff.member@example.co.uk', ['staff']);
+    const staffRes = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/summary', headers: bearer(staff.token) });
+    expect(staffRes.statusCode).toBe(403);
+    const manager = await makePerson(gw, 'manager@example.co.uk', ['manager']);
+    const managerRes = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/summary', headers: bearer(manager.token) });
+    expect(managerRes.statusCode).toBe(200);
+
+    const token = await adminToken(gw.app);
+    const list = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/subscriptions', headers: bearer(token) });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().total).toBe(1);
+    expect(list.json().subscriptions[0]).toMatchObject({
+      email: 'alice@example.co.uk',
+      package_name: 'Scale',
+      monthly_fee: 150,
+      status: 'active',
+    });
+    const summary = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/summary', headers: bearer(token) });
+    expect(summary.json()).toMatchObject({
+      mrr: 150,
+      active: 1,
+      overdue: 0,
+      cancelled: 0,
+      collected_30d: 100,
+      failed_payments: [],
+      provider: 'test',
+    });
+  });
+
+  it('the Stripe webhook answers 503 when Stripe is not configured', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(503);
+  });
+});
