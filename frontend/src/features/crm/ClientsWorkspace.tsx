@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react';
+import { Button, Flex, Tooltip } from 'antd';
+import { EditOutlined, FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
+import { MESSAGES, type Client } from '@countinghouse/proto';
+import { useClientQuery, useClientsQuery } from './api';
+import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
+import { ClientFormModal } from './components/ClientFormModal';
+import { ClientTable } from './components/ClientTable';
+import {
+  CLIENT_SEARCH_PLACEHOLDER,
+  PackageFilterSelect,
+  SearchBox,
+  StatusFilter,
+  unlessAll,
+  type PackageFilterValue,
+  type StatusFilterValue,
+} from './components/ListToolbar';
+import { useDebounced } from './use-debounced';
+import { useErrorToast } from './use-error-toast';
+import './crm.css';
+
+interface Props {
+  openId?: string | null;
+  onOpened?: () => void;
+}
+
+/** /admin/clients: every client in a table with search, both filters, Add Client, edit and documents. */
+export function ClientsWorkspace({ openId, onOpened }: Props) {
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDebounced(searchInput.trim(), 300);
+  const [status, setStatus] = useState<StatusFilterValue>('all');
+  const [pkg, setPkg] = useState<PackageFilterValue>('all');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [form, setForm] = useState<{ open: boolean; client: Client | null }>({ open: false, client: null });
+  const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
+
+  const clients = useClientsQuery({
+    search,
+    status: unlessAll(status),
+    package: unlessAll(pkg),
+    sort: 'created_at',
+    page,
+    page_size: pageSize,
+  });
+  useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
+
+  const opened = useClientQuery(openId ?? '', { skip: !openId });
+  useEffect(() => {
+    if (openId && opened.data) {
+      setForm({ open: true, client: opened.data });
+      onOpened?.();
+    }
+  }, [openId, opened.data, onOpened]);
+
+  const filtered = Boolean(search) || status !== 'all' || pkg !== 'all';
+
+  return (
+    <Flex vertical gap={12}>
+      <Flex wrap gap={8} justify="space-between">
+        <Flex wrap gap={8} role="search" aria-label="Filter clients" className="crm-toolbar">
+          <SearchBox
+            value={searchInput}
+            onChange={(v) => {
+              setSearchInput(v);
+              setPage(1);
+            }}
+            placeholder={CLIENT_SEARCH_PLACEHOLDER}
+            label="Search clients"
+          />
+          <StatusFilter
+            value={status}
+            onChange={(v) => {
+              setStatus(v);
+              setPage(1);
+            }}
+          />
+          <PackageFilterSelect
+            value={pkg}
+            onChange={(v) => {
+              setPkg(v);
+              setPage(1);
+            }}
+          />
+        </Flex>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, client: null })}>
+          Add Client
+        </Button>
+      </Flex>
+      <ClientTable
+        clients={clients.data?.clients}
+        total={clients.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPage={(p, size) => {
+          setPage(size === pageSize ? p : 1);
+          setPageSize(size);
+        }}
+        loading={clients.isFetching}
+        emptyText={clients.isError ? 'Could not load clients' : filtered ? 'No clients match these filters' : 'No clients yet'}
+        actions={(c) => (
+          <Flex gap={4}>
+            <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
+              Docs
+            </Button>
+            <Tooltip title="Edit client">
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={`Edit ${c.company_name}`}
+                onClick={() => setForm({ open: true, client: c })}
+              />
+            </Tooltip>
+          </Flex>
+        )}
+      />
+      {form.open && <ClientFormModal open client={form.client} onClose={() => setForm({ open: false, client: null })} />}
+      {docsFor && <ClientDocumentsDialog client={docsFor} onClose={() => setDocsFor(null)} />}
+    </Flex>
+  );
+}

@@ -1,0 +1,223 @@
+import { useState } from 'react';
+import { Alert, Button, Col, DatePicker, Flex, Form, Input, Modal, Row, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
+import {
+  COMMUNICATION_CHANNELS,
+  COMMUNICATION_DIRECTIONS,
+  formatDateTime,
+  type Communication,
+  type CommunicationChannel,
+  type CommunicationDirection,
+} from '@countinghouse/proto';
+import { useCommunicationsQuery, useCreateCommunicationMutation } from './api';
+import { ClientSelect } from './components/ClientSelect';
+import { SearchBox, unlessAll } from './components/ListToolbar';
+import { LoadFailed } from './components/LoadFailed';
+import { writeErrorText } from './errors';
+import { formatCount } from './format';
+import { humanise } from './labels';
+import { useDebounced } from './use-debounced';
+import type { ToastText } from '../../shared/toast';
+import './crm.css';
+
+const LOAD_FAILED = 'Failed to load communications';
+const CHANNEL_LABELS: Record<CommunicationChannel, string> = {
+  email: 'Email',
+  phone: 'Phone',
+  meeting: 'Meeting',
+  letter: 'Letter',
+  portal: 'Portal',
+};
+const CHANNEL_OPTIONS = COMMUNICATION_CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] }));
+const DIRECTION_OPTIONS = COMMUNICATION_DIRECTIONS.map((d) => ({ value: d, label: humanise(d) }));
+
+export function CommunicationsWorkspace() {
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDebounced(searchInput.trim(), 300);
+  const [channel, setChannel] = useState<'all' | CommunicationChannel>('all');
+  const [direction, setDirection] = useState<'all' | CommunicationDirection>('all');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [logging, setLogging] = useState(false);
+  const list = useCommunicationsQuery({ search, channel: unlessAll(channel), direction: unlessAll(direction), page, page_size: pageSize });
+
+  const columns: TableColumnsType<Communication> = [
+    { title: 'When', dataIndex: 'occurred_at', render: (d: string) => formatDateTime(d) },
+    { title: 'Client', dataIndex: 'client_company_name', render: (c: string) => <Typography.Text strong>{c}</Typography.Text> },
+    { title: 'Channel', dataIndex: 'channel', render: (c: CommunicationChannel) => <Tag>{CHANNEL_LABELS[c]}</Tag> },
+    {
+      title: 'Direction',
+      dataIndex: 'direction',
+      render: (d: CommunicationDirection) => <Tag color={d === 'inbound' ? 'cyan' : 'purple'}>{humanise(d)}</Tag>,
+    },
+    {
+      title: 'Subject',
+      dataIndex: 'subject',
+      render: (_: unknown, c) => (
+        <div>
+          <div>{c.subject}</div>
+          {c.body && (
+            <Typography.Text type="secondary" ellipsis={{ tooltip: c.body }} style={{ maxWidth: 360 }}>
+              {c.body}
+            </Typography.Text>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap={12}>
+      <Flex wrap gap={8} justify="space-between">
+        <Flex wrap gap={8} role="search" aria-label="Filter communications" className="crm-toolbar">
+          <SearchBox
+            value={searchInput}
+            onChange={(v) => {
+              setSearchInput(v);
+              setPage(1);
+            }}
+            placeholder="Search by subject..."
+            label="Search communications"
+          />
+          <Select
+            value={channel}
+            onChange={(v) => {
+              setChannel(v);
+              setPage(1);
+            }}
+            options={[{ value: 'all', label: 'All Channels' }, ...CHANNEL_OPTIONS]}
+            aria-label="Channel filter"
+            className="crm-toolbar__select"
+          />
+          <Select
+            value={direction}
+            onChange={(v) => {
+              setDirection(v);
+              setPage(1);
+            }}
+            options={[{ value: 'all', label: 'Both directions' }, ...DIRECTION_OPTIONS]}
+            aria-label="Direction filter"
+            className="crm-toolbar__select"
+          />
+        </Flex>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setLogging(true)}>
+          Log communication
+        </Button>
+      </Flex>
+      {list.isError && <LoadFailed text={LOAD_FAILED} onRetry={() => void list.refetch()} />}
+      <Table<Communication>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={list.data?.communications}
+        loading={list.isFetching}
+        scroll={{ x: 900 }}
+        locale={{
+          emptyText: list.isError
+            ? LOAD_FAILED
+            : search || channel !== 'all' || direction !== 'all'
+              ? 'No communications match these filters'
+              : 'No communications logged yet',
+        }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: list.data?.total ?? 0,
+          onChange: (p, size) => {
+            setPage(size === pageSize ? p : 1);
+            setPageSize(size);
+          },
+          showSizeChanger: true,
+          showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
+        }}
+      />
+      {logging && <LogCommunicationModal open onClose={() => setLogging(false)} />}
+    </Flex>
+  );
+}
+
+interface LogValues {
+  client_id: string;
+  channel: CommunicationChannel;
+  direction: CommunicationDirection;
+  subject: string;
+  body?: string;
+  occurred_at?: Dayjs | null;
+}
+
+function LogCommunicationModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<LogValues>();
+  const [create, { isLoading }] = useCreateCommunicationMutation();
+  const [failure, setFailure] = useState<ToastText | null>(null);
+
+  async function onFinish(values: LogValues) {
+    setFailure(null);
+    try {
+      await create({
+        client_id: values.client_id,
+        channel: values.channel,
+        direction: values.direction,
+        subject: values.subject.trim(),
+        body: values.body?.trim() || null,
+        ...(values.occurred_at ? { occurred_at: values.occurred_at.toISOString() } : {}),
+      }).unwrap();
+      form.resetFields();
+      onClose();
+    } catch (error) {
+      setFailure(writeErrorText(error));
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title="Log communication"
+      okText="Log communication"
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={isLoading}
+      width={640}
+    >
+      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
+      <Form<LogValues>
+        form={form}
+        layout="vertical"
+        name="log-communication"
+        onFinish={onFinish}
+        initialValues={{ channel: 'email', direction: 'outbound' }}
+      >
+        <Form.Item label="Client" name="client_id" rules={[{ required: true, message: 'Please choose a client' }]}>
+          <ClientSelect allowClear={false} aria-label="Client" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col xs={24} md={8}>
+            <Form.Item label="Channel" name="channel" rules={[{ required: true }]}>
+              <Select options={CHANNEL_OPTIONS} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="Direction" name="direction" rules={[{ required: true }]}>
+              <Select options={DIRECTION_OPTIONS} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label="When" name="occurred_at" extra="Leave empty for now">
+              <DatePicker showTime={{ format: 'HH:mm' }} format="DD/MM/YYYY HH:mm" style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item
+          label="Subject"
+          name="subject"
+          rules={[{ required: true, whitespace: true, message: 'Please enter a subject' }, { max: 300 }]}
+        >
+          <Input />
+        </Form.Item>
+        <Form.Item label="Notes" name="body" rules={[{ max: 20000 }]}>
+          <Input.TextArea rows={4} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { Button, Flex } from 'antd';
+import { FolderOpenOutlined } from '@ant-design/icons';
+import { MESSAGES } from '@countinghouse/proto';
+import { useClientsQuery } from './api';
+import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
+import { ClientTable } from './components/ClientTable';
+import { CLIENT_SEARCH_PLACEHOLDER, SearchBox } from './components/ListToolbar';
+import { useDebounced } from './use-debounced';
+import { useErrorToast } from './use-error-toast';
+import './crm.css';
+
+/** The staff portal's Client Database tab: newest first by registration date, paged by the server. */
+export function StaffClientDatabase() {
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDebounced(searchInput.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
+  const clients = useClientsQuery({ search, sort: 'registration_date', page, page_size: pageSize });
+  useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
+
+  return (
+    <Flex vertical gap={12}>
+      <SearchBox
+        value={searchInput}
+        onChange={(v) => {
+          setSearchInput(v);
+          setPage(1);
+        }}
+        placeholder={CLIENT_SEARCH_PLACEHOLDER}
+        label="Search clients"
+      />
+      <ClientTable
+        clients={clients.data?.clients}
+        total={clients.data?.total ?? 0}
+        page={page}
+        pageSize={pageSize}
+        onPage={(p, size) => {
+          setPage(size === pageSize ? p : 1);
+          setPageSize(size);
+        }}
+        loading={clients.isFetching}
+        emptyText={clients.isError ? 'Could not load clients' : search ? 'No clients match this search' : 'No clients yet'}
+        actions={(c) => (
+          <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
+            Documents
+          </Button>
+        )}
+      />
+      {docsFor && <ClientDocumentsDialog client={docsFor} onClose={() => setDocsFor(null)} variant="staff" />}
+    </Flex>
+  );
+}

@@ -1,0 +1,218 @@
+import { useState } from 'react';
+import { Alert, Button, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { ArrowRightOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  UPGRADE_STATUSES,
+  UPGRADE_TRANSITIONS,
+  formatDate,
+  formatGBP,
+  monthlyFeeFor,
+  type ClientUpgrade,
+  type UpgradeStatus,
+} from '@countinghouse/proto';
+import { useCreateUpgradeMutation, useUpdateUpgradeMutation, useUpgradesQuery } from './api';
+import { ClientSelect } from './components/ClientSelect';
+import { unlessAll } from './components/ListToolbar';
+import { LoadFailed } from './components/LoadFailed';
+import { writeErrorText } from './errors';
+import { formatCount } from './format';
+import { PACKAGE_OPTIONS, UPGRADE_STATUS_COLOURS, UPGRADE_STATUS_LABELS } from './labels';
+import { useToast, type ToastText } from '../../shared/toast';
+import './crm.css';
+
+const LOAD_FAILED = 'Failed to load upgrade requests';
+
+/** The action button for each allowed move (UPGRADE_TRANSITIONS). */
+const ACTIONS: Record<Exclude<UpgradeStatus, 'pending'>, { label: string; danger?: boolean; primary?: boolean }> = {
+  approved: { label: 'Approve', primary: true },
+  completed: { label: 'Complete' },
+  rejected: { label: 'Reject', danger: true },
+};
+
+export function UpgradesWorkspace() {
+  const [status, setStatus] = useState<'all' | UpgradeStatus>('pending');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [requesting, setRequesting] = useState(false);
+  const [savingId, setSavingId] = useState<string | null>(null);
+  const upgrades = useUpgradesQuery({ status: unlessAll(status), page, page_size: pageSize });
+  const [update] = useUpdateUpgradeMutation();
+  const toast = useToast();
+
+  async function decide(upgrade: ClientUpgrade, next: UpgradeStatus) {
+    setSavingId(upgrade.id);
+    try {
+      await update({ id: upgrade.id, body: { status: next } }).unwrap();
+    } catch (error) {
+      toast.error(writeErrorText(error), 'upgrade-decision');
+    } finally {
+      setSavingId(null);
+    }
+  }
+
+  const columns: TableColumnsType<ClientUpgrade> = [
+    { title: 'Client', dataIndex: 'client_company_name', render: (c: string) => <Typography.Text strong>{c}</Typography.Text> },
+    {
+      title: 'Change',
+      key: 'change',
+      render: (_: unknown, u) => (
+        <Flex align="center" gap={6} wrap>
+          <span>
+            {u.from_package ?? 'No package'} <Typography.Text type="secondary">({formatGBP(u.from_monthly_fee)}/month)</Typography.Text>
+          </span>
+          <ArrowRightOutlined aria-label="to" />
+          <span>
+            {u.to_package} <Typography.Text type="secondary">({formatGBP(u.to_monthly_fee)}/month)</Typography.Text>
+          </span>
+        </Flex>
+      ),
+    },
+    {
+      title: 'Status',
+      dataIndex: 'status',
+      render: (s: UpgradeStatus) => <Tag color={UPGRADE_STATUS_COLOURS[s]}>{UPGRADE_STATUS_LABELS[s]}</Tag>,
+    },
+    { title: 'Requested', dataIndex: 'requested_at', render: (d: string) => formatDate(d) },
+    { title: 'Decided', dataIndex: 'decided_at', render: (d: string | null) => (d ? formatDate(d) : '—') },
+    { title: 'Notes', dataIndex: 'notes', render: (n: string | null) => n ?? '—' },
+    {
+      title: 'Actions',
+      key: 'actions',
+      className: 'crm-table-actions',
+      render: (_: unknown, u) => (
+        <Flex gap={4}>
+          {UPGRADE_TRANSITIONS[u.status].map((next) => {
+            const action = ACTIONS[next as keyof typeof ACTIONS];
+            const button = (
+              <Button
+                key={next}
+                size="small"
+                type={action.primary ? 'primary' : 'default'}
+                danger={action.danger}
+                loading={savingId === u.id}
+                aria-label={`${action.label} upgrade for ${u.client_company_name}`}
+                onClick={next === 'rejected' ? undefined : () => void decide(u, next)}
+              >
+                {action.label}
+              </Button>
+            );
+            return next === 'rejected' ? (
+              <Popconfirm
+                key={next}
+                title={`Reject the upgrade for ${u.client_company_name}?`}
+                okText="Reject"
+                okButtonProps={{ danger: true }}
+                onConfirm={() => decide(u, next)}
+              >
+                {button}
+              </Popconfirm>
+            ) : (
+              button
+            );
+          })}
+        </Flex>
+      ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap={12}>
+      <Flex wrap gap={8} justify="space-between">
+        <Select
+          value={status}
+          onChange={(v) => {
+            setStatus(v);
+            setPage(1);
+          }}
+          options={[{ value: 'all', label: 'All Status' }, ...UPGRADE_STATUSES.map((s) => ({ value: s, label: UPGRADE_STATUS_LABELS[s] }))]}
+          aria-label="Status filter"
+          className="crm-toolbar__select"
+        />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setRequesting(true)}>
+          Request upgrade
+        </Button>
+      </Flex>
+      {upgrades.isError && <LoadFailed text={LOAD_FAILED} onRetry={() => void upgrades.refetch()} />}
+      <Table<ClientUpgrade>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={upgrades.data?.upgrades}
+        loading={upgrades.isFetching}
+        scroll={{ x: 900 }}
+        locale={{
+          emptyText: upgrades.isError
+            ? LOAD_FAILED
+            : status === 'all'
+              ? 'No upgrade requests yet'
+              : `No ${UPGRADE_STATUS_LABELS[status].toLowerCase()} upgrade requests`,
+        }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: upgrades.data?.total ?? 0,
+          onChange: (p, size) => {
+            setPage(size === pageSize ? p : 1);
+            setPageSize(size);
+          },
+          showSizeChanger: true,
+          showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
+        }}
+      />
+      {requesting && <RequestUpgradeModal open onClose={() => setRequesting(false)} />}
+    </Flex>
+  );
+}
+
+interface RequestValues {
+  client_id: string;
+  to_package: string;
+  notes?: string;
+}
+
+function RequestUpgradeModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<RequestValues>();
+  const [create, { isLoading }] = useCreateUpgradeMutation();
+  const [failure, setFailure] = useState<ToastText | null>(null);
+  const toPackage = Form.useWatch('to_package', form);
+
+  async function onFinish(values: RequestValues) {
+    setFailure(null);
+    try {
+      await create({ client_id: values.client_id, to_package: values.to_package, notes: values.notes?.trim() || null }).unwrap();
+      form.resetFields();
+      onClose();
+    } catch (error) {
+      setFailure(writeErrorText(error));
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title="Request upgrade"
+      okText="Request upgrade"
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={isLoading}
+    >
+      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
+      <Form<RequestValues> form={form} layout="vertical" name="request-upgrade" onFinish={onFinish}>
+        <Form.Item label="Client" name="client_id" rules={[{ required: true, message: 'Please choose a client' }]}>
+          <ClientSelect allowClear={false} aria-label="Client" />
+        </Form.Item>
+        <Form.Item
+          label="New package"
+          name="to_package"
+          rules={[{ required: true, message: 'Please choose a package' }]}
+          extra={toPackage ? `Monthly fee ${formatGBP(monthlyFeeFor(toPackage))}/month` : undefined}
+        >
+          <Select options={PACKAGE_OPTIONS} placeholder="Choose a package" />
+        </Form.Item>
+        <Form.Item label="Notes" name="notes" rules={[{ max: 5000 }]}>
+          <Input.TextArea rows={3} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

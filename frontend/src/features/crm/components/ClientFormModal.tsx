@@ -1,0 +1,193 @@
+import { useEffect, useState } from 'react';
+import { Alert, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import {
+  formatGBP,
+  monthlyFeeFor,
+  type BusinessType,
+  type Client,
+  type ClientCreateBody,
+  type SubscriptionStatus,
+} from '@countinghouse/proto';
+import { useCreateClientMutation, useTeamMembersQuery, useUpdateClientMutation } from '../api';
+import { writeErrorText } from '../errors';
+import { BUSINESS_TYPE_OPTIONS, PACKAGE_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../labels';
+import type { ToastText } from '../../../shared/toast';
+
+interface Values {
+  company_name: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone?: string;
+  business_type: BusinessType;
+  package_name?: string;
+  subscription_status: SubscriptionStatus;
+  employees_count?: number | null;
+  next_billing_date?: Dayjs | null;
+  assigned_accountant_id?: string | null;
+}
+
+interface Props {
+  open: boolean;
+  /** Edit this client; without it the form adds a new one. */
+  client?: Client | null;
+  onClose: () => void;
+  onSaved?: (client: Client) => void;
+}
+
+const blankToNull = (v: string | undefined | null) => (v && v.trim() ? v.trim() : null);
+
+function initialValues(client: Client | null | undefined): Partial<Values> {
+  if (!client) return { business_type: 'limited', subscription_status: 'pending', employees_count: 0 };
+  return {
+    company_name: client.company_name,
+    contact_name: client.contact_name ?? '',
+    contact_email: client.contact_email,
+    contact_phone: client.contact_phone ?? '',
+    business_type: client.business_type,
+    package_name: client.package_name ?? undefined,
+    subscription_status: client.subscription_status,
+    employees_count: client.employees_count,
+    next_billing_date: client.next_billing_date ? dayjs(client.next_billing_date) : null,
+    assigned_accountant_id: client.assigned_accountant_id,
+  };
+}
+
+/** Add Client and Edit client: company, contact and e-mail are required (the spec leaves the form open). */
+export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
+  const [form] = Form.useForm<Values>();
+  const [create, creating] = useCreateClientMutation();
+  const [update, updating] = useUpdateClientMutation();
+  const [failure, setFailure] = useState<ToastText | null>(null);
+  const team = useTeamMembersQuery(undefined, { skip: !open });
+  const packageName = Form.useWatch('package_name', form);
+  const isEdit = Boolean(client);
+
+  useEffect(() => {
+    if (open) {
+      setFailure(null);
+      form.resetFields();
+      form.setFieldsValue(initialValues(client));
+    }
+  }, [open, client, form]);
+
+  const accountants = (team.data?.members ?? [])
+    .filter((m) => m.roles.includes('accountant'))
+    .map((m) => ({ value: m.user_id, label: `${m.name} (${m.email})` }));
+
+  async function onFinish(values: Values) {
+    setFailure(null);
+    const body: ClientCreateBody = {
+      company_name: values.company_name.trim(),
+      contact_name: values.contact_name.trim(),
+      contact_email: values.contact_email.trim(),
+      contact_phone: blankToNull(values.contact_phone),
+      business_type: values.business_type,
+      package_name: values.package_name ?? null,
+      subscription_status: values.subscription_status,
+      employees_count: values.employees_count ?? 0,
+      next_billing_date: values.next_billing_date ? values.next_billing_date.format('YYYY-MM-DD') : null,
+      assigned_accountant_id: values.assigned_accountant_id ?? null,
+    };
+    try {
+      const saved = client ? await update({ id: client.id, body }).unwrap() : await create(body).unwrap();
+      onSaved?.(saved);
+      onClose();
+    } catch (error) {
+      setFailure(writeErrorText(error));
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={isEdit ? `Edit client — ${client?.company_name}` : 'Add Client'}
+      okText={isEdit ? 'Save changes' : 'Add Client'}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={creating.isLoading || updating.isLoading}
+      width={640}
+    >
+      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
+      <Form<Values> form={form} layout="vertical" name={isEdit ? 'edit-client' : 'add-client'} onFinish={onFinish} requiredMark>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              label="Company name"
+              name="company_name"
+              rules={[{ required: true, whitespace: true, message: 'Please enter the company name' }, { max: 200 }]}
+            >
+              <Input autoComplete="organization" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              label="Contact name"
+              name="contact_name"
+              rules={[{ required: true, whitespace: true, message: 'Please enter the contact name' }, { max: 200 }]}
+            >
+              <Input autoComplete="name" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              label="Contact e-mail"
+              name="contact_email"
+              rules={[
+                { required: true, whitespace: true, message: 'Please enter the contact e-mail' },
+                { type: 'email', message: 'Please enter a valid e-mail address' },
+              ]}
+            >
+              <Input type="email" autoComplete="email" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label="Contact phone" name="contact_phone" rules={[{ max: 40 }]}>
+              <Input type="tel" autoComplete="tel" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label="Business type" name="business_type" rules={[{ required: true }]}>
+              <Select options={BUSINESS_TYPE_OPTIONS} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label="Status" name="subscription_status" rules={[{ required: true }]}>
+              <Select options={SUBSCRIPTION_STATUS_OPTIONS} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              label="Package"
+              name="package_name"
+              extra={packageName ? `Monthly fee ${formatGBP(monthlyFeeFor(packageName))}/month` : 'No package yet'}
+            >
+              <Select options={PACKAGE_OPTIONS} allowClear placeholder="Choose a package" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label="Employees" name="employees_count" rules={[{ type: 'integer', min: 0, message: 'Must be 0 or more' }]}>
+              <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label="Next billing date" name="next_billing_date">
+              <DatePicker format="DD/MM/YYYY" style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label="Assigned accountant" name="assigned_accountant_id">
+              <Select
+                options={accountants}
+                allowClear
+                loading={team.isFetching}
+                placeholder={team.isError ? 'Team list unavailable' : 'Unassigned'}
+                notFoundContent={<Typography.Text type="secondary">No accountants yet</Typography.Text>}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { Table, Typography, type TableColumnsType } from 'antd';
+import { formatDate, formatGBP, type Client } from '@countinghouse/proto';
+import { formatCount } from '../format';
+import { ClientStatusBadge } from './StatusBadge';
+
+interface Props {
+  clients: Client[] | undefined;
+  total: number;
+  page: number;
+  pageSize: number;
+  onPage: (page: number, pageSize: number) => void;
+  loading: boolean;
+  actions: (client: Client) => ReactNode;
+  emptyText: string;
+  caption?: string;
+}
+
+/** Clients as a table: Company, Contact, Package, Monthly Fee, Status, Registered, Actions (spec: staff portal). */
+export function ClientTable({ clients, total, page, pageSize, onPage, loading, actions, emptyText, caption }: Props) {
+  const columns: TableColumnsType<Client> = [
+    {
+      title: 'Company',
+      dataIndex: 'company_name',
+      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+    },
+    {
+      title: 'Contact',
+      key: 'contact',
+      render: (_: unknown, c) => (
+        <div>
+          {c.contact_name && <div>{c.contact_name}</div>}
+          <Typography.Text type="secondary">{c.contact_email}</Typography.Text>
+        </div>
+      ),
+    },
+    { title: 'Package', dataIndex: 'package_name', render: (p: string | null) => p ?? '—' },
+    { title: 'Monthly Fee', dataIndex: 'monthly_fee', align: 'right', render: (fee: number) => formatGBP(fee) },
+    { title: 'Status', dataIndex: 'subscription_status', render: (_: unknown, c) => <ClientStatusBadge status={c.subscription_status} /> },
+    { title: 'Registered', dataIndex: 'registration_date', render: (d: string) => formatDate(d) },
+    { title: 'Actions', key: 'actions', className: 'crm-table-actions', render: (_: unknown, c) => actions(c) },
+  ];
+  return (
+    <Table<Client>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={clients}
+      loading={loading}
+      locale={{ emptyText }}
+      scroll={{ x: 900 }}
+      caption={caption}
+      pagination={{
+        current: page,
+        pageSize,
+        total,
+        onChange: onPage,
+        showSizeChanger: true,
+        pageSizeOptions: [10, 20, 50, 100],
+        showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
+      }}
+    />
+  );
+}
