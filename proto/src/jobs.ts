@@ -1,4 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { IntegrationTypeSchema } from './integrations/integrations.js';
+import { GenerateScriptJobSchema } from './media/jobs.js';
 
 /** Job names and payload schemas; producers and processors both validate against these. */
 export const QUEUES = {
@@ -9,8 +11,16 @@ export const QUEUES = {
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
 
+/** Pull one connected integration's organisation, contacts and invoices summary (sync-xero-data, sync-quickbooks-data). */
+export const IntegrationSyncJobSchema = Type.Object({
+  integrationId: Type.String({ format: 'uuid' }),
+  integrationType: IntegrationTypeSchema,
+});
+
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
+  'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
+  'media.generate_script': { queue: QUEUES.media, schema: GenerateScriptJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;
