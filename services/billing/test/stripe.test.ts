@@ -1,0 +1,268 @@
+import { createTestKit } from '@countinghouse/kit/testing';
+import { ensureInitialAdmin } from '@countinghouse/identity';
+import { BILLING_MESSAGES } from '@countinghouse/proto';
+import { pino } from 'pino';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeAllInOne } from '../../../gateway/src/compose.js';
+import { ADMIN, makePerson, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
+import { adminToken, bearer, count, waitForClient, waitForCustomer } from './helpers.js';
+import { startStripeMock, type StripeMock } from './stripe-mock.js';
+
+const WEBHOOK_SECRET = 'whsec_countinghouse_test_secret';
+const signer = new Stripe('sk_test_signer');
+
+/** A Stripe event as Stripe would post it, signed (or signed with the wrong secret). */
+function stripeEvent(id: string, type: string, object: Record<string, unknown>, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify({ id, object: 'event', type, api_version: Stripe.API_VERSION, created: 1_767_225_600, data: { object } });
+  return { payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
+}
+
+// The Stripe path against Stripe's official stripe-mock: checkout session creation, webhooks (signed,
+// wrongly signed, replayed), the client's status following invoices and subscription changes, proration.
+describe('billing: Stripe (stripe-mock)', () => {
+  let mock: StripeMock;
+  let gw: TestGateway;
+  let alice: Person;
+  let bob: Person;
+  let sessionId: string;
+  const subId = 'sub_alice_growth_1';
+
+  async function post(payload: string, signature: string | null) {
+    return gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhooks/stripe',
+      headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) },
+      payload,
+    });
+  }
+
+  beforeAll(async () => {
+    mock = await startStripeMock();
+    const kit = await createTestKit();
+    const app = await composeAllInOne({
+      runtime: kit.runtime,
+      signer: kit.signer,
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      frontendDir: null,
+      signInMax: 1000,
+      publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
+      stripe: { secretKey: 'sk_test_countinghouse', webhookSecret: WEBHOOK_SECRET, apiBase: mock.url },
+    });
+    await ensureInitialAdmin(kit.runtime.db, ADMIN);
+    gw = {
+      kit,
+      app,
+      async close() {
+        await app.close();
+        await kit.close();
+      },
+    };
+    alice = await makePerson(gw, 'alice.stripe@example.co.uk');
+    bob = await makePerson(gw, 'bob.stripe@example.co.uk');
+    await waitForCustomer(gw, alice.id);
+  }, 60_000);
+  afterAll(async () => {
+    await gw?.close();
+    await mock?.stop();
+  });
+
+  it('says the provider is Stripe', async () => {
+    const res = await gw.app.inject({ method: 'GET', url: '/api/billing/packages' });
+    expect(res.json().provider).toBe('stripe');
+  });
+
+  it('creates a Stripe Checkout session and sends the browser to Stripe', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Growth' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.provider).toBe('stripe');
+    expect(body.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    expect(body.session_id).toMatch(/^cs_/);
+    sessionId = body.session_id;
+    // The built-in test checkout is off when Stripe is configured.
+    const test = await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(alice.token) });
+    expect(test.statusCode).toBe(404);
+  });
+
+  it('verification asks Stripe, and an unpaid session is not verified', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(alice.token),
+      payload: { session_id: sessionId },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe(BILLING_MESSAGES.paymentNotCompleted);
+  });
+
+  it('refuses webhooks without a signature, with a wrong secret, or with a changed body; records nothing', async () => {
+    const good = stripeEvent('evt_forged_1', 'customer.subscription.deleted', { id: subId, object: 'subscription', status: 'canceled' });
+    expect((await post(good.payload, null)).statusCode).toBe(400);
+    const wrong = stripeEvent('evt_forged_1', 'customer.subscription.deleted', { id: subId, object: 'subscription' }, 'whsec_wrong');
+    const r1 = await post(wrong.payload, wrong.signature);
+    expect(r1.statusCode).toBe(400);
+    expect(r1.json().error.message).toBe(BILLING_MESSAGES.badSignature);
+    const r2 = await post(good.payload.replace('canceled', 'active'), good.signature);
+    expect(r2.statusCode).toBe(400);
+    expect(await count(gw, 'select 1 from billing.webhook_events')).toBe(0);
+  });
+
+  it('checkout.session.completed creates the subscription and the client; verification then succeeds, once', async () => {
+    const ev = stripeEvent('evt_checkout_1', 'checkout.session.completed', {
+      id: sessionId,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'complete',
+      payment_status: 'paid',
+      client_reference_id: alice.id,
+      customer: 'cus_alice',
+      subscription: subId,
+      customer_details: { email: 'alice.stripe@example.co.uk' },
+      metadata: { user_id: alice.id, package_name: 'Growth' },
+    });
+    const res = await post(ev.payload, ev.signature);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    const client = await waitForClient(gw, alice.id, (c) => c.subscription_status === 'active', 'the client after checkout');
+    expect(client).toMatchObject({ package_name: 'Growth', monthly_fee: '100.00', business_type: 'limited', onboarding_completed: false });
+
+    const verify = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(alice.token),
+      payload: { session_id: sessionId },
+    });
+    expect(verify.statusCode).toBe(200);
+    expect(verify.json()).toMatchObject({ success: true, package_name: 'Growth', monthly_fee: 100, provider: 'stripe' });
+    const again = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(alice.token),
+      payload: { session_id: sessionId },
+    });
+    expect(again.statusCode).toBe(200);
+    const other = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(bob.token),
+      payload: { session_id: sessionId },
+    });
+    expect(other.statusCode).toBe(404);
+
+    // Replaying the same event changes nothing.
+    const replay = await post(ev.payload, ev.signature);
+    expect(replay.json()).toEqual({ received: true, duplicate: true });
+    expect(await count(gw, 'select 1 from billing.subscriptions')).toBe(1);
+    expect(await count(gw, `select 1 from billing.outbox where type = 'billing.subscription_activated'`)).toBe(1);
+    const { rows } = await gw.kit.runtime.pool.query(
+      'select provider_subscription_id, provider_customer_id, status from billing.subscriptions',
+    );
+    expect(rows[0]).toEqual({ provider_subscription_id: subId, provider_customer_id: 'cus_alice', status: 'active' });
+  });
+
+  it('invoice.payment_failed makes the subscription and the client overdue, and shows as a failed payment', async () => {
+    const ev = stripeEvent('evt_failed_1', 'invoice.payment_failed', {
+      id: 'in_failed_1',
+      object: 'invoice',
+      amount_due: 10000,
+      amount_paid: 0,
+      parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+      lines: { object: 'list', data: [] },
+    });
+    expect((await post(ev.payload, ev.signature)).statusCode).toBe(200);
+    await waitForClient(gw, alice.id, (c) => c.subscription_status === 'overdue', 'the client overdue');
+    const check = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(alice.token) });
+    expect(check.json()).toMatchObject({ status: 'overdue', package_name: 'Growth' });
+    const summary = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/summary', headers: bearer(await adminToken(gw.app)) });
+    expect(summary.json()).toMatchObject({ overdue: 1, active: 0, mrr: 0, provider: 'stripe' });
+    expect(summary.json().failed_payments).toMatchObject([
+      { email: 'alice.stripe@example.co.uk', amount: 100, provider_invoice_id: 'in_failed_1' },
+    ]);
+  });
+
+  it('invoice.paid makes it active again with the new period end; a replay changes nothing', async () => {
+    const periodEnd = Math.floor(Date.UTC(2031, 5, 15, 12) / 1000);
+    const ev = stripeEvent('evt_paid_1', 'invoice.paid', {
+      id: 'in_paid_1',
+      object: 'invoice',
+      amount_due: 10000,
+      amount_paid: 10000,
+      parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+      lines: { object: 'list', data: [{ period: { start: periodEnd - 30 * 86400, end: periodEnd } }] },
+    });
+    expect((await post(ev.payload, ev.signature)).json()).toEqual({ received: true, duplicate: false });
+    const client = await waitForClient(gw, alice.id, (c) => c.subscription_status === 'active', 'the client active again');
+    expect(client.next_billing_date).toBe('2031-06-15');
+    const before = {
+      payments: await count(gw, 'select 1 from billing.payments'),
+      outbox: await count(gw, 'select 1 from billing.outbox'),
+      updated: (await gw.kit.runtime.pool.query('select updated_at from billing.subscriptions')).rows[0].updated_at.getTime(),
+    };
+    expect((await post(ev.payload, ev.signature)).json()).toEqual({ received: true, duplicate: true });
+    expect(await count(gw, 'select 1 from billing.payments')).toBe(before.payments);
+    expect(await count(gw, 'select 1 from billing.outbox')).toBe(before.outbox);
+    expect((await gw.kit.runtime.pool.query('select updated_at from billing.subscriptions')).rows[0].updated_at.getTime()).toBe(
+      before.updated,
+    );
+  });
+
+  it('changing package updates the Stripe subscription with proration, then ours and the client', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/subscription/package',
+      headers: bearer(alice.token),
+      payload: { package_name: 'Professional' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ package_name: 'Professional', monthly_fee: 200 });
+    const client = await waitForClient(gw, alice.id, (c) => c.package_name === 'Professional', 'the client on Professional');
+    expect(client.monthly_fee).toBe('200.00');
+    const { rows } = await gw.kit.runtime.pool.query(
+      'select from_package, to_package, status from crm.client_upgrades where client_id = $1',
+      [client.id],
+    );
+    expect(rows).toEqual([{ from_package: 'Growth', to_package: 'Professional', status: 'completed' }]);
+  });
+
+  it('customer.subscription.updated maps Stripe statuses; .deleted cancels', async () => {
+    const upd = stripeEvent('evt_sub_upd_1', 'customer.subscription.updated', {
+      id: subId,
+      object: 'subscription',
+      status: 'past_due',
+      metadata: { package_name: 'Professional' },
+      items: { object: 'list', data: [] },
+    });
+    expect((await post(upd.payload, upd.signature)).statusCode).toBe(200);
+    await waitForClient(gw, alice.id, (c) => c.subscription_status === 'overdue', 'overdue after past_due');
+
+    const del = stripeEvent('evt_sub_del_1', 'customer.subscription.deleted', {
+      id: subId,
+      object: 'subscription',
+      status: 'canceled',
+      metadata: { package_name: 'Professional' },
+      items: { object: 'list', data: [] },
+    });
+    expect((await post(del.payload, del.signature)).statusCode).toBe(200);
+    await waitForClient(gw, alice.id, (c) => c.subscription_status === 'cancelled', 'cancelled');
+    const check = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(alice.token) });
+    expect(check.json()).toMatchObject({ subscribed: false, status: 'cancelled', package_name: 'Professional' });
+  });
+
+  it('an event for a subscription we do not know is accepted and ignored', async () => {
+    const ev = stripeEvent('evt_unknown_1', 'invoice.paid', {
+      id: 'in_x',
+      object: 'invoice',
+      amount_paid: 5000,
+      parent: { subscription_details: { subscription: 'sub_someone_else' } },
+      lines: { data: [] },
+    });
+    expect((await post(ev.payload, ev.signature)).json()).toEqual({ received: true, duplicate: false });
+    expect(await count(gw, `select 1 from billing.payments where provider_invoice_id = 'in_x'`)).toBe(0);
+  });
+});
