@@ -1,5 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
+import { subscribeBillingConsumer } from './billing-consumer.js';
 import { SCHEMA } from './db/schema.js';
 import { subscribeCrmConsumers } from './events.js';
 import { clientRoutes } from './routes/clients.js';
@@ -25,6 +26,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   const relay = runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
   await subscribeCrmConsumers(runtime);
+  await subscribeBillingConsumer(runtime);
   const deps = { db: runtime.db, relay };
   clientRoutes(app, deps);
   leadRoutes(app, deps);
