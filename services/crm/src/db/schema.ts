@@ -59,13 +59,15 @@ export const clients = crm.table(
     index('clients_company_name_trgm').using('gin', t.companyName.op('gin_trgm_ops')),
     index('clients_contact_email_trgm').using('gin', t.contactEmail.op('gin_trgm_ops')),
     index('clients_contact_name_trgm').using('gin', t.contactName.op('gin_trgm_ops')),
-    index('clients_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('clients_registration_date_idx').on(t.registrationDate.desc(), t.id.desc()),
-    index('clients_status_created_idx').on(t.subscriptionStatus, t.createdAt.desc(), t.id.desc()),
-    index('clients_status_registration_idx').on(t.subscriptionStatus, t.registrationDate.desc(), t.id.desc()),
-    index('clients_package_created_idx').on(t.packageName, t.createdAt.desc(), t.id.desc()),
-    index('clients_package_registration_idx').on(t.packageName, t.registrationDate.desc(), t.id.desc()),
-    index('clients_accountant_idx').on(t.assignedAccountantId, t.createdAt.desc()),
+    // Ascending btrees read backwards serve `order by x desc, id desc` (DESC NULLS FIRST); a
+    // `DESC NULLS LAST` index would not, and the planner would sort the whole table instead.
+    index('clients_created_at_idx').on(t.createdAt, t.id),
+    index('clients_registration_date_idx').on(t.registrationDate, t.id),
+    index('clients_status_created_idx').on(t.subscriptionStatus, t.createdAt, t.id),
+    index('clients_status_registration_idx').on(t.subscriptionStatus, t.registrationDate, t.id),
+    index('clients_package_created_idx').on(t.packageName, t.createdAt, t.id),
+    index('clients_package_registration_idx').on(t.packageName, t.registrationDate, t.id),
+    index('clients_accountant_idx').on(t.assignedAccountantId, t.createdAt),
   ],
 );
 
@@ -105,9 +107,9 @@ export const leads = crm.table(
     index('leads_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     index('leads_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
     index('leads_company_name_trgm').using('gin', t.companyName.op('gin_trgm_ops')),
-    index('leads_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('leads_stage_created_idx').on(t.stage, t.createdAt.desc(), t.id.desc()),
-    index('leads_source_created_idx').on(t.source, t.createdAt.desc(), t.id.desc()),
+    index('leads_created_at_idx').on(t.createdAt, t.id),
+    index('leads_stage_created_idx').on(t.stage, t.createdAt, t.id),
+    index('leads_source_created_idx').on(t.source, t.createdAt, t.id),
   ],
 );
 
@@ -131,7 +133,7 @@ export const tasks = crm.table(
     check('tasks_priority_check', sql`${t.priority} in ('low', 'medium', 'high', 'urgent')`),
     index('tasks_title_trgm').using('gin', t.title.op('gin_trgm_ops')),
     index('tasks_status_due_idx').on(t.status, t.dueDate),
-    index('tasks_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('tasks_created_at_idx').on(t.createdAt, t.id),
     index('tasks_client_idx').on(t.clientId),
     index('tasks_assignee_idx').on(t.assigneeId),
   ],
@@ -154,8 +156,8 @@ export const clientUpgrades = crm.table(
   },
   (t) => [
     check('client_upgrades_status_check', sql`${t.status} in ('pending', 'approved', 'rejected', 'completed')`),
-    index('client_upgrades_status_idx').on(t.status, t.requestedAt.desc()),
-    index('client_upgrades_requested_idx').on(t.requestedAt.desc(), t.id.desc()),
+    index('client_upgrades_status_idx').on(t.status, t.requestedAt),
+    index('client_upgrades_requested_idx').on(t.requestedAt, t.id),
     index('client_upgrades_client_idx').on(t.clientId),
   ],
 );
@@ -179,9 +181,9 @@ export const communications = crm.table(
     check('communications_channel_check', sql`${t.channel} in ('email', 'phone', 'meeting', 'letter', 'portal')`),
     check('communications_direction_check', sql`${t.direction} in ('inbound', 'outbound')`),
     index('communications_subject_trgm').using('gin', t.subject.op('gin_trgm_ops')),
-    index('communications_occurred_idx').on(t.occurredAt.desc(), t.id.desc()),
+    index('communications_occurred_idx').on(t.occurredAt, t.id),
     index('communications_created_idx').on(t.createdAt),
-    index('communications_client_idx').on(t.clientId, t.occurredAt.desc()),
+    index('communications_client_idx').on(t.clientId, t.occurredAt),
   ],
 );
 
