@@ -6,8 +6,9 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
-import { ADMIN_AUTH_ROUTES, MESSAGES, type AdminVerifyReply, type ErrorBody } from '@countinghouse/proto';
+import { ADMIN_AUTH_ROUTES, IDENTITY_ROUTES, MESSAGES, type AdminVerifyReply, type ErrorBody } from '@countinghouse/proto';
 import { adminSessionEnded, adminUserReceived, selectAdminUser, type AdminSessionState } from './admin-session';
+import { personSessionEnded } from './person-session';
 
 export const API_BASE = '/api';
 
@@ -17,12 +18,26 @@ export function apiPath(route: string): string {
 }
 
 /**
- * Per-endpoint options. `auth: 'none'` opts out of the refresh-and-retry below (login, refresh,
- * logout and public reads, where a 401 means exactly what it says). Everything else is treated as
- * an admin call; a later issue adds the staff/client realm here.
+ * Which session a call runs under, and so which refresh to try on a 401:
+ * - `admin` (the default): the admin panel's session; refresh with POST /identity/admin/refresh.
+ * - `user`: a person's (staff or client) session; refresh with POST /identity/auth/refresh.
+ * - `any`: whichever session the browser holds (pages both kinds may open, e.g. /user-management);
+ *   tries the likely refresh, then the other, and never ends either session on its own.
+ * - `none`: no refresh (login, refresh, logout and public reads, where a 401 means what it says).
  */
+export type AuthRealm = 'admin' | 'user' | 'any' | 'none';
+
+/** Per-endpoint options: the endpoint's realm. */
 export interface ApiExtraOptions {
-  auth?: 'admin' | 'none';
+  auth?: AuthRealm;
+}
+
+/**
+ * FetchArgs plus a per-call realm, for endpoints that serve both sessions (the staff management
+ * panel runs in the staff portal and in the admin panel). It overrides the endpoint's option.
+ */
+export interface ApiArgs extends FetchArgs {
+  auth?: AuthRealm;
 }
 
 const rawBaseQuery = fetchBaseQuery({ baseUrl: API_BASE, credentials: 'include' });
@@ -50,13 +65,17 @@ function needsReauth(error: FetchBaseQueryError | undefined): boolean {
   return error?.status === 401 && REAUTH_CODES.has(errorBody(error)?.code ?? '');
 }
 
-// One refresh at a time: parallel 401s share it, so the server sees a single cookie rotation.
-let refreshInFlight: Promise<RefreshOutcome> | null = null;
+// One refresh at a time per kind of session: parallel 401s share it, so the server sees a single
+// cookie rotation (a second rotation with the same refresh token would look like a stolen token).
+let adminRefreshInFlight: Promise<RefreshOutcome> | null = null;
+let personRefreshInFlight: Promise<RefreshOutcome> | null = null;
 
 interface RefreshOutcome {
   ok: boolean;
   /** The refresh's error code: SESSION_EXPIRED means there was a session to lose. */
   code?: string;
+  /** The refresh never got an answer (offline, gateway down): not a reason to end the session. */
+  network?: boolean;
 }
 
 async function refreshAdminSession(api: BaseQueryApi): Promise<RefreshOutcome> {
@@ -69,34 +88,111 @@ async function refreshAdminSession(api: BaseQueryApi): Promise<RefreshOutcome> {
   return { ok: true };
 }
 
+/** The spec's "200 ms doubling backoff" for session refresh retries: 200, 400, 800 ms. */
+export const PERSON_REFRESH_BACKOFF = { firstDelayMs: 200, retries: 3 } as const;
+
+function isNetworkError(error: FetchBaseQueryError | undefined): boolean {
+  return error?.status === 'FETCH_ERROR' || error?.status === 'TIMEOUT_ERROR';
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
- * fetchBaseQuery plus admin re-authentication: a 401 (expired or missing access token) triggers one
- * POST /identity/admin/refresh, then the request is retried once. If that fails the admin session
- * is ended; the admin layout then tells the user and redirects to /admin/login.
+ * POST /identity/auth/refresh. Only a network failure is retried (with the backoff): an answer,
+ * even a 5xx, is final, and retrying a refused token would only be refused again.
  */
-export const baseQueryWithReauth: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, ApiExtraOptions> = async (
+async function refreshPersonSession(api: BaseQueryApi): Promise<RefreshOutcome> {
+  const refreshApi: BaseQueryApi = { ...api, signal: new AbortController().signal };
+  let delay: number = PERSON_REFRESH_BACKOFF.firstDelayMs;
+  for (let attempt = 0; ; attempt++) {
+    const result = await rawBaseQuery({ url: apiPath(IDENTITY_ROUTES.refresh), method: 'POST' }, refreshApi, {});
+    if (!result.error) return { ok: true };
+    const network = isNetworkError(result.error);
+    if (!network || attempt >= PERSON_REFRESH_BACKOFF.retries) return { ok: false, code: errorBody(result.error)?.code, network };
+    await sleep(delay);
+    delay *= 2;
+  }
+}
+
+function sharedAdminRefresh(api: BaseQueryApi): Promise<RefreshOutcome> {
+  adminRefreshInFlight ??= refreshAdminSession(api).finally(() => {
+    adminRefreshInFlight = null;
+  });
+  return adminRefreshInFlight;
+}
+
+function sharedPersonRefresh(api: BaseQueryApi): Promise<RefreshOutcome> {
+  personRefreshInFlight ??= refreshPersonSession(api).finally(() => {
+    personRefreshInFlight = null;
+  });
+  return personRefreshInFlight;
+}
+
+type Result = Awaited<ReturnType<typeof rawBaseQuery>>;
+
+/**
+ * fetchBaseQuery plus re-authentication: a 401 (expired or missing access token) triggers one
+ * refresh of the call's session (see AuthRealm), then the request is retried once. If that fails
+ * the session is ended: the admin layout, or the staff / client page guard, tells the user and
+ * redirects to the right login.
+ */
+export const baseQueryWithReauth: BaseQueryFn<string | ApiArgs, unknown, FetchBaseQueryError, ApiExtraOptions> = async (
   args,
   api,
   extraOptions = {},
 ) => {
-  let result = await rawBaseQuery(args, api, extraOptions);
-  if (extraOptions.auth === 'none' || !needsReauth(result.error)) return result;
+  const { auth: callRealm, ...fetchArgs }: ApiArgs = typeof args === 'string' ? { url: args } : args;
+  const realm: AuthRealm = callRealm ?? extraOptions.auth ?? 'admin';
+  const result = await rawBaseQuery(fetchArgs, api, {});
+  if (realm === 'none' || !needsReauth(result.error)) return result;
+  const retry = async (): Promise<Result> => rawBaseQuery(fetchArgs, api, {});
+  if (realm === 'user') return reauthPerson(result, retry, api);
+  if (realm === 'any') return reauthAny(result, retry, api);
+  return reauthAdmin(result, retry, api);
+};
 
+async function reauthAdmin(first: Result, retry: () => Promise<Result>, api: BaseQueryApi): Promise<Result> {
   const state = api.getState() as { adminSession: AdminSessionState };
-  const knewSession = selectAdminUser(state) !== null || errorBody(result.error)?.code === 'SESSION_EXPIRED';
-
-  refreshInFlight ??= refreshAdminSession(api).finally(() => {
-    refreshInFlight = null;
-  });
-  const refresh = await refreshInFlight;
+  const knewSession = selectAdminUser(state) !== null || errorBody(first.error)?.code === 'SESSION_EXPIRED';
+  const refresh = await sharedAdminRefresh(api);
+  let result = first;
   if (refresh.ok) {
-    result = await rawBaseQuery(args, api, extraOptions);
+    result = await retry();
     if (!needsReauth(result.error)) return result;
   }
   const hadSession = knewSession || refresh.code === 'SESSION_EXPIRED';
   api.dispatch(adminSessionEnded(hadSession ? 'expired' : 'no-session'));
   return result;
-};
+}
+
+async function reauthPerson(first: Result, retry: () => Promise<Result>, api: BaseQueryApi): Promise<Result> {
+  const refresh = await sharedPersonRefresh(api);
+  if (refresh.network) return first;
+  let result = first;
+  if (refresh.ok) {
+    result = await retry();
+    if (!needsReauth(result.error)) return result;
+  } else if (refresh.code !== 'SESSION_EXPIRED' && refresh.code !== 'UNAUTHENTICATED') {
+    // The refresh failed for another reason (a 5xx): the session may well be fine; let the page say so.
+    return result;
+  }
+  const hadSession = refresh.ok || refresh.code === 'SESSION_EXPIRED' || errorBody(first.error)?.code === 'SESSION_EXPIRED';
+  api.dispatch(personSessionEnded(hadSession ? 'expired' : 'no-session'));
+  return result;
+}
+
+/** Try the session the browser most likely holds, then the other; the page decides what a 401 means. */
+async function reauthAny(first: Result, retry: () => Promise<Result>, api: BaseQueryApi): Promise<Result> {
+  const state = api.getState() as { adminSession: AdminSessionState };
+  const order = selectAdminUser(state) ? [sharedAdminRefresh, sharedPersonRefresh] : [sharedPersonRefresh, sharedAdminRefresh];
+  for (const refresh of order) {
+    if ((await refresh(api)).ok) {
+      const result = await retry();
+      if (!needsReauth(result.error)) return result;
+    }
+  }
+  return first;
+}
 
 /** Messages for the end of an admin session (spec section 8). */
 export const ADMIN_SESSION_END_MESSAGES = {
@@ -113,6 +209,7 @@ export const api = createApi({
   baseQuery: baseQueryWithReauth,
   tagTypes: [
     'AdminSession',
+    'PersonSession',
     'PublicConfig',
     'Client',
     'Lead',
@@ -125,6 +222,7 @@ export const api = createApi({
     'Billing',
     'Integration',
     'User',
+    'OutgoingMail',
     'SidebarStats',
   ],
   endpoints: () => ({}),

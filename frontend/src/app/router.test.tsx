@@ -1,36 +1,45 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@countinghouse/proto';
-import { json, mockFetch, PUBLIC_CONFIG } from '../test/fetch-mock';
+import { apiError, json, mockFetch, PUBLIC_CONFIG } from '../test/fetch-mock';
 import { renderAt } from '../test/render';
 
 const alice = { id: 'a1', username: 'alice', role: 'admin' } as const;
+const CLIENT_ROUTES = [
+  '/dashboard',
+  '/client-dashboard',
+  '/payment-success?session_id=cs_test_1',
+  '/integrations',
+  '/integrations/xero/callback',
+];
+const ME_CLIENT = {
+  user: {
+    user_id: '00000000-0000-4000-8000-000000000001',
+    email: 'carol@example.co.uk',
+    first_name: 'Carol',
+    last_name: null,
+    company_name: null,
+    role: 'client',
+    created_at: '2026-03-05T10:00:00Z',
+  },
+  roles: ['client'],
+  staff_role: null,
+  session_expires_at: '2026-04-05T10:00:00Z',
+};
 
 // Every address of the spec's route table (section 2) must answer with a page, never the 404.
+// Built pages are listed further down; these still say plainly that they are not built.
 const PLACEHOLDER_ROUTES = [
   '/',
   '/package-selection',
-  '/login',
-  '/signup',
-  '/dashboard',
-  '/client-dashboard',
   '/who-we-help',
   '/services',
   '/resources',
   '/about-us',
   '/blog',
-  '/staff-login',
-  '/staff/login',
-  '/staff/signup?token=abc',
-  '/staff/dashboard',
-  '/payment-success?session_id=cs_test_1',
-  '/integrations',
-  '/integrations/xero/callback',
-  '/user-management',
   ...[
     'clients',
     'leads',
-    'staff',
     'upgrades',
     'tasks',
     'documents',
@@ -55,6 +64,39 @@ describe('route table', () => {
     expect(screen.getByText(path.split('?')[0]!)).toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.notFoundText)).not.toBeInTheDocument();
     expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it.each(CLIENT_ROUTES)('%s is a signed-in client page (a placeholder until its issue)', async (path) => {
+    mockFetch({
+      'GET /api/public/config': () => json(200, PUBLIC_CONFIG),
+      'GET /api/identity/auth/me': () => json(200, ME_CLIENT),
+    });
+    renderAt(path);
+    expect(await screen.findByText('This page is not built yet')).toBeInTheDocument();
+    expect(screen.getByText(path.split('?')[0]!)).toBeInTheDocument();
+  });
+
+  it.each(CLIENT_ROUTES)('%s sends a signed-out visitor to /login and back afterwards', async (path) => {
+    mockFetch({
+      'GET /api/public/config': () => json(200, PUBLIC_CONFIG),
+      'GET /api/identity/auth/me': () => apiError(401, 'UNAUTHENTICATED', MESSAGES.authenticationError),
+      'POST /api/identity/auth/refresh': () => apiError(401, 'UNAUTHENTICATED', MESSAGES.userSessionExpired),
+    });
+    const { router } = renderAt(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(path);
+    expect(await screen.findByLabelText('Email')).toHaveFocus();
+  });
+
+  it.each([
+    ['/login', 'Log in'],
+    ['/signup', 'Create your account'],
+    ['/staff-login', 'Staff login'],
+    ['/staff/login', 'Staff login'],
+  ])('%s is built: heading %s', async (path, heading) => {
+    mockFetch({ 'GET /api/public/config': () => json(200, PUBLIC_CONFIG) });
+    renderAt(path);
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
   });
 
   it.each(['/admin', '/admin/dashboard'])('%s is the admin control panel', async (path) => {

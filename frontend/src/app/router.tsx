@@ -10,12 +10,13 @@ import { PageSpinner } from '../shared/PageSpinner';
 const publicPages = () => import('../features/public/pages');
 const clientPages = () => import('../features/client/pages');
 const staffPages = () => import('../features/staff/pages');
+const clientAuthPages = () => import('../features/client-auth/pages');
 const adminPages = () => import('../features/admin/pages');
 
 const HomePage = lazyNamed(publicPages, 'HomePage');
 const PackageSelectionPage = lazyNamed(publicPages, 'PackageSelectionPage');
-const LoginPage = lazyNamed(publicPages, 'LoginPage');
-const SignupPage = lazyNamed(publicPages, 'SignupPage');
+const LoginPage = lazyNamed(clientAuthPages, 'LoginPage');
+const SignupPage = lazyNamed(clientAuthPages, 'SignupPage');
 const WhoWeHelpPage = lazyNamed(publicPages, 'WhoWeHelpPage');
 const ServicesPage = lazyNamed(publicPages, 'ServicesPage');
 const ResourcesPage = lazyNamed(publicPages, 'ResourcesPage');
@@ -29,7 +30,9 @@ const IntegrationsPage = lazyNamed(clientPages, 'IntegrationsPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
-const StaffDashboardPage = lazyNamed(staffPages, 'StaffDashboardPage');
+// The portal is its own chunk: signing in does not download the back office.
+const StaffDashboardPage = lazyNamed(() => import('../features/staff/StaffDashboardPage'), 'StaffDashboardPage');
+const RequireClient = lazyNamed(() => import('../features/auth/RequireClient'), 'RequireClient');
 
 const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'UserManagementPage');
 
@@ -75,20 +78,26 @@ export const routes: RouteObject[] = [
           { path: 'package-selection', element: <PackageSelectionPage /> },
           { path: 'login', element: <LoginPage /> },
           { path: 'signup', element: <SignupPage /> },
-          { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
-          { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
+          // Signed-in client pages (spec 6): without a session they send the user to /login.
+          {
+            element: <RequireClient />,
+            children: [
+              { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
+              { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
+              { path: 'payment-success', element: <PaymentSuccessPage /> },
+              { path: 'integrations', element: <IntegrationsPage route="/integrations" /> },
+              { path: 'integrations/xero/callback', element: <IntegrationsPage route="/integrations/xero/callback" /> },
+            ],
+          },
           { path: 'who-we-help', element: <WhoWeHelpPage /> },
           { path: 'services', element: <ServicesPage /> },
           { path: 'resources', element: <ResourcesPage /> },
           { path: 'about-us', element: <AboutUsPage /> },
           { path: 'blog', element: <BlogPage /> },
-          { path: 'staff-login', element: <StaffLoginPage route="/staff-login" /> },
-          { path: 'staff/login', element: <StaffLoginPage route="/staff/login" /> },
+          { path: 'staff-login', element: <StaffLoginPage /> },
+          { path: 'staff/login', element: <StaffLoginPage /> },
           { path: 'staff/signup', element: <StaffSignupPage /> },
           { path: 'staff/dashboard', element: <StaffDashboardPage /> },
-          { path: 'payment-success', element: <PaymentSuccessPage /> },
-          { path: 'integrations', element: <IntegrationsPage route="/integrations" /> },
-          { path: 'integrations/xero/callback', element: <IntegrationsPage route="/integrations/xero/callback" /> },
           { path: 'test-login', element: <TestLoginPage /> },
           { path: 'user-management', element: <UserManagementPage /> },
         ],

@@ -3,10 +3,12 @@ import { setupListeners } from '@reduxjs/toolkit/query';
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from './api';
 import { adminSessionReducer, readStoredAdmin, writeStoredAdmin } from './admin-session';
+import { personSessionReducer } from './person-session';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   adminSession: adminSessionReducer,
+  personSession: personSessionReducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 

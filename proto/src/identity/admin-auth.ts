@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ROLES } from '../constants.js';
 
-export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+export const RoleSchema = /*#__PURE__*/ Type.Union(/*#__PURE__*/ ROLES.map((r) => Type.Literal(r)));
 
 export const AdminUserSchema = Type.Object({
   id: Type.String(),
@@ -39,10 +39,4 @@ export type AdminVerifyReply = Static<typeof AdminVerifyReplySchema>;
 export const AdminLogoutReplySchema = Type.Object({ success: Type.Boolean(), message: Type.String() });
 export type AdminLogoutReply = Static<typeof AdminLogoutReplySchema>;
 
-/** HTTP routes of the admin-auth function, under the gateway. */
-export const ADMIN_AUTH_ROUTES = {
-  login: '/api/identity/admin/login',
-  verify: '/api/identity/admin/session',
-  refresh: '/api/identity/admin/refresh',
-  logout: '/api/identity/admin/logout',
-} as const;
+export { ADMIN_AUTH_ROUTES } from './admin-routes.js';

@@ -6,9 +6,9 @@ const Password = Type.String({ minLength: 1, maxLength: 200 });
 const Name = Type.String({ maxLength: 100 });
 const Uuid = Type.String({ format: 'uuid' });
 
-export const RoleNameSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
-export const InvitableRoleSchema = Type.Union(INVITABLE_ROLES.map((r) => Type.Literal(r)));
-export const InvitationStatusSchema = Type.Union(INVITATION_STATUSES.map((s) => Type.Literal(s)));
+export const RoleNameSchema = /*#__PURE__*/ Type.Union(/*#__PURE__*/ ROLES.map((r) => Type.Literal(r)));
+export const InvitableRoleSchema = /*#__PURE__*/ Type.Union(/*#__PURE__*/ INVITABLE_ROLES.map((r) => Type.Literal(r)));
+export const InvitationStatusSchema = /*#__PURE__*/ Type.Union(/*#__PURE__*/ INVITATION_STATUSES.map((s) => Type.Literal(s)));
 
 // ---- accounts and sessions for people (staff and clients) ----
 
@@ -176,19 +176,5 @@ export const OutgoingMailSchema = Type.Object({
 export type OutgoingMail = Static<typeof OutgoingMailSchema>;
 export const OutgoingMailListSchema = Type.Object({ mail: Type.Array(OutgoingMailSchema), smtp_configured: Type.Boolean() });
 
-/** HTTP routes of identity for people, under the gateway. */
-export const IDENTITY_ROUTES = {
-  signup: '/api/identity/auth/signup',
-  login: '/api/identity/auth/login',
-  refresh: '/api/identity/auth/refresh',
-  logout: '/api/identity/auth/logout',
-  me: '/api/identity/auth/me',
-  invitations: '/api/identity/invitations',
-  cancelInvitation: (id: string) => `/api/identity/invitations/${id}/cancel`,
-  invitationByToken: (token: string) => `/api/identity/invitations/lookup?token=${encodeURIComponent(token)}`,
-  acceptInvitation: '/api/identity/invitations/accept',
-  staff: '/api/identity/staff',
-  deactivateStaff: (userId: string) => `/api/identity/staff/${userId}/deactivate`,
-  users: '/api/identity/users',
-  outgoingMail: '/api/identity/outgoing-mail',
-} as const;
+// Route strings live in a schema-free module, so a page that needs one does not pull in TypeBox.
+export { IDENTITY_ROUTES } from './routes.js';

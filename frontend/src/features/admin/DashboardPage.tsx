@@ -5,6 +5,7 @@ import { selectAdminUser } from '../../app/admin-session';
 import { useAppSelector } from '../../app/store';
 import { useAdminLogout } from '../admin-auth/use-admin-logout';
 import { usePageTitle } from '../../shared/use-page-title';
+import { AdminStaffManagement } from './AdminStaffManagement';
 import './dashboard.css';
 
 const ROLE_COLOURS: Record<Role, string> = {
@@ -62,7 +63,7 @@ function SettingsTab() {
 }
 
 const TABS = [
-  { key: 'staff', label: 'Staff Management', children: <NotBuilt /> },
+  { key: 'staff', label: 'Staff Management', children: <AdminStaffManagement /> },
   { key: 'clients', label: 'Client Database', children: <NotBuilt /> },
   { key: 'files', label: 'Client Files', children: <NotBuilt /> },
   { key: 'video', label: 'AI Video', children: <NotBuilt /> },

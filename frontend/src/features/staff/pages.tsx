@@ -1,6 +1,4 @@
-import { NotBuiltYet } from '../../shared/NotBuiltYet';
-
-// The staff portal; its own chunk.
-export const StaffLoginPage = ({ route }: { route: '/staff-login' | '/staff/login' }) => <NotBuiltYet name="Staff login" route={route} />;
-export const StaffSignupPage = () => <NotBuiltYet name="Staff registration" route="/staff/signup" />;
-export const StaffDashboardPage = () => <NotBuiltYet name="Staff dashboard" route="/staff/dashboard" />;
+// The staff sign-in and sign-up pages: one small chunk. The portal itself is its own chunk
+// (StaffDashboardPage.tsx), so signing in does not download the back office.
+export { StaffLoginPage } from './StaffLoginPage';
+export { StaffSignupPage } from './StaffSignupPage';

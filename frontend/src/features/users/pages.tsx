@@ -1,3 +1,1 @@
-import { NotBuiltYet } from '../../shared/NotBuiltYet';
-
-export const UserManagementPage = () => <NotBuiltYet name="User management" route="/user-management" />;
+export { UserManagementPage } from './UserManagementPage';

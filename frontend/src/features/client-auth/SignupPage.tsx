@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { Alert, Button, Form, Input } from 'antd';
+import { LockOutlined, MailOutlined } from '@ant-design/icons';
+import { Link, useNavigate } from 'react-router-dom';
+import { LIMITS, MESSAGES, type SignupBody } from '@countinghouse/proto';
+import { errorBody, httpStatus } from '../../app/api';
+import { AuthCard } from '../auth/AuthCard';
+import { usePersonSignupMutation } from '../auth/api';
+import { serverText, useToast, type ToastText } from '../../shared/toast';
+import { usePageTitle } from '../../shared/use-page-title';
+
+interface Values {
+  first_name?: string;
+  last_name?: string;
+  company_name?: string;
+  email: string;
+  password: string;
+  confirm_password: string;
+}
+
+/** What to show when sign-up fails: the server's reason for a 400/409, else the spec's text. */
+export function signupFailureText(error: unknown): ToastText {
+  const status = httpStatus(error);
+  const message = errorBody(error)?.message;
+  if ((status === 400 || status === 409 || status === 429) && message) return serverText(message);
+  return MESSAGES.failedToCreateAccount;
+}
+
+/** Client sign-up at /signup. */
+export function SignupPage() {
+  usePageTitle('Sign up');
+  const [form] = Form.useForm<Values>();
+  const [signup, { isLoading }] = usePersonSignupMutation();
+  const [failure, setFailure] = useState<ToastText | null>(null);
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  async function onFinish(values: Values) {
+    setFailure(null);
+    const body: SignupBody = {
+      email: values.email.trim(),
+      password: values.password,
+      first_name: values.first_name?.trim() || undefined,
+      last_name: values.last_name?.trim() || undefined,
+      company_name: values.company_name?.trim() || undefined,
+    };
+    try {
+      await signup(body).unwrap();
+      toast.success(MESSAGES.accountCreated, 'signup');
+      navigate('/login', { replace: true });
+    } catch (error) {
+      const text = signupFailureText(error);
+      setFailure(text);
+      if (text === MESSAGES.failedToCreateAccount) toast.error(text, 'signup');
+      else toast.notifyError(MESSAGES.failedToCreateAccount, text, 'signup');
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      intro="Sign up to choose a package and manage your accounts online."
+      footer={
+        <>
+          Already have an account? <Link to="/login">Log in</Link>
+        </>
+      }
+    >
+      {failure && <Alert type="error" showIcon role="alert" title={failure} className="auth-page__alert" />}
+      <Form<Values> form={form} name="signup" layout="vertical" requiredMark="optional" onFinish={onFinish} disabled={isLoading}>
+        <Form.Item label="First name" name="first_name">
+          <Input autoFocus autoComplete="given-name" maxLength={100} />
+        </Form.Item>
+        <Form.Item label="Last name" name="last_name">
+          <Input autoComplete="family-name" maxLength={100} />
+        </Form.Item>
+        <Form.Item label="Company name" name="company_name">
+          <Input autoComplete="organization" maxLength={200} />
+        </Form.Item>
+        <Form.Item
+          label="Email"
+          name="email"
+          rules={[
+            { required: true, whitespace: true, message: 'Please enter your e-mail address' },
+            { type: 'email', message: 'Please enter a valid e-mail address' },
+          ]}
+        >
+          <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoComplete="email" maxLength={254} />
+        </Form.Item>
+        <Form.Item
+          label="Password"
+          name="password"
+          rules={[
+            { required: true, message: 'Please choose a password' },
+            { min: LIMITS.minPasswordLength, message: MESSAGES.passwordTooShort },
+          ]}
+        >
+          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
+        </Form.Item>
+        <Form.Item
+          label="Confirm password"
+          name="confirm_password"
+          dependencies={['password']}
+          rules={[
+            { required: true, message: 'Please confirm your password' },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(MESSAGES.passwordsDoNotMatch)),
+            }),
+          ]}
+        >
+          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={isLoading}>
+          Create account
+        </Button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,140 @@
+import { useEffect, useRef } from 'react';
+import { Button, Card, Col, Flex, Result, Row, Tabs, Typography } from 'antd';
+import { LogoutOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router-dom';
+import { MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
+import { httpStatus } from '../../app/api';
+import { personSessionReset, selectPersonSessionEnd } from '../../app/person-session';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useMeQuery } from '../auth/api';
+import { firstNameOrEmail, forgetPrivateData, hasStaffPortalAccess, usePersonSignOut } from '../auth/session';
+import { PageSpinner } from '../../shared/PageSpinner';
+import { useToast } from '../../shared/toast';
+import { usePageTitle } from '../../shared/use-page-title';
+import { NotBuiltPanel, STAFF_PORTAL_SLOTS } from './portal-slots';
+import { RoleTag } from './roles';
+import { StaffManagementPanel } from './StaffManagementPanel';
+import './staff-portal.css';
+
+const CHECKING = 'Checking access…';
+
+/**
+ * The staff portal at /staff/dashboard. Who may enter is the server's answer to GET /auth/me
+ * (re-checked when the window regains focus): signed out → /staff-login; signed in without an
+ * admin, manager or staff grant → told so, signed out, /staff-login.
+ */
+export function StaffDashboardPage() {
+  usePageTitle('Staff dashboard');
+  const me = useMeQuery(undefined, { refetchOnMountOrArgChange: true, refetchOnFocus: true });
+  const ended = useAppSelector(selectPersonSessionEnd);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { signOut, isSigningOut } = usePersonSignOut();
+
+  const status = me.isError ? httpStatus(me.error) : undefined;
+  const signedOut = ended !== null || status === 401 || status === 403;
+  const notAllowed = !signedOut && me.data !== undefined && !hasStaffPortalAccess(me.data);
+
+  const left = useRef(false);
+  useEffect(() => {
+    if (left.current) return;
+    if (signedOut) {
+      left.current = true;
+      toast.error(MESSAGES.pleaseLogInStaff, 'person-session');
+      dispatch(forgetPrivateData());
+      dispatch(personSessionReset());
+      navigate('/staff-login', { replace: true });
+    } else if (notAllowed) {
+      left.current = true;
+      toast.error(MESSAGES.noAccessToArea, 'person-session');
+      void signOut({ to: '/staff-login', announce: false });
+    }
+  }, [signedOut, notAllowed, dispatch, navigate, toast, signOut]);
+
+  if (signedOut || notAllowed) return <PageSpinner label={CHECKING} />;
+  if (me.isError) {
+    return (
+      <Result
+        status="error"
+        title="We could not check your access"
+        subTitle="The server did not answer. Check your connection and try again."
+        extra={
+          <Button type="primary" onClick={() => void me.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
+  if (!me.data) return <PageSpinner label={CHECKING} />;
+
+  return <Portal me={me.data} onSignOut={() => void signOut({ to: '/staff-login' })} isSigningOut={isSigningOut} />;
+}
+
+const STAT_TITLES = ['Total Clients', 'Active Clients', 'Monthly Revenue'] as const;
+
+function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void; isSigningOut: boolean }) {
+  const role = me.staff_role as Role;
+  const canManageStaff = (STAFF_MANAGEMENT_ROLES as readonly Role[]).includes(role);
+  const { stats: Stats, clientDatabase: ClientDatabase, clientDocuments: ClientDocuments, leads: Leads } = STAFF_PORTAL_SLOTS;
+
+  const tabs = [
+    { key: 'clients', label: 'Client Database', children: ClientDatabase ? <ClientDatabase /> : <NotBuiltPanel what="Client Database" /> },
+    {
+      key: 'documents',
+      label: 'Client Documents',
+      children: ClientDocuments ? <ClientDocuments /> : <NotBuiltPanel what="Client Documents" />,
+    },
+    { key: 'leads', label: 'Leads', children: Leads ? <Leads /> : <NotBuiltPanel what="Leads" /> },
+    ...(canManageStaff
+      ? [
+          {
+            key: 'staff',
+            label: 'Staff Management',
+            children: <StaffManagementPanel realm="user" currentUserId={me.user.user_id} canReadMailLog={me.roles.includes('admin')} />,
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <Flex vertical gap={24} className="staff-portal">
+      <Flex wrap justify="space-between" align="center" gap={16}>
+        <div>
+          <Typography.Title level={1} className="staff-portal__title">
+            Staff Portal
+          </Typography.Title>
+          <Flex align="center" gap={8} wrap>
+            <Typography.Text>Welcome back, {firstNameOrEmail(me)}</Typography.Text>
+            <RoleTag role={role} />
+          </Flex>
+        </div>
+        <Button icon={<LogoutOutlined />} onClick={onSignOut} loading={isSigningOut}>
+          Logout
+        </Button>
+      </Flex>
+
+      {Stats ? (
+        <Stats />
+      ) : (
+        <Row gutter={[16, 16]}>
+          {STAT_TITLES.map((title) => (
+            <Col key={title} xs={24} sm={12} lg={8}>
+              <Card>
+                <h2 className="staff-portal__card-title">{title}</h2>
+                <Typography.Paragraph className="staff-portal__not-built">Not built yet</Typography.Paragraph>
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      )}
+
+      <Card>
+        <Tabs items={tabs} defaultActiveKey="clients" />
+      </Card>
+    </Flex>
+  );
+}
+
+export default StaffDashboardPage;

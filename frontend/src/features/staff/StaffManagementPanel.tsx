@@ -1,0 +1,439 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Card, Drawer, Empty, Flex, Form, Input, List, Modal, Popconfirm, Select, Spin, Tag, Typography } from 'antd';
+import { CopyOutlined, MailOutlined, StopOutlined, UserDeleteOutlined } from '@ant-design/icons';
+import {
+  formatDate,
+  formatDateTime,
+  INVITABLE_ROLES,
+  MESSAGES,
+  type Invitation,
+  type InvitationStatus,
+  type InviteBody,
+  type StaffMember,
+} from '@countinghouse/proto';
+import { errorBody } from '../../app/api';
+import { serverText, useToast, type ToastText } from '../../shared/toast';
+import {
+  useCancelInvitationMutation,
+  useDeactivateStaffMutation,
+  useInvitationsQuery,
+  useInviteStaffMutation,
+  useOutgoingMailQuery,
+  useStaffMembersQuery,
+  type StaffRealm,
+} from './api';
+import { ROLE_LABELS, RoleTag } from './roles';
+import './staff-management.css';
+
+export interface StaffManagementPanelProps {
+  /** The session the calls run under: the admin panel's, or the staff portal's person session. */
+  realm: StaffRealm;
+  /** The signed-in person, who cannot deactivate themselves. */
+  currentUserId?: string;
+  /** Administrators may read the outgoing-mail log (e-mails kept because SMTP is not configured). */
+  canReadMailLog?: boolean;
+}
+
+/** Invite by e-mail and role, list invitations and active staff, deactivate (spec: Staff Management panel). */
+export function StaffManagementPanel({ realm, currentUserId, canReadMailLog = false }: StaffManagementPanelProps) {
+  const invitations = useInvitationsQuery(realm);
+  const staff = useStaffMembersQuery(realm);
+  const [mailLogOpen, setMailLogOpen] = useState(false);
+  const toast = useToast();
+
+  const loadFailed = invitations.isError || staff.isError;
+  useEffect(() => {
+    if (loadFailed) toast.error(MESSAGES.failedToLoadStaffData, 'staff-data');
+  }, [loadFailed, toast]);
+
+  const smtpConfigured = invitations.data?.smtp_configured ?? true;
+
+  return (
+    <Flex vertical gap={16} className="staff-management">
+      <InviteForm realm={realm} />
+      {!smtpConfigured && (
+        <Alert
+          type="info"
+          showIcon
+          title="E-mail is not set up on this server"
+          description={
+            <>
+              Invitation e-mails are not sent: they are kept in the outgoing-mail log. Use Copy Link to share the sign-up link with the new
+              staff member yourself.{' '}
+              {canReadMailLog && (
+                <Button type="link" size="small" className="staff-management__inline-link" onClick={() => setMailLogOpen(true)}>
+                  Open the outgoing-mail log
+                </Button>
+              )}
+            </>
+          }
+        />
+      )}
+      {loadFailed && (
+        <Alert
+          type="error"
+          showIcon
+          title={MESSAGES.failedToLoadStaffData}
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                void invitations.refetch();
+                void staff.refetch();
+              }}
+            >
+              Try again
+            </Button>
+          }
+        />
+      )}
+      <Flex gap={16} wrap className="staff-management__lists">
+        <Card title={<h3 className="staff-management__heading">Pending Invitations</h3>} className="staff-management__card">
+          <InvitationList realm={realm} invitations={invitations.data?.invitations} loading={invitations.isLoading} />
+        </Card>
+        <Card title={<h3 className="staff-management__heading">Active Staff Members</h3>} className="staff-management__card">
+          <StaffList realm={realm} staff={staff.data?.staff} loading={staff.isLoading} currentUserId={currentUserId} />
+        </Card>
+      </Flex>
+      {canReadMailLog && (
+        <>
+          {smtpConfigured && (
+            <Button type="link" icon={<MailOutlined />} className="staff-management__mail-log-button" onClick={() => setMailLogOpen(true)}>
+              Outgoing-mail log
+            </Button>
+          )}
+          <MailLogDrawer realm={realm} open={mailLogOpen} onClose={() => setMailLogOpen(false)} />
+        </>
+      )}
+    </Flex>
+  );
+}
+
+// ---- invite form ----
+
+type InviteValues = { email?: string; role?: InviteBody['role'] };
+
+function failureDetail(error: unknown): ToastText | undefined {
+  const message = errorBody(error)?.message;
+  return message ? serverText(message) : undefined;
+}
+
+function InviteForm({ realm }: { realm: StaffRealm }) {
+  const [form] = Form.useForm<InviteValues>();
+  const email = Form.useWatch('email', form)?.trim() ?? '';
+  const role = Form.useWatch('role', form);
+  const [invite, { isLoading }] = useInviteStaffMutation();
+  const [created, setCreated] = useState<string | null>(null);
+  const toast = useToast();
+  const isComplete = email !== '' && Boolean(role);
+
+  async function send() {
+    const values = form.getFieldsValue();
+    const to = values.email?.trim();
+    setCreated(null);
+    if (!to || !values.role) {
+      toast.error(MESSAGES.pleaseFillInAllFields, 'invite');
+      return;
+    }
+    try {
+      await invite({ email: to, role: values.role, realm }).unwrap();
+      form.resetFields();
+      setCreated(to);
+    } catch (error) {
+      const detail = failureDetail(error);
+      if (detail) toast.notifyError(MESSAGES.failedToSendInvitation, detail, 'invite');
+      else toast.error(MESSAGES.failedToSendInvitation, 'invite');
+    }
+  }
+
+  return (
+    <Card title={<h3 className="staff-management__heading">Invite a staff member</h3>}>
+      <Form<InviteValues>
+        form={form}
+        name={`invite-${realm}`}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={() => void send()}
+        disabled={isLoading}
+        className="staff-management__invite"
+      >
+        <Form.Item label="Email" name="email" className="staff-management__invite-email">
+          <Input
+            type="email"
+            placeholder="name@example.co.uk"
+            autoComplete="off"
+            maxLength={254}
+            // The send button is disabled while a field is empty, so Enter would do nothing: say why.
+            onPressEnter={(e) => {
+              if (!isComplete) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+        </Form.Item>
+        <Form.Item label="Role" name="role" className="staff-management__invite-role">
+          <Select<InviteBody['role']>
+            placeholder="Choose a role"
+            options={INVITABLE_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+          />
+        </Form.Item>
+        <Form.Item label=" " className="staff-management__invite-send">
+          <Button type="primary" htmlType="submit" icon={<MailOutlined />} disabled={!isComplete} loading={isLoading}>
+            Send Invitation
+          </Button>
+        </Form.Item>
+      </Form>
+      <div role="status" aria-live="polite">
+        {created && (
+          <Typography.Text type="success">Invitation created for {created}. Use Copy Link below to share the sign-up link.</Typography.Text>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+// ---- invitations ----
+
+const STATUS_COLOURS: Record<InvitationStatus, string> = {
+  pending: 'blue',
+  accepted: 'green',
+  expired: 'orange',
+  cancelled: 'default',
+};
+
+function byNewest<T extends { created_at: string }>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => b.created_at.localeCompare(a.created_at));
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (!navigator.clipboard) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; invitations?: Invitation[]; loading: boolean }) {
+  const [cancel] = useCancelInvitationMutation();
+  const [cancelling, setCancelling] = useState<string | null>(null);
+  const [manualLink, setManualLink] = useState<string | null>(null);
+  const toast = useToast();
+
+  async function copyLink(url: string) {
+    if (await copyText(url)) toast.success(MESSAGES.inviteLinkCopiedShare, 'copy-link');
+    // No clipboard (an insecure origin, or permission refused): show the link to copy by hand.
+    else setManualLink(url);
+  }
+
+  async function onCancel(invitation: Invitation) {
+    setCancelling(invitation.id);
+    try {
+      await cancel({ id: invitation.id, realm }).unwrap();
+      toast.success(MESSAGES.invitationCancelled, 'cancel-invitation');
+    } catch (error) {
+      const detail = failureDetail(error);
+      if (detail) toast.notifyError(MESSAGES.failedToCancelInvitation, detail, 'cancel-invitation');
+      else toast.error(MESSAGES.failedToCancelInvitation, 'cancel-invitation');
+    } finally {
+      setCancelling(null);
+    }
+  }
+
+  if (loading) return <Spin aria-label="Loading invitations" />;
+  if (!invitations?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No invitations yet" />;
+
+  return (
+    <>
+      <List
+        aria-label="Invitations"
+        dataSource={byNewest(invitations)}
+        renderItem={(inv) => (
+          <List.Item
+            data-testid="invitation"
+            actions={
+              inv.status === 'pending' && inv.invite_url
+                ? [
+                    <Button key="copy" size="small" icon={<CopyOutlined />} onClick={() => void copyLink(inv.invite_url!)}>
+                      Copy Link
+                    </Button>,
+                    <Popconfirm
+                      key="cancel"
+                      title="Cancel this invitation?"
+                      description={`The link sent to ${inv.email} will stop working.`}
+                      okText="Cancel invitation"
+                      cancelText="Keep it"
+                      onConfirm={() => onCancel(inv)}
+                    >
+                      <Button
+                        size="small"
+                        danger
+                        icon={<StopOutlined />}
+                        loading={cancelling === inv.id}
+                        aria-label={`Cancel invitation for ${inv.email}`}
+                      >
+                        Cancel
+                      </Button>
+                    </Popconfirm>,
+                  ]
+                : []
+            }
+          >
+            <List.Item.Meta
+              title={
+                <Flex wrap gap={8} align="center">
+                  <span className="staff-management__email">{inv.email}</span>
+                  <RoleTag role={inv.role} />
+                  <Tag color={STATUS_COLOURS[inv.status]}>{inv.status}</Tag>
+                </Flex>
+              }
+              description={
+                <>
+                  Sent {formatDate(inv.created_at)}
+                  {inv.invited_by_name ? ` by ${inv.invited_by_name}` : ''}
+                  {inv.status === 'pending' && ` · expires ${formatDate(inv.expires_at)}`}
+                  {inv.status === 'pending' && inv.delivery === 'failed' && ' · the e-mail could not be sent'}
+                </>
+              }
+            />
+          </List.Item>
+        )}
+      />
+      <Modal open={manualLink !== null} title="Copy the invite link" footer={null} onCancel={() => setManualLink(null)}>
+        <Typography.Paragraph>Your browser did not allow copying. Select the link and copy it yourself:</Typography.Paragraph>
+        <Input.TextArea value={manualLink ?? ''} readOnly autoSize aria-label="Invite link" onFocus={(e) => e.currentTarget.select()} />
+      </Modal>
+    </>
+  );
+}
+
+// ---- staff ----
+
+function displayName(m: StaffMember): string {
+  return [m.first_name, m.last_name].filter(Boolean).join(' ').trim() || m.email;
+}
+
+function StaffList({
+  realm,
+  staff,
+  loading,
+  currentUserId,
+}: {
+  realm: StaffRealm;
+  staff?: StaffMember[];
+  loading: boolean;
+  currentUserId?: string;
+}) {
+  const [deactivate] = useDeactivateStaffMutation();
+  const [busy, setBusy] = useState<string | null>(null);
+  const toast = useToast();
+
+  async function onDeactivate(member: StaffMember) {
+    setBusy(member.user_id);
+    try {
+      await deactivate({ userId: member.user_id, realm }).unwrap();
+      toast.success(MESSAGES.staffDeactivated, 'deactivate');
+    } catch (error) {
+      const detail = failureDetail(error);
+      if (detail) toast.notifyError(MESSAGES.failedToDeactivateStaff, detail, 'deactivate');
+      else toast.error(MESSAGES.failedToDeactivateStaff, 'deactivate');
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (loading) return <Spin aria-label="Loading staff" />;
+  if (!staff?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No active staff members" />;
+
+  return (
+    <List
+      aria-label="Active staff members"
+      dataSource={staff}
+      renderItem={(m) => {
+        const name = displayName(m);
+        const isSelf = m.user_id === currentUserId;
+        return (
+          <List.Item
+            data-testid="staff-member"
+            actions={[
+              <Popconfirm
+                key="deactivate"
+                title={`Deactivate ${name}?`}
+                description="They lose access at once, including sessions that are open now."
+                okText="Deactivate"
+                okButtonProps={{ danger: true }}
+                cancelText="Keep"
+                onConfirm={() => onDeactivate(m)}
+                disabled={isSelf}
+              >
+                <Button
+                  size="small"
+                  danger
+                  icon={<UserDeleteOutlined />}
+                  disabled={isSelf}
+                  title={isSelf ? 'You cannot deactivate yourself' : undefined}
+                  loading={busy === m.user_id}
+                  aria-label={`Deactivate ${name}`}
+                >
+                  Deactivate
+                </Button>
+              </Popconfirm>,
+            ]}
+          >
+            <List.Item.Meta
+              title={
+                <Flex wrap gap={8} align="center">
+                  <span>{name}</span>
+                  <RoleTag role={m.role} />
+                  {isSelf && <Tag>You</Tag>}
+                </Flex>
+              }
+              description={
+                <>
+                  {name !== m.email && <>{m.email} · </>}Granted {formatDate(m.granted_at)}
+                </>
+              }
+            />
+          </List.Item>
+        );
+      }}
+    />
+  );
+}
+
+// ---- outgoing mail ----
+
+function MailLogDrawer({ realm, open, onClose }: { realm: StaffRealm; open: boolean; onClose: () => void }) {
+  const mail = useOutgoingMailQuery(realm, { skip: !open, refetchOnMountOrArgChange: true });
+  return (
+    <Drawer title="Outgoing-mail log" open={open} onClose={onClose} size="large">
+      {mail.isLoading ? (
+        <Spin />
+      ) : mail.isError ? (
+        <Alert type="error" showIcon title="The outgoing-mail log could not be loaded." />
+      ) : !mail.data?.mail.length ? (
+        <Empty description="No e-mails yet" />
+      ) : (
+        <List
+          dataSource={mail.data.mail}
+          renderItem={(m) => (
+            <List.Item>
+              <Flex vertical gap={4} className="staff-management__mail">
+                <Typography.Text strong>{m.subject}</Typography.Text>
+                <Typography.Text type="secondary">
+                  To {m.to} · {formatDateTime(m.created_at)} · {m.status}
+                  {m.error ? ` (${m.error})` : ''}
+                </Typography.Text>
+                <pre className="staff-management__mail-body">{m.body}</pre>
+              </Flex>
+            </List.Item>
+          )}
+        />
+      )}
+    </Drawer>
+  );
+}
+
+export default StaffManagementPanel;

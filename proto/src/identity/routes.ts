@@ -1,0 +1,18 @@
+// Identity's HTTP routes for people, under the gateway. No schemas here: browser pages import these.
+
+/** HTTP routes of identity for people, under the gateway. */
+export const IDENTITY_ROUTES = {
+  signup: '/api/identity/auth/signup',
+  login: '/api/identity/auth/login',
+  refresh: '/api/identity/auth/refresh',
+  logout: '/api/identity/auth/logout',
+  me: '/api/identity/auth/me',
+  invitations: '/api/identity/invitations',
+  cancelInvitation: (id: string) => `/api/identity/invitations/${id}/cancel`,
+  invitationByToken: (token: string) => `/api/identity/invitations/lookup?token=${encodeURIComponent(token)}`,
+  acceptInvitation: '/api/identity/invitations/accept',
+  staff: '/api/identity/staff',
+  deactivateStaff: (userId: string) => `/api/identity/staff/${userId}/deactivate`,
+  users: '/api/identity/users',
+  outgoingMail: '/api/identity/outgoing-mail',
+} as const;
