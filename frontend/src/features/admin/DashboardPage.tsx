@@ -6,6 +6,7 @@ import { useAppSelector } from '../../app/store';
 import { useAdminLogout } from '../admin-auth/use-admin-logout';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AdminStaffManagement } from './AdminStaffManagement';
+import { AiVideoTab } from '../media';
 import './dashboard.css';
 
 const ROLE_COLOURS: Record<Role, string> = {
@@ -66,7 +67,7 @@ const TABS = [
   { key: 'staff', label: 'Staff Management', children: <AdminStaffManagement /> },
   { key: 'clients', label: 'Client Database', children: <NotBuilt /> },
   { key: 'files', label: 'Client Files', children: <NotBuilt /> },
-  { key: 'video', label: 'AI Video', children: <NotBuilt /> },
+  { key: 'video', label: 'AI Video', children: <AiVideoTab /> },
   { key: 'settings', label: 'Settings', children: <SettingsTab /> },
 ];
 
