@@ -1,5 +1,6 @@
 import type { Section } from '../lib/section.js';
 import { allInOneSection } from './all-in-one.js';
+import { crmSection } from './crm.js';
 import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
 
@@ -7,4 +8,4 @@ import { helloSection } from './hello.js';
  * Every section, in the order `npm run bench` runs them. Add new sections here. The order keeps
  * sections that need no Kafka before those that start it (an idle broker still takes some CPU).
  */
-export const SECTIONS: Section[] = [helloSection, allInOneSection, gatewaySection];
+export const SECTIONS: Section[] = [helloSection, allInOneSection, crmSection, gatewaySection];
