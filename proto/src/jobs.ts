@@ -13,7 +13,7 @@ export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.I
 
 /** Pull one connected integration's organisation, contacts and invoices summary (sync-xero-data, sync-quickbooks-data). */
 export const IntegrationSyncJobSchema = Type.Object({
-  integrationId: Type.String({ format: 'uuid' }),
+  integrationId: Type.String({ minLength: 1 }),
   integrationType: IntegrationTypeSchema,
 });
 

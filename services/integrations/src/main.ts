@@ -1,11 +1,11 @@
 import { startService } from '@countinghouse/kit';
-import { Type } from '@sinclair/typebox';
+import { IntegrationsConfigSchema } from './config.js';
 import { integrationsPlugin } from './plugin.js';
 
 await startService({
   name: 'integrations',
-  configSchema: Type.Object({}),
-  async register(scope, runtime) {
-    await scope.register(integrationsPlugin, { runtime });
+  configSchema: IntegrationsConfigSchema,
+  async register(scope, runtime, config) {
+    await scope.register(integrationsPlugin, { runtime, config });
   },
 });

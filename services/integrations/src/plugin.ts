@@ -1,19 +1,69 @@
-import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
+import { authContext, ConfigError, runMigrations, type App, type Runtime } from '@countinghouse/kit';
+import { TOPICS } from '@countinghouse/proto';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { parseEncryptionKey, parseIntegrationsConfig, providerSettings, type IntegrationsConfig } from './config.js';
+import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
+import { TokenCipher } from './domain/token-cipher.js';
+import { IntegrationsService, SYNC_JOB } from './integrations-service.js';
+import { integrationRoutes } from './routes/integrations.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface IntegrationsPluginOptions {
   runtime: Runtime;
+  /**
+   * The AES-256-GCM key for provider tokens (32 bytes, or their base64). Without it, the config's
+   * INTEGRATIONS_ENCRYPTION_KEY; without that, a random key for this process only (tests): tokens
+   * stored under it cannot be read after a restart, and such integrations ask to be connected again.
+   */
+  encryptionKey?: Buffer | string;
+  /** The parsed settings; read from the environment when absent. */
+  config?: IntegrationsConfig;
 }
 
-/** The integrations service as one Fastify plugin. */
+function keyFrom(value: Buffer | string): Buffer {
+  return typeof value === 'string' ? parseEncryptionKey(value) : value;
+}
+
+/** The integrations service as one Fastify plugin: Xero and QuickBooks connect, sync jobs, disconnect. */
 export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptions) {
   const { runtime } = opts;
+  const config = opts.config ?? parseIntegrationsConfig();
+  const providers = providerSettings(config, runtime.publicUrl);
+  let key: Buffer;
+  if (opts.encryptionKey) key = keyFrom(opts.encryptionKey);
+  else if (config.INTEGRATIONS_ENCRYPTION_KEY) key = parseEncryptionKey(config.INTEGRATIONS_ENCRYPTION_KEY);
+  else {
+    if (process.env.NODE_ENV === 'production') {
+      throw new ConfigError('Invalid configuration:\n  - INTEGRATIONS_ENCRYPTION_KEY: required in production');
+    }
+    runtime.logger.warn('integrations: no encryption key configured; provider tokens will not survive a restart');
+    key = randomBytes(32);
+  }
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  runtime.relay(SCHEMA);
+  const relay = runtime.relay(SCHEMA);
+  const svc = new IntegrationsService({
+    db: runtime.db,
+    relay,
+    jobs: runtime.jobs,
+    logger: runtime.logger,
+    cipher: new TokenCipher(key),
+    providers,
+    syncAttempts: config.INTEGRATIONS_SYNC_ATTEMPTS,
+    syncBackoffMs: config.INTEGRATIONS_SYNC_BACKOFF_MS,
+  });
+  await runtime.bus.subscribe({
+    group: CLIENT_DIRECTORY_CONSUMER,
+    topics: [TOPICS.crm],
+    handler: clientDirectoryHandler(runtime.db, runtime.logger),
+  });
+  runtime.jobs.process(SYNC_JOB, (payload, ctx) => svc.runSync(payload, ctx));
   await app.register(authContext, { verifier: runtime.verifier });
+  integrationRoutes(app, svc);
 }
 
 export { SCHEMA } from './db/schema.js';
+export { IntegrationsConfigSchema, parseIntegrationsConfig, type IntegrationsConfig } from './config.js';
+export { TokenCipher } from './domain/token-cipher.js';

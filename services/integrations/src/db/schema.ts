@@ -1,7 +1,105 @@
 import { outboxTables } from '@countinghouse/kit';
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'integrations';
 export const integrations = pgSchema(SCHEMA);
 
 export const { outbox, processedEvents } = outboxTables(integrations);
+
+/**
+ * A read model of crm's clients, built from crm.client_upserted: which client record belongs to which
+ * person (and which accountant is assigned), without calling crm.
+ */
+export const clientDirectory = integrations.table(
+  'client_directory',
+  {
+    clientId: text('client_id').primaryKey(),
+    userId: text('user_id'),
+    companyName: text('company_name').notNull(),
+    assignedAccountantId: text('assigned_accountant_id'),
+    /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
+    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('client_directory_user_idx').on(t.userId), index('client_directory_accountant_idx').on(t.assignedAccountantId)],
+);
+
+/** The spec's client_integrations: one row per client and provider, kept on disconnect. No secrets here. */
+export const clientIntegrations = integrations.table(
+  'client_integrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    integrationType: text('integration_type').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    /** company_name and the latest sync summary (IntegrationData in proto). */
+    integrationData: jsonb('integration_data')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    needsReconnect: boolean('needs_reconnect').notNull().default(false),
+    lastSyncJobId: text('last_sync_job_id'),
+    lastSyncError: text('last_sync_error'),
+    connectedBy: text('connected_by'),
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('client_integrations_client_type_idx').on(t.clientId, t.integrationType),
+    check('client_integrations_type_check', sql`${t.integrationType} in ('xero', 'quickbooks')`),
+  ],
+);
+
+/**
+ * The provider grant of an integration, encrypted at rest (AES-256-GCM, bound to the integration id).
+ * Kept apart from client_integrations so no listing query ever reads a token.
+ */
+export const integrationCredentials = integrations.table('integration_credentials', {
+  integrationId: uuid('integration_id')
+    .primaryKey()
+    .references(() => clientIntegrations.id, { onDelete: 'cascade' }),
+  /** Xero tenant id or QuickBooks realm id: the organisation the grant reaches. */
+  externalId: text('external_id').notNull(),
+  /** Xero's connection id (to remove the tenant connection); null for QuickBooks. */
+  connectionId: text('connection_id'),
+  accessTokenEnc: text('access_token_enc').notNull(),
+  refreshTokenEnc: text('refresh_token_enc').notNull(),
+  accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }).notNull(),
+  refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
+  scope: text('scope'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A started connection: a random state (stored only as its SHA-256) bound to the person, client and
+ * provider, with the PKCE verifier (encrypted); single use, ten minutes.
+ */
+export const oauthStates = integrations.table(
+  'oauth_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    provider: text('provider').notNull(),
+    userId: text('user_id').notNull(),
+    clientId: text('client_id').notNull(),
+    codeVerifierEnc: text('code_verifier_enc'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+
+/** Sync jobs and whose they are, so a job's status is shown only to those who may see its integration. */
+export const syncJobs = integrations.table(
+  'sync_jobs',
+  {
+    jobId: text('job_id').primaryKey(),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => clientIntegrations.id, { onDelete: 'cascade' }),
+    requestedBy: text('requested_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sync_jobs_integration_idx').on(t.integrationId)],
+);

@@ -1,0 +1,25 @@
+import type { IntegrationSummary, IntegrationType } from '@countinghouse/proto';
+import type { ProviderSettings } from '../config.js';
+
+/** The organisation a new grant reaches. */
+export interface ConnectedOrganisation {
+  /** Xero tenant id, QuickBooks realm id. */
+  externalId: string;
+  connectionId: string | null;
+  companyName: string | null;
+}
+
+export interface SyncResult {
+  companyName: string | null;
+  summary: IntegrationSummary;
+}
+
+/** What differs between providers after the OAuth grant: finding the organisation and reading its figures. */
+export interface ProviderAdapter {
+  readonly provider: IntegrationType;
+  readonly settings: ProviderSettings;
+  /** After the code exchange: which organisation (Xero connections; QuickBooks realmId + CompanyInfo). */
+  organisation(accessToken: string, callback: { realmId?: string }): Promise<ConnectedOrganisation>;
+  /** Organisation, contacts and open invoices and bills, summarised. Reports progress from 10 to 90. */
+  summarise(accessToken: string, externalId: string, progress: (pct: number) => Promise<void>): Promise<SyncResult>;
+}

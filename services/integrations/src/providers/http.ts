@@ -1,0 +1,86 @@
+import { PROVIDER_LABELS, type IntegrationType } from '@countinghouse/proto';
+
+/**
+ * Why a provider call failed. Retrying helps with rate_limited, unavailable and bad_response; the
+ * others need a person: invalid_grant and unauthorized mean the grant is gone (connect again),
+ * refused means the request itself was turned down (a setup problem).
+ */
+export type ProviderFailure = 'invalid_grant' | 'unauthorized' | 'rate_limited' | 'unavailable' | 'bad_response' | 'refused';
+
+/** A provider call that failed. The message names the provider, the step and the status only: never a token or a body. */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+  constructor(
+    readonly provider: IntegrationType,
+    readonly failure: ProviderFailure,
+    step: string,
+    readonly status?: number,
+  ) {
+    super(`${PROVIDER_LABELS[provider]} ${step}: ${failure}${status ? ` (HTTP ${status})` : ''}`);
+  }
+  get retryable(): boolean {
+    return this.failure === 'rate_limited' || this.failure === 'unavailable' || this.failure === 'bad_response';
+  }
+}
+
+const TIMEOUT_MS = 20_000;
+
+/** The OAuth `error` field, reduced to its code (providers may echo input in descriptions). */
+function oauthErrorCode(body: unknown): string {
+  const e = (body as { error?: unknown } | null)?.error;
+  return typeof e === 'string' && /^[a-z_]{1,50}$/.test(e) ? e : '';
+}
+
+function failureOfStatus(status: number, body: unknown, isTokenEndpoint: boolean): ProviderFailure {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'unavailable';
+  if (isTokenEndpoint) return oauthErrorCode(body) === 'invalid_grant' ? 'invalid_grant' : 'refused';
+  if (status === 401 || status === 403) return 'unauthorized';
+  return 'refused';
+}
+
+export interface ProviderRequest {
+  provider: IntegrationType;
+  step: string;
+  url: string;
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Token endpoints answer errors in the OAuth shape ({ error: 'invalid_grant' }). */
+  tokenEndpoint?: boolean;
+  /** Whether an empty body is a success (revocation). */
+  expectBody?: boolean;
+}
+
+/** One HTTP call to a provider, classified: a JSON body on 2xx, else a ProviderError. */
+export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(r.url, {
+      method: r.method ?? 'GET',
+      headers: { accept: 'application/json', ...r.headers },
+      body: r.body,
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    throw new ProviderError(r.provider, 'unavailable', r.step);
+  }
+  const text = await res.text().catch(() => '');
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+  }
+  if (!res.ok) throw new ProviderError(r.provider, failureOfStatus(res.status, body, r.tokenEndpoint ?? false), r.step, res.status);
+  if (r.expectBody === false) return undefined as T;
+  if (body === null || typeof body !== 'object') throw new ProviderError(r.provider, 'bad_response', r.step, res.status);
+  return body as T;
+}
+
+export function basicAuth(clientId: string, clientSecret: string): string {
+  return `Basic ${Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64')}`;
+}

@@ -1,0 +1,99 @@
+import type { ProviderSettings } from '../config.js';
+import { dayOf, summarise, toBase, ukDay, type OpenItem } from '../domain/summary.js';
+import type { ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
+import { providerCall, ProviderError } from './http.js';
+
+interface QbDocument {
+  Balance?: number;
+  DueDate?: string;
+  CurrencyRef?: { value?: string };
+  ExchangeRate?: number;
+}
+
+/** QuickBooks' query endpoint returns at most 1000 rows a call. */
+export const QB_PAGE_SIZE = 1000;
+const MAX_PAGES = 200;
+const REALM = /^[0-9A-Za-z-]{1,64}$/;
+
+export function quickbooksAdapter(settings: ProviderSettings): ProviderAdapter {
+  const company = (realmId: string) => `${settings.apiUrl}/v3/company/${encodeURIComponent(realmId)}`;
+  const get = <T>(step: string, url: string, accessToken: string) =>
+    providerCall<T>({ provider: 'quickbooks', step, url, headers: { authorization: `Bearer ${accessToken}` } });
+  const query = <T>(step: string, realmId: string, q: string, accessToken: string) =>
+    get<{ QueryResponse?: Record<string, unknown> } & T>(
+      step,
+      `${company(realmId)}/query?query=${encodeURIComponent(q)}&minorversion=${encodeURIComponent(settings.minorVersion)}`,
+      accessToken,
+    );
+
+  async function companyName(accessToken: string, realmId: string): Promise<string | null> {
+    const body = await get<{ CompanyInfo?: { CompanyName?: string; LegalName?: string } }>(
+      'company info',
+      `${company(realmId)}/companyinfo/${encodeURIComponent(realmId)}?minorversion=${encodeURIComponent(settings.minorVersion)}`,
+      accessToken,
+    );
+    if (!body.CompanyInfo) throw new ProviderError('quickbooks', 'bad_response', 'company info');
+    return body.CompanyInfo.CompanyName || body.CompanyInfo.LegalName || null;
+  }
+
+  /** Every open document of an entity (Balance > 0), page by page. */
+  async function open(entity: 'Invoice' | 'Bill', accessToken: string, realmId: string): Promise<QbDocument[]> {
+    const all: QbDocument[] = [];
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const start = page * QB_PAGE_SIZE + 1;
+      const body = await query(
+        entity.toLowerCase(),
+        realmId,
+        `select * from ${entity} where Balance > '0' startposition ${start} maxresults ${QB_PAGE_SIZE}`,
+        accessToken,
+      );
+      if (!body.QueryResponse) throw new ProviderError('quickbooks', 'bad_response', entity.toLowerCase());
+      const list = (body.QueryResponse[entity] ?? []) as QbDocument[];
+      all.push(...list);
+      if (list.length < QB_PAGE_SIZE) break;
+    }
+    return all;
+  }
+
+  return {
+    provider: 'quickbooks',
+    settings,
+    async organisation(accessToken, callback): Promise<ConnectedOrganisation> {
+      const realmId = callback.realmId;
+      if (!realmId || !REALM.test(realmId)) throw new ProviderError('quickbooks', 'refused', 'callback (no realmId)');
+      return { externalId: realmId, connectionId: null, companyName: await companyName(accessToken, realmId) };
+    },
+    async summarise(accessToken, realmId, progress): Promise<SyncResult> {
+      const name = await companyName(accessToken, realmId);
+      const prefs = await query<unknown>('preferences', realmId, 'select * from Preferences', accessToken);
+      const prefList = prefs.QueryResponse?.Preferences as Array<{ CurrencyPrefs?: { HomeCurrency?: { value?: string } } }> | undefined;
+      const currency = prefList?.[0]?.CurrencyPrefs?.HomeCurrency?.value || 'GBP';
+      await progress(20);
+      const customers = await query<unknown>('customers', realmId, 'select count(*) from Customer', accessToken);
+      const contacts = Number(customers.QueryResponse?.totalCount ?? 0);
+      await progress(40);
+      const invoices = await open('Invoice', accessToken, realmId);
+      await progress(65);
+      const bills = await open('Bill', accessToken, realmId);
+      await progress(85);
+      const item =
+        (kind: OpenItem['kind']) =>
+        (d: QbDocument): OpenItem => {
+          const balance = Number(d.Balance ?? 0);
+          const sameCurrency = !d.CurrencyRef?.value || d.CurrencyRef.value === currency;
+          return { kind, amountDue: sameCurrency ? balance : toBase(balance, d.ExchangeRate, 'multiply'), dueDate: dayOf(d.DueDate) };
+        };
+      return {
+        companyName: name,
+        summary: summarise({
+          currency,
+          items: [...invoices.map(item('receivable')), ...bills.map(item('payable'))],
+          contacts: Number.isFinite(contacts) ? contacts : 0,
+          invoices: invoices.length,
+          bills: bills.length,
+          today: ukDay(),
+        }),
+      };
+    },
+  };
+}
