@@ -26,7 +26,7 @@ export function ControlPanelStats() {
 
 /** The staff portal's three cards. */
 export function StaffStats() {
-  const stats = useCrmStatsQuery();
+  const stats = useCrmStatsQuery({ realm: 'user' });
   useErrorToast(stats.isError, MESSAGES.failedToLoadClientData);
   const s = stats.isError ? null : stats.data;
   const value = (pick: (d: NonNullable<typeof s>) => string) => (s === undefined ? undefined : s && pick(s));

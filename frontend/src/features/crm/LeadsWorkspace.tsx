@@ -11,6 +11,7 @@ import { SearchBox, unlessAll } from './components/ListToolbar';
 import { STAGE_OPTIONS } from './labels';
 import { useDebounced } from './use-debounced';
 import { useErrorToast } from './use-error-toast';
+import { CrmRealmProvider, useCrmRealm } from './realm';
 import { useLeadStageChange } from './use-lead-stage';
 import './crm.css';
 
@@ -33,7 +34,8 @@ export function LeadsWorkspace({ openId, onOpened }: Props) {
   const [converting, setConverting] = useState<Lead | null>(null);
   const { savingStageOf, changeStage } = useLeadStageChange();
 
-  const leads = useLeadsQuery({ search, stage: unlessAll(stage), page, page_size: pageSize });
+  const realm = useCrmRealm();
+  const leads = useLeadsQuery({ search, stage: unlessAll(stage), page, page_size: pageSize, realm });
   useErrorToast(leads.isError, MESSAGES.failedToFetchLeads);
 
   const opened = useLeadQuery(openId ?? '', { skip: !openId });
@@ -100,5 +102,9 @@ export function LeadsWorkspace({ openId, onOpened }: Props) {
 
 /** The staff portal's Leads tab. */
 export function StaffLeads() {
-  return <LeadsWorkspace />;
+  return (
+    <CrmRealmProvider realm="user">
+      <LeadsWorkspace />
+    </CrmRealmProvider>
+  );
 }

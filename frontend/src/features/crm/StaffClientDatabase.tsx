@@ -17,7 +17,7 @@ export function StaffClientDatabase() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
-  const clients = useClientsQuery({ search, sort: 'registration_date', page, page_size: pageSize });
+  const clients = useClientsQuery({ search, sort: 'registration_date', page, page_size: pageSize, realm: 'user' });
   useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
 
   return (

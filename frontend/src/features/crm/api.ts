@@ -33,7 +33,29 @@ import {
   type UpgradeListQuery,
   type UpgradeUpdateBody,
 } from '@countinghouse/proto';
+import type { FetchArgs } from '@reduxjs/toolkit/query/react';
 import { api, apiPath } from '../../app/api';
+
+/**
+ * Which session a crm call runs under: the admin panel's ('admin', the default) or a person's in
+ * the staff portal ('user'). The app's base query reads `auth` from the arguments to choose the
+ * refresh on a 401. Components take it from CrmRealmProvider (realm.tsx).
+ */
+export type CrmRealm = 'admin' | 'user' | 'any';
+type Args = FetchArgs & { auth?: CrmRealm };
+type R = { realm?: CrmRealm };
+
+const get = (route: string, realm: CrmRealm = 'admin', params?: object): Args => ({
+  url: apiPath(route),
+  ...(params ? { params: cleanParams(params) } : {}),
+  auth: realm,
+});
+const send = (route: string, method: string, body: unknown, realm: CrmRealm = 'admin'): Args => ({
+  url: apiPath(route),
+  method,
+  ...(body === undefined ? {} : { body }),
+  auth: realm,
+});
 
 /** Drops empty filters so 'All Status' and an empty search box send nothing (the server's "no filter"). */
 export function cleanParams<T extends object>(query: T): Partial<T> {
@@ -45,68 +67,68 @@ const COUNTS = ['SidebarStats'] as const;
 
 export const crmApi = api.injectEndpoints({
   endpoints: (build) => ({
-    crmStats: build.query<CrmStats, void>({
-      query: () => apiPath(CRM_ROUTES.stats),
+    crmStats: build.query<CrmStats, R | void>({
+      query: (a) => get(CRM_ROUTES.stats, a?.realm),
       providesTags: ['SidebarStats'],
     }),
     sidebarCounts: build.query<SidebarCounts, void>({
-      query: () => apiPath(CRM_ROUTES.sidebarCounts),
+      query: () => get(CRM_ROUTES.sidebarCounts),
       providesTags: ['SidebarStats'],
     }),
     crmSearch: build.query<SearchResult, string>({
-      query: (q) => ({ url: apiPath(CRM_ROUTES.search), params: { q, limit: 5 } }),
+      query: (q) => get(CRM_ROUTES.search, 'admin', { q, limit: 5 }),
     }),
-    teamMembers: build.query<TeamMemberList, void>({
-      query: () => apiPath(CRM_ROUTES.teamMembers),
+    teamMembers: build.query<TeamMemberList, R | void>({
+      query: (a) => get(CRM_ROUTES.teamMembers, a?.realm),
       providesTags: ['Staff'],
     }),
 
-    clients: build.query<ClientList, Partial<ClientListQuery>>({
-      query: (q) => ({ url: apiPath(CRM_ROUTES.clients), params: cleanParams(q) }),
+    clients: build.query<ClientList, Partial<ClientListQuery> & R>({
+      query: ({ realm, ...q }) => get(CRM_ROUTES.clients, realm, q),
       providesTags: (result) => [
         { type: 'Client', id: 'LIST' },
         ...(result?.clients ?? []).map((c) => ({ type: 'Client' as const, id: c.id })),
       ],
     }),
     client: build.query<Client, string>({
-      query: (id) => apiPath(CRM_ROUTES.client(id)),
+      query: (id) => get(CRM_ROUTES.client(id)),
       providesTags: (_r, _e, id) => [{ type: 'Client', id }],
     }),
-    createClient: build.mutation<Client, ClientCreateBody>({
-      query: (body) => ({ url: apiPath(CRM_ROUTES.clients), method: 'POST', body }),
+    createClient: build.mutation<Client, ClientCreateBody & R>({
+      query: ({ realm, ...body }) => send(CRM_ROUTES.clients, 'POST', body, realm),
       invalidatesTags: [{ type: 'Client', id: 'LIST' }, ...COUNTS],
     }),
-    updateClient: build.mutation<Client, { id: string; body: ClientUpdateBody }>({
-      query: ({ id, body }) => ({ url: apiPath(CRM_ROUTES.client(id)), method: 'PATCH', body }),
+    updateClient: build.mutation<Client, { id: string; body: ClientUpdateBody } & R>({
+      query: ({ id, body, realm }) => send(CRM_ROUTES.client(id), 'PATCH', body, realm),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Client', id }, { type: 'Client', id: 'LIST' }, ...COUNTS],
     }),
 
-    leads: build.query<LeadList, Partial<LeadListQuery>>({
-      query: (q) => ({ url: apiPath(CRM_ROUTES.leads), params: cleanParams(q) }),
+    leads: build.query<LeadList, Partial<LeadListQuery> & R>({
+      query: ({ realm, ...q }) => get(CRM_ROUTES.leads, realm, q),
       providesTags: (result) => [{ type: 'Lead', id: 'LIST' }, ...(result?.leads ?? []).map((l) => ({ type: 'Lead' as const, id: l.id }))],
     }),
     lead: build.query<Lead, string>({
-      query: (id) => apiPath(CRM_ROUTES.lead(id)),
+      query: (id) => get(CRM_ROUTES.lead(id)),
       providesTags: (_r, _e, id) => [{ type: 'Lead', id }],
     }),
-    createLead: build.mutation<Lead, LeadCreateBody>({
-      query: (body) => ({ url: apiPath(CRM_ROUTES.leads), method: 'POST', body }),
+    createLead: build.mutation<Lead, LeadCreateBody & R>({
+      query: ({ realm, ...body }) => send(CRM_ROUTES.leads, 'POST', body, realm),
       invalidatesTags: [{ type: 'Lead', id: 'LIST' }, ...COUNTS],
     }),
-    updateLead: build.mutation<Lead, { id: string; body: LeadUpdateBody }>({
-      query: ({ id, body }) => ({ url: apiPath(CRM_ROUTES.lead(id)), method: 'PATCH', body }),
+    updateLead: build.mutation<Lead, { id: string; body: LeadUpdateBody } & R>({
+      query: ({ id, body, realm }) => send(CRM_ROUTES.lead(id), 'PATCH', body, realm),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Lead', id }, { type: 'Lead', id: 'LIST' }, ...COUNTS],
     }),
-    convertLead: build.mutation<LeadConvertReply, { id: string; body: LeadConvertBody }>({
-      query: ({ id, body }) => ({ url: apiPath(CRM_ROUTES.convertLead(id)), method: 'POST', body }),
+    convertLead: build.mutation<LeadConvertReply, { id: string; body: LeadConvertBody } & R>({
+      query: ({ id, body, realm }) => send(CRM_ROUTES.convertLead(id), 'POST', body, realm),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Lead', id }, { type: 'Lead', id: 'LIST' }, { type: 'Client', id: 'LIST' }, ...COUNTS],
     }),
 
-    ghlConfig: build.query<GhlConfig, void>({
-      query: () => apiPath(CRM_ROUTES.ghlConfig),
+    ghlConfig: build.query<GhlConfig, R | void>({
+      query: (a) => get(CRM_ROUTES.ghlConfig, a?.realm),
     }),
-    ghlImport: build.mutation<GhlImportResult, void>({
-      query: () => ({ url: apiPath(CRM_ROUTES.ghlImport), method: 'POST' }),
+    ghlImport: build.mutation<GhlImportResult, R | void>({
+      query: (a) => send(CRM_ROUTES.ghlImport, 'POST', undefined, a?.realm),
       invalidatesTags: [{ type: 'Lead', id: 'LIST' }, ...COUNTS],
     }),
 

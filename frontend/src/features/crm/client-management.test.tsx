@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GHL_MESSAGES, MESSAGES } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { ClientManagement } from './ClientManagement';
-import { STATS, client, findDialog, lastQuery, lead, page, queriesTo } from './test/fixtures';
+import { STATS, UploadXhr, client, findDialog, lastQuery, lead, page, queriesTo } from './test/fixtures';
 
 const CLIENTS = 'GET /api/crm/clients';
 const LEADS = 'GET /api/crm/leads';
@@ -48,7 +48,7 @@ async function pick(user: ReturnType<typeof userEvent.setup>, combobox: string, 
   await user.click(options[options.length - 1]!);
 }
 
-describe('Client Management', () => {
+describe('Client Management', { timeout: 60_000 }, () => {
   it('shows the title, the four cards from the stats endpoint, tab counts and every client card field', async () => {
     setup();
     expect(screen.getByRole('heading', { name: 'Client Management' })).toBeInTheDocument();
@@ -194,7 +194,7 @@ describe('Client Management', () => {
   });
 });
 
-describe('Add Client and Add Lead', () => {
+describe('Add Client and Add Lead', { timeout: 60_000 }, () => {
   it('Add Client requires company, contact and e-mail, then posts the form', async () => {
     const { user, callsTo } = setup({ 'POST /api/crm/clients': () => json(201, client({ company_name: 'New Co' })) });
     await user.click(screen.getByRole('button', { name: /Add Client/ }));
@@ -263,17 +263,28 @@ describe('Add Client and Add Lead', () => {
     expect(callsTo(`PATCH /api/crm/clients/${acme.id}`)[0]!.body).toMatchObject({ company_name: 'Acme Ltd', contact_phone: null });
   });
 
-  it('Docs opens "Client Documents — {company}"', async () => {
+  it('Docs opens "Client Documents — {company}" with the uploader; a finished upload says "Files uploaded" and closes it', async () => {
+    vi.stubGlobal('XMLHttpRequest', UploadXhr);
+    UploadXhr.sent = [];
     const { user } = setup();
     const a = await screen.findByRole('article', { name: 'Acme Ltd' });
     await user.click(within(a).getByRole('button', { name: /Docs/ }));
-    expect(await findDialog('Client Documents — Acme Ltd')).toHaveTextContent(
-      'Only the client and their assigned accountant can access these files.',
-    );
+    const dialog = await findDialog('Client Documents — Acme Ltd');
+    expect(dialog).toHaveTextContent('Only the client and their assigned accountant can access these files.');
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Document type for upload' }));
+    await user.click(await screen.findByTitle('VAT Returns'));
+    await user.upload(within(dialog).getByTestId('documents-file-input'), new File(['%PDF-1.4'], 'vat.pdf', { type: 'application/pdf' }));
+    await user.click(within(dialog).getByRole('button', { name: /Upload 1 file/ }));
+
+    expect(await screen.findByText('Files uploaded')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(UploadXhr.sent).toHaveLength(1);
+    expect(UploadXhr.sent[0]!.get('client_id')).toBe(acme.id);
   });
 });
 
-describe('GoHighLevel import', () => {
+describe('GoHighLevel import', { timeout: 60_000 }, () => {
   it('is disabled and says why when the server has no GoHighLevel key', async () => {
     setup({
       [GHL_CONFIG]: () =>

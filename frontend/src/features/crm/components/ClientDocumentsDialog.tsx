@@ -1,4 +1,7 @@
-import { Alert, Modal, Typography } from 'antd';
+import { Modal, Typography } from 'antd';
+import { MESSAGES } from '@countinghouse/proto';
+import { DocumentUploader } from '../../documents';
+import { useToast } from '../../../shared/toast';
 
 export interface DocumentsTarget {
   id: string;
@@ -10,15 +13,15 @@ interface Props {
   onClose: () => void;
   /**
    * 'admin': the Client Management card's dialog, 'Client Documents — {company}'.
-   * 'staff': the staff portal's dialog, 'Client Documents' with the company name under it.
+   * 'staff': the staff portal's dialog, 'Client Documents' with the company name under it, calls
+   * made under the person's session.
    */
   variant?: 'admin' | 'staff';
 }
 
-export const ACCESS_NOTE = 'Only the client and their assigned accountant can access these files.';
-
-/** The Docs dialog: the documents area's uploader for one client. */
+/** The Docs dialog: the documents area's uploader for one client; 'Files uploaded' and close when done. */
 export function ClientDocumentsDialog({ client, onClose, variant = 'admin' }: Props) {
+  const toast = useToast();
   const title = variant === 'admin' && client ? `Client Documents — ${client.company_name}` : 'Client Documents';
   return (
     <Modal open={client !== null} title={title} onCancel={onClose} footer={null} destroyOnHidden width={640}>
@@ -29,12 +32,14 @@ export function ClientDocumentsDialog({ client, onClose, variant = 'admin' }: Pr
               {client.company_name}
             </Typography.Paragraph>
           )}
-          <Typography.Paragraph type="secondary">{ACCESS_NOTE}</Typography.Paragraph>
-          <Alert
-            type="info"
-            showIcon
-            title="Document upload is not built yet"
-            description="Uploading client documents arrives with the documents area; nothing can be uploaded from here yet."
+          {/* The uploader states who can access the files (the spec's upload text). */}
+          <DocumentUploader
+            clientId={client.id}
+            realm={variant === 'staff' ? 'user' : 'admin'}
+            onUploaded={() => {
+              toast.success(MESSAGES.filesUploaded, 'files-uploaded');
+              onClose();
+            }}
           />
         </>
       )}

@@ -5,6 +5,7 @@ import { useConvertLeadMutation } from '../api';
 import { writeErrorText } from '../errors';
 import { BUSINESS_TYPE_OPTIONS, PACKAGE_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../labels';
 import type { ToastText } from '../../../shared/toast';
+import { useCrmRealm } from '../realm';
 
 interface Values {
   company_name: string;
@@ -25,6 +26,7 @@ export function ConvertLeadModal({ lead, onClose, onConverted }: Props) {
   const [convert, { isLoading }] = useConvertLeadMutation();
   const [failure, setFailure] = useState<ToastText | null>(null);
   const packageName = Form.useWatch('package_name', form);
+  const realm = useCrmRealm();
 
   useEffect(() => {
     if (!lead) return;
@@ -43,6 +45,7 @@ export function ConvertLeadModal({ lead, onClose, onConverted }: Props) {
     try {
       const reply = await convert({
         id: lead.id,
+        realm,
         body: {
           company_name: values.company_name.trim(),
           package_name: values.package_name ?? null,

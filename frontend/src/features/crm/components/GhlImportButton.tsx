@@ -3,6 +3,7 @@ import { CloudDownloadOutlined } from '@ant-design/icons';
 import { GHL_MESSAGES, MESSAGES } from '@countinghouse/proto';
 import { useGhlConfigQuery, useGhlImportMutation } from '../api';
 import { formattedText, useToast } from '../../../shared/toast';
+import { useCrmRealm } from '../realm';
 
 export const GHL_BUTTON_TEXT = 'Import from GoHighLevel';
 const NOT_CONFIGURED_ID = 'ghl-not-configured';
@@ -12,7 +13,8 @@ const NOT_CONFIGURED_ID = 'ghl-not-configured';
  * GoHighLevel key the button is disabled and says why, instead of failing on click.
  */
 export function GhlImportButton({ size }: { size?: 'small' | 'middle' }) {
-  const config = useGhlConfigQuery();
+  const realm = useCrmRealm();
+  const config = useGhlConfigQuery({ realm });
   const [runImport, { isLoading }] = useGhlImportMutation();
   const toast = useToast();
   const notConfigured = config.data?.configured === false;
@@ -20,7 +22,7 @@ export function GhlImportButton({ size }: { size?: 'small' | 'middle' }) {
 
   async function onClick() {
     try {
-      const result = await runImport().unwrap();
+      const result = await runImport({ realm }).unwrap();
       toast.success(formattedText(MESSAGES.loadedLeads(result.total)), 'ghl-import');
     } catch {
       toast.error(MESSAGES.failedToFetchLeadsFromGhl, 'ghl-import');

@@ -5,6 +5,7 @@ import { useCreateLeadMutation, useUpdateLeadMutation } from '../api';
 import { writeErrorText } from '../errors';
 import { BUSINESS_TYPE_OPTIONS, STAGE_OPTIONS } from '../labels';
 import type { ToastText } from '../../../shared/toast';
+import { useCrmRealm } from '../realm';
 
 interface Values {
   name: string;
@@ -51,6 +52,7 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
   const [update, updating] = useUpdateLeadMutation();
   const [failure, setFailure] = useState<ToastText | null>(null);
   const isEdit = Boolean(lead);
+  const realm = useCrmRealm();
 
   useEffect(() => {
     if (open) {
@@ -74,7 +76,7 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
       notes: blankToNull(values.notes),
     };
     try {
-      const saved = lead ? await update({ id: lead.id, body }).unwrap() : await create(body).unwrap();
+      const saved = lead ? await update({ id: lead.id, body, realm }).unwrap() : await create({ ...body, realm }).unwrap();
       onSaved?.(saved);
       onClose();
     } catch (error) {

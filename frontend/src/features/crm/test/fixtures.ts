@@ -111,3 +111,25 @@ export function findDialog(title: string): Promise<HTMLElement> {
     return match;
   });
 }
+
+/** A stand-in XMLHttpRequest (the documents uploader uses XHR for progress) that stores every file. */
+export class UploadXhr {
+  static sent: FormData[] = [];
+  status = 0;
+  responseText = '';
+  withCredentials = false;
+  upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  open() {}
+  abort() {}
+  send(form: FormData) {
+    UploadXhr.sent.push(form);
+    setTimeout(() => {
+      this.status = 201;
+      this.responseText = JSON.stringify({ success: true, documents: [] });
+      this.onload?.();
+    }, 10);
+  }
+}
