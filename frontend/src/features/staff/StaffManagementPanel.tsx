@@ -251,36 +251,7 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
         aria-label="Invitations"
         dataSource={byNewest(invitations)}
         renderItem={(inv) => (
-          <List.Item
-            data-testid="invitation"
-            actions={
-              inv.status === 'pending' && inv.invite_url
-                ? [
-                    <Button key="copy" size="small" icon={<CopyOutlined />} onClick={() => void copyLink(inv.invite_url!)}>
-                      Copy Link
-                    </Button>,
-                    <Popconfirm
-                      key="cancel"
-                      title="Cancel this invitation?"
-                      description={`The link sent to ${inv.email} will stop working.`}
-                      okText="Cancel invitation"
-                      cancelText="Keep it"
-                      onConfirm={() => onCancel(inv)}
-                    >
-                      <Button
-                        size="small"
-                        danger
-                        icon={<StopOutlined />}
-                        loading={cancelling === inv.id}
-                        aria-label={`Cancel invitation for ${inv.email}`}
-                      >
-                        Cancel
-                      </Button>
-                    </Popconfirm>,
-                  ]
-                : []
-            }
-          >
+          <List.Item data-testid="invitation">
             <List.Item.Meta
               title={
                 <Flex wrap gap={8} align="center">
@@ -290,12 +261,38 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
                 </Flex>
               }
               description={
-                <>
-                  Sent {formatDate(inv.created_at)}
-                  {inv.invited_by_name ? ` by ${inv.invited_by_name}` : ''}
-                  {inv.status === 'pending' && ` · expires ${formatDate(inv.expires_at)}`}
-                  {inv.status === 'pending' && inv.delivery === 'failed' && ' · the e-mail could not be sent'}
-                </>
+                <Flex vertical gap={8}>
+                  <span>
+                    Sent {formatDate(inv.created_at)}
+                    {inv.invited_by_name ? ` by ${inv.invited_by_name}` : ''}
+                    {inv.status === 'pending' && ` · expires ${formatDate(inv.expires_at)}`}
+                    {inv.status === 'pending' && inv.delivery === 'failed' && ' · the e-mail could not be sent'}
+                  </span>
+                  {inv.status === 'pending' && inv.invite_url && (
+                    <Flex gap={8} wrap>
+                      <Button size="small" icon={<CopyOutlined />} onClick={() => void copyLink(inv.invite_url!)}>
+                        Copy Link
+                      </Button>
+                      <Popconfirm
+                        title="Cancel this invitation?"
+                        description={`The link sent to ${inv.email} will stop working.`}
+                        okText="Cancel invitation"
+                        cancelText="Keep it"
+                        onConfirm={() => onCancel(inv)}
+                      >
+                        <Button
+                          size="small"
+                          danger
+                          icon={<StopOutlined />}
+                          loading={cancelling === inv.id}
+                          aria-label={`Cancel invitation for ${inv.email}`}
+                        >
+                          Cancel
+                        </Button>
+                      </Popconfirm>
+                    </Flex>
+                  )}
+                </Flex>
               }
             />
           </List.Item>
