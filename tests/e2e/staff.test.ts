@@ -39,7 +39,7 @@ async function invite(page: Page, email: string, role: 'Admin' | 'Manager' | 'St
   await row.getByText('pending').waitFor();
   await row.getByRole('button', { name: 'Copy Link' }).click();
   await page.getByText(MESSAGES.inviteLinkCopiedShare).first().waitFor();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const link = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(link).toMatch(new RegExp(`^${server.baseUrl}/staff/signup\\?token=[\\w-]{20,}$`));
   return link;
 }
