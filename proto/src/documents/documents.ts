@@ -84,7 +84,9 @@ export type DocumentListQuery = Static<typeof DocumentListQuerySchema>;
 
 export const DocumentListSchema = Type.Object({
   documents: Type.Array(ClientDocumentSchema),
+  /** Exact up to 10,000; beyond that it is 10,000 and `total_exact` is false ('10,000+'). */
   total: Type.Integer(),
+  total_exact: Type.Boolean(),
   page: Type.Integer(),
   page_size: Type.Integer(),
 });

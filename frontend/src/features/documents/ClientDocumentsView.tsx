@@ -157,7 +157,10 @@ export function ClientDocumentsView({
           total: list.data?.total ?? 0,
           showSizeChanger: true,
           pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => `${total} document${total === 1 ? '' : 's'}`,
+          showTotal: (total) =>
+            list.data && !list.data.total_exact
+              ? `${total.toLocaleString('en-GB')}+ documents`
+              : `${total.toLocaleString('en-GB')} document${total === 1 ? '' : 's'}`,
           onChange: (p, size) => {
             setPage(size !== pageSize ? 1 : p);
             setPageSize(size);

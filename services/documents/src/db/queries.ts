@@ -73,6 +73,9 @@ function filtersSql(scope: DocumentScope, q: Partial<DocumentListQuery>): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/** The list's total is exact up to this many; beyond, it says 'at least'. */
+export const COUNT_CAP = 10_000;
+
 export async function listDocuments(db: Exec, scope: DocumentScope, q: DocumentListQuery) {
   const where = filtersSql(scope, q);
   const offset = (q.page - 1) * q.page_size;
@@ -83,11 +86,16 @@ export async function listDocuments(db: Exec, scope: DocumentScope, q: DocumentL
       from documents.client_documents d
       left join documents.client_directory c on c.client_id = d.client_id
       where ${where}
-      order by d.created_at desc, d.id desc
+      order by d.created_at desc nulls last, d.id desc nulls last
       limit ${q.page_size} offset ${offset}`),
-    db.execute<{ total: string }>(sql`select count(*) as total from documents.client_documents d where ${where}`),
+    // Counting stops at COUNT_CAP: an exact count of a broad match over hundreds of thousands of rows
+    // costs more than the page itself, and nobody pages past it (a search narrows first).
+    db.execute<{ total: string }>(
+      sql`select count(*) as total from (select 1 from documents.client_documents d where ${where} limit ${COUNT_CAP + 1}) t`,
+    ),
   ]);
-  return { documents: rows.rows.map(toDocument), total: Number(count.rows[0]?.total ?? 0) };
+  const counted = Number(count.rows[0]?.total ?? 0);
+  return { documents: rows.rows.map(toDocument), total: Math.min(counted, COUNT_CAP), totalExact: counted <= COUNT_CAP };
 }
 
 export async function summarise(db: Exec, scope: DocumentScope, clientId?: string): Promise<DocumentSummary> {
@@ -96,7 +104,8 @@ export async function summarise(db: Exec, scope: DocumentScope, clientId?: strin
     select count(*) as total,
            count(*) filter (where d.status = 'active') as active,
            count(*) filter (where d.status = 'pending') as pending,
-           count(distinct d.client_id) as clients
+           (select count(*) from documents.client_directory c
+             where exists (select 1 from documents.client_documents d where d.client_id = c.client_id and ${where})) as clients
     from documents.client_documents d where ${where}`);
   const r = res.rows[0];
   return {

@@ -93,8 +93,8 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request) => {
       const q = request.query as DocumentListQuery;
-      const { documents, total } = await listDocuments(db, scopeOf(requireAuth(request)), q);
-      return { documents, total, page: q.page, page_size: q.page_size };
+      const { documents, total, totalExact } = await listDocuments(db, scopeOf(requireAuth(request)), q);
+      return { documents, total, total_exact: totalExact, page: q.page, page_size: q.page_size };
     },
   );
 
