@@ -1,8 +1,8 @@
-import type { Db } from '@countinghouse/kit';
+import { enqueueEvent, type Db } from '@countinghouse/kit';
 import type { Role } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { grantRole } from './db/people-queries.js';
-import { profiles, users } from './db/schema.js';
+import { profiles, SCHEMA, users } from './db/schema.js';
 import { hashPassword } from './passwords.js';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -29,6 +29,14 @@ export async function seedIdentityDemo(db: Db): Promise<number> {
         .insert(profiles)
         .values({ userId: u!.id, email: p.email, firstName: p.first, lastName: p.last, companyName: p.company ?? null, role: p.role });
       await grantRole(tx, u!.id, p.role, null);
+      // Other services keep read models of who holds which role (Team Members, accountant names).
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'identity.role_changed',
+        { userId: u!.id, role: p.role, isActive: true, email: p.email, name: `${p.first} ${p.last}` },
+        { actor: { kind: 'system', id: null }, key: u!.id },
+      );
     }
   });
   return DEMO_PEOPLE.length;
