@@ -34,8 +34,8 @@ describe('AI video scripts (browser)', () => {
     const context = await newContext(browser, server.baseUrl, { acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
     // Linux Chromium has no share sheet; make sure of it, so Share takes the clipboard path.
-    await context.addInitScript(() => {
-      Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true });
+    await context.addInitScript({
+      content: "Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true });",
     });
     const page = await context.newPage();
     await signInAndOpenTab(page);
@@ -80,7 +80,7 @@ describe('AI video scripts (browser)', () => {
 
     await result.getByRole('button', { name: /Share/ }).click();
     await page.getByText('Script copied to clipboard!').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(record.text);
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(record.text);
 
     // It is in the earlier scripts, and reopens after a reload.
     await page.reload();
