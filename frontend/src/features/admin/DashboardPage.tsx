@@ -7,6 +7,7 @@ import { useAdminLogout } from '../admin-auth/use-admin-logout';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AdminStaffManagement } from './AdminStaffManagement';
 import { AiVideoTab } from '../media';
+import { ClientManagement, ControlPanelStats } from '../crm';
 import './dashboard.css';
 
 const ROLE_COLOURS: Record<Role, string> = {
@@ -16,13 +17,6 @@ const ROLE_COLOURS: Record<Role, string> = {
   accountant: 'green',
   client: 'default',
 };
-
-const STAT_CARDS = [
-  { title: 'Total Clients', note: 'Registered businesses' },
-  { title: 'Team Members', note: 'Active staff' },
-  { title: 'Monthly Revenue', note: 'Recurring income' },
-  { title: 'Active Plans', note: 'Paying clients' },
-] as const;
 
 /** Shown wherever a later issue will put real data: never a made-up number. */
 const NotBuilt = () => <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Not built yet" />;
@@ -65,7 +59,7 @@ function SettingsTab() {
 
 const TABS = [
   { key: 'staff', label: 'Staff Management', children: <AdminStaffManagement /> },
-  { key: 'clients', label: 'Client Database', children: <NotBuilt /> },
+  { key: 'clients', label: 'Client Database', children: <ClientManagement /> },
   { key: 'files', label: 'Client Files', children: <NotBuilt /> },
   { key: 'video', label: 'AI Video', children: <AiVideoTab /> },
   { key: 'settings', label: 'Settings', children: <SettingsTab /> },
@@ -98,19 +92,7 @@ export function DashboardPage() {
         </Button>
       </Flex>
 
-      <Row gutter={[16, 16]}>
-        {STAT_CARDS.map((card) => (
-          <Col key={card.title} xs={24} sm={12} xl={6}>
-            <Card>
-              <h2 className="admin-dashboard__card-title">{card.title}</h2>
-              <Typography.Text type="secondary">{card.note}</Typography.Text>
-              <Typography.Paragraph strong className="admin-dashboard__not-built">
-                Not built yet
-              </Typography.Paragraph>
-            </Card>
-          </Col>
-        ))}
-      </Row>
+      <ControlPanelStats />
 
       <Card>
         <Tabs items={TABS} defaultActiveKey="staff" />
