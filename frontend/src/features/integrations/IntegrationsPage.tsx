@@ -39,7 +39,7 @@ function money(amount: number, currency: string): string {
 }
 
 /** Watches one sync job until it settles, showing its progress. */
-function SyncWatcher({ jobId, onDone }: { jobId: string; onDone: (job: SyncJob) => void }) {
+function SyncWatcher({ jobId, provider, onDone }: { jobId: string; provider: IntegrationType; onDone: (job: SyncJob) => void }) {
   const [settled, setSettled] = useState(false);
   const job = useSyncJobQuery(jobId, { pollingInterval: settled ? 0 : 1000, skipPollingIfUnfocused: false });
   const state = job.data?.state;
@@ -51,9 +51,9 @@ function SyncWatcher({ jobId, onDone }: { jobId: string; onDone: (job: SyncJob) 
   useEffect(() => {
     if (job.isError && !settled) {
       setSettled(true);
-      onDone({ id: jobId, integration_type: 'xero', state: 'failed', progress: 0 });
+      onDone({ id: jobId, integration_type: provider, state: 'failed', progress: 0 });
     }
-  }, [job.isError, settled, jobId, onDone]);
+  }, [job.isError, settled, jobId, provider, onDone]);
   if (settled) return null;
   return (
     <div className="integration-card__progress" aria-label="Sync progress">
@@ -147,7 +147,7 @@ function IntegrationCardView({ card, onChanged }: { card: Card; onChanged: () =>
           {INTEGRATION_TEXTS.notConfigured(provider)}
         </Typography.Paragraph>
       ) : null}
-      {jobId ? <SyncWatcher jobId={jobId} onDone={onSyncDone} /> : null}
+      {jobId ? <SyncWatcher jobId={jobId} provider={provider} onDone={onSyncDone} /> : null}
       <Space wrap className="integration-card__actions">
         <Button
           type="primary"
