@@ -59,7 +59,9 @@ const live = new Set<ChildProcess>();
  */
 function baseEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ'];
-  const env: Record<string, string> = { NODE_ENV: 'production', KAFKAJS_NO_PARTITIONER_WARNING: '1' };
+  // NODE_ENV stays unset, as with npm start: the launchers' defaults apply (in production mode
+  // some plugins demand secrets the bench has no use for)
+  const env: Record<string, string> = { KAFKAJS_NO_PARTITIONER_WARNING: '1' };
   for (const k of keep) if (process.env[k]) env[k] = process.env[k]!;
   return env;
 }
