@@ -30,27 +30,23 @@ const ME_CLIENT = {
 // Every address of the spec's route table (section 2) must answer with a page, never the 404.
 // Built pages are listed further down; these still say plainly that they are not built.
 const PLACEHOLDER_ROUTES = [
-  '/',
-  '/package-selection',
-  '/who-we-help',
-  '/services',
-  '/resources',
-  '/about-us',
-  '/blog',
-  ...[
-    'clients',
-    'leads',
-    'upgrades',
-    'tasks',
-    'documents',
-    'communications',
-    'billing',
-    'reports',
-    'settings',
-    'roles',
-    'notifications',
-  ].map((s) => `/admin/${s}`),
+  ...['clients', 'leads', 'upgrades', 'tasks', 'documents', 'communications', 'reports', 'settings', 'roles', 'notifications'].map(
+    (s) => `/admin/${s}`,
+  ),
 ];
+const CLIENT_PLACEHOLDER_ROUTES = ['/integrations', '/integrations/xero/callback'];
+
+// The public site (issue 6): each page with its heading.
+const PUBLIC_PAGES = [
+  ['/', 'Your books, your tax, your accountant. One fixed monthly fee.'],
+  ['/package-selection', 'Choose your package'],
+  ['/who-we-help', 'Who we help'],
+  ['/services', 'Services'],
+  ['/resources', 'Resources'],
+  ['/about-us', 'About us'],
+  ['/blog', 'Blog'],
+  ['/blog/when-should-you-register-for-vat', 'When should you register for VAT?'],
+] as const;
 
 describe('route table', () => {
   it.each(PLACEHOLDER_ROUTES)('%s has a page that says plainly it is not built yet', async (path) => {
@@ -66,7 +62,39 @@ describe('route table', () => {
     expect(consoleError).not.toHaveBeenCalled();
   });
 
-  it.each(CLIENT_ROUTES)('%s is a signed-in client page (a placeholder until its issue)', async (path) => {
+  it.each(PUBLIC_PAGES)('%s is built: heading %s', async (path, heading) => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    mockFetch({ 'GET /api/public/config': () => json(200, PUBLIC_CONFIG) });
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it.each(['/dashboard', '/client-dashboard'])('%s is the client dashboard for a signed-in client', async (path) => {
+    mockFetch({
+      'GET /api/public/config': () => json(200, PUBLIC_CONFIG),
+      'GET /api/identity/auth/me': () => json(200, ME_CLIENT),
+      'GET /api/billing/subscription': () =>
+        json(200, { subscribed: false, package_name: null, subscription_end: null, status: null, monthly_fee: null, provider: null }),
+    });
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your dashboard' })).toBeInTheDocument();
+    expect(await screen.findByText('You do not have an active package yet.')).toBeInTheDocument();
+  });
+
+  it('/admin/billing is the billing page', async () => {
+    mockFetch({
+      'GET /api/identity/admin/session': () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }),
+      'GET /api/billing/admin/summary': () =>
+        json(200, { mrr: 100, active: 1, overdue: 0, cancelled: 0, pending: 0, collected_30d: 100, failed_payments: [], provider: 'test' }),
+      'GET /api/billing/admin/subscriptions': () => json(200, { subscriptions: [], total: 0, page: 1, page_size: 25 }),
+    });
+    renderAt('/admin/billing');
+    expect(await screen.findByRole('heading', { name: 'Billing' })).toBeInTheDocument();
+    expect(await screen.findAllByText('£100.00')).toHaveLength(2);
+  });
+
+  it.each(CLIENT_PLACEHOLDER_ROUTES)('%s is a signed-in client page (a placeholder until its issue)', async (path) => {
     mockFetch({
       'GET /api/public/config': () => json(200, PUBLIC_CONFIG),
       'GET /api/identity/auth/me': () => json(200, ME_CLIENT),

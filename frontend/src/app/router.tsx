@@ -27,6 +27,9 @@ const TestLoginPage = lazyNamed(() => import('../features/public/TestLoginPage')
 const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');
 const PaymentSuccessPage = lazyNamed(clientPages, 'PaymentSuccessPage');
 const IntegrationsPage = lazyNamed(clientPages, 'IntegrationsPage');
+const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
+const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
+const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
@@ -94,6 +97,10 @@ export const routes: RouteObject[] = [
           { path: 'resources', element: <ResourcesPage /> },
           { path: 'about-us', element: <AboutUsPage /> },
           { path: 'blog', element: <BlogPage /> },
+          { path: 'blog/:slug', element: <BlogPage /> },
+          // Choosing a package: checkout (signs a visitor up first), and the built-in test checkout.
+          { path: 'checkout', element: <CheckoutPage /> },
+          { path: 'checkout/test', element: <TestCheckoutPage /> },
           { path: 'staff-login', element: <StaffLoginPage /> },
           { path: 'staff/login', element: <StaffLoginPage /> },
           { path: 'staff/signup', element: <StaffSignupPage /> },
@@ -111,7 +118,10 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
-          ...adminSections.map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
+          { path: 'billing', element: <AdminBillingPage /> },
+          ...adminSections
+            .filter((section) => section !== 'billing')
+            .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },
       { path: '*', element: <NotFound /> },

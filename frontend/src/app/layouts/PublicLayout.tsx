@@ -1,11 +1,12 @@
-import { Suspense } from 'react';
-import { Layout } from 'antd';
-import { Link, NavLink, Outlet } from 'react-router-dom';
+import { lazy, Suspense, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { usePublicConfig } from '../../features/public/api';
-import { Maintenance } from '../../features/status-pages/Maintenance';
-import { PageSpinner } from '../../shared/PageSpinner';
 import { APP_NAME } from '../../shared/use-page-title';
 import './public-layout.css';
+
+// Plain HTML and CSS, no antd: the marketing pages stay light. Client pages inside this frame load
+// antd with their own chunk.
+const Maintenance = lazy(() => import('../../features/status-pages/Maintenance'));
 
 const NAV_LINKS = [
   { to: '/who-we-help', label: 'Who we help' },
@@ -17,48 +18,132 @@ const NAV_LINKS = [
   { to: '/login', label: 'Log in' },
 ] as const;
 
+/** A spinner drawn in CSS, announced to screen readers. */
+export function PublicSpinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div role="status" aria-live="polite" className="public-spinner">
+      <span className="public-spinner__ring" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
 /** Shared frame of the public and client pages: header, nav, footer, and the maintenance switch. */
 export function PublicLayout() {
   const { isLoading, maintenance, practice } = usePublicConfig();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  // Close the mobile menu when the page changes.
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
+    setMenuOpen(false);
+  }
 
-  // Wait for the config so neither the practice name nor the maintenance page flashes in late.
-  if (isLoading) return <PageSpinner fullScreen />;
-  if (maintenance) return <Maintenance />;
+  if (maintenance)
+    return (
+      <Suspense fallback={<PublicSpinner />}>
+        <Maintenance />
+      </Suspense>
+    );
 
-  const name = practice?.name || APP_NAME;
+  // While the config loads the frame shows without the practice's details, so the page itself
+  // is not held back by that request.
+  const name = practice?.name || (isLoading ? '' : APP_NAME);
+  const year = new Date().getFullYear();
   return (
-    <Layout className="public-layout">
-      <Layout.Header className="public-layout__header">
-        <Link to="/" className="public-layout__brand">
-          {name}
-        </Link>
-        <nav aria-label="Main" className="public-layout__nav">
-          {NAV_LINKS.map((link) => (
-            <NavLink key={link.to} to={link.to} className="public-layout__link">
-              {link.label}
-            </NavLink>
-          ))}
-        </nav>
-      </Layout.Header>
-      <Layout.Content className="public-layout__content">
-        <Suspense fallback={<PageSpinner />}>
+    <div className="public-layout">
+      <a href="#main" className="public-layout__skip">
+        Skip to content
+      </a>
+      <header className="public-layout__header">
+        <div className="public-layout__bar">
+          <Link to="/" className="public-layout__brand" aria-label={name || APP_NAME}>
+            <span className="public-layout__logo" aria-hidden="true">
+              £
+            </span>
+            <span>{name || '\u00a0'}</span>
+          </Link>
+          <button
+            type="button"
+            className="public-layout__menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="public-nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            Menu
+          </button>
+          <nav id="public-nav" aria-label="Main" className={`public-layout__nav${menuOpen ? ' is-open' : ''}`}>
+            {NAV_LINKS.map((link) => (
+              <NavLink key={link.to} to={link.to} className="public-layout__link">
+                {link.label}
+              </NavLink>
+            ))}
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="public-layout__content" tabIndex={-1}>
+        <Suspense fallback={<PublicSpinner />}>
           <Outlet />
         </Suspense>
-      </Layout.Content>
-      <Layout.Footer className="public-layout__footer">
-        <span>{name}</span>
-        {practice?.phone && (
-          <a href={`tel:${practice.phone.replace(/\s+/g, '')}`} className="public-layout__link">
-            {practice.phone}
-          </a>
-        )}
-        {practice?.email && (
-          <a href={`mailto:${practice.email}`} className="public-layout__link">
-            {practice.email}
-          </a>
-        )}
-      </Layout.Footer>
-    </Layout>
+      </main>
+      <footer className="public-layout__footer">
+        <div className="public-layout__footer-grid">
+          <div>
+            <p className="public-layout__footer-name">{name || APP_NAME}</p>
+            <p>Online accountants for UK sole traders, partnerships and limited companies.</p>
+          </div>
+          <div>
+            <h2 className="public-layout__footer-heading">Talk to us</h2>
+            <ul className="public-layout__footer-list">
+              {practice?.phone && (
+                <li>
+                  <a href={`tel:${practice.phone.replace(/\s+/g, '')}`} className="public-layout__link">
+                    {practice.phone}
+                  </a>
+                </li>
+              )}
+              {practice?.email && (
+                <li>
+                  <a href={`mailto:${practice.email}`} className="public-layout__link">
+                    {practice.email}
+                  </a>
+                </li>
+              )}
+              <li>Monday to Friday, 9am to 5.30pm</li>
+            </ul>
+          </div>
+          <div>
+            <h2 className="public-layout__footer-heading">Explore</h2>
+            <ul className="public-layout__footer-list">
+              <li>
+                <Link to="/package-selection" className="public-layout__link">
+                  Packages and prices
+                </Link>
+              </li>
+              <li>
+                <Link to="/who-we-help" className="public-layout__link">
+                  Who we help
+                </Link>
+              </li>
+              <li>
+                <Link to="/blog" className="public-layout__link">
+                  Blog
+                </Link>
+              </li>
+              <li>
+                <Link to="/staff-login" className="public-layout__link">
+                  Staff sign-in
+                </Link>
+              </li>
+            </ul>
+          </div>
+        </div>
+        <p className="public-layout__legal">
+          © {year} {name || APP_NAME}. Prices exclude VAT where it applies. Monthly subscriptions, cancel any time.
+        </p>
+      </footer>
+    </div>
   );
 }
 

@@ -26,9 +26,10 @@ describe('Public layout', () => {
       ['Packages', '/package-selection'],
       ['Log in', '/login'],
     ]);
-    expect(screen.getByRole('link', { name: '020 7946 0000' })).toHaveAttribute('href', 'tel:02079460000');
-    expect(screen.getByRole('link', { name: 'hello@ledger.example' })).toHaveAttribute('href', 'mailto:hello@ledger.example');
-    expect(await within(screen.getByRole('main')).findByText('This page is not built yet')).toBeInTheDocument();
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getByRole('link', { name: '020 7946 0000' })).toHaveAttribute('href', 'tel:02079460000');
+    expect(within(footer).getByRole('link', { name: 'hello@ledger.example' })).toHaveAttribute('href', 'mailto:hello@ledger.example');
+    expect(await within(screen.getByRole('main')).findByRole('heading', { level: 1 })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Home | Countinghouse'));
   });
 
@@ -36,13 +37,13 @@ describe('Public layout', () => {
     mockFetch({ [CONFIG]: () => json(200, { ...PUBLIC_CONFIG, maintenance: true }) });
     renderAt('/services');
     expect(await screen.findByRole('heading', { name: MESSAGES.maintenanceHeading })).toBeInTheDocument();
-    expect(screen.queryByText('This page is not built yet')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Services' })).not.toBeInTheDocument();
   });
 
   it('treats a failing config call as "not in maintenance"', async () => {
     mockFetch({ [CONFIG]: () => apiError(500, 'INTERNAL', 'boom') });
     renderAt('/blog');
-    expect(await screen.findByText('This page is not built yet')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Blog' })).toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.maintenanceHeading)).not.toBeInTheDocument();
   });
 });

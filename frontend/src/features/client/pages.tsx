@@ -1,10 +1,251 @@
+import { BILLING_MESSAGES, findPackage, formatGBP, LIMITS, MESSAGES } from '@countinghouse/proto';
+import { Alert, Button, Card, Result, Space, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { errorBody, httpStatus } from '../../app/api';
+import { personSessionReset } from '../../app/person-session';
+import { useAppDispatch } from '../../app/store';
 import { NotBuiltYet } from '../../shared/NotBuiltYet';
+import { PageSpinner } from '../../shared/PageSpinner';
+import { serverText, useToast } from '../../shared/toast';
+import { usePageTitle } from '../../shared/use-page-title';
+import {
+  pendingPackage,
+  usePayTestCheckoutMutation,
+  useStartCheckoutMutation,
+  useTestCheckoutQuery,
+  useVerifyPaymentMutation,
+} from './api';
+import { PracticeContact } from './PracticeContact';
+import './client.css';
 
-// Signed-in client pages; their own chunk so the marketing pages stay light.
-export const ClientDashboardPage = ({ route }: { route: '/dashboard' | '/client-dashboard' }) => (
-  <NotBuiltYet name="Client dashboard" route={route} />
-);
-export const PaymentSuccessPage = () => <NotBuiltYet name="Payment confirmation" route="/payment-success" />;
+export { ClientDashboardPage } from './ClientDashboardPage';
+export { PracticeContact } from './PracticeContact';
+
+/**
+ * /checkout?package=Growth: starts the checkout for the chosen package. A visitor who is not signed in
+ * goes through sign-up first and comes back here (?redirect=); the choice is also remembered for the
+ * dashboard in case a page on the way drops the redirect.
+ */
+export function CheckoutPage() {
+  usePageTitle('Checkout');
+  const [params] = useSearchParams();
+  const pkg = findPackage(params.get('package'));
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const [start] = useStartCheckoutMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!pkg || started.current) return;
+    started.current = true;
+    pendingPackage.set(pkg.name);
+    start({ package_name: pkg.name })
+      .unwrap()
+      .then((reply) => {
+        // The test checkout is a page of this site; Stripe's is elsewhere.
+        if (reply.url.startsWith('/')) navigate(reply.url, { replace: true });
+        else window.location.assign(reply.url);
+      })
+      .catch((err: unknown) => {
+        const status = httpStatus(err);
+        if (status === 401) {
+          dispatch(personSessionReset());
+          const back = `/checkout?package=${encodeURIComponent(pkg.name)}`;
+          navigate(`/signup?redirect=${encodeURIComponent(back)}`, { replace: true });
+        } else if (status === 409 && errorBody(err)?.message === BILLING_MESSAGES.alreadySubscribed) {
+          pendingPackage.clear();
+          navigate('/client-dashboard', { replace: true });
+        } else {
+          setFailure(errorBody(err)?.message ?? BILLING_MESSAGES.providerUnavailable);
+        }
+      });
+  }, [pkg, start, navigate, dispatch]);
+
+  if (!pkg) {
+    return (
+      <Result
+        status="warning"
+        title="Choose a package first"
+        extra={
+          <Link to="/package-selection">
+            <Button type="primary">See packages</Button>
+          </Link>
+        }
+      />
+    );
+  }
+  if (failure) {
+    return (
+      <Result
+        status="error"
+        title="We could not start the checkout"
+        subTitle={failure}
+        extra={
+          <Link to="/package-selection">
+            <Button>Back to packages</Button>
+          </Link>
+        }
+      />
+    );
+  }
+  return <PageSpinner label={`Starting your checkout for ${pkg.name}…`} />;
+}
+
+/** /checkout/test?session_id=…: the built-in checkout used when Stripe is not configured. No card is charged. */
+export function TestCheckoutPage() {
+  usePageTitle('Test checkout');
+  const [params] = useSearchParams();
+  const sessionId = params.get('session_id') ?? '';
+  const session = useTestCheckoutQuery(sessionId, { skip: !sessionId });
+  const [pay, paying] = usePayTestCheckoutMutation();
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  useEffect(() => {
+    if (httpStatus(session.error) === 401)
+      navigate(`/login?redirect=${encodeURIComponent(`/checkout/test?session_id=${sessionId}`)}`, { replace: true });
+  }, [session.error, navigate, sessionId]);
+
+  if (!sessionId || session.isError) {
+    return (
+      <Result
+        status="warning"
+        title={BILLING_MESSAGES.sessionNotFound}
+        extra={
+          <Link to="/package-selection">
+            <Button>Back to packages</Button>
+          </Link>
+        }
+      />
+    );
+  }
+  if (session.isLoading || !session.data) return <PageSpinner />;
+  const s = session.data;
+  const onPay = async () => {
+    try {
+      const paid = await pay(sessionId).unwrap();
+      navigate(paid.success_url, { replace: true });
+    } catch (err) {
+      toast.error(serverText(errorBody(err)?.message ?? MESSAGES.failedToVerifyPayment));
+    }
+  };
+  return (
+    <div className="client-page client-page--narrow">
+      <Card>
+        <Typography.Title level={1} className="client-title">
+          Test checkout
+        </Typography.Title>
+        <Alert type="warning" showIcon title={BILLING_MESSAGES.testCheckoutNotice} className="client-gap" />
+        <dl className="client-facts">
+          <dt>Package</dt>
+          <dd>{s.package_name}</dd>
+          <dt>Price</dt>
+          <dd>{formatGBP(s.monthly_fee)} per month</dd>
+        </dl>
+        {s.status === 'open' ? (
+          <Space wrap>
+            <Button type="primary" size="large" loading={paying.isLoading} onClick={() => void onPay()}>
+              Pay {formatGBP(s.monthly_fee)} (test, no card charged)
+            </Button>
+            <Link to={s.cancel_url}>
+              <Button size="large">Cancel</Button>
+            </Link>
+          </Space>
+        ) : (
+          <Link to={s.success_url}>
+            <Button type="primary">Continue</Button>
+          </Link>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+const NEXT_STEPS = [
+  { title: 'Complete your business profile', text: 'Tell us your company name, contact details, business type and number of employees.' },
+  {
+    title: 'Meet your dedicated accountant',
+    text: `Your personal accountant is assigned within ${LIMITS.accountantAssignedWithinHours} hours and will get in touch.`,
+  },
+  { title: 'Start managing your accounting', text: 'Upload documents and connect Xero or QuickBooks from your dashboard.' },
+] as const;
+
+/** /payment-success?session_id=…: verifies the payment server-side (idempotent), then welcomes the client. */
+export function PaymentSuccessPage() {
+  const [params] = useSearchParams();
+  const sessionId = params.get('session_id') ?? '';
+  const [verify, result] = useVerifyPaymentMutation();
+  const toast = useToast();
+  const asked = useRef(false);
+  usePageTitle(result.isSuccess ? 'Payment successful' : result.isError ? 'Payment verification failed' : 'Verifying your payment');
+
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    if (!sessionId) return;
+    verify({ session_id: sessionId })
+      .unwrap()
+      .then(() => {
+        pendingPackage.clear();
+        toast.success(MESSAGES.paymentSuccessful, 'payment');
+      })
+      .catch(() => toast.error(MESSAGES.failedToVerifyPayment, 'payment'));
+  }, [sessionId, verify, toast]);
+
+  if (!sessionId || result.isError) {
+    return (
+      <Result
+        status="error"
+        title="Payment verification failed"
+        subTitle="Please contact support if you believe this is an error."
+        extra={
+          <>
+            <Link to="/">
+              <Button type="primary">Return Home</Button>
+            </Link>
+            <PracticeContact />
+          </>
+        }
+      />
+    );
+  }
+  if (!result.isSuccess) return <PageSpinner label="Verifying your payment..." />;
+  const v = result.data;
+  return (
+    <div className="client-page client-page--narrow">
+      <Result status="success" title="Payment successful! Welcome aboard." subTitle={`You are subscribed to ${v.package_name}.`} />
+      <Card title="Your package" className="client-gap">
+        <p className="client-package">
+          <strong>{v.package_name}</strong> <span>{formatGBP(v.monthly_fee)} per month</span>
+        </p>
+        <ul className="client-features">
+          {v.features.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+        </ul>
+      </Card>
+      <Card title="What happens next" className="client-gap">
+        <ol className="client-steps">
+          {NEXT_STEPS.map((s) => (
+            <li key={s.title}>
+              <strong>{s.title}</strong>
+              <p>{s.text}</p>
+            </li>
+          ))}
+        </ol>
+        <Link to="/client-dashboard">
+          <Button type="primary" size="large">
+            Go to your dashboard
+          </Button>
+        </Link>
+      </Card>
+      <PracticeContact />
+    </div>
+  );
+}
+
 export const IntegrationsPage = ({ route }: { route: '/integrations' | '/integrations/xero/callback' }) => (
   <NotBuiltYet name="Integrations" route={route} />
 );

@@ -1,0 +1,91 @@
+import { formatDate, formatGBP, type AdminSubscription, type FailedPayment } from '@countinghouse/proto';
+import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { usePageTitle } from '../../shared/use-page-title';
+import { useAdminBillingSummaryQuery, useAdminSubscriptionsQuery } from './api';
+
+const STATUS_COLOURS: Record<string, string> = { active: 'green', overdue: 'orange', cancelled: 'default', pending: 'blue' };
+
+/** /admin/billing: subscriptions and their status, monthly recurring revenue, failed payments (admin and manager). */
+export function AdminBillingPage() {
+  usePageTitle('Billing');
+  const [page, setPage] = useState(1);
+  const pageSize = 25;
+  const summary = useAdminBillingSummaryQuery();
+  const list = useAdminSubscriptionsQuery({ page, page_size: pageSize });
+  const s = summary.data;
+
+  return (
+    <div>
+      <Typography.Title level={2}>Billing</Typography.Title>
+      {s?.provider === 'test' && (
+        <Alert
+          type="info"
+          showIcon
+          className="client-gap"
+          title="Stripe is not configured: payments go through the built-in test checkout."
+        />
+      )}
+      {(summary.isError || list.isError) && (
+        <Alert type="error" showIcon className="client-gap" title="Billing figures could not be loaded." />
+      )}
+      <Row gutter={[16, 16]} className="client-gap">
+        <Col xs={12} md={6}>
+          <Card>
+            <Statistic title="Monthly recurring revenue" value={s ? formatGBP(s.mrr) : '…'} />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card>
+            <Statistic title="Active subscriptions" value={s?.active ?? '…'} />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card>
+            <Statistic title="Overdue" value={s?.overdue ?? '…'} />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card>
+            <Statistic title="Collected, last 30 days" value={s ? formatGBP(s.collected_30d) : '…'} />
+          </Card>
+        </Col>
+      </Row>
+      <Card title="Subscriptions" className="client-gap">
+        <Table<AdminSubscription>
+          rowKey="id"
+          loading={list.isFetching}
+          dataSource={list.data?.subscriptions ?? []}
+          pagination={{ current: page, pageSize, total: list.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+          locale={{ emptyText: 'No subscriptions yet' }}
+          columns={[
+            { title: 'Client e-mail', dataIndex: 'email' },
+            { title: 'Package', dataIndex: 'package_name' },
+            { title: 'Monthly fee', dataIndex: 'monthly_fee', render: (v: number) => `${formatGBP(v)}/month` },
+            { title: 'Status', dataIndex: 'status', render: (v: string) => <Tag color={STATUS_COLOURS[v]}>{v}</Tag> },
+            { title: 'Next billing date', dataIndex: 'current_period_end', render: (v: string | null) => formatDate(v) },
+            { title: 'Provider', dataIndex: 'provider' },
+            { title: 'Started', dataIndex: 'created_at', render: (v: string) => formatDate(v) },
+          ]}
+        />
+      </Card>
+      <Card title="Failed payments">
+        <Table<FailedPayment>
+          rowKey="id"
+          dataSource={s?.failed_payments ?? []}
+          pagination={false}
+          locale={{ emptyText: 'No failed payments' }}
+          columns={[
+            { title: 'Client e-mail', dataIndex: 'email' },
+            { title: 'Package', dataIndex: 'package_name' },
+            { title: 'Amount', dataIndex: 'amount', render: (v: number) => formatGBP(v) },
+            { title: 'Invoice', dataIndex: 'provider_invoice_id' },
+            { title: 'When', dataIndex: 'occurred_at', render: (v: string) => formatDate(v) },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}
+
+export default AdminBillingPage;

@@ -1,0 +1,96 @@
+import {
+  BILLING_ROUTES,
+  CRM_ROUTES,
+  type AdminSubscriptionList,
+  type BillingSummary,
+  type CheckoutReply,
+  type Client,
+  type SubscriptionCheck,
+  type TestCheckoutSession,
+  type VerifyReply,
+} from '@countinghouse/proto';
+import { api, apiPath } from '../../app/api';
+
+/** billing (and the client's own crm record) for the client pages and /admin/billing. */
+export const billingApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    startCheckout: build.mutation<CheckoutReply, { package_name: string }>({
+      query: (body) => ({ url: apiPath(BILLING_ROUTES.checkout), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+    }),
+    testCheckout: build.query<TestCheckoutSession, string>({
+      query: (id) => apiPath(BILLING_ROUTES.testCheckout(id)),
+      extraOptions: { auth: 'user' },
+    }),
+    payTestCheckout: build.mutation<TestCheckoutSession, string>({
+      query: (id) => ({ url: apiPath(BILLING_ROUTES.testCheckoutPay(id)), method: 'POST' }),
+      extraOptions: { auth: 'user' },
+    }),
+    verifyPayment: build.mutation<VerifyReply, { session_id: string }>({
+      query: (body) => ({ url: apiPath(BILLING_ROUTES.verify), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+      invalidatesTags: ['Billing', 'Client'],
+    }),
+    subscription: build.query<SubscriptionCheck, void>({
+      query: () => apiPath(BILLING_ROUTES.subscription),
+      extraOptions: { auth: 'user' },
+      providesTags: ['Billing'],
+    }),
+    changePackage: build.mutation<SubscriptionCheck, { package_name: string }>({
+      query: (body) => ({ url: apiPath(BILLING_ROUTES.changePackage), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+      invalidatesTags: ['Billing', 'Client', 'Upgrade'],
+    }),
+    myClient: build.query<Client, void>({
+      query: () => apiPath(CRM_ROUTES.myClient),
+      extraOptions: { auth: 'user' },
+      providesTags: ['Client'],
+    }),
+    adminSubscriptions: build.query<AdminSubscriptionList, { page: number; page_size: number }>({
+      query: (params) => ({ url: apiPath(BILLING_ROUTES.adminSubscriptions), params }),
+      providesTags: ['Billing'],
+    }),
+    adminBillingSummary: build.query<BillingSummary, void>({
+      query: () => apiPath(BILLING_ROUTES.adminSummary),
+      providesTags: ['Billing'],
+    }),
+  }),
+});
+
+export const {
+  useStartCheckoutMutation,
+  useTestCheckoutQuery,
+  usePayTestCheckoutMutation,
+  useVerifyPaymentMutation,
+  useSubscriptionQuery,
+  useChangePackageMutation,
+  useMyClientQuery,
+  useAdminSubscriptionsQuery,
+  useAdminBillingSummaryQuery,
+} = billingApi;
+
+/** The package chosen before signing up, so the journey can continue if a page drops ?redirect. */
+const PENDING_KEY = 'countinghouse.pendingPackage';
+export const pendingPackage = {
+  get: (): string | null => {
+    try {
+      return sessionStorage.getItem(PENDING_KEY);
+    } catch {
+      return null;
+    }
+  },
+  set: (name: string) => {
+    try {
+      sessionStorage.setItem(PENDING_KEY, name);
+    } catch {
+      // private mode: the redirect still carries it
+    }
+  },
+  clear: () => {
+    try {
+      sessionStorage.removeItem(PENDING_KEY);
+    } catch {
+      // nothing to clear
+    }
+  },
+};
