@@ -8,6 +8,7 @@ import {
   closeOnSignals,
 } from '@countinghouse/kit';
 import { seedCrmDemo } from '@countinghouse/crm';
+import { stripeOptionsFromEnv } from '@countinghouse/billing';
 import { DEMO_PASSWORD, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
@@ -45,6 +46,11 @@ export const AllInOneConfigSchema = Type.Object({
   GHL_API_KEY: Type.String({ default: '' }),
   GHL_LOCATION_ID: Type.String({ default: '' }),
   GHL_BASE_URL: Type.String({ default: '' }),
+  /** Video scripts: an OpenAI-compatible provider; without a key the built-in template generator writes them. */
+  OPENAI_API_KEY: Type.String({ default: '' }),
+  OPENAI_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  OPENAI_MODEL: Type.String({ default: '' }),
+  OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
 });
 
 function loadKeys(dataDir: string) {
@@ -70,6 +76,16 @@ function loadLinkSecret(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** The integrations' token key: 32 random bytes once, kept in the data folder so stored grants survive a restart. */
+function loadIntegrationsKey(dataDir: string): Buffer {
+  const file = join(dataDir, 'keys', 'integrations-tokens.key');
+  if (!existsSync(file)) {
+    mkdirSync(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}
+
 /** The all-in-one server: embedded PostgreSQL, every service plugin in-process, the gateway, the UI. */
 export async function startAllInOne(env: Record<string, string | undefined> = process.env) {
   let config;
@@ -81,6 +97,14 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
       process.exit(78);
     }
     throw err;
+  }
+  // Stripe is all or nothing: STRIPE_SECRET_KEY with STRIPE_WEBHOOK_SECRET (optional STRIPE_API_BASE).
+  let stripe;
+  try {
+    stripe = stripeOptionsFromEnv(env);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(78);
   }
   const logger = createLogger('countinghouse', config.LOG_LEVEL);
   const dataDir = resolve(repoRoot, config.DATA_DIR);
@@ -115,8 +139,13 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     ghl: { apiKey: config.GHL_API_KEY, locationId: config.GHL_LOCATION_ID, baseUrl: config.GHL_BASE_URL || undefined },
+    stripe,
     documentsStorageDir: join(dataDir, 'documents'),
     documentsLinkSecret: loadLinkSecret(dataDir),
+    integrationsEncryptionKey: env.INTEGRATIONS_ENCRYPTION_KEY ? undefined : loadIntegrationsKey(dataDir),
+    openai: config.OPENAI_API_KEY
+      ? { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS }
+      : null,
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,

@@ -1,7 +1,10 @@
 import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
+import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { crmPlugin } from '@countinghouse/crm';
 import { documentsPlugin } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
+import { integrationsPlugin } from '@countinghouse/integrations';
+import { mediaPlugin, type OpenAiOptions } from '@countinghouse/media';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,12 +22,18 @@ export interface ComposeOptions {
   smtpUrl?: string;
   mailFrom?: string;
   publicConfig: () => PublicConfig;
+  /** Stripe for billing; without it the built-in test checkout (no card is charged). */
+  stripe?: StripeOptions | null;
   /** GoHighLevel import of the crm (GHL_API_KEY, GHL_LOCATION_ID, GHL_BASE_URL); empty means not configured. */
   ghl?: { apiKey?: string; locationId?: string; baseUrl?: string };
   /** Uploaded files (the launcher passes DATA_DIR/documents; without it, a throwaway temp folder for tests). */
   documentsStorageDir?: string;
   /** Secret of the documents' signed view links (without it, a random one per process: tests only). */
   documentsLinkSecret?: string;
+  /** AES-256-GCM key for the integrations' provider tokens (launcher: DATA_DIR/keys; without it, INTEGRATIONS_ENCRYPTION_KEY or a per-process key). */
+  integrationsEncryptionKey?: Buffer;
+  /** The AI provider for video scripts; without it (or without a key) the built-in template generator writes them. */
+  openai?: OpenAiOptions | null;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -59,6 +68,17 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             storageDir: o.documentsStorageDir ?? mkdtempSync(join(tmpdir(), 'countinghouse-documents-')),
             linkSecret: o.documentsLinkSecret ?? randomBytes(32).toString('base64url'),
           })),
+      },
+      { name: 'billing', register: async (scope) => void (await scope.register(billingPlugin, { runtime: o.runtime, stripe: o.stripe })) },
+      {
+        name: 'integrations',
+        register: async (scope) =>
+          void (await scope.register(integrationsPlugin, { runtime: o.runtime, encryptionKey: o.integrationsEncryptionKey })),
+      },
+      {
+        name: 'media',
+        register: async (scope) =>
+          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: o.publicConfig().practice, openai: o.openai })),
       },
     ],
   });
