@@ -198,7 +198,7 @@ export function PaymentSuccessPage() {
     return (
       <Result
         status="error"
-        title="Payment verification failed"
+        title={<h1 className="client-result-title">Payment verification failed</h1>}
         subTitle="Please contact support if you believe this is an error."
         extra={
           <>
@@ -215,7 +215,11 @@ export function PaymentSuccessPage() {
   const v = result.data;
   return (
     <div className="client-page client-page--narrow">
-      <Result status="success" title="Payment successful! Welcome aboard." subTitle={`You are subscribed to ${v.package_name}.`} />
+      <Result
+        status="success"
+        title={<h1 className="client-result-title">Payment successful! Welcome aboard.</h1>}
+        subTitle={`You are subscribed to ${v.package_name}.`}
+      />
       <Card title="Your package" className="client-gap">
         <p className="client-package">
           <strong>{v.package_name}</strong> <span>{formatGBP(v.monthly_fee)} per month</span>

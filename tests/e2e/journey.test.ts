@@ -1,0 +1,113 @@
+import { MESSAGES, findPackage } from '@countinghouse/proto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
+
+// Issue 6's acceptance in Chromium against the all-in-one server (no Stripe: the built-in test
+// checkout): home → choose Growth → sign up → test checkout → payment success with the right price
+// and features → client dashboard showing Active and Growth → the admin sees the client at £100.00/month.
+
+const CLIENT = { email: 'grace.growth@example.co.uk', password: 'grace-growth-pass-1' };
+const GROWTH = findPackage('Growth')!;
+
+let server: E2EServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** The input of a labelled form field (antd also labels the password's show/hide control). */
+const field = (label: string) => page.getByLabel(label, { exact: true }).and(page.locator('input'));
+
+beforeAll(async () => {
+  server = await startE2EServer();
+  browser = await launchBrowser();
+  context = await newContext(browser, server.baseUrl);
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+describe('The client journey', () => {
+  it('home → packages → choose Growth → sign up and sign in → test checkout', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: /One fixed monthly fee/ }).waitFor();
+    await page.getByRole('link', { name: 'See packages and prices' }).click();
+    await page.waitForURL('**/package-selection');
+    const growth = page.getByRole('article', { name: 'Growth' });
+    expect(await growth.getByText('£100.00').textContent()).toBe('£100.00');
+    await growth.getByRole('link', { name: 'Choose Growth' }).click();
+
+    // Not signed in: the checkout sends the visitor to sign up first.
+    await page.waitForURL('**/signup?redirect=*');
+    await field('Email').fill(CLIENT.email);
+    await field('Password').fill(CLIENT.password);
+    await field('Confirm password').fill(CLIENT.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText(MESSAGES.accountCreated).first().waitFor();
+    await page.waitForURL('**/login**');
+    await field('Email').fill(CLIENT.email);
+    await field('Password').fill(CLIENT.password);
+    await page.getByRole('button', { name: /log in|sign in/i }).click();
+
+    // Back to the checkout through ?redirect, or (if the sign-up page dropped it) from the dashboard.
+    await page.waitForURL(/\/(checkout\/test|client-dashboard)/);
+    if (page.url().includes('/client-dashboard')) await page.getByRole('link', { name: 'Continue to checkout for Growth' }).click();
+    await page.waitForURL('**/checkout/test?session_id=*');
+    await page.getByText('no card is charged').waitFor();
+    expect(await page.getByText('£100.00 per month').count()).toBe(1);
+  });
+
+  it('pays on the test checkout and sees the payment success page with the price and features', async () => {
+    await page.getByRole('button', { name: /^Pay £100\.00/ }).click();
+    await page.waitForURL('**/payment-success?session_id=*');
+    await page.getByRole('heading', { name: 'Payment successful! Welcome aboard.' }).waitFor();
+    await page.getByText(MESSAGES.paymentSuccessful).waitFor();
+    await page.getByText('£100.00 per month').waitFor();
+    for (const feature of GROWTH.features) await page.getByText(feature, { exact: true }).waitFor();
+    await page.getByText('Meet your dedicated accountant').waitFor();
+    await page.getByText(/assigned within 24 hours/).waitFor();
+
+    // Refreshing replays the verification (the admin's list below must still hold one subscription).
+    await page.reload();
+    await page.getByRole('heading', { name: 'Payment successful! Welcome aboard.' }).waitFor();
+  });
+
+  it('the client dashboard shows Active and Growth', async () => {
+    await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+    await page.waitForURL('**/client-dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Your dashboard' }).waitFor();
+    const facts = page.locator('dl.client-facts');
+    await facts.getByText('Active', { exact: true }).waitFor();
+    await facts.getByText('Growth', { exact: true }).waitFor();
+    await facts.getByText('£100.00/month').waitFor();
+  });
+
+  it('the admin sees the new client at £100.00/month, and the billing page counts it', async () => {
+    const admin = await newContext(browser, server.baseUrl);
+    const a = await admin.newPage();
+    try {
+      await a.goto('/admin/login');
+      await a.getByLabel('Username').fill(server.admin.username);
+      await a.getByLabel('Password').fill(server.admin.password);
+      await a.getByRole('button', { name: 'Sign in' }).click();
+      await a.waitForURL('**/admin');
+      await a.getByRole('tab', { name: 'Client Database' }).click();
+      const card = a.locator('.ant-card').filter({ hasText: CLIENT.email }).first();
+      await card.waitFor();
+      await card.getByText('£100.00/month').waitFor();
+      await card.getByText('Growth').first().waitFor();
+
+      await a.goto('/admin/billing');
+      await a.getByRole('heading', { name: 'Billing' }).waitFor();
+      await a.getByRole('cell', { name: CLIENT.email }).waitFor();
+      expect(await a.getByRole('cell', { name: CLIENT.email }).count()).toBe(1);
+      await a.locator('.ant-statistic').filter({ hasText: 'Monthly recurring revenue' }).getByText('£100.00').waitFor();
+    } finally {
+      await admin.close();
+    }
+  });
+});
