@@ -29,16 +29,19 @@ function allPids(): number[] {
   }
 }
 
-/** Busy and total ticks of the whole machine. */
-function machineTicks(): { busy: number; total: number } {
+/**
+ * Ticks of the whole machine: total, busy (all but idle and iowait), and task time (user, nice,
+ * system: what processes use; interrupts and a hypervisor's steal are left out of it).
+ */
+function machineTicks(): { busy: number; tasks: number; total: number } {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
     const v = line.trim().split(/\s+/).slice(1).map(Number);
     const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
     const idle = (v[3] ?? 0) + (v[4] ?? 0);
-    return { busy: total - idle, total };
+    return { busy: total - idle, tasks: (v[0] ?? 0) + (v[1] ?? 0) + (v[2] ?? 0), total };
   } catch {
-    return { busy: 0, total: 0 };
+    return { busy: 0, tasks: 0, total: 0 };
   }
 }
 
@@ -74,7 +77,7 @@ export interface CpuUsage {
 /** Groups are resolved at start() and at stop(); a process in two groups counts in the first. */
 export class CpuProbe {
   private t0 = 0;
-  private m0 = { busy: 0, total: 0 };
+  private m0 = { busy: 0, tasks: 0, total: 0 };
   private before = new Map<string, Map<number, number>>();
 
   constructor(private readonly groups: Record<string, () => number[]>) {}
@@ -120,11 +123,12 @@ export class CpuProbe {
     }
     const totalTicks = m1.total - this.m0.total || 1;
     const busyTicks = m1.busy - this.m0.busy;
+    const taskTicks = m1.tasks - this.m0.tasks;
     // /proc/stat counts every core: its total over the interval is about cores x seconds x TICK
     return {
       seconds,
       groups,
-      othersPct: Math.max(0, ((busyTicks - ours) / totalTicks) * 100),
+      othersPct: Math.max(0, ((taskTicks - ours) / totalTicks) * 100),
       machinePct: (busyTicks / totalTicks) * 100,
     };
   }
