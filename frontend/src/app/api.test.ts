@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api } from './api';
 import { makeStore } from './store';
 import { apiError, json, mockFetch } from '../test/fetch-mock';
@@ -82,5 +82,102 @@ describe('baseQueryWithReauth', () => {
     await store.dispatch(testApi.endpoints.testLeads.initiate());
     expect(callsTo(REFRESH)).toHaveLength(0);
     expect(store.getState().adminSession.user).toEqual(alice);
+  });
+});
+
+// People's sessions (staff and clients): `auth: 'user'` refreshes with POST /identity/auth/refresh.
+const PERSON_REFRESH = 'POST /api/identity/auth/refresh';
+const personApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    testMe: build.query<{ n: number }, void>({ query: () => '/identity/auth/me', extraOptions: { auth: 'user' } }),
+    testStaff: build.query<{ n: number }, void>({ query: () => '/identity/staff', extraOptions: { auth: 'user' } }),
+  }),
+});
+
+describe('baseQueryWithReauth, person sessions', () => {
+  it('shares one person refresh between parallel 401s and never touches the admin refresh', async () => {
+    const { callsTo } = mockFetch({
+      'GET /api/identity/auth/me': [() => apiError(401, 'SESSION_EXPIRED', 'expired'), () => json(200, { n: 1 })],
+      'GET /api/identity/staff': [() => apiError(401, 'SESSION_EXPIRED', 'expired'), () => json(200, { n: 2 })],
+      [PERSON_REFRESH]: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        return json(200, {});
+      },
+    });
+    const store = makeStore();
+    const [me, staff] = await Promise.all([
+      store.dispatch(personApi.endpoints.testMe.initiate()),
+      store.dispatch(personApi.endpoints.testStaff.initiate()),
+    ]);
+    expect(me.data).toEqual({ n: 1 });
+    expect(staff.data).toEqual({ n: 2 });
+    expect(callsTo(PERSON_REFRESH)).toHaveLength(1);
+    expect(callsTo(REFRESH)).toHaveLength(0);
+    expect(store.getState().personSession.ended).toBeNull();
+  });
+
+  it('ends the person session (not the admin one) when the refresh is refused', async () => {
+    mockFetch({
+      'GET /api/identity/auth/me': () => apiError(401, 'SESSION_EXPIRED', 'expired'),
+      [PERSON_REFRESH]: () => apiError(401, 'SESSION_EXPIRED', 'Your session expired. Please log in again.'),
+    });
+    const store = makeStore({ adminSession: { user: alice, ended: null } });
+    await store.dispatch(personApi.endpoints.testMe.initiate());
+    expect(store.getState().personSession.ended).toBe('expired');
+    expect(store.getState().adminSession).toEqual({ user: alice, ended: null });
+  });
+
+  it('retries the refresh after network errors with a 200 ms doubling backoff, then carries on', async () => {
+    vi.useFakeTimers();
+    try {
+      const { callsTo } = mockFetch({
+        'GET /api/identity/auth/me': [() => apiError(401, 'SESSION_EXPIRED', 'expired'), () => json(200, { n: 1 })],
+        [PERSON_REFRESH]: [
+          () => Promise.reject(new TypeError('Failed to fetch')),
+          () => Promise.reject(new TypeError('Failed to fetch')),
+          () => json(200, {}),
+        ],
+      });
+      const store = makeStore();
+      const pending = store.dispatch(personApi.endpoints.testMe.initiate());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(callsTo(PERSON_REFRESH)).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(199);
+      expect(callsTo(PERSON_REFRESH)).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(callsTo(PERSON_REFRESH)).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(399);
+      expect(callsTo(PERSON_REFRESH)).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(callsTo(PERSON_REFRESH)).toHaveLength(3);
+      expect((await pending).data).toEqual({ n: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not retry a refused refresh, and keeps the session when the network stays down', async () => {
+    const refused = mockFetch({
+      'GET /api/identity/auth/me': () => apiError(401, 'SESSION_EXPIRED', 'expired'),
+      [PERSON_REFRESH]: () => apiError(401, 'SESSION_EXPIRED', 'expired'),
+    });
+    await makeStore().dispatch(personApi.endpoints.testMe.initiate());
+    expect(refused.callsTo(PERSON_REFRESH)).toHaveLength(1);
+
+    vi.useFakeTimers();
+    try {
+      const offline = mockFetch({
+        'GET /api/identity/auth/me': () => apiError(401, 'SESSION_EXPIRED', 'expired'),
+        [PERSON_REFRESH]: () => Promise.reject(new TypeError('Failed to fetch')),
+      });
+      const store = makeStore();
+      const pending = store.dispatch(personApi.endpoints.testMe.initiate());
+      await vi.advanceTimersByTimeAsync(200 + 400 + 800);
+      await pending;
+      expect(offline.callsTo(PERSON_REFRESH)).toHaveLength(4); // the first try and three retries
+      expect(store.getState().personSession.ended).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -8,7 +8,6 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { useToast } from '../../shared/toast';
 import { useMeQuery } from './api';
-import { forgetPrivateData } from './session';
 
 /**
  * The frame of signed-in client pages (spec 6: "Client pages … require a signed-in user, else
@@ -31,7 +30,6 @@ export function RequireClient() {
     if (!reason || left.current) return;
     left.current = true;
     if (reason === 'expired') toast.error(MESSAGES.userSessionExpired, 'person-session');
-    dispatch(forgetPrivateData());
     dispatch(personSessionReset());
     const back = `${location.pathname}${location.search}`;
     navigate(`/login?redirect=${encodeURIComponent(back)}`, { replace: true });

@@ -1,22 +1,25 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Button, Card, Col, Flex, Result, Row, Tabs, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { httpStatus } from '../../app/api';
+import { lazyNamed } from '../../app/lazy-named';
 import { personSessionReset, selectPersonSessionEnd } from '../../app/person-session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useMeQuery } from '../auth/api';
-import { firstNameOrEmail, forgetPrivateData, hasStaffPortalAccess, usePersonSignOut } from '../auth/session';
+import { firstNameOrEmail, hasStaffPortalAccess, usePersonSignOut } from '../auth/session';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { NotBuiltPanel, STAFF_PORTAL_SLOTS } from './portal-slots';
 import { RoleTag } from './roles';
-import { StaffManagementPanel } from './StaffManagementPanel';
 import './staff-portal.css';
 
 const CHECKING = 'Checking access…';
+
+// Only admins and managers see it: others never download it.
+const StaffManagementPanel = lazyNamed(() => import('./StaffManagementPanel'), 'StaffManagementPanel');
 
 /**
  * The staff portal at /staff/dashboard. Who may enter is the server's answer to GET /auth/me
@@ -42,7 +45,6 @@ export function StaffDashboardPage() {
     if (signedOut) {
       left.current = true;
       toast.error(MESSAGES.pleaseLogInStaff, 'person-session');
-      dispatch(forgetPrivateData());
       dispatch(personSessionReset());
       navigate('/staff-login', { replace: true });
     } else if (notAllowed) {
@@ -92,7 +94,11 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
           {
             key: 'staff',
             label: 'Staff Management',
-            children: <StaffManagementPanel realm="user" currentUserId={me.user.user_id} canReadMailLog={me.roles.includes('admin')} />,
+            children: (
+              <Suspense fallback={<PageSpinner />}>
+                <StaffManagementPanel realm="user" currentUserId={me.user.user_id} canReadMailLog={me.roles.includes('admin')} />
+              </Suspense>
+            ),
           },
         ]
       : []),

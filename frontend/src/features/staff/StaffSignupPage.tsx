@@ -102,7 +102,7 @@ function SignupForm({ token, invitation }: { token: string; invitation: ValidInv
       title="Join the team"
       intro={
         <>
-          You have been invited to join the practice with the role <RoleTag role={invitation.role} />
+          You have been invited to join the practice with the role <RoleTag role={invitation.role} />.
           {invitation.expires_at && <> This invitation is valid until {formatDate(invitation.expires_at)}.</>}
         </>
       }
@@ -111,7 +111,14 @@ function SignupForm({ token, invitation }: { token: string; invitation: ValidInv
       {failure && <Alert type="error" showIcon role="alert" title={failure} className="auth-page__alert" />}
       <Form<Values> form={form} name="staff-signup" layout="vertical" requiredMark={false} onFinish={onFinish} disabled={isLoading}>
         <Form.Item label="Email" htmlFor="staff-signup_email">
-          <Input id="staff-signup_email" type="email" value={invitation.email} readOnly prefix={<MailOutlined aria-hidden="true" />} />
+          <Input
+            id="staff-signup_email"
+            type="email"
+            value={invitation.email}
+            readOnly
+            variant="filled"
+            prefix={<MailOutlined aria-hidden="true" />}
+          />
         </Form.Item>
         <Form.Item label="First name (optional)" name="first_name">
           <Input autoFocus autoComplete="given-name" maxLength={100} />

@@ -1,0 +1,182 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { MESSAGES, type Invitation, type StaffMember } from '@countinghouse/proto';
+import { apiError, json, mockFetch } from '../../test/fetch-mock';
+import { renderAt } from '../../test/render';
+
+// The panel under the admin session, at /admin/staff (the same component as the portal's tab).
+const alice = { id: 'a1', username: 'alice', role: 'admin' } as const;
+const SESSION = 'GET /api/identity/admin/session';
+const INVITATIONS = 'GET /api/identity/invitations';
+const INVITE = 'POST /api/identity/invitations';
+const STAFF = 'GET /api/identity/staff';
+const pending: Invitation = {
+  id: '10000000-0000-4000-8000-000000000001',
+  email: 'new@example.co.uk',
+  role: 'staff',
+  invited_by: 'a1',
+  invited_by_name: 'alice',
+  status: 'pending',
+  expires_at: '2026-03-12T10:00:00Z',
+  created_at: '2026-03-05T10:00:00Z',
+  invite_url: 'http://localhost:3000/staff/signup?token=abc',
+  delivery: 'log',
+};
+const sam: StaffMember = {
+  id: '20000000-0000-4000-8000-000000000001',
+  user_id: '00000000-0000-4000-8000-000000000001',
+  email: 'sam@example.co.uk',
+  first_name: 'Sam',
+  last_name: 'Stone',
+  role: 'staff',
+  is_active: true,
+  granted_at: '2026-03-06T10:00:00Z',
+};
+const base = {
+  [SESSION]: () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }),
+  [INVITATIONS]: () => json(200, { invitations: [pending], smtp_configured: false }),
+  [STAFF]: () => json(200, { staff: [sam] }),
+};
+
+async function openPanel() {
+  renderAt('/admin/staff');
+  return within(await screen.findByRole('main'));
+}
+
+// antd's popups make these slow on a busy machine; the default 20 s is too tight.
+describe('Staff Management panel', { timeout: 60_000 }, () => {
+  it("the send button is disabled until both fields are filled; Enter with a field empty says 'Please fill in all fields'", async () => {
+    const { callsTo } = mockFetch(base);
+    await openPanel();
+    const send = await screen.findByRole('button', { name: /Send Invitation/ });
+    expect(send).toBeDisabled();
+    const user = userEvent.setup();
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveAttribute('type', 'email');
+    await user.type(email, 'x@example.co.uk{Enter}');
+    expect(await screen.findByText(MESSAGES.pleaseFillInAllFields)).toBeInTheDocument();
+    expect(send).toBeDisabled();
+    expect(callsTo(INVITE)).toHaveLength(0);
+  });
+
+  it('invites with e-mail and role and refreshes the list; copies nothing by itself', async () => {
+    const { callsTo } = mockFetch({
+      ...base,
+      [INVITE]: () => json(201, { ...pending, id: '10000000-0000-4000-8000-000000000009', email: 'x@example.co.uk' }),
+    });
+    await openPanel();
+    // user-event puts a clipboard stub on navigator.
+    const user = userEvent.setup();
+    await navigator.clipboard.writeText('untouched');
+    await user.type(await screen.findByLabelText('Email'), 'x@example.co.uk');
+    await user.click(screen.getByLabelText('Role'));
+    await user.click(await screen.findByTitle('Accountant'));
+    const send = screen.getByRole('button', { name: /Send Invitation/ });
+    await waitFor(() => expect(send).toBeEnabled());
+    await user.click(send);
+    await waitFor(() => expect(callsTo(INVITE)).toHaveLength(1));
+    expect(callsTo(INVITE)[0]?.body).toEqual({ email: 'x@example.co.uk', role: 'accountant' });
+    await waitFor(() => expect(callsTo(INVITATIONS).length).toBeGreaterThanOrEqual(2));
+    expect(await navigator.clipboard.readText()).toBe('untouched');
+  });
+
+  it("'Failed to send invitation' with the server's reason", async () => {
+    mockFetch({ ...base, [INVITE]: () => apiError(409, 'CONFLICT', 'x@example.co.uk already has the staff role.') });
+    await openPanel();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'x@example.co.uk');
+    await user.click(screen.getByLabelText('Role'));
+    await user.click(await screen.findByTitle('Staff'));
+    await user.click(screen.getByRole('button', { name: /Send Invitation/ }));
+    expect(await screen.findByText(MESSAGES.failedToSendInvitation)).toBeInTheDocument();
+    expect(screen.getByText('x@example.co.uk already has the staff role.')).toBeInTheDocument();
+  });
+
+  it('Copy Link puts the link on the clipboard and says so', async () => {
+    mockFetch(base);
+    await openPanel();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /Copy Link/ }));
+    expect(await screen.findByText(MESSAGES.inviteLinkCopiedShare)).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(pending.invite_url);
+  });
+
+  // Text and label queries: role queries over antd's large DOM are slow in jsdom.
+  it("cancel asks first, then 'Invitation cancelled'", async () => {
+    const key = `POST /api/identity/invitations/${pending.id}/cancel`;
+    const { callsTo } = mockFetch({ ...base, [key]: () => json(200, { ...pending, status: 'cancelled', invite_url: null }) });
+    await openPanel();
+    const user = userEvent.setup();
+    await user.click(await screen.findByLabelText(`Cancel invitation for ${pending.email}`));
+    expect(callsTo(key)).toHaveLength(0);
+    await user.click(await screen.findByText('Cancel invitation'));
+    expect(await screen.findByText(MESSAGES.invitationCancelled)).toBeInTheDocument();
+    expect(callsTo(key)).toHaveLength(1);
+  });
+
+  it("a failed cancel says 'Failed to cancel invitation'", async () => {
+    mockFetch({
+      ...base,
+      [`POST /api/identity/invitations/${pending.id}/cancel`]: () => apiError(500, 'INTERNAL', MESSAGES.internalError),
+    });
+    await openPanel();
+    const user = userEvent.setup();
+    await user.click(await screen.findByLabelText(`Cancel invitation for ${pending.email}`));
+    await user.click(await screen.findByText('Cancel invitation'));
+    expect(await screen.findByText(MESSAGES.failedToCancelInvitation)).toBeInTheDocument();
+  });
+
+  it("deactivate asks first, then 'Staff member deactivated'", async () => {
+    const key = `POST /api/identity/staff/${sam.user_id}/deactivate`;
+    const { callsTo } = mockFetch({ ...base, [key]: () => json(200, { success: true, message: MESSAGES.staffDeactivated }) });
+    await openPanel();
+    const row = (await screen.findAllByTestId('staff-member'))[0]!;
+    expect(row).toHaveTextContent('Sam Stone');
+    expect(row).toHaveTextContent('Granted 06 Mar 2026');
+    const user = userEvent.setup();
+    await user.click(within(row).getByLabelText('Deactivate Sam Stone'));
+    expect(callsTo(key)).toHaveLength(0);
+    // The row's button says it too; the confirmation is rendered last (a portal).
+    await user.click((await screen.findAllByText('Deactivate')).at(-1)!);
+    expect(await screen.findByText(MESSAGES.staffDeactivated)).toBeInTheDocument();
+    expect(callsTo(key)).toHaveLength(1);
+  });
+
+  it("a failed deactivation says 'Failed to deactivate staff member' with the reason", async () => {
+    const reason = 'Only an administrator can deactivate an administrator.';
+    mockFetch({ ...base, [`POST /api/identity/staff/${sam.user_id}/deactivate`]: () => apiError(403, 'FORBIDDEN', reason) });
+    await openPanel();
+    const user = userEvent.setup();
+    await user.click(await screen.findByLabelText('Deactivate Sam Stone'));
+    await user.click((await screen.findAllByText('Deactivate')).at(-1)!);
+    expect(await screen.findByText(MESSAGES.failedToDeactivateStaff)).toBeInTheDocument();
+    expect(screen.getByText(reason)).toBeInTheDocument();
+  });
+
+  it('without SMTP says the e-mails are kept in the outgoing-mail log, which an admin can open', async () => {
+    mockFetch({
+      ...base,
+      'GET /api/identity/outgoing-mail': () =>
+        json(200, {
+          smtp_configured: false,
+          mail: [
+            {
+              id: '30000000-0000-4000-8000-000000000001',
+              to: 'new@example.co.uk',
+              subject: 'You are invited to join the team',
+              body: 'Open http://localhost:3000/staff/signup?token=abc',
+              transport: 'log',
+              status: 'logged',
+              error: null,
+              created_at: '2026-03-05T10:00:00Z',
+            },
+          ],
+        }),
+    });
+    await openPanel();
+    expect(await screen.findByText('E-mail is not set up on this server')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Open the outgoing-mail log' }));
+    expect(await screen.findByText('You are invited to join the team')).toBeInTheDocument();
+  });
+});
