@@ -29,11 +29,15 @@ const ME_CLIENT = {
 
 // Every address of the spec's route table (section 2) must answer with a page, never the 404.
 // Built pages are listed further down; these still say plainly that they are not built.
-const PLACEHOLDER_ROUTES = [
-  ...['clients', 'leads', 'upgrades', 'tasks', 'documents', 'communications', 'reports', 'settings', 'roles', 'notifications'].map(
-    (s) => `/admin/${s}`,
-  ),
-];
+const PLACEHOLDER_ROUTES = [...['documents', 'reports', 'settings', 'roles', 'notifications'].map((s) => `/admin/${s}`)];
+/** The crm pages (issue 5) and their headings. */
+const CRM_PAGES = [
+  ['/admin/clients', 'Clients'],
+  ['/admin/leads', 'Leads'],
+  ['/admin/tasks', 'Tasks'],
+  ['/admin/upgrades', 'Upgrades'],
+  ['/admin/communications', 'Communications'],
+] as const;
 const CLIENT_PLACEHOLDER_ROUTES = ['/integrations', '/integrations/xero/callback'];
 
 // The public site (issue 6): each page with its heading.
@@ -80,6 +84,13 @@ describe('route table', () => {
     renderAt(path);
     expect(await screen.findByRole('heading', { level: 1, name: 'Your dashboard' })).toBeInTheDocument();
     expect(await screen.findByText('You do not have an active package yet.')).toBeInTheDocument();
+  });
+
+  it.each(CRM_PAGES)('%s is the crm page %s', async (path, heading) => {
+    mockFetch({ 'GET /api/identity/admin/session': () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }) });
+    renderAt(path);
+    expect(await screen.findByRole('heading', { name: heading, level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('This page is not built yet')).not.toBeInTheDocument();
   });
 
   it('/admin/billing is the billing page', async () => {

@@ -43,6 +43,14 @@ const AdminLoginPage = lazyNamed(() => import('../features/admin-auth/AdminLogin
 const AdminLayout = lazyNamed(() => import('./layouts/admin/AdminLayout'), 'AdminLayout');
 const AdminDashboardPage = lazyNamed(() => import('../features/admin/DashboardPage'), 'DashboardPage');
 const AdminSectionPage = lazyNamed(adminPages, 'AdminSectionPage');
+const crmPages = () => import('../features/crm/pages');
+const CRM_PAGES = {
+  clients: lazyNamed(crmPages, 'AdminClientsPage'),
+  leads: lazyNamed(crmPages, 'AdminLeadsPage'),
+  tasks: lazyNamed(crmPages, 'AdminTasksPage'),
+  upgrades: lazyNamed(crmPages, 'AdminUpgradesPage'),
+  communications: lazyNamed(crmPages, 'AdminCommunicationsPage'),
+};
 
 function Root() {
   return (
@@ -119,8 +127,9 @@ export const routes: RouteObject[] = [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
+          ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
           ...adminSections
-            .filter((section) => section !== 'billing')
+            .filter((section) => section !== 'billing' && !(section in CRM_PAGES))
             .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },
