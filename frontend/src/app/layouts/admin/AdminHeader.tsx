@@ -1,7 +1,8 @@
-import { Avatar, Badge, Button, Input, Layout, Tag } from 'antd';
-import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SearchOutlined } from '@ant-design/icons';
+import { Avatar, Badge, Button, Layout, Tag } from 'antd';
+import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import type { AdminUser } from '@countinghouse/proto';
 import { SIDER_ID } from './AdminSidebar';
+import { HeaderSearch } from '../../../features/crm';
 
 /** The spec fixes the notification badge at 3 until notifications exist. */
 const NOTIFICATION_BADGE = 3;
@@ -24,14 +25,8 @@ export function AdminHeader({ user, sidebarOpen, onToggleSidebar }: Props) {
         aria-controls={SIDER_ID}
       />
       <div role="search" className="admin-layout__search">
-        {/* Search behaviour arrives in a later issue; the field is real, it just does nothing yet. */}
-        <Input
-          type="search"
-          aria-label="Search"
-          placeholder="Search clients, leads, tasks..."
-          prefix={<SearchOutlined aria-hidden="true" />}
-          allowClear
-        />
+        {/* Clients, leads and tasks in groups; choosing one opens it (crm). */}
+        <HeaderSearch />
       </div>
       <div className="admin-layout__user">
         <Badge count={NOTIFICATION_BADGE} size="small">

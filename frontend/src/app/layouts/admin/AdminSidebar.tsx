@@ -1,5 +1,5 @@
 import type { MenuProps } from 'antd';
-import { Layout, Menu } from 'antd';
+import { Badge, Layout, Menu } from 'antd';
 import {
   BarChartOutlined,
   BellOutlined,
@@ -18,6 +18,7 @@ import {
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useSidebarBadges } from '../../../features/crm';
 
 interface NavEntry {
   path: string;
@@ -44,11 +45,37 @@ export const ADMIN_SETTINGS_NAV: readonly NavEntry[] = [
   { path: '/admin/notifications', label: 'Notifications', icon: <BellOutlined /> },
 ];
 
-const toItem = ({ path, label, icon }: NavEntry) => ({ key: path, icon, label: <Link to={path}>{label}</Link> });
+type Badges = Partial<Record<string, number>>;
+const countText = new Intl.NumberFormat('en-GB');
 
-const NAV_ITEMS: MenuProps['items'] = [
-  ...ADMIN_NAV.map(toItem),
-  { type: 'group', key: 'settings', label: 'Settings', children: ADMIN_SETTINGS_NAV.map(toItem) },
+/** An entry; with a count (crm's sidebar badges) the number sits after the link. */
+const toItem = ({ path, label, icon }: NavEntry, badges: Badges = {}) => {
+  const count = badges[path];
+  const link = <Link to={path}>{label}</Link>;
+  return {
+    key: path,
+    icon,
+    label:
+      count === undefined ? (
+        link
+      ) : (
+        <span className="admin-layout__nav-label">
+          {link}
+          <Badge
+            count={countText.format(count)}
+            overflowCount={Number.MAX_SAFE_INTEGER}
+            showZero
+            color="#8c8c8c"
+            className="admin-layout__nav-badge"
+          />
+        </span>
+      ),
+  };
+};
+
+const navItems = (badges: Badges): MenuProps['items'] => [
+  ...ADMIN_NAV.map((entry) => toItem(entry, badges)),
+  { type: 'group', key: 'settings', label: 'Settings', children: ADMIN_SETTINGS_NAV.map((entry) => toItem(entry)) },
 ];
 
 function selectedKey(pathname: string): string {
@@ -68,6 +95,7 @@ interface Props {
 export function AdminSidebar({ collapsed, isMobile, onSignOut }: Props) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const badges = useSidebarBadges();
 
   // The labels are links (middle-click, copy link); this handles keyboard activation of the item.
   const onNavClick: MenuProps['onClick'] = ({ key, domEvent }) => {
@@ -86,7 +114,7 @@ export function AdminSidebar({ collapsed, isMobile, onSignOut }: Props) {
     >
       <div className="admin-layout__brand">{collapsed ? 'CH' : 'Countinghouse Admin'}</div>
       <nav aria-label="Admin" className="admin-layout__nav">
-        <Menu mode="inline" items={NAV_ITEMS} selectedKeys={[selectedKey(pathname)]} onClick={onNavClick} />
+        <Menu mode="inline" items={navItems(badges)} selectedKeys={[selectedKey(pathname)]} onClick={onNavClick} />
         <Menu
           mode="inline"
           selectable={false}

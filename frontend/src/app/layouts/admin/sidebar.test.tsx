@@ -87,7 +87,7 @@ describe('Admin sidebar', () => {
     const { router } = await renderAdmin();
     await userEvent.setup().click(screen.getByRole('link', { name: 'Leads' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/leads'));
-    expect(await screen.findByText('This page is not built yet')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Leads', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Leads' }).closest('[role="menuitem"]')).toHaveClass('ant-menu-item-selected');
   });
 });
