@@ -127,3 +127,15 @@ export function verdict(c: Check): string {
   if (!c.aim) return c.invalid ? 'INVALID' : '';
   return c.met ? 'MET' : c.invalid ? 'NOT MET (invalid run)' : 'NOT MET';
 }
+
+/**
+ * A note when a req/s-based figure and its CPU-based estimate disagree by more than `tolerance`
+ * (same unit): other work on the machine then disturbed the runs unevenly.
+ */
+export function disagreement(label: string, fromRps: number, fromCpu: number, tolerance: number, unit: Unit): string[] {
+  if (!Number.isFinite(fromRps) || !Number.isFinite(fromCpu) || Math.abs(fromRps - fromCpu) <= tolerance) return [];
+  return [
+    `${label}: req/s gives ${formatValue(fromRps, unit)}, CPU time per request gives ${formatValue(fromCpu, unit)}: ` +
+      'other work on the machine disturbed these runs unevenly (see "others"); the CPU-based figure is the steadier one. Run again on a quieter machine.',
+  ];
+}

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BenchContext, VERIFY_PATH, bearer, expectVerifyOk, gatewaySrc } from '../lib/context.js';
 import { REPO_ROOT } from '../lib/proc.js';
-import { check, cpuPerRequestUs, totalCpuPerRequestUs, type Row } from '../lib/report.js';
+import { check, cpuPerRequestUs, disagreement, totalCpuPerRequestUs, type Row } from '../lib/report.js';
 import type { Section } from '../lib/section.js';
 
 /**
@@ -66,6 +66,7 @@ export const gatewaySection: Section = {
           `over ${ctx.settings.connections} connections, which sends each connection's quota for the second back to back and then idles, ` +
           `so it measures bursts of ${ctx.settings.connections} concurrent requests rather than an even ${rate}/s.`,
         'Distributed mode: identity, gateway and nginx are separate processes; the gateway verifies the token (cached) and proxies with @fastify/http-proxy; nginx only proxies.',
+        ...disagreement('(c)/(d)', c.result.rps / d.result.rps, totalCpuPerRequestUs(d) / totalCpuPerRequestUs(c), 0.1, 'ratio'),
       ],
       checks: [
         check('(c)/(d) gateway vs nginx, req/s', 'ratio', [c, d], c.result.rps / d.result.rps, { op: '>=', target: 0.8 }),
