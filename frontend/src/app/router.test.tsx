@@ -5,13 +5,7 @@ import { apiError, json, mockFetch, PUBLIC_CONFIG } from '../test/fetch-mock';
 import { renderAt } from '../test/render';
 
 const alice = { id: 'a1', username: 'alice', role: 'admin' } as const;
-const CLIENT_ROUTES = [
-  '/dashboard',
-  '/client-dashboard',
-  '/payment-success?session_id=cs_test_1',
-  '/integrations',
-  '/integrations/xero/callback',
-];
+const CLIENT_ROUTES = ['/dashboard', '/client-dashboard', '/payment-success?session_id=cs_test_1', '/integrations'];
 const ME_CLIENT = {
   user: {
     user_id: '00000000-0000-4000-8000-000000000001',
@@ -29,7 +23,7 @@ const ME_CLIENT = {
 
 // Every address of the spec's route table (section 2) must answer with a page, never the 404.
 // Built pages are listed further down; these still say plainly that they are not built.
-const PLACEHOLDER_ROUTES = [...['documents', 'reports', 'settings', 'roles', 'notifications'].map((s) => `/admin/${s}`)];
+const PLACEHOLDER_ROUTES = [...['reports', 'settings', 'roles', 'notifications'].map((s) => `/admin/${s}`)];
 /** The crm pages (issue 5) and their headings. */
 const CRM_PAGES = [
   ['/admin/clients', 'Clients'],
@@ -38,7 +32,6 @@ const CRM_PAGES = [
   ['/admin/upgrades', 'Upgrades'],
   ['/admin/communications', 'Communications'],
 ] as const;
-const CLIENT_PLACEHOLDER_ROUTES = ['/integrations', '/integrations/xero/callback'];
 
 // The public site (issue 6): each page with its heading.
 const PUBLIC_PAGES = [
@@ -105,14 +98,26 @@ describe('route table', () => {
     expect(await screen.findAllByText('£100.00')).toHaveLength(2);
   });
 
-  it.each(CLIENT_PLACEHOLDER_ROUTES)('%s is a signed-in client page (a placeholder until its issue)', async (path) => {
+  it('/integrations is the integrations page for a signed-in client', async () => {
     mockFetch({
       'GET /api/public/config': () => json(200, PUBLIC_CONFIG),
       'GET /api/identity/auth/me': () => json(200, ME_CLIENT),
+      'GET /api/integrations': () => json(200, { client: { id: 'c1', company_name: 'Carol Ltd' }, integrations: [] }),
     });
-    renderAt(path);
-    expect(await screen.findByText('This page is not built yet')).toBeInTheDocument();
-    expect(screen.getByText(path.split('?')[0]!)).toBeInTheDocument();
+    renderAt('/integrations');
+    expect(await screen.findByRole('heading', { name: 'Integrations' })).toBeInTheDocument();
+    expect(screen.queryByText('This page is not built yet')).not.toBeInTheDocument();
+  });
+
+  it('/admin/documents is the documents page', async () => {
+    mockFetch({
+      'GET /api/identity/admin/session': () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }),
+      'GET /api/documents': () => json(200, { documents: [], total: 0, total_exact: true, page: 1, page_size: 20 }),
+      'GET /api/documents/summary': () => json(200, { total: 0, active: 0, pending: 0, clients: 0 }),
+    });
+    renderAt('/admin/documents');
+    expect(await screen.findByRole('heading', { name: 'Client Documents' })).toBeInTheDocument();
+    expect(screen.queryByText('This page is not built yet')).not.toBeInTheDocument();
   });
 
   it.each(CLIENT_ROUTES)('%s sends a signed-out visitor to /login and back afterwards', async (path) => {

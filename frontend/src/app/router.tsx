@@ -26,7 +26,10 @@ const TestLoginPage = lazyNamed(() => import('../features/public/TestLoginPage')
 
 const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');
 const PaymentSuccessPage = lazyNamed(clientPages, 'PaymentSuccessPage');
-const IntegrationsPage = lazyNamed(clientPages, 'IntegrationsPage');
+const integrationsPages = () => import('../features/integrations/IntegrationsPage');
+const IntegrationsPage = lazyNamed(integrationsPages, 'IntegrationsPage');
+const IntegrationsCallbackPage = lazyNamed(integrationsPages, 'IntegrationsCallbackPage');
+const AdminDocumentsPage = lazyNamed(() => import('../features/documents/DocumentsPage'), 'AdminDocumentsPage');
 const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
 const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
@@ -96,10 +99,11 @@ export const routes: RouteObject[] = [
               { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
               { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
               { path: 'payment-success', element: <PaymentSuccessPage /> },
-              { path: 'integrations', element: <IntegrationsPage route="/integrations" /> },
-              { path: 'integrations/xero/callback', element: <IntegrationsPage route="/integrations/xero/callback" /> },
+              { path: 'integrations', element: <IntegrationsPage /> },
             ],
           },
+          // The provider returns here; the page hands the code and state to the API, which checks the state.
+          { path: 'integrations/xero/callback', element: <IntegrationsCallbackPage /> },
           { path: 'who-we-help', element: <WhoWeHelpPage /> },
           { path: 'services', element: <ServicesPage /> },
           { path: 'resources', element: <ResourcesPage /> },
@@ -127,9 +131,10 @@ export const routes: RouteObject[] = [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
+          { path: 'documents', element: <AdminDocumentsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
           ...adminSections
-            .filter((section) => section !== 'billing' && !(section in CRM_PAGES))
+            .filter((section) => section !== 'billing' && section !== 'documents' && !(section in CRM_PAGES))
             .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },

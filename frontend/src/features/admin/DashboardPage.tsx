@@ -8,6 +8,7 @@ import { usePageTitle } from '../../shared/use-page-title';
 import { AdminStaffManagement } from './AdminStaffManagement';
 import { AiVideoTab } from '../media';
 import { ClientManagement, ControlPanelStats } from '../crm';
+import { ClientDocumentsView } from '../documents';
 import './dashboard.css';
 
 const ROLE_COLOURS: Record<Role, string> = {
@@ -60,7 +61,7 @@ function SettingsTab() {
 const TABS = [
   { key: 'staff', label: 'Staff Management', children: <AdminStaffManagement /> },
   { key: 'clients', label: 'Client Database', children: <ClientManagement /> },
-  { key: 'files', label: 'Client Files', children: <NotBuilt /> },
+  { key: 'files', label: 'Client Files', children: <ClientDocumentsView realm="admin" /> },
   { key: 'video', label: 'AI Video', children: <AiVideoTab /> },
   { key: 'settings', label: 'Settings', children: <SettingsTab /> },
 ];

@@ -5,7 +5,6 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorBody, httpStatus } from '../../app/api';
 import { personSessionReset } from '../../app/person-session';
 import { useAppDispatch } from '../../app/store';
-import { NotBuiltYet } from '../../shared/NotBuiltYet';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -249,7 +248,3 @@ export function PaymentSuccessPage() {
     </div>
   );
 }
-
-export const IntegrationsPage = ({ route }: { route: '/integrations' | '/integrations/xero/callback' }) => (
-  <NotBuiltYet name="Integrations" route={route} />
-);
