@@ -1,5 +1,7 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { Empty } from 'antd';
+import { lazyNamed } from '../../app/lazy-named';
+import { PageSpinner } from '../../shared/PageSpinner';
 
 /**
  * The one place where other areas plug into the staff portal (/staff/dashboard). Each slot is a
@@ -19,11 +21,24 @@ export interface StaffPortalSlots {
   leads: ComponentType | null;
 }
 
+// Each area in its own chunk, fetched when the portal shows it.
+const crm = () => import('../crm');
+const StaffStats = lazyNamed(crm, 'StaffStats');
+const StaffClientDatabase = lazyNamed(crm, 'StaffClientDatabase');
+const StaffLeads = lazyNamed(crm, 'StaffLeads');
+const ClientDocumentsView = lazyNamed(() => import('../documents'), 'ClientDocumentsView');
+
+function slot(render: () => ReactNode): ComponentType {
+  return function Slot() {
+    return <Suspense fallback={<PageSpinner />}>{render()}</Suspense>;
+  };
+}
+
 export const STAFF_PORTAL_SLOTS: StaffPortalSlots = {
-  stats: null,
-  clientDatabase: null,
-  clientDocuments: null,
-  leads: null,
+  stats: slot(() => <StaffStats />),
+  clientDatabase: slot(() => <StaffClientDatabase />),
+  clientDocuments: slot(() => <ClientDocumentsView realm="user" />),
+  leads: slot(() => <StaffLeads />),
 };
 
 /** Shown wherever another area will put real data: never a made-up number. */
