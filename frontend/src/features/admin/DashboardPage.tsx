@@ -1,4 +1,4 @@
-import { Button, Card, Col, Empty, Flex, Row, Tabs, Tag, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Tabs, Tag, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { LIMITS, SESSION, type Role } from '@countinghouse/proto';
 import { selectAdminUser } from '../../app/admin-session';
@@ -20,7 +20,6 @@ const ROLE_COLOURS: Record<Role, string> = {
 };
 
 /** Shown wherever a later issue will put real data: never a made-up number. */
-const NotBuilt = () => <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Not built yet" />;
 
 const SETTINGS_BLOCKS = [
   {
