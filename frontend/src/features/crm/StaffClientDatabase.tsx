@@ -22,15 +22,18 @@ export function StaffClientDatabase() {
 
   return (
     <Flex vertical gap={12}>
-      <SearchBox
-        value={searchInput}
-        onChange={(v) => {
-          setSearchInput(v);
-          setPage(1);
-        }}
-        placeholder={CLIENT_SEARCH_PLACEHOLDER}
-        label="Search clients"
-      />
+      {/* In a row: in the column, the search box's flex-basis would become its height. */}
+      <Flex className="crm-toolbar">
+        <SearchBox
+          value={searchInput}
+          onChange={(v) => {
+            setSearchInput(v);
+            setPage(1);
+          }}
+          placeholder={CLIENT_SEARCH_PLACEHOLDER}
+          label="Search clients"
+        />
+      </Flex>
       <ClientTable
         clients={clients.data?.clients}
         total={clients.data?.total ?? 0}
