@@ -54,7 +54,7 @@ describe('The client journey', () => {
     await page.getByRole('button', { name: /log in|sign in/i }).click();
 
     // Back to the checkout through ?redirect, or (if the sign-up page dropped it) from the dashboard.
-    await page.waitForURL(/\/(checkout\/test|client-dashboard)/);
+    await page.waitForURL(/\/(checkout\/test|client-dashboard)/, { waitUntil: 'commit' });
     if (page.url().includes('/client-dashboard')) await page.getByRole('link', { name: 'Continue to checkout for Growth' }).click();
     await page.waitForURL('**/checkout/test?session_id=*');
     await page.getByText('no card is charged').waitFor();
