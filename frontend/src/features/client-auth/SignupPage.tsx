@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS, MESSAGES, type SignupBody } from '@countinghouse/proto';
 import { errorBody, httpStatus } from '../../app/api';
 import { AuthCard } from '../auth/AuthCard';
 import { usePersonSignupMutation } from '../auth/api';
+import { safeRedirect } from '../auth/session';
 import { serverText, useToast, type ToastText } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 
@@ -33,6 +34,9 @@ export function SignupPage() {
   const [signup, { isLoading }] = usePersonSignupMutation();
   const [failure, setFailure] = useState<ToastText | null>(null);
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Where the visitor was going (a chosen package's checkout): carried on to the sign-in page.
+  const redirect = safeRedirect(params.get('redirect'), '');
   const toast = useToast();
 
   async function onFinish(values: Values) {
@@ -47,7 +51,7 @@ export function SignupPage() {
     try {
       await signup(body).unwrap();
       toast.success(MESSAGES.accountCreated, 'signup');
-      navigate('/login', { replace: true });
+      navigate(redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login', { replace: true });
     } catch (error) {
       const text = signupFailureText(error);
       setFailure(text);
