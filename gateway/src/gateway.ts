@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet';
+import helmetMiddleware, { type HelmetOptions } from 'helmet';
 import httpProxy from '@fastify/http-proxy';
 import swaggerUi from '@fastify/swagger-ui';
 import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, type TokenVerifier } from '@countinghouse/kit';
@@ -28,7 +28,9 @@ export interface GatewayOptions {
 /** The single public entry point: security headers, guards, routing to services, docs, and the UI. */
 export async function buildGateway(o: GatewayOptions): Promise<App> {
   const app = createApp({ logger: o.logger, trustProxy: o.trustProxy ?? false, notFoundHandler: !o.frontendDir });
-  await app.register(helmet, {
+  // Security headers, computed once: @fastify/helmet rebuilt them (CSP parsing included) on every
+  // request, about a third of the gateway's CPU per request in the bench.
+  const securityHeaders = precomputeHelmetHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -45,6 +47,10 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
     },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
   await app.register(authContext, { verifier: o.verifier });
   installGatewayGuards(app, {
@@ -84,7 +90,8 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
       upstream: base,
       prefix: `/api/${name}`,
       rewritePrefix: `/api/${name}`,
-      http: { requestOptions: { timeout: 30_000 } },
+      // undici keeps pooled keep-alive connections and costs less per request than node:http.
+      undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-request-id': request.id, 'x-forwarded-for': request.ip }),
       },
@@ -125,4 +132,19 @@ function mergeUpstreamDocs(
     Object.assign(schemas, d.components?.schemas ?? {});
   }
   return { ...spec, paths, components: { ...components, schemas } };
+}
+
+/** The headers helmet would set, captured once from its middleware. */
+function precomputeHelmetHeaders(opts: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmetMiddleware(opts)({} as never, res as never, () => {});
+  return headers;
 }
