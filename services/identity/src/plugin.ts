@@ -33,8 +33,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   app.addHook('onClose', async () => mailer.close());
   await app.register(authContext, { verifier: runtime.verifier });
 
-  const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours);
-  const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24);
+  const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', relay);
+  const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', relay);
   adminAuthRoutes(app, { db, signer: opts.signer, relay, sessions: adminSessions, cookieSecure: opts.cookieSecure });
   peopleAuthRoutes(app, { db, signer: opts.signer, relay, sessions: userSessions, cookieSecure: opts.cookieSecure });
   invitationRoutes(app, { db, relay, mailer, publicUrl: runtime.publicUrl, practiceName });

@@ -1,6 +1,8 @@
-import type { Db } from '@countinghouse/kit';
+import { enqueueEvent, type Db, type OutboxRelay } from '@countinghouse/kit';
+import { SESSION } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { addHours, hashToken, newOpaqueToken } from '../domain/tokens.js';
+import { SCHEMA } from './schema.js';
 
 type Exec = Pick<Db, 'execute'>;
 
@@ -21,6 +23,8 @@ export class SessionStore {
     private readonly table: 'admin_sessions' | 'user_sessions',
     private readonly ownerColumn: 'admin_id' | 'user_id',
     private readonly ttlHours: number,
+    private readonly actorKind: 'admin' | 'user',
+    private readonly relay: OutboxRelay,
   ) {}
 
   private get t() {
@@ -96,6 +100,24 @@ export class SessionStore {
   async revoke(tx: Exec, sessionId: string): Promise<boolean> {
     const res = await tx.execute(sql`update ${this.t} set revoked_at = now() where id = ${sessionId} and revoked_at is null returning id`);
     return res.rows.length > 0;
+  }
+
+  /**
+   * Revoke a session and announce it (identity.session_revoked, same transaction), so every service
+   * and gateway refuses its still-unexpired access token at once.
+   */
+  async revokeAndAnnounce(sessionId: string, ownerId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await this.revoke(tx, sessionId))) return;
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'identity.session_revoked',
+        { sessionId, subjectId: ownerId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 },
+        { actor: { kind: this.actorKind, id: ownerId }, key: ownerId },
+      );
+    });
+    this.relay.kick();
   }
 
   /** Revoke every live session of an owner; returns their ids. */

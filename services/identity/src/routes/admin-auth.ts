@@ -5,7 +5,6 @@ import {
   AdminLogoutReplySchema,
   AdminVerifyReplySchema,
   MESSAGES,
-  SESSION,
   type AdminUser,
   type Role,
 } from '@countinghouse/proto';
@@ -38,20 +37,6 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
   });
   const signFor = (a: { id: string; username: string; role: string }, sessionId: string) =>
     signer.sign({ sub: a.id, sid: sessionId, knd: 'admin', roles: [a.role as Role], name: a.username });
-
-  async function revokeSession(sessionId: string, adminId: string) {
-    await db.transaction(async (tx) => {
-      if (!(await sessions.revoke(tx, sessionId))) return;
-      await enqueueEvent(
-        tx,
-        SCHEMA,
-        'identity.session_revoked',
-        { sessionId, subjectId: adminId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 },
-        { actor: { kind: 'admin', id: adminId }, key: adminId },
-      );
-    });
-    relay.kick();
-  }
 
   app.post(
     '/admin/login',
@@ -135,7 +120,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       const r = await sessions.rotate(presented);
       if (r.kind === 'reused') {
         request.log.warn({ sessionId: r.session.id }, 'admin refresh token reuse: session revoked');
-        await revokeSession(r.session.id, r.session.ownerId);
+        await sessions.revokeAndAnnounce(r.session.id, r.session.ownerId);
       }
       const admin = r.kind === 'ok' ? await findAdminById(db, r.session.ownerId) : null;
       if (r.kind !== 'ok' || !admin?.isActive) {
@@ -159,13 +144,14 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
     },
     async (request, reply) => {
       // Logout works with either credential, and always clears the cookies.
-      let target: { id: string; ownerId: string } | null = null;
-      if (request.principal?.kind === 'admin') target = { id: request.principal.sessionId, ownerId: request.principal.id };
-      else {
-        const presented = request.cookies[cookies.name];
-        target = presented ? await sessions.findByRefreshToken(presented) : null;
-      }
-      if (target) await revokeSession(target.id, target.ownerId);
+      const presented = request.cookies[cookies.name];
+      const target =
+        request.principal?.kind === 'admin'
+          ? { id: request.principal.sessionId, ownerId: request.principal.id }
+          : presented
+            ? await sessions.findByRefreshToken(presented)
+            : null;
+      if (target) await sessions.revokeAndAnnounce(target.id, target.ownerId);
       cookies.clear(reply);
       return { success: true, message: MESSAGES.loggedOut };
     },

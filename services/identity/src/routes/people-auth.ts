@@ -15,7 +15,6 @@ import {
   MeSchema,
   MessageReplySchema,
   MESSAGES,
-  SESSION,
   SignupBodySchema,
   type LoginBody,
   type Me,
@@ -76,20 +75,6 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       roles: me.roles,
       name: displayName({ firstName: me.user.first_name, lastName: me.user.last_name, email: me.user.email }),
     });
-
-  async function revokeSession(sessionId: string, userId: string) {
-    await db.transaction(async (tx) => {
-      if (!(await sessions.revoke(tx, sessionId))) return;
-      await enqueueEvent(
-        tx,
-        SCHEMA,
-        'identity.session_revoked',
-        { sessionId, subjectId: userId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 },
-        { actor: { kind: 'user', id: userId }, key: userId },
-      );
-    });
-    relay.kick();
-  }
 
   app.post(
     '/auth/signup',
@@ -206,7 +191,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       const r = await sessions.rotate(presented);
       if (r.kind === 'reused') {
         request.log.warn({ sessionId: r.session.id }, 'refresh token reuse: session revoked');
-        await revokeSession(r.session.id, r.session.ownerId);
+        await sessions.revokeAndAnnounce(r.session.id, r.session.ownerId);
       }
       if (r.kind !== 'ok') {
         cookies.clear(reply);
@@ -222,13 +207,14 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     '/auth/logout',
     { schema: { tags: ['identity'], summary: 'Sign out (revokes the session at once)', response: { 200: MessageReplySchema } } },
     async (request: FastifyRequest, reply) => {
-      let target: { id: string; ownerId: string } | null = null;
-      if (request.principal?.kind === 'user') target = { id: request.principal.sessionId, ownerId: request.principal.id };
-      else {
-        const presented = request.cookies[cookies.name];
-        target = presented ? await sessions.findByRefreshToken(presented) : null;
-      }
-      if (target) await revokeSession(target.id, target.ownerId);
+      const presented = request.cookies[cookies.name];
+      const target =
+        request.principal?.kind === 'user'
+          ? { id: request.principal.sessionId, ownerId: request.principal.id }
+          : presented
+            ? await sessions.findByRefreshToken(presented)
+            : null;
+      if (target) await sessions.revokeAndAnnounce(target.id, target.ownerId);
       cookies.clear(reply);
       return { success: true, message: MESSAGES.loggedOut };
     },
