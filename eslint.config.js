@@ -17,6 +17,8 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // k6 scripts run in k6, which provides __ENV.
+  { files: ['infra/k6/**/*.js'], languageOptions: { globals: { __ENV: 'readonly' } } },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
