@@ -32,6 +32,8 @@ export interface Target {
   label: string;
   url: string;
   headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export const ADMIN = { username: 'benchadmin', password: 'bench-password-not-secret' };
@@ -139,6 +141,8 @@ export class BenchContext {
           await measure({
             url: t.url,
             headers: t.headers,
+            method: t.method,
+            body: t.body,
             connections: s.connections,
             durationS: s.durationS,
             warmupS,

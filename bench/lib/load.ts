@@ -38,6 +38,9 @@ export interface LoadOptions {
   warmupS: number;
   /** Fixed-rate run with autocannon's overallRate (requests per second over all connections). */
   overallRate?: number;
+  /** Defaults to GET without a body. */
+  method?: 'GET' | 'POST';
+  body?: string;
   /** Started after the warm-up, stopped when the measured run ends. */
   probe?: CpuProbe;
 }
@@ -60,6 +63,8 @@ function autocannonOnce(o: Omit<LoadOptions, 'warmupS'>, durationS: number): Pro
         duration: durationS,
         timeout: 10,
         ...(o.overallRate ? { overallRate: o.overallRate } : {}),
+        ...(o.method ? { method: o.method } : {}),
+        ...(o.body ? { body: o.body } : {}),
       },
       (err, result) => (err ? reject(err) : resolve({ result, rec, codes })),
     );

@@ -1,11 +1,13 @@
 import type { Section } from '../lib/section.js';
 import { allInOneSection } from './all-in-one.js';
 import { crmSection } from './crm.js';
+import { documentsSection } from './documents.js';
 import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
+import { identitySection } from './identity.js';
 
 /**
  * Every section, in the order `npm run bench` runs them. Add new sections here. The order keeps
  * sections that need no Kafka before those that start it (an idle broker still takes some CPU).
  */
-export const SECTIONS: Section[] = [helloSection, allInOneSection, crmSection, gatewaySection];
+export const SECTIONS: Section[] = [helloSection, allInOneSection, identitySection, crmSection, documentsSection, gatewaySection];
