@@ -30,7 +30,9 @@ describe('Staff portal: Client Database', { timeout: 60_000 }, () => {
         .map((h) => h.textContent),
     ).toEqual(['Company', 'Contact', 'Package', 'Monthly Fee', 'Status', 'Registered', 'Actions']);
     expect(lastQuery(fetchMock, '/api/crm/clients')).toMatchObject({ sort: 'registration_date', page: '1', page_size: '20' });
-    const rows = await within(table).findAllByRole('row');
+    // The table renders an empty row while loading: wait for the data before reading rows.
+    await within(table).findByText('Newer Ltd');
+    const rows = within(table).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('Newer Ltd');
     expect(rows[1]).toHaveTextContent('Nia New');
     expect(rows[1]).toHaveTextContent('£100.00');
