@@ -243,11 +243,8 @@ describe('Client documents in the admin panel', () => {
         f.name,
       ).toBeGreaterThan(0);
     }
-    // Each file but the last is shown finished: 100% and the success state.
-    // PRODUCT BUG (DocumentUploader.upload): the LAST file's 'done'/100% update and setItems([]) run in the
-    // same tick, so React never paints it; the last file shows 100% only if an XHR upload-progress event
-    // happened to be painted first (timing-dependent). So no 100% assertion is made for the last file here.
-    for (const f of GOOD.slice(0, -1)) {
+    // Each file is shown finished: 100% and the success state.
+    for (const f of GOOD) {
       expect(
         at(f.name, (p) => p.value === 100 && p.state === 'success'),
         f.name,
@@ -260,7 +257,7 @@ describe('Client documents in the admin panel', () => {
       expect(at(GOOD[i]!.name, (p) => p.state === 'active')).toBeGreaterThan(previousDone);
     }
     // The batch is done: the list empties and the button waits for new files.
-    await expect.poll(() => uploader().getByTestId('upload-item').count()).toBe(0);
+    await expect.poll(() => uploader().getByTestId('upload-item').count(), { timeout: 5_000 }).toBe(0);
     expect(await uploadButton().isDisabled()).toBe(true);
     await closeNotices();
   });
@@ -373,7 +370,7 @@ describe('Client documents in the admin panel', () => {
     await uploader()
       .getByRole('button', { name: `Remove ${GOOD[2]!.name}` })
       .click();
-    await expect.poll(() => uploader().getByTestId('upload-item').count()).toBe(0);
+    await expect.poll(() => uploader().getByTestId('upload-item').count(), { timeout: 5_000 }).toBe(0);
   });
 
   it('a disguised executable is refused by its content with the spec message', async () => {

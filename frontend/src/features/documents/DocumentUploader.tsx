@@ -97,7 +97,9 @@ export function DocumentUploader({ clientId, pickClient = false, realm = 'admin'
         }
       }
       toast.notifySuccess(MESSAGES.uploadSuccessfulTitle, formattedText(MESSAGES.uploadSuccessful(stored)));
-      setItems([]);
+      // Let the last file be seen at 100% before the finished batch leaves the list (files added
+      // meanwhile stay: only finished ones are cleared).
+      setTimeout(() => setItems((prev) => prev.filter((i) => i.state !== 'done')), 1000);
       setDescription('');
       onUploaded?.(stored);
     } finally {

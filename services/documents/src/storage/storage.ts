@@ -71,7 +71,9 @@ export class LocalDiskStorage implements DocumentStorage {
       async write(chunk) {
         if (failed) throw failed;
         if (!out.write(chunk)) {
-          await Promise.race([once(out, 'drain'), once(out, 'error')]);
+          // events.once rejects on 'error' and removes its listeners either way (a race of two once()
+          // calls left an error listener behind on every wait).
+          await once(out, 'drain');
           if (failed) throw failed;
         }
       },
