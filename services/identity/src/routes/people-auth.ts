@@ -189,10 +189,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       const presented = request.cookies[cookies.name];
       if (!presented) throw new AppError('UNAUTHENTICATED', MESSAGES.userSessionExpired);
       const r = await sessions.rotate(presented);
-      if (r.kind === 'reused') {
-        request.log.warn({ sessionId: r.session.id }, 'refresh token reuse: session revoked');
-        await sessions.revokeAndAnnounce(r.session.id, r.session.ownerId);
-      }
+      if (r.kind === 'reused') request.log.warn({ sessionId: r.session.id }, 'refresh token reuse: session revoked');
       if (r.kind !== 'ok') {
         cookies.clear(reply);
         throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
