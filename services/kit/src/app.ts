@@ -77,11 +77,20 @@ export function addHealthRoutes(app: App, checks: HealthChecks) {
  * Per-request authentication context: parses cookies and verifies the access token when there is one.
  * A bad token does not fail here (sign-in routes must still work); guards throw the recorded reason.
  */
+const AUTH_CONTEXT = Symbol.for('countinghouse.authContext.verifier');
+
 export const authContext = fp<{ verifier: TokenVerifier }>(
   async (app, { verifier }) => {
     if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
     if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
     if (!app.hasRequestDecorator('authError')) app.decorateRequest('authError', null);
+    // In the all-in-one app the gateway (the root) has already verified the token with this very
+    // verifier and revocation list; a service plugin registered inside it does not verify it twice.
+    // (In distributed mode every service is its own process and verifies for itself.)
+    const installed = (app as unknown as Record<symbol, TokenVerifier | undefined>)[AUTH_CONTEXT];
+    if (installed === verifier) return;
+    if (installed === undefined) app.decorate(AUTH_CONTEXT, verifier);
+    else (app as unknown as Record<symbol, TokenVerifier>)[AUTH_CONTEXT] = verifier;
     app.addHook('onRequest', async (request) => {
       const token = tokenFrom(request);
       request.principal = null;

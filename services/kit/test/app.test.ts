@@ -83,3 +83,44 @@ describe('revocation list', () => {
     expect(r.isRevoked({ sessionId: 's2', id: 'u2', issuedAt: 1 })).toBe(false);
   });
 });
+
+describe('auth context in nested scopes', () => {
+  async function build(sameVerifier: boolean) {
+    const { TokenSigner, TokenVerifier, authContext, generateSigningKeys } = await import('../src/index.js');
+    const keys = generateSigningKeys();
+    const signer = await TokenSigner.fromPem(keys.privateKeyPem);
+    const rootVerifier = await TokenVerifier.fromPem(keys.publicKeyPem);
+    const innerVerifier = sameVerifier ? rootVerifier : await TokenVerifier.fromPem(keys.publicKeyPem);
+    const calls = { root: 0, inner: 0 };
+    const verifiers = sameVerifier ? ([[rootVerifier, 'root']] as const) : ([[rootVerifier, 'root'], [innerVerifier, 'inner']] as const);
+    for (const [v, k] of verifiers) {
+      const verify = v.verify.bind(v);
+      v.verify = async (t: string) => {
+        calls[k]++;
+        return verify(t);
+      };
+    }
+    const app = createApp({ logger: pino({ level: 'silent' }) });
+    await app.register(authContext, { verifier: rootVerifier });
+    await app.register(
+      async (scope) => {
+        await scope.register(authContext, { verifier: innerVerifier });
+        scope.get('/who', async (req) => ({ id: req.principal?.id ?? null }));
+      },
+      { prefix: '/svc' },
+    );
+    const { token } = await signer.sign({ sub: 'u1', sid: 's1', knd: 'user', roles: ['client'], name: 'U' });
+    const r = await app.inject({ method: 'GET', url: '/svc/who', headers: { authorization: `Bearer ${token}` } });
+    return { body: r.json(), calls };
+  }
+  it('verifies a token once when a plugin inside the gateway shares its verifier (all-in-one)', async () => {
+    const { body, calls } = await build(true);
+    expect(body).toEqual({ id: 'u1' });
+    expect(calls.root + calls.inner).toBe(1);
+  });
+  it('verifies again when the inner scope brings its own verifier', async () => {
+    const { body, calls } = await build(false);
+    expect(body).toEqual({ id: 'u1' });
+    expect(calls).toEqual({ root: 1, inner: 1 });
+  });
+});
