@@ -5,6 +5,7 @@ import { DOCUMENTS_EVENTS } from './documents/events.js';
 import { IDENTITY_EVENTS } from './identity/events.js';
 import { INTEGRATIONS_EVENTS } from './integrations/events.js';
 import { MEDIA_EVENTS } from './media/events.js';
+import { SETTINGS_EVENTS } from './settings/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -14,6 +15,7 @@ export const TOPICS = {
   billing: 'countinghouse.billing',
   integrations: 'countinghouse.integrations',
   media: 'countinghouse.media',
+  settings: 'countinghouse.settings',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -41,6 +43,7 @@ export const EVENT_TYPES = {
   ...BILLING_EVENTS,
   ...INTEGRATIONS_EVENTS,
   ...MEDIA_EVENTS,
+  ...SETTINGS_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

@@ -25,3 +25,5 @@ export * from './integrations/integrations.js';
 export * from './media/events.js';
 export * from './documents/documents.js';
 export * from './public.js';
+export * from './settings/settings.js';
+export * from './settings/events.js';

@@ -23,6 +23,8 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'GET', path: '/api/integrations/xero/callback' },
   { method: 'GET', path: '/api/integrations/quickbooks/callback' },
   { method: 'GET', path: '/api/billing/packages' },
+  // Gateways load the practice settings and the maintenance switch from it before anyone signs in.
+  { method: 'GET', path: '/api/settings/public' },
   // Stripe calls it; billing verifies the signature.
   { method: 'POST', path: '/api/billing/webhooks/stripe' },
 ];
@@ -36,5 +38,5 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media'] as const;
+export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings'] as const;
 export type GatewayService = (typeof SERVICES)[number];
