@@ -27,3 +27,7 @@ export * from './documents/documents.js';
 export * from './public.js';
 export * from './settings/settings.js';
 export * from './settings/events.js';
+export * from './reports.js';
+export * from './billing/reports.js';
+export * from './crm/reports.js';
+export * from './documents/reports.js';
