@@ -6,6 +6,10 @@ import { NotFound } from '../features/status-pages/NotFound';
 import { RouteErrorFallback } from '../features/status-pages/RouteErrorFallback';
 import { PageSpinner } from '../shared/PageSpinner';
 
+// antd's providers, loaded with the first page that uses antd: the marketing pages and the entry
+// chunk carry none of it (home page JS budget, docs/decisions.md).
+const AntdShell = lazyNamed(() => import('./antd-shell'), 'AntdShell');
+
 // One loader per area: the module is fetched once and each page picks its export from it.
 const publicPages = () => import('../features/public/pages');
 const clientPages = () => import('../features/client/pages');
@@ -88,45 +92,69 @@ export const routes: RouteObject[] = [
       {
         element: <PublicLayout />,
         children: [
+          // Marketing pages: plain HTML and CSS, no antd (keep new ones so, or put them in the shell below).
           { index: true, element: <HomePage /> },
           { path: 'package-selection', element: <PackageSelectionPage /> },
-          { path: 'login', element: <LoginPage /> },
-          { path: 'signup', element: <SignupPage /> },
-          // Signed-in client pages (spec 6): without a session they send the user to /login.
-          {
-            element: <RequireClient />,
-            children: [
-              { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
-              { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
-              { path: 'payment-success', element: <PaymentSuccessPage /> },
-              { path: 'integrations', element: <IntegrationsPage /> },
-            ],
-          },
-          // The provider returns here; the page hands the code and state to the API, which checks the state.
-          { path: 'integrations/xero/callback', element: <IntegrationsCallbackPage /> },
           { path: 'who-we-help', element: <WhoWeHelpPage /> },
           { path: 'services', element: <ServicesPage /> },
           { path: 'resources', element: <ResourcesPage /> },
           { path: 'about-us', element: <AboutUsPage /> },
           { path: 'blog', element: <BlogPage /> },
           { path: 'blog/:slug', element: <BlogPage /> },
-          // Choosing a package: checkout (signs a visitor up first), and the built-in test checkout.
-          { path: 'checkout', element: <CheckoutPage /> },
-          { path: 'checkout/test', element: <TestCheckoutPage /> },
-          { path: 'staff-login', element: <StaffLoginPage /> },
-          { path: 'staff/login', element: <StaffLoginPage /> },
-          { path: 'staff/signup', element: <StaffSignupPage /> },
-          { path: 'staff/dashboard', element: <StaffDashboardPage /> },
-          { path: 'test-login', element: <TestLoginPage /> },
-          { path: 'user-management', element: <UserManagementPage /> },
+          {
+            element: <AntdShell />,
+            children: [
+              { path: 'login', element: <LoginPage /> },
+              { path: 'signup', element: <SignupPage /> },
+              // Signed-in client pages (spec 6): without a session they send the user to /login.
+              {
+                element: <RequireClient />,
+                children: [
+                  { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
+                  { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
+                  { path: 'payment-success', element: <PaymentSuccessPage /> },
+                  { path: 'integrations', element: <IntegrationsPage /> },
+                ],
+              },
+              // The provider returns here; the page hands the code and state to the API, which checks the state.
+              { path: 'integrations/xero/callback', element: <IntegrationsCallbackPage /> },
+              // Choosing a package: checkout (signs a visitor up first), and the built-in test checkout.
+              { path: 'checkout', element: <CheckoutPage /> },
+              { path: 'checkout/test', element: <TestCheckoutPage /> },
+              { path: 'staff-login', element: <StaffLoginPage /> },
+              { path: 'staff/login', element: <StaffLoginPage /> },
+              { path: 'staff/signup', element: <StaffSignupPage /> },
+              { path: 'staff/dashboard', element: <StaffDashboardPage /> },
+              { path: 'test-login', element: <TestLoginPage /> },
+              { path: 'user-management', element: <UserManagementPage /> },
+            ],
+          },
         ],
       },
       // Two addresses, one page (the spec's variants A and B).
-      { path: 'admin-login', element: <AdminLoginPage /> },
-      { path: 'admin/login', element: <AdminLoginPage /> },
+      {
+        path: 'admin-login',
+        element: (
+          <AntdShell>
+            <AdminLoginPage />
+          </AntdShell>
+        ),
+      },
+      {
+        path: 'admin/login',
+        element: (
+          <AntdShell>
+            <AdminLoginPage />
+          </AntdShell>
+        ),
+      },
       {
         path: 'admin',
-        element: <AdminLayout />,
+        element: (
+          <AntdShell>
+            <AdminLayout />
+          </AntdShell>
+        ),
         children: [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },

@@ -1,19 +1,14 @@
-import { Flex, Spin } from 'antd';
+import './page-spinner.css';
 
-/** A centred spinner with a spoken label; `fullScreen` fills the viewport. */
+/**
+ * A centred spinner drawn in CSS with a spoken label; `fullScreen` fills the viewport. Plain markup on
+ * purpose: it is the router's first fallback, so it must not pull the UI kit into the entry chunk.
+ */
 export function PageSpinner({ label = 'Loading…', fullScreen = false }: { label?: string; fullScreen?: boolean }) {
   return (
-    <Flex
-      role="status"
-      aria-live="polite"
-      vertical
-      align="center"
-      justify="center"
-      gap={12}
-      style={{ minHeight: fullScreen ? '100vh' : 240, width: '100%' }}
-    >
-      <Spin size="large" />
+    <div role="status" aria-live="polite" className={fullScreen ? 'page-spinner page-spinner--full' : 'page-spinner'}>
+      <span className="page-spinner__ring" aria-hidden="true" />
       <span>{label}</span>
-    </Flex>
+    </div>
   );
 }

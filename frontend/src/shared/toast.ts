@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { App } from 'antd';
+import { App, message as staticMessage, notification as staticNotification } from 'antd';
 import type { MESSAGES } from '@countinghouse/proto';
 
 /** Any fixed text of the spec's catalogue (proto MESSAGES); retyped strings do not type-check. */
@@ -18,9 +18,16 @@ export const formattedText = (text: string): SpecText => text as SpecText;
 /**
  * Toasts through antd's App context (so they follow the theme and locale). A `key` collapses
  * repeats, e.g. several failing calls that all end the session show one toast.
+ *
+ * The App context comes from the lazy AntdShell route (app/antd-shell.tsx). A component rendered
+ * outside it (a route added beside the shell) gets antd's empty default context; it then falls back
+ * to antd's static message and notification, so a toast is never lost.
  */
 export function useToast() {
-  const { message, notification } = App.useApp();
+  const app = App.useApp();
+  const hasContext = typeof app.message.success === 'function';
+  const message = hasContext ? app.message : staticMessage;
+  const notification = hasContext ? app.notification : staticNotification;
   return useMemo(
     () => ({
       success: (content: ToastText, key?: string) => void message.success({ content, key }),
