@@ -31,6 +31,7 @@ const GatewayConfigSchema = Type.Object({
   INTEGRATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   MEDIA_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   SETTINGS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  NOTIFICATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
   PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
@@ -84,6 +85,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   integrations: config.INTEGRATIONS_URL,
   media: config.MEDIA_URL,
   settings: config.SETTINGS_URL,
+  notifications: config.NOTIFICATIONS_URL,
 };
 const upstreamUrls = Object.fromEntries(Object.entries(configured).filter(([, url]) => url));
 const app = await buildGateway({

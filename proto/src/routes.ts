@@ -38,5 +38,5 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings'] as const;
+export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings', 'notifications'] as const;
 export type GatewayService = (typeof SERVICES)[number];
