@@ -1,4 +1,5 @@
 // The spec's enums and business constants (spec sections 3, 4 and 9). Browser-safe.
+import { rolesFor } from './permissions.js';
 
 export const ROLES = ['admin', 'manager', 'staff', 'accountant', 'client'] as const;
 export type Role = (typeof ROLES)[number];
@@ -11,10 +12,10 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   client: 'Default role in profiles',
 };
 
-/** Roles that may enter the staff portal (spec section 6). Accountant is not one. */
-export const STAFF_PORTAL_ROLES = ['admin', 'staff', 'manager'] as const satisfies readonly Role[];
-/** Roles that may manage staff and invitations. */
-export const STAFF_MANAGEMENT_ROLES = ['admin', 'manager'] as const satisfies readonly Role[];
+/** Roles that may enter the staff portal (spec section 6). Accountant is not one. From the permissions table. */
+export const STAFF_PORTAL_ROLES: readonly Role[] = rolesFor('staff_portal.sign_in');
+/** Roles that may manage staff and invitations. From the permissions table. */
+export const STAFF_MANAGEMENT_ROLES: readonly Role[] = rolesFor('staff.manage');
 /** Roles an invitation may carry. */
 export const INVITABLE_ROLES = ['admin', 'manager', 'staff', 'accountant'] as const satisfies readonly Role[];
 

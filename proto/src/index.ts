@@ -31,3 +31,5 @@ export * from './reports.js';
 export * from './billing/reports.js';
 export * from './crm/reports.js';
 export * from './documents/reports.js';
+export * from './permissions.js';
+export * from './identity/roles.js';

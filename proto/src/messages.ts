@@ -94,6 +94,13 @@ export const MESSAGES = {
   connectedXero: 'Successfully connected to Xero!',
   connectedQuickBooks: 'Successfully connected to QuickBooks!',
   // Generic (not in the spec's catalogue; ours)
+  lastAdminRefused: 'The last active administrator cannot be removed. Grant the admin role to someone else first.',
+  roleGranted: 'Role granted',
+  roleRevoked: 'Role revoked',
+  adminAccountDeactivated: 'Admin account deactivated',
+  roleAlreadyHeld: 'This person already holds this role.',
+  personNotFound: 'No registered person with this e-mail.',
+  failedToLoadRoles: 'Failed to load roles',
   validationFailed: 'Some of the details you entered are not valid.',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
   crossSiteRefused: 'This request came from another site and was refused.',

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PACKAGES, SUBSCRIPTION_STATUSES } from '../constants.js';
+import { PACKAGES, SUBSCRIPTION_STATUSES, type Role } from '../constants.js';
+import { rolesFor } from '../permissions.js';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
@@ -31,7 +32,7 @@ export const BILLING_ROUTES = {
 } as const;
 
 /** The roles that see the practice's billing (/admin/billing). */
-export const BILLING_ADMIN_ROLES = ['admin', 'manager'] as const;
+export const BILLING_ADMIN_ROLES: readonly Role[] = rolesFor('billing.manage');
 
 export const PackageSchema = Type.Object({
   name: PackageNameSchema,

@@ -1,3 +1,6 @@
+import type { Role } from '../constants.js';
+import { rolesFor } from '../permissions.js';
+
 /** HTTP routes of crm, under the gateway. Every one needs a signed-in caller. */
 export const CRM_ROUTES = {
   clients: '/api/crm/clients',
@@ -28,4 +31,4 @@ export const CRM_ROUTES = {
  *   to them or on their clients), GET search (their clients and tasks; no leads). No writes, no leads.
  * - client: GET /clients/mine only.
  */
-export const CRM_STAFF_ROLES = ['admin', 'manager', 'staff'] as const;
+export const CRM_STAFF_ROLES: readonly Role[] = rolesFor('clients.edit');

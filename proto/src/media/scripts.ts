@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { VIDEO_TYPES } from '../constants.js';
+import { VIDEO_TYPES, type Role } from '../constants.js';
+import { rolesFor } from '../permissions.js';
 
 /**
  * AI video scripts (spec: 'AI Video Generator tab', `generate-video`). Generation runs as a job: the
@@ -143,7 +144,7 @@ export const MEDIA_ROUTES = {
   generator: '/api/media/generator',
 } as const;
 
-export const MEDIA_ROLES = ['admin', 'manager'] as const;
+export const MEDIA_ROLES: readonly Role[] = rolesFor('media.scripts');
 
 /** `0:05` style timings for scenes. */
 export function formatSeconds(total: number): string {

@@ -1,0 +1,84 @@
+// What each role may do: the one table the services' guards are built from and the User Roles page
+// shows (docs/decisions.md). Browser-safe. Only type imports from constants.ts, which derives its
+// role lists from here (a runtime import back would be a cycle).
+import type { Role } from './constants.js';
+
+export const PERMISSION_AREAS = ['Access', 'Clients', 'Staff', 'Documents', 'Billing', 'Marketing', 'Integrations', 'Practice'] as const;
+export type PermissionArea = (typeof PERMISSION_AREAS)[number];
+
+export interface Permission {
+  key: string;
+  area: PermissionArea;
+  label: string;
+  /** How a permission is narrowed for some roles (rows filtered to the caller's own clients). */
+  note?: string;
+  roles: readonly Role[];
+}
+
+const ADMIN: readonly Role[] = ['admin'];
+const MANAGERS: readonly Role[] = ['admin', 'manager'];
+const STAFF: readonly Role[] = ['admin', 'manager', 'staff'];
+const STAFF_AND_ACCOUNTANTS: readonly Role[] = ['admin', 'manager', 'staff', 'accountant'];
+const EVERYONE: readonly Role[] = ['admin', 'manager', 'staff', 'accountant', 'client'];
+
+export const PERMISSIONS = [
+  { key: 'staff_portal.sign_in', area: 'Access', label: 'Staff portal sign-in', roles: STAFF },
+  {
+    key: 'clients.view',
+    area: 'Clients',
+    label: 'View clients and their tasks',
+    note: 'Accountants see only the clients assigned to them, read only.',
+    roles: STAFF_AND_ACCOUNTANTS,
+  },
+  { key: 'clients.edit', area: 'Clients', label: 'View and edit clients', roles: STAFF },
+  { key: 'crm.overview', area: 'Clients', label: 'Practice figures, sidebar counts and team members', roles: STAFF },
+  { key: 'leads.manage', area: 'Clients', label: 'Manage leads', roles: STAFF },
+  { key: 'leads.import', area: 'Clients', label: 'Import leads from GoHighLevel', roles: STAFF },
+  { key: 'tasks.manage', area: 'Clients', label: 'Create and update tasks', roles: STAFF },
+  { key: 'upgrades.manage', area: 'Clients', label: 'Handle upgrade requests', roles: STAFF },
+  { key: 'communications.manage', area: 'Clients', label: 'Client communications', roles: STAFF },
+  { key: 'staff.manage', area: 'Staff', label: 'Invite and deactivate staff', roles: MANAGERS },
+  { key: 'users.view', area: 'Staff', label: 'See registered people and the sent e-mail log', roles: ADMIN },
+  { key: 'roles', area: 'Staff', label: 'Manage roles', roles: ADMIN },
+  {
+    key: 'documents.upload',
+    area: 'Documents',
+    label: 'Upload documents',
+    note: 'Clients for their own business, accountants for their assigned clients.',
+    roles: EVERYONE,
+  },
+  { key: 'documents.view_all', area: 'Documents', label: 'See all documents', roles: STAFF },
+  { key: 'documents.access_log', area: 'Documents', label: 'See who viewed or downloaded a document', roles: ADMIN },
+  { key: 'billing.manage', area: 'Billing', label: 'Manage billing', roles: MANAGERS },
+  { key: 'media.scripts', area: 'Marketing', label: 'Generate video scripts', roles: MANAGERS },
+  {
+    key: 'integrations.view_all',
+    area: 'Integrations',
+    label: "See any client's accounting integrations",
+    note: 'Connecting, syncing and disconnecting stay the client’s own acts.',
+    roles: STAFF,
+  },
+  { key: 'reports', area: 'Practice', label: 'Reports', roles: ADMIN },
+  { key: 'settings', area: 'Practice', label: 'Company settings', roles: ADMIN },
+  { key: 'notifications', area: 'Practice', label: 'Notifications', roles: ADMIN },
+] as const satisfies readonly Permission[];
+
+export type PermissionKey = (typeof PERMISSIONS)[number]['key'];
+export const PERMISSION_KEYS = PERMISSIONS.map((p) => p.key) as PermissionKey[];
+
+/** The roles a permission admits: what its guards pass to requireRole. */
+export function rolesFor(key: PermissionKey): readonly Role[] {
+  const p = (PERMISSIONS as readonly Permission[]).find((x) => x.key === key);
+  if (!p) throw new Error(`unknown permission ${key}`);
+  return p.roles;
+}
+
+/** The permissions a role holds, in table order. */
+export function permissionsOf(role: Role): PermissionKey[] {
+  return PERMISSIONS.filter((p) => (p.roles as readonly Role[]).includes(role)).map((p) => p.key);
+}
+
+export function hasPermission(roles: readonly Role[], key: PermissionKey): boolean {
+  const allowed = rolesFor(key);
+  return roles.some((r) => allowed.includes(r));
+}
