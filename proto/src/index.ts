@@ -33,3 +33,4 @@ export * from './crm/reports.js';
 export * from './documents/reports.js';
 export * from './permissions.js';
 export * from './identity/roles.js';
+export * from './notifications/notifications.js';
