@@ -4,6 +4,7 @@ import { migrationsFolder as documentsMigrations, SCHEMA as DOCUMENTS } from '@c
 import { migrationsFolder as identityMigrations, SCHEMA as IDENTITY } from '@countinghouse/identity';
 import { migrationsFolder as integrationsMigrations, SCHEMA as INTEGRATIONS } from '@countinghouse/integrations';
 import { migrationsFolder as mediaMigrations, SCHEMA as MEDIA } from '@countinghouse/media';
+import { migrationsFolder as notificationsMigrations, SCHEMA as NOTIFICATIONS } from '@countinghouse/notifications';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: BILLING, migrationsFolder: billingMigrations },
   { schema: INTEGRATIONS, migrationsFolder: integrationsMigrations },
   { schema: MEDIA, migrationsFolder: mediaMigrations },
+  { schema: NOTIFICATIONS, migrationsFolder: notificationsMigrations },
 ];
