@@ -5,6 +5,7 @@ import { documentsPlugin } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin } from '@countinghouse/integrations';
 import { mediaPlugin, type OpenAiOptions } from '@countinghouse/media';
+import { notificationsPlugin } from '@countinghouse/notifications';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
         register: async (scope) =>
           void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: o.publicConfig().practice, openai: o.openai })),
       },
+      { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
     ],
   });
   await app.ready();
