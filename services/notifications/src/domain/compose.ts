@@ -1,0 +1,74 @@
+import { DOCUMENT_TYPES, formatGBP, type EventData, type NotificationKind } from '@countinghouse/proto';
+
+/** What a notification says and where it leads; en-GB wording, amounts in pounds. */
+export interface NotificationText {
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  link: string;
+}
+
+const PROVIDER_NAMES: Record<string, string> = { xero: 'Xero', quickbooks: 'QuickBooks' };
+const ROLE_NAMES: Record<string, string> = {
+  admin: 'an administrator',
+  manager: 'a manager',
+  staff: 'staff',
+  accountant: 'an accountant',
+  client: 'a client',
+};
+
+const clientLink = (clientId: string) => `/admin/clients?open=${encodeURIComponent(clientId)}`;
+
+export function newClient(d: EventData<'crm.client_upserted'>): NotificationText {
+  const plan = d.packageName ? ` on the ${d.packageName} package (${formatGBP(d.monthlyFee)} a month)` : '';
+  return {
+    kind: 'new_client',
+    title: 'New client',
+    body: `${d.companyName} joined as a client${plan}.`,
+    link: clientLink(d.clientId),
+  };
+}
+
+export function paymentFailed(d: EventData<'billing.payment_failed'>): NotificationText {
+  return {
+    kind: 'payment_failed',
+    title: 'Failed payment',
+    body: `A payment of ${formatGBP(d.amount)} from ${d.email} for the ${d.packageName} package failed; the subscription is overdue.`,
+    link: '/admin/billing',
+  };
+}
+
+export function documentUploaded(d: EventData<'documents.document_uploaded'>, companyName: string | null): NotificationText {
+  const type = DOCUMENT_TYPES.find((t) => t.value === d.documentType)?.label ?? d.documentType;
+  return {
+    kind: 'document_uploaded',
+    title: 'Document uploaded',
+    body: `${d.filename} (${type}) was uploaded for ${companyName ?? 'a client'}.`,
+    link: '/admin/documents',
+  };
+}
+
+export function invitationAccepted(d: EventData<'identity.staff_joined'>): NotificationText {
+  return {
+    kind: 'invitation_accepted',
+    title: 'Invitation accepted',
+    body: `${d.email} accepted the invitation and joined as ${ROLE_NAMES[d.role] ?? d.role}.`,
+    link: '/admin/staff',
+  };
+}
+
+const SYNC_REASONS: Record<EventData<'integrations.sync_failed'>['reason'], string> = {
+  needs_reconnect: 'the client needs to reconnect it',
+  provider_unavailable: 'the provider could not be reached',
+  error: 'an unexpected error stopped it',
+};
+
+export function integrationSyncFailed(d: EventData<'integrations.sync_failed'>, companyName: string | null): NotificationText {
+  const provider = PROVIDER_NAMES[d.integrationType] ?? d.integrationType;
+  return {
+    kind: 'integration_sync_failed',
+    title: 'Integration sync failed',
+    body: `The ${provider} sync for ${companyName ?? 'a client'} failed: ${SYNC_REASONS[d.reason]}.`,
+    link: clientLink(d.clientId),
+  };
+}
