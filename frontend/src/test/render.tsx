@@ -11,8 +11,6 @@ export function renderAt(path: string, options: { routes?: RouteObject[]; state?
   const router = createMemoryRouter(options.routes ?? appRoutes, { initialEntries: [path] });
   // The app's routes bring antd's providers with their AntdShell layout route; given routes get them here.
   const app = <RouterProvider router={router} />;
-  const view = render(
-    <Providers store={store}>{options.routes ? <AntdProviders>{app}</AntdProviders> : app}</Providers>,
-  );
+  const view = render(<Providers store={store}>{options.routes ? <AntdProviders>{app}</AntdProviders> : app}</Providers>);
   return { ...view, store, router };
 }
