@@ -5,6 +5,7 @@ import { migrationsFolder as identityMigrations, SCHEMA as IDENTITY } from '@cou
 import { migrationsFolder as integrationsMigrations, SCHEMA as INTEGRATIONS } from '@countinghouse/integrations';
 import { migrationsFolder as mediaMigrations, SCHEMA as MEDIA } from '@countinghouse/media';
 import { migrationsFolder as notificationsMigrations, SCHEMA as NOTIFICATIONS } from '@countinghouse/notifications';
+import { migrationsFolder as settingsMigrations, SCHEMA as SETTINGS } from '@countinghouse/settings';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: INTEGRATIONS, migrationsFolder: integrationsMigrations },
   { schema: MEDIA, migrationsFolder: mediaMigrations },
   { schema: NOTIFICATIONS, migrationsFolder: notificationsMigrations },
+  { schema: SETTINGS, migrationsFolder: settingsMigrations },
 ];

@@ -6,12 +6,14 @@ import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin } from '@countinghouse/integrations';
 import { mediaPlugin, type OpenAiOptions } from '@countinghouse/media';
 import { notificationsPlugin } from '@countinghouse/notifications';
+import { readSettingsRow, settingsPlugin, toPublic } from '@countinghouse/settings';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { buildGateway, type PublicConfig } from './gateway.js';
+import { LiveSettings } from './live-settings.js';
 
 export interface ComposeOptions {
   runtime: Runtime;
@@ -22,6 +24,10 @@ export interface ComposeOptions {
   signInMax?: number;
   smtpUrl?: string;
   mailFrom?: string;
+  /**
+   * Demo mode, and the practice details written to the settings service on first start (PRACTICE_*).
+   * What /api/public/config serves afterwards comes from the settings (maintenance included).
+   */
   publicConfig: () => PublicConfig;
   /** Stripe for billing; without it the built-in test checkout (no card is charged). */
   stripe?: StripeOptions | null;
@@ -39,14 +45,29 @@ export interface ComposeOptions {
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
 export async function composeAllInOne(o: ComposeOptions): Promise<App> {
+  const base = o.publicConfig();
+  const live = new LiveSettings(base.practice);
+  await live.subscribe(o.runtime.bus, o.logger);
   const app = await buildGateway({
     logger: o.logger,
     verifier: o.runtime.verifier,
     frontendDir: o.frontendDir,
     healthChecks: o.runtime.healthChecks(),
     signInMax: o.signInMax,
-    publicConfig: o.publicConfig,
+    publicConfig: () => {
+      const s = live.get();
+      return { demoMode: base.demoMode, maintenance: s.maintenance, practice: { name: s.name, phone: s.phone, email: s.email } };
+    },
     plugins: [
+      // First: the others are registered with the practice details it holds.
+      {
+        name: 'settings',
+        register: async (scope) => {
+          await scope.register(settingsPlugin, { runtime: o.runtime, defaults: base.practice });
+          const row = await readSettingsRow(o.runtime.db);
+          if (row) live.apply(toPublic(row));
+        },
+      },
       {
         name: 'identity',
         register: async (scope) => {
@@ -56,7 +77,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             cookieSecure: o.cookieSecure ?? false,
             smtpUrl: o.smtpUrl,
             mailFrom: o.mailFrom,
-            practiceName: o.publicConfig().practice.name,
+            practiceName: live.get().name,
           });
         },
       },
@@ -79,11 +100,16 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
       {
         name: 'media',
         register: async (scope) =>
-          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: o.publicConfig().practice, openai: o.openai })),
+          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: practiceOf(live), openai: o.openai })),
       },
       { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
     ],
   });
   await app.ready();
   return app;
+}
+
+function practiceOf(live: LiveSettings) {
+  const { name, phone, email } = live.get();
+  return { name, phone, email };
 }
