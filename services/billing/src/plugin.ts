@@ -6,6 +6,7 @@ import { subscribeBillingConsumers } from './events.js';
 import { StripeProvider, TestProvider, type StripeOptions } from './providers.js';
 import { adminRoutes } from './routes/admin.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { reportRoutes } from './routes/reports.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -34,6 +35,7 @@ export async function billingPlugin(app: App, opts: BillingPluginOptions) {
   };
   checkoutRoutes(app, deps);
   adminRoutes(app, deps);
+  reportRoutes(app, deps);
   await webhookRoutes(app, deps);
 }
 
