@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { buildGateway } from './gateway.js';
+import { LiveSettings } from './live-settings.js';
 
 const GatewayConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
@@ -77,6 +78,13 @@ await bus.subscribe({
   },
 });
 
+// The practice settings and the maintenance switch: loaded from the settings service, kept current by
+// its settings.changed events (broadcast: every gateway instance sees every change).
+const settings = new LiveSettings({ name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL });
+await settings.subscribe(bus, logger);
+const stopLoading = new AbortController();
+if (config.SETTINGS_URL) void settings.loadFrom(config.SETTINGS_URL, logger, stopLoading.signal);
+
 const configured: Record<(typeof SERVICES)[number], string> = {
   identity: config.IDENTITY_URL,
   crm: config.CRM_URL,
@@ -97,6 +105,8 @@ const app = await buildGateway({
   signInMax: config.SIGN_IN_RATE_LIMIT,
   healthChecks: {
     bus: () => bus.isReady(),
+    // Not ready until the settings arrived, so a load balancer never sends visitors past a maintenance switch.
+    ...(config.SETTINGS_URL ? { practiceSettings: async () => settings.isLoaded() } : {}),
     ...Object.fromEntries(
       Object.entries(upstreamUrls).map(([name, url]) => [
         name,
@@ -104,11 +114,13 @@ const app = await buildGateway({
       ]),
     ),
   },
-  publicConfig: () => ({
-    demoMode: config.DEMO_MODE,
-    maintenance: false,
-    practice: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
-  }),
+  publicConfig: () => {
+    const s = settings.get();
+    return { demoMode: config.DEMO_MODE, maintenance: s.maintenance, practice: { name: s.name, phone: s.phone, email: s.email } };
+  },
 });
-closeOnSignals(app, () => bus.close());
+closeOnSignals(app, async () => {
+  stopLoading.abort();
+  await bus.close();
+});
 await app.listen({ port: config.PORT, host: config.HOST });
