@@ -7,6 +7,7 @@ import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { peopleAuthRoutes } from './routes/people-auth.js';
+import { roleRoutes } from './routes/roles.js';
 import { staffRoutes } from './routes/staff.js';
 import { userRoutes } from './routes/users.js';
 
@@ -40,6 +41,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   invitationRoutes(app, { db, relay, mailer, publicUrl: runtime.publicUrl, practiceName });
   staffRoutes(app, { db, relay, sessions: userSessions });
   userRoutes(app, { db, mailer });
+  roleRoutes(app, { db, relay, userSessions, adminSessions });
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -2,8 +2,8 @@ import { requireRole, type App } from '@countinghouse/kit';
 import {
   AdminSubscriptionListSchema,
   AdminSubscriptionQuerySchema,
-  BILLING_ADMIN_ROLES,
   BillingSummarySchema,
+  rolesFor,
   type AdminSubscriptionQuery,
   type BillingSummary,
 } from '@countinghouse/proto';
@@ -15,7 +15,7 @@ import { errors } from './shared.js';
 
 /** /admin/billing: subscriptions, their status, monthly recurring revenue, failed payments (admin and manager). */
 export function adminRoutes(app: App, d: BillingDeps) {
-  const guard = requireRole(BILLING_ADMIN_ROLES);
+  const guard = requireRole(rolesFor('billing.manage'));
 
   app.get(
     '/admin/subscriptions',

@@ -1,5 +1,5 @@
 import type { Principal } from '@countinghouse/kit';
-import { CRM_STAFF_ROLES, type Role } from '@countinghouse/proto';
+import { CRM_STAFF_ROLES, rolesFor, type Role } from '@countinghouse/proto';
 
 /**
  * What a caller may see in crm:
@@ -19,6 +19,6 @@ export function scopeOf(p: Pick<Principal, 'id' | 'roles' | 'kind'> | null): Crm
   return { kind: 'none' };
 }
 
-/** Roles allowed through the guard of read routes that accountants may use (filtered per row). */
-export const STAFF_OR_ACCOUNTANT: Role[] = [...CRM_STAFF_ROLES, 'accountant'];
-export const STAFF_ONLY: Role[] = [...CRM_STAFF_ROLES];
+/** Roles allowed through the guard of read routes that accountants may use (filtered per row). Routes use rolesFor directly. */
+export const STAFF_OR_ACCOUNTANT: Role[] = [...rolesFor('clients.view')];
+export const STAFF_ONLY: Role[] = [...rolesFor('clients.edit')];

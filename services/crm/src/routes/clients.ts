@@ -8,13 +8,13 @@ import {
   type ClientCreateBody,
   type ClientListQuery,
   type ClientUpdateBody,
+  rolesFor,
 } from '@countinghouse/proto';
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { STAFF_ONLY, STAFF_OR_ACCOUNTANT } from '../domain/access.js';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { cleanOptional, cleanRequired, containsPattern, feeForPackage, packageForFilter } from '../domain/clients.js';
 import { getClient, getClientByUserId, isActiveMember, memberName, publishClientUpserted, toClient } from '../db/queries.js';
 import { clients, clientTotals } from '../db/schema.js';
-import { actorOf, errors, IdParams, mapDbError, pageOf, scope, type RouteDeps } from './shared.js';
+import { actorOf, errors, IdParams, londonDayStart, mapDbError, pageOf, scope, type RouteDeps } from './shared.js';
 
 export const CLIENT_MESSAGES = {
   notFound: 'Client not found',
@@ -40,7 +40,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
   app.get(
     '/clients',
     {
-      preHandler: requireRole(STAFF_OR_ACCOUNTANT),
+      preHandler: requireRole(rolesFor('clients.view')),
       schema: {
         tags: ['crm'],
         summary: 'Client list: search, status and package filters, newest first (accountants see only their clients)',
@@ -56,6 +56,8 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
       if (q.assigned_accountant_id) conds.push(eq(clients.assignedAccountantId, q.assigned_accountant_id));
       if (q.status) conds.push(eq(clients.subscriptionStatus, q.status));
       if (q.package) conds.push(eq(clients.packageName, packageForFilter(q.package)));
+      if (q.registered_from) conds.push(gte(clients.registrationDate, londonDayStart(q.registered_from)));
+      if (q.registered_to) conds.push(lt(clients.registrationDate, londonDayStart(q.registered_to, 1)));
       const search = q.search?.trim();
       if (search) conds.push(clientSearch(search));
       const where = conds.length ? and(...conds) : undefined;
@@ -110,7 +112,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
   app.get(
     '/clients/:id',
     {
-      preHandler: requireRole(STAFF_OR_ACCOUNTANT),
+      preHandler: requireRole(rolesFor('clients.view')),
       schema: { tags: ['crm'], summary: 'One client', params: IdParams, response: { 200: ClientSchema, ...errors } },
     },
     async (request) => {
@@ -127,7 +129,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
   app.post(
     '/clients',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('clients.edit')),
       schema: {
         tags: ['crm'],
         summary: 'Add Client (the fee follows the package)',
@@ -176,7 +178,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
   app.patch(
     '/clients/:id',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('clients.edit')),
       schema: {
         tags: ['crm'],
         summary: 'Edit a client (changing the package changes the fee)',

@@ -6,9 +6,9 @@ import {
   CommunicationSchema,
   type CommunicationCreateBody,
   type CommunicationListQuery,
+  rolesFor,
 } from '@countinghouse/proto';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { STAFF_ONLY } from '../domain/access.js';
 import { cleanOptional, cleanRequired, containsPattern } from '../domain/clients.js';
 import { toCommunication } from '../db/queries.js';
 import { clients, communications } from '../db/schema.js';
@@ -18,7 +18,7 @@ import { errors, IdParams, pageOf, type RouteDeps } from './shared.js';
 const NOT_FOUND = 'Communication not found';
 
 export function communicationRoutes(app: App, { db }: RouteDeps) {
-  const guard = requireRole(STAFF_ONLY);
+  const guard = requireRole(rolesFor('communications.manage'));
   const select = () =>
     db
       .select({ m: communications, company: clients.companyName })

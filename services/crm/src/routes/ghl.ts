@@ -1,7 +1,6 @@
 import { AppError, requireRole, type App, type Db } from '@countinghouse/kit';
-import { GHL_MESSAGES, GhlConfigSchema, GhlImportResultSchema, MESSAGES, type GhlContact } from '@countinghouse/proto';
+import { GHL_MESSAGES, GhlConfigSchema, GhlImportResultSchema, MESSAGES, rolesFor, type GhlContact } from '@countinghouse/proto';
 import { eq, inArray, or, sql } from 'drizzle-orm';
-import { STAFF_ONLY } from '../domain/access.js';
 import { contactToLead } from '../domain/ghl.js';
 import { ghlSync, leads } from '../db/schema.js';
 import { toLead, type LeadRow } from '../db/queries.js';
@@ -97,7 +96,7 @@ export async function importContacts(db: Db, contacts: GhlContact[]): Promise<{ 
 }
 
 export function ghlRoutes(app: App, { db }: RouteDeps, ghl: GhlOptions) {
-  const guard = requireRole(STAFF_ONLY);
+  const guard = requireRole(rolesFor('leads.import'));
 
   app.get(
     '/ghl/config',

@@ -12,15 +12,15 @@ import {
   type LeadListQuery,
   type LeadStage,
   type LeadUpdateBody,
+  rolesFor,
 } from '@countinghouse/proto';
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { STAFF_ONLY } from '../domain/access.js';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { cleanOptional, cleanRequired, containsPattern, feeForPackage } from '../domain/clients.js';
 import { decideConversion, decideStageChange, LEAD_MESSAGES } from '../domain/leads.js';
 import { getClient, isActiveMember, publishClientUpserted, toLead } from '../db/queries.js';
 import { clients, leads, leadTotals } from '../db/schema.js';
 import { CLIENT_MESSAGES } from './clients.js';
-import { actorOf, errors, IdParams, mapDbError, pageOf, type RouteDeps } from './shared.js';
+import { actorOf, errors, IdParams, londonDayStart, mapDbError, pageOf, type RouteDeps } from './shared.js';
 
 const NEEDS_EMAIL = 'Add an e-mail address to this lead before converting it into a client.';
 
@@ -31,7 +31,7 @@ export function leadSearch(text: string): SQL {
 }
 
 export function leadRoutes(app: App, { db, relay }: RouteDeps) {
-  const guard = requireRole(STAFF_ONLY);
+  const guard = requireRole(rolesFor('leads.manage'));
 
   app.get(
     '/leads',
@@ -49,6 +49,8 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
       const conds: SQL[] = [];
       if (q.stage) conds.push(eq(leads.stage, q.stage));
       if (q.source) conds.push(eq(leads.source, q.source));
+      if (q.created_from) conds.push(gte(leads.createdAt, londonDayStart(q.created_from)));
+      if (q.created_to) conds.push(lt(leads.createdAt, londonDayStart(q.created_to, 1)));
       const search = q.search?.trim();
       if (search) conds.push(leadSearch(search));
       const where = conds.length ? and(...conds) : undefined;

@@ -10,9 +10,9 @@ import {
   type SearchQuery,
   type SubscriptionStatus,
   type TaskStatus,
+  rolesFor,
 } from '@countinghouse/proto';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { STAFF_ONLY, STAFF_OR_ACCOUNTANT } from '../domain/access.js';
 import { clients, communications, clientUpgrades, leads, tasks, teamMembers } from '../db/schema.js';
 import { clientSearch } from './clients.js';
 import { leadSearch } from './leads.js';
@@ -23,7 +23,7 @@ export function overviewRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/stats',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('crm.overview')),
       schema: {
         tags: ['crm'],
         summary: 'Summary cards: clients, revenue, plans, team, leads (exact)',
@@ -66,7 +66,7 @@ export function overviewRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/sidebar-counts',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('crm.overview')),
       schema: { tags: ['crm'], summary: "The admin sidebar's badges", response: { 200: SidebarCountsSchema, ...errors } },
     },
     async () => {
@@ -90,7 +90,7 @@ export function overviewRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/search',
     {
-      preHandler: requireRole(STAFF_OR_ACCOUNTANT),
+      preHandler: requireRole(rolesFor('clients.view')),
       schema: {
         tags: ['crm'],
         summary: "The header search: clients, leads and tasks, top 5 of each (an accountant's own only)",
@@ -149,7 +149,7 @@ export function overviewRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/team-members',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('crm.overview')),
       schema: {
         tags: ['crm'],
         summary: 'Active team members (for assigning accountants and tasks)',

@@ -9,9 +9,10 @@ import {
   type TaskCreateBody,
   type TaskListQuery,
   type TaskUpdateBody,
+  rolesFor,
 } from '@countinghouse/proto';
 import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
-import { STAFF_ONLY, STAFF_OR_ACCOUNTANT, type CrmScope } from '../domain/access.js';
+import type { CrmScope } from '../domain/access.js';
 import { cleanOptional, cleanRequired, containsPattern } from '../domain/clients.js';
 import { isActiveMember, memberName, toTask } from '../db/queries.js';
 import { clients, tasks } from '../db/schema.js';
@@ -59,7 +60,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/tasks',
     {
-      preHandler: requireRole(STAFF_OR_ACCOUNTANT),
+      preHandler: requireRole(rolesFor('clients.view')),
       schema: {
         tags: ['crm'],
         summary: 'Tasks: open work by due date (accountants see only theirs)',
@@ -109,7 +110,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/tasks/:id',
     {
-      preHandler: requireRole(STAFF_OR_ACCOUNTANT),
+      preHandler: requireRole(rolesFor('clients.view')),
       schema: { tags: ['crm'], summary: 'One task', params: IdParams, response: { 200: TaskSchema, ...errors } },
     },
     async (request) => {
@@ -123,7 +124,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
   app.post(
     '/tasks',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('tasks.manage')),
       schema: { tags: ['crm'], summary: 'Add a task', body: TaskCreateBodySchema, response: { 201: TaskSchema, ...errors } },
     },
     async (request, reply) => {
@@ -150,7 +151,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
   app.patch(
     '/tasks/:id',
     {
-      preHandler: requireRole(STAFF_ONLY),
+      preHandler: requireRole(rolesFor('tasks.manage')),
       schema: {
         tags: ['crm'],
         summary: 'Edit a task or change its status',

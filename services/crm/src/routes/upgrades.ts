@@ -9,9 +9,9 @@ import {
   type UpgradeListQuery,
   type UpgradeStatus,
   type UpgradeUpdateBody,
+  rolesFor,
 } from '@countinghouse/proto';
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { STAFF_ONLY } from '../domain/access.js';
 import { cleanOptional, cleanRequired, feeForPackage } from '../domain/clients.js';
 import { canMoveUpgrade, UPGRADE_MESSAGES, upgradeTransitionMessage } from '../domain/upgrades.js';
 import { publishClientUpserted, toUpgrade } from '../db/queries.js';
@@ -29,7 +29,7 @@ async function loadUpgrade(db: Db, id: string) {
 }
 
 export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
-  const guard = requireRole(STAFF_ONLY);
+  const guard = requireRole(rolesFor('upgrades.manage'));
 
   app.get(
     '/upgrades',

@@ -1,8 +1,8 @@
 import type { Principal } from '@countinghouse/kit';
-import type { Role } from '@countinghouse/proto';
+import { hasPermission, rolesFor, type Role } from '@countinghouse/proto';
 
-/** Roles that see every client's documents (issue 4's rule). */
-export const ALL_DOCUMENTS_ROLES: readonly Role[] = ['admin', 'manager', 'staff'];
+/** Roles that see every client's documents (issue 4's rule; the permissions table's 'See all documents'). */
+export const ALL_DOCUMENTS_ROLES: readonly Role[] = rolesFor('documents.view_all');
 
 /**
  * Which clients a principal may see: every one, or those whose directory entry names them as the
@@ -21,5 +21,5 @@ export function scopeOf(p: Principal): DocumentScope {
 }
 
 export function isAdmin(p: Principal): boolean {
-  return p.kind === 'admin' || p.roles.includes('admin');
+  return p.kind === 'admin' || hasPermission(p.roles, 'documents.access_log');
 }

@@ -12,6 +12,7 @@ import {
   LIMITS,
   MAX_DESCRIPTION_LENGTH,
   MESSAGES,
+  rolesFor,
   UPLOAD_FIELDS,
   UploadReplySchema,
   ViewLinkSchema,
@@ -83,7 +84,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: {
         tags: ['documents'],
         summary: 'Client documents the caller may see, newest first, searched and filtered, one page',
@@ -101,7 +102,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/summary',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: {
         tags: ['documents'],
         summary: 'Summary cards: Total Documents, Active, Pending, Clients (under the same access rule)',
@@ -118,7 +119,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/clients',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: {
         tags: ['documents'],
         summary: 'Clients the caller may upload for (the uploader’s client pick)',
@@ -135,7 +136,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/:id',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: { tags: ['documents'], summary: 'One document', params: IdParams, response: { 200: ClientDocumentSchema, 404: ErrorRef } },
     },
     async (request) => {
@@ -148,7 +149,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.post(
     '/:id/view-link',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: {
         tags: ['documents'],
         summary: 'A signed link to view the file, valid 60 seconds, bound to this document',
@@ -171,7 +172,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/:id/download',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: { tags: ['documents'], summary: 'Download the file under its original name', params: IdParams, response: { 404: ErrorRef } },
     },
     async (request, reply) => {
@@ -187,7 +188,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/:id/access-log',
     {
-      preHandler: requireRole(['admin']),
+      preHandler: requireRole(rolesFor('documents.access_log')),
       schema: {
         tags: ['documents'],
         summary: 'Who viewed, downloaded or uploaded this document (administrators only)',
@@ -205,7 +206,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.post(
     '/',
     {
-      preHandler: requireRole(),
+      preHandler: requireRole(rolesFor('documents.upload')),
       schema: {
         tags: ['documents'],
         summary:

@@ -1,4 +1,4 @@
-import { STAFF_PORTAL_ROLES, type Role } from '@countinghouse/proto';
+import { hasPermission, type Role } from '@countinghouse/proto';
 
 const STAFF_RANK: Role[] = ['admin', 'manager', 'staff'];
 
@@ -8,7 +8,7 @@ export function bestStaffRole(roles: readonly Role[]): Role | null {
 }
 
 export function hasStaffAccess(roles: readonly Role[]): boolean {
-  return roles.some((r) => (STAFF_PORTAL_ROLES as readonly Role[]).includes(r));
+  return hasPermission(roles, 'staff_portal.sign_in');
 }
 
 /** A manager may not act on an administrator; an administrator may act on anyone. */

@@ -8,7 +8,7 @@ import {
   LIMITS,
   MessageReplySchema,
   MESSAGES,
-  STAFF_MANAGEMENT_ROLES,
+  rolesFor,
   type AcceptInviteBody,
   type Invitation,
   type InviteBody,
@@ -33,7 +33,7 @@ export interface InvitationDeps {
 }
 
 const ErrorRef = Type.Ref('ErrorBody');
-const manage = requireRole(STAFF_MANAGEMENT_ROLES);
+const manage = requireRole(rolesFor('staff.manage'));
 type Row = typeof staffInvitations.$inferSelect;
 
 export function invitationRoutes(app: App, deps: InvitationDeps) {

@@ -1,7 +1,8 @@
 import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay } from '@countinghouse/kit';
-import { MessageReplySchema, MESSAGES, STAFF_MANAGEMENT_ROLES, StaffListSchema, type Role } from '@countinghouse/proto';
+import { MessageReplySchema, MESSAGES, rolesFor, StaffListSchema, type Role } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { assertAdminLeft, lockAdmins } from '../db/admins.js';
 import { activeRoles } from '../db/people-queries.js';
 import { profiles, SCHEMA, userRoles } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
@@ -16,7 +17,7 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
   app.get(
     '/staff',
     {
-      preHandler: requireRole(STAFF_MANAGEMENT_ROLES),
+      preHandler: requireRole(rolesFor('staff.manage')),
       schema: { tags: ['identity'], summary: 'Active staff members', response: { 200: StaffListSchema, 401: ErrorRef, 403: ErrorRef } },
     },
     async () => {
@@ -44,7 +45,7 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
   app.post(
     '/staff/:userId/deactivate',
     {
-      preHandler: requireRole(STAFF_MANAGEMENT_ROLES),
+      preHandler: requireRole(rolesFor('staff.manage')),
       schema: {
         tags: ['identity'],
         summary: 'Deactivate a staff member: their staff roles end and their open sessions lose access at once',
@@ -61,10 +62,13 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
       if (staffRoles.length === 0) throw new AppError('NOT_FOUND', 'Staff member not found');
       if (!canManage(p.roles, targetRoles)) throw new AppError('FORBIDDEN', 'Only an administrator can deactivate an administrator.');
       await db.transaction(async (tx) => {
+        // Deactivating an administrator must leave one (the last-admin rule, same lock as /roles).
+        if (staffRoles.includes('admin')) await lockAdmins(tx);
         await tx
           .update(userRoles)
           .set({ isActive: false, revokedAt: sql`now()` })
           .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true), ne(userRoles.role, 'client')));
+        if (staffRoles.includes('admin')) await assertAdminLeft(tx);
         await sessions.revokeAllOf(tx, userId);
         const actor = { kind: p.kind, id: p.id } as const;
         // Every token issued up to now is refused by every service; a new sign-in gets current roles.

@@ -1,5 +1,5 @@
 import { requireRole, type App, type Db } from '@countinghouse/kit';
-import { OutgoingMailListSchema, UserListQuerySchema, UserListSchema, type Role, type UserRow } from '@countinghouse/proto';
+import { OutgoingMailListSchema, rolesFor, UserListQuerySchema, UserListSchema, type Role, type UserRow } from '@countinghouse/proto';
 import { type Static, Type } from '@sinclair/typebox';
 import { desc, sql } from 'drizzle-orm';
 import { outgoingMail } from '../db/schema.js';
@@ -7,7 +7,7 @@ import type { Mailer } from '../mailer.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 // The user list holds personal data: administrators only (the spec leaves the page public).
-const adminsOnly = requireRole(['admin']);
+const adminsOnly = requireRole(rolesFor('users.view'));
 
 export function userRoutes(app: App, deps: { db: Db; mailer: Mailer }) {
   const { db, mailer } = deps;

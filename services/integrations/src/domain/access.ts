@@ -1,8 +1,8 @@
 import type { Principal } from '@countinghouse/kit';
-import type { Role } from '@countinghouse/proto';
+import { rolesFor, type Role } from '@countinghouse/proto';
 
 /** Roles that may look at any client's integration summary (read only). */
-export const SUMMARY_ROLES: readonly Role[] = ['admin', 'manager', 'staff'];
+export const SUMMARY_ROLES: readonly Role[] = rolesFor('integrations.view_all');
 
 export type ViewScope = { all: true } | { all: false; ownerUserId: string; accountantId: string | null };
 

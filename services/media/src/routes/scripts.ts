@@ -2,7 +2,7 @@ import { AppError, requireRole, type App, type Db, type JobQueue } from '@counti
 import {
   GenerateScriptBodySchema,
   GeneratorInfoSchema,
-  MEDIA_ROLES,
+  rolesFor,
   ScriptListQuerySchema,
   ScriptListSchema,
   ScriptParamsSchema,
@@ -17,7 +17,7 @@ import { GENERATE_JOB_ATTEMPTS, GENERATE_JOB_BACKOFF_MS } from '../jobs/generate
 
 const ErrorRef = Type.Ref('ErrorBody');
 // Marketing material speaks for the practice: admins and managers (and the admin panel session) only.
-const mediaRoles = requireRole(MEDIA_ROLES);
+const mediaRoles = requireRole(rolesFor('media.scripts'));
 
 export const CUSTOM_PROMPT_REQUIRED = 'Please describe the custom video you want.';
 

@@ -1,0 +1,44 @@
+import { AppError, type Db } from '@countinghouse/kit';
+import { MESSAGES, type Role } from '@countinghouse/proto';
+import { and, eq, sql } from 'drizzle-orm';
+import { profiles, userRoles } from './schema.js';
+
+type Exec = Pick<Db, 'execute' | 'update' | 'select'>;
+
+/**
+ * Active administrators: active admin panel accounts whose role is admin, plus people with an active
+ * admin grant (docs/decisions.md, the last-admin rule).
+ */
+export async function countActiveAdmins(tx: Pick<Db, 'execute'>): Promise<number> {
+  const res = await tx.execute(sql`
+    select (select count(*) from identity.admin_users where is_active and role = 'admin')::int
+         + (select count(distinct user_id) from identity.user_roles where is_active and role = 'admin')::int as n`);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/**
+ * The one lock every transaction that may remove an administrator takes first, so two admins removing
+ * each other at the same moment run one after the other and the second sees the first's commit.
+ */
+export async function lockAdmins(tx: Pick<Db, 'execute'>): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('identity.active_admins'))`);
+}
+
+/** After the removal, inside the same (locked) transaction: refuse, rolling it back, if no admin is left. */
+export async function assertAdminLeft(tx: Pick<Db, 'execute'>): Promise<void> {
+  if ((await countActiveAdmins(tx)) < 1) throw new AppError('CONFLICT', MESSAGES.lastAdminRefused);
+}
+
+/** Highest first: the role the user list shows for a person (profiles.role). */
+const RANK: readonly Role[] = ['admin', 'manager', 'staff', 'accountant', 'client'];
+
+/** Keep profiles.role (the role the user list shows) in step with the person's active grants. */
+export async function syncProfileRole(tx: Exec, userId: string): Promise<void> {
+  const rows = await tx
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true)));
+  const held = new Set(rows.map((r) => r.role));
+  const best = RANK.find((r) => held.has(r)) ?? 'client';
+  await tx.update(profiles).set({ role: best }).where(eq(profiles.userId, userId));
+}

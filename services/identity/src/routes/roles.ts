@@ -1,0 +1,217 @@
+import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
+import {
+  AdminAccountParamsSchema,
+  GrantRoleBodySchema,
+  MessageReplySchema,
+  MESSAGES,
+  permissionsOf,
+  PersonGrantParamsSchema,
+  ROLE_DESCRIPTIONS,
+  ROLES,
+  RoleListSchema,
+  rolesFor,
+  type GrantRoleBody,
+  type Role,
+  type RoleHolder,
+  type RoleList,
+} from '@countinghouse/proto';
+import { Type } from '@sinclair/typebox';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole } from '../db/admins.js';
+import { findUserByEmail } from '../db/people-queries.js';
+import { adminUsers, profiles, SCHEMA, userRoles, users } from '../db/schema.js';
+import type { SessionStore } from '../db/session-store.js';
+import { displayName } from '../domain/roles.js';
+
+const ErrorRef = Type.Ref('ErrorBody');
+const errors = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 409: ErrorRef };
+const guard = requireRole(rolesFor('roles'));
+
+const actorOf = (p: Principal) => ({ kind: p.kind, id: p.id }) as const;
+/** Tokens issued up to now are refused by every service (the next request), whatever they carry. */
+const cutOffNow = () => Math.floor(Date.now() / 1000) + 1;
+
+/** /admin/roles: the five roles, what each may do (the permissions table), who holds them; grant and revoke. */
+export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSessions: SessionStore; adminSessions: SessionStore }) {
+  const { db, relay, userSessions, adminSessions } = deps;
+
+  app.get(
+    '/roles',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Each role: its description, its permissions and the people (and admin panel accounts) holding it',
+        response: { 200: RoleListSchema, 401: ErrorRef, 403: ErrorRef },
+      },
+    },
+    async (): Promise<RoleList> => {
+      const [grants, accounts, activeAdmins] = await Promise.all([
+        db
+          .select({ grant: userRoles, profile: profiles })
+          .from(userRoles)
+          .innerJoin(profiles, eq(profiles.userId, userRoles.userId))
+          .where(eq(userRoles.isActive, true))
+          .orderBy(asc(userRoles.grantedAt), asc(profiles.email)),
+        db.select().from(adminUsers).where(eq(adminUsers.isActive, true)).orderBy(asc(adminUsers.createdAt)),
+        countActiveAdmins(db),
+      ]);
+      return {
+        active_admins: activeAdmins,
+        roles: ROLES.map((role) => {
+          const holders: RoleHolder[] = [
+            ...accounts
+              .filter((a) => a.role === role)
+              .map((a) => ({
+                kind: 'admin_account' as const,
+                id: a.id,
+                name: a.username,
+                email: null,
+                username: a.username,
+                since: a.createdAt.toISOString(),
+              })),
+            ...grants
+              .filter(({ grant }) => grant.role === role)
+              .map(({ grant, profile }) => ({
+                kind: 'person' as const,
+                id: grant.userId,
+                name: displayName(profile),
+                email: profile.email,
+                username: null,
+                since: grant.grantedAt.toISOString(),
+              })),
+          ];
+          return { role, description: ROLE_DESCRIPTIONS[role], permissions: permissionsOf(role), holders };
+        }),
+      };
+    },
+  );
+
+  app.post(
+    '/roles/grants',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Grant a role to a registered person (by user id or e-mail); 409 if they already hold it',
+        body: GrantRoleBodySchema,
+        response: { 201: MessageReplySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const p = request.principal!;
+      const body = request.body as GrantRoleBody;
+      const user = body.user_id
+        ? ((await db.select().from(users).where(eq(users.id, body.user_id)))[0] ?? null)
+        : body.email
+          ? await findUserByEmail(db, body.email)
+          : undefined;
+      if (user === undefined) throw new AppError('BAD_REQUEST', MESSAGES.validationFailed);
+      if (!user) throw new AppError('NOT_FOUND', MESSAGES.personNotFound);
+      const role = body.role;
+      await db.transaction(async (tx) => {
+        // Insert, or re-activate a revoked grant; an active one stays as it is and nothing comes back.
+        const changed = await tx
+          .insert(userRoles)
+          .values({ userId: user.id, role, isActive: true, grantedBy: p.kind === 'user' ? p.id : null })
+          .onConflictDoUpdate({
+            target: [userRoles.userId, userRoles.role],
+            set: { isActive: true, grantedAt: sql`now()`, grantedBy: p.kind === 'user' ? p.id : null, revokedAt: null },
+            setWhere: sql`not ${userRoles.isActive}`,
+          })
+          .returning({ id: userRoles.id });
+        if (changed.length === 0) throw new AppError('CONFLICT', MESSAGES.roleAlreadyHeld);
+        await syncProfileRole(tx, user.id);
+        const profile = (await tx.select().from(profiles).where(eq(profiles.userId, user.id)))[0];
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.role_changed',
+          { userId: user.id, role, isActive: true, email: profile?.email ?? user.email, name: profile ? displayName(profile) : user.email },
+          { actor: actorOf(p), key: user.id },
+        );
+      });
+      relay.kick();
+      return reply.status(201).send({ success: true, message: MESSAGES.roleGranted });
+    },
+  );
+
+  app.delete(
+    '/roles/:role/people/:userId',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: "Revoke a person's role; they are signed out everywhere at once and sign in again with what is left",
+        params: PersonGrantParamsSchema,
+        response: { 200: MessageReplySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = request.principal!;
+      const { role, userId } = request.params as { role: Role; userId: string };
+      await db.transaction(async (tx) => {
+        if (role === 'admin') await lockAdmins(tx);
+        const revoked = await tx
+          .update(userRoles)
+          .set({ isActive: false, revokedAt: sql`now()` })
+          .where(and(eq(userRoles.userId, userId), eq(userRoles.role, role), eq(userRoles.isActive, true)))
+          .returning({ id: userRoles.id });
+        if (revoked.length === 0) throw new AppError('NOT_FOUND', 'This person does not hold this role.');
+        if (role === 'admin') await assertAdminLeft(tx);
+        await syncProfileRole(tx, userId);
+        // A token carries roles for its lifetime: end their sessions and refuse every token issued so far.
+        await userSessions.revokeAllOf(tx, userId);
+        const actor = actorOf(p);
+        await enqueueEvent(tx, SCHEMA, 'identity.subject_access_revoked', { subjectId: userId, issuedBefore: cutOffNow() }, { actor, key: userId });
+        const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.role_changed',
+          { userId, role, isActive: false, email: profile?.email ?? '', name: profile ? displayName(profile) : '' },
+          { actor, key: userId },
+        );
+      });
+      relay.kick();
+      return { success: true, message: MESSAGES.roleRevoked };
+    },
+  );
+
+  app.delete(
+    '/roles/admin-accounts/:adminId',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Deactivate an admin panel account (refused for the last active administrator); its sessions end at once',
+        params: AdminAccountParamsSchema,
+        response: { 200: MessageReplySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = request.principal!;
+      const { adminId } = request.params as { adminId: string };
+      await db.transaction(async (tx) => {
+        await lockAdmins(tx);
+        const done = await tx
+          .update(adminUsers)
+          .set({ isActive: false })
+          .where(and(eq(adminUsers.id, adminId), eq(adminUsers.isActive, true)))
+          .returning({ id: adminUsers.id });
+        if (done.length === 0) throw new AppError('NOT_FOUND', 'Admin account not found');
+        await assertAdminLeft(tx);
+        await adminSessions.revokeAllOf(tx, adminId);
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.subject_access_revoked',
+          { subjectId: adminId, issuedBefore: cutOffNow() },
+          { actor: actorOf(p), key: adminId },
+        );
+      });
+      relay.kick();
+      return { success: true, message: MESSAGES.adminAccountDeactivated };
+    },
+  );
+}
