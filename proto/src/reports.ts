@@ -1,10 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { rolesFor } from './permissions.js';
 
 // What every report endpoint shares: the date range, its rules and the calendar helpers that fill in
 // empty months and weeks. Browser-safe: the date picker uses the same rules as the services.
 
-/** Reports are for administrators only (admin panel accounts and people with an active admin grant). */
-export const REPORT_ROLES = ['admin'] as const;
+/**
+ * Reports are for administrators only (admin panel accounts and people with an active admin grant),
+ * from the permissions table the User Roles page shows.
+ */
+export const REPORT_ROLES = rolesFor('reports');
 
 /** The longest range a report accepts, in years. */
 export const REPORT_MAX_YEARS = 5;

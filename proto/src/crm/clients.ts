@@ -58,6 +58,9 @@ export const ClientListQuerySchema = Type.Object(
     /** A package filter name (Starter = Limited Company Starter). Omit for All Packages. */
     package: Type.Optional(PackageFilterSchema),
     assigned_accountant_id: Type.Optional(CrmUuid),
+    /** Registered on or after / on or before this London day (YYYY-MM-DD): the clients report's range. */
+    registered_from: Type.Optional(CrmDate),
+    registered_to: Type.Optional(CrmDate),
     /** Newest first by this column: the staff portal uses registration_date, the admin created_at. */
     sort: Type.Optional(ClientSortSchema),
     ...PageQuery,

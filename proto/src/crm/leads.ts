@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LEAD_STAGES } from '../constants.js';
 import { BusinessTypeSchema, ClientSchema, SubscriptionStatusSchema } from './clients.js';
-import { CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
+import { CrmDate, CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
 
 export const LeadStageSchema = literals(LEAD_STAGES);
 
@@ -34,6 +34,9 @@ export const LeadListQuerySchema = Type.Object(
     search: Type.Optional(SearchText),
     stage: Type.Optional(LeadStageSchema),
     source: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    /** Created on or after / on or before this London day (YYYY-MM-DD): the leads report's range. */
+    created_from: Type.Optional(CrmDate),
+    created_to: Type.Optional(CrmDate),
     ...PageQuery,
   },
   { additionalProperties: false },

@@ -8,6 +8,7 @@ import { communicationRoutes } from './routes/communications.js';
 import { ghlRoutes, type GhlOptions } from './routes/ghl.js';
 import { leadRoutes } from './routes/leads.js';
 import { overviewRoutes } from './routes/overview.js';
+import { reportRoutes } from './routes/reports.js';
 import { taskRoutes } from './routes/tasks.js';
 import { upgradeRoutes } from './routes/upgrades.js';
 
@@ -34,6 +35,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   upgradeRoutes(app, deps);
   communicationRoutes(app, deps);
   overviewRoutes(app, deps);
+  reportRoutes(app, deps);
   ghlRoutes(app, deps, opts.ghl ?? {});
 }
 
