@@ -60,6 +60,5 @@ CREATE TABLE "notifications"."recipient_state" (
 );
 --> statement-breakpoint
 ALTER TABLE "notifications"."read_receipts" ADD CONSTRAINT "read_receipts_seq_notifications_seq_fk" FOREIGN KEY ("seq") REFERENCES "notifications"."notifications"("seq") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "notifications_seq_kind_idx" ON "notifications"."notifications" USING btree ("seq" DESC NULLS LAST,"kind");--> statement-breakpoint
 CREATE INDEX "notifications_kind_seq_idx" ON "notifications"."notifications" USING btree ("kind","seq" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "outbox_unpublished_idx" ON "notifications"."outbox" USING btree ("id") WHERE published_at is null;

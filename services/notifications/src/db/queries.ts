@@ -19,7 +19,7 @@ export interface Recipient {
   id: string;
 }
 
-interface RecipientRow {
+export interface RecipientRow {
   read_through: number;
   muted_kinds: string[];
 }
@@ -57,7 +57,7 @@ export async function companyNameOf(tx: Tx, clientId: string): Promise<string | 
   return res.rows[0]?.company_name ?? null;
 }
 
-async function stateOf(db: Tx, r: Recipient): Promise<RecipientRow> {
+export async function stateOf(db: Tx, r: Recipient): Promise<RecipientRow> {
   const res = await db.execute<RecipientRow & Record<string, unknown>>(sql`
     select read_through::bigint::float8 as read_through, muted_kinds from notifications.recipient_state
     where principal_kind = ${r.kind} and principal_id = ${r.id}`);
@@ -71,13 +71,21 @@ function receivedKinds(state: RecipientRow, only?: NotificationKind): string[] {
 
 /**
  * Unread = of a kind the recipient receives, above their watermark, without a receipt. Counted up to
- * the cap only: the walk down the (seq, kind) index stops there, whatever the table's size.
+ * the cap only: the walk down the primary key (newest first) stops there, whatever the table's size.
  */
 export async function unreadCount(db: Tx, r: Recipient): Promise<UnreadCount> {
-  const state = await stateOf(db, r);
+  const query = unreadCountQuery(r, await stateOf(db, r));
+  if (!query) return { count: 0, capped: false };
+  const res = await db.execute<{ n: number }>(query);
+  const n = res.rows[0]?.n ?? 0;
+  return { count: n, capped: n >= UNREAD_COUNT_CAP };
+}
+
+/** The count's SQL (exported so a test can EXPLAIN the very query the bell runs). Null when every kind is muted. */
+export function unreadCountQuery(r: Recipient, state: RecipientRow) {
   const kinds = receivedKinds(state);
-  if (kinds.length === 0) return { count: 0, capped: false };
-  const res = await db.execute<{ n: number }>(sql`
+  if (kinds.length === 0) return null;
+  return sql`
     select count(*)::int as n from (
       select 1 from notifications.notifications n
       where n.seq > ${state.read_through} and n.kind = any(${textArray(kinds)})
@@ -86,9 +94,7 @@ export async function unreadCount(db: Tx, r: Recipient): Promise<UnreadCount> {
           where rr.principal_kind = ${r.kind} and rr.principal_id = ${r.id} and rr.seq = n.seq)
       order by n.seq desc
       limit ${UNREAD_COUNT_CAP}
-    ) t`);
-  const n = res.rows[0]?.n ?? 0;
-  return { count: n, capped: n >= UNREAD_COUNT_CAP };
+    ) t`;
 }
 
 export async function listNotifications(

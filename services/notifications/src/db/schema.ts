@@ -26,8 +26,8 @@ export const notifications = notificationsSchema.table(
     sourceEventId: uuid('source_event_id').notNull().unique(),
   },
   (t) => [
-    // The unread count and the lists read (seq, kind) from the index alone (index-only scans).
-    index('notifications_seq_kind_idx').on(t.seq.desc(), t.kind),
+    // The unread count and the unfiltered list walk the primary key down from the newest (and stop at
+    // the cap or the page); a list of one kind walks this one.
     index('notifications_kind_seq_idx').on(t.kind, t.seq.desc()),
     check(
       'notifications_kind_check',
@@ -47,7 +47,10 @@ export const recipientState = notificationsSchema.table(
     principalKind: text('principal_kind').notNull(),
     principalId: text('principal_id').notNull(),
     readThrough: bigint('read_through', { mode: 'number' }).notNull().default(0),
-    mutedKinds: text('muted_kinds').array().notNull().default(sql`'{}'::text[]`),
+    mutedKinds: text('muted_kinds')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

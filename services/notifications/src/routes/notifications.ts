@@ -9,15 +9,7 @@ import {
   type NotificationPreferences,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import {
-  listNotifications,
-  markAllRead,
-  markRead,
-  preferencesOf,
-  savePreferences,
-  unreadCount,
-  type Recipient,
-} from '../db/queries.js';
+import { listNotifications, markAllRead, markRead, preferencesOf, savePreferences, unreadCount, type Recipient } from '../db/queries.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
