@@ -224,6 +224,7 @@ export const api = createApi({
     'User',
     'OutgoingMail',
     'SidebarStats',
+    'Settings',
   ],
   endpoints: () => ({}),
 });
