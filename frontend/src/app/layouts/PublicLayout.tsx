@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { isOpenDuringMaintenance } from '@countinghouse/proto';
 import { usePublicConfig } from '../../features/public/api';
 import { APP_NAME } from '../../shared/use-page-title';
 import './public-layout.css';
@@ -40,10 +41,11 @@ export function PublicLayout() {
     setMenuOpen(false);
   }
 
-  if (maintenance)
+  // The staff portal and its sign-in share this frame but stay open during maintenance.
+  if (maintenance && !isOpenDuringMaintenance(location.pathname))
     return (
       <Suspense fallback={<PublicSpinner />}>
-        <Maintenance />
+        <Maintenance practice={practice} />
       </Suspense>
     );
 

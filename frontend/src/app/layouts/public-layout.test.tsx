@@ -40,6 +40,21 @@ describe('Public layout', () => {
     expect(screen.queryByRole('heading', { name: 'Services' })).not.toBeInTheDocument();
   });
 
+  it('gives the practice phone and e-mail under the maintenance footer note', async () => {
+    mockFetch({ [CONFIG]: () => json(200, { ...PUBLIC_CONFIG, maintenance: true }) });
+    renderAt('/package-selection');
+    await screen.findByRole('heading', { name: MESSAGES.maintenanceHeading });
+    expect(screen.getByRole('link', { name: '020 7946 0000' })).toHaveAttribute('href', 'tel:02079460000');
+    expect(screen.getByRole('link', { name: 'hello@ledger.example' })).toHaveAttribute('href', 'mailto:hello@ledger.example');
+  });
+
+  it('keeps the staff sign-in open during maintenance', async () => {
+    mockFetch({ [CONFIG]: () => json(200, { ...PUBLIC_CONFIG, maintenance: true }) });
+    renderAt('/staff-login');
+    expect(await screen.findByLabelText(/email/i)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.maintenanceHeading)).not.toBeInTheDocument();
+  });
+
   it('treats a failing config call as "not in maintenance"', async () => {
     mockFetch({ [CONFIG]: () => apiError(500, 'INTERNAL', 'boom') });
     renderAt('/blog');

@@ -1,14 +1,13 @@
+import type { PublicConfig } from '@countinghouse/proto';
 import { api } from '../../app/api';
 
+export type { PublicConfig };
+
 /**
- * GET /api/public/config, served by the gateway. Not yet in proto; it should move there
- * (PublicConfigSchema) when the gateway implements it.
+ * An open tab asks again every minute and when the window regains focus, so it learns of the
+ * maintenance switch and changed contact details without a reload.
  */
-export interface PublicConfig {
-  demoMode: boolean;
-  maintenance: boolean;
-  practice: { name: string; phone: string; email: string };
-}
+export const PUBLIC_CONFIG_REFRESH_MS = 60_000;
 
 export const publicApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -16,7 +15,7 @@ export const publicApi = api.injectEndpoints({
       query: () => '/public/config',
       extraOptions: { auth: 'none' },
       providesTags: ['PublicConfig'],
-      // It changes only when an operator flips maintenance; keep it for the whole visit.
+      // Kept for the whole visit (pages share it); refreshed by the hook's polling and on focus.
       keepUnusedDataFor: 3600,
     }),
   }),
@@ -26,7 +25,11 @@ export const { usePublicConfigQuery } = publicApi;
 
 /** The config, or safe defaults while it loads or when the gateway cannot answer (never maintenance). */
 export function usePublicConfig() {
-  const { data, isLoading } = usePublicConfigQuery();
+  const { data, isLoading } = usePublicConfigQuery(undefined, {
+    pollingInterval: PUBLIC_CONFIG_REFRESH_MS,
+    skipPollingIfUnfocused: true,
+    refetchOnFocus: true,
+  });
   return {
     isLoading,
     maintenance: data?.maintenance === true,
