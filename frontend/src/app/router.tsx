@@ -34,6 +34,7 @@ const integrationsPages = () => import('../features/integrations/IntegrationsPag
 const IntegrationsPage = lazyNamed(integrationsPages, 'IntegrationsPage');
 const IntegrationsCallbackPage = lazyNamed(integrationsPages, 'IntegrationsCallbackPage');
 const AdminDocumentsPage = lazyNamed(() => import('../features/documents/DocumentsPage'), 'AdminDocumentsPage');
+const AdminNotificationsPage = lazyNamed(() => import('../features/notifications/NotificationsPage'), 'AdminNotificationsPage');
 const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
 const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
@@ -160,9 +161,10 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
+          { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
           ...adminSections
-            .filter((section) => section !== 'billing' && section !== 'documents' && !(section in CRM_PAGES))
+            .filter((section) => section !== 'billing' && section !== 'documents' && section !== 'notifications' && !(section in CRM_PAGES))
             .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },

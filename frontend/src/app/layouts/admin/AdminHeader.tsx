@@ -1,11 +1,9 @@
-import { Avatar, Badge, Button, Layout, Tag } from 'antd';
-import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Avatar, Button, Layout, Tag } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import type { AdminUser } from '@countinghouse/proto';
 import { SIDER_ID } from './AdminSidebar';
 import { HeaderSearch } from '../../../features/crm';
-
-/** The spec fixes the notification badge at 3 until notifications exist. */
-const NOTIFICATION_BADGE = 3;
+import { NotificationBell } from '../../../features/notifications';
 
 interface Props {
   user: AdminUser | null;
@@ -29,9 +27,8 @@ export function AdminHeader({ user, sidebarOpen, onToggleSidebar }: Props) {
         <HeaderSearch />
       </div>
       <div className="admin-layout__user">
-        <Badge count={NOTIFICATION_BADGE} size="small">
-          <Button type="text" shape="circle" icon={<BellOutlined />} aria-label={`Notifications (${NOTIFICATION_BADGE})`} />
-        </Badge>
+        {/* The real unread count (the spec's fixed 3 is overridden by issue 9; docs/decisions.md). */}
+        <NotificationBell />
         {user && (
           <>
             <span className="admin-layout__identity">

@@ -9,6 +9,7 @@ import { renderAt } from '../../../test/render';
 const VERIFY = 'GET /api/identity/admin/session';
 const REFRESH = 'POST /api/identity/admin/refresh';
 const LOGOUT = 'POST /api/identity/admin/logout';
+const UNREAD = 'GET /api/notifications/unread-count';
 const alice = { id: 'a1', username: 'alice', role: 'admin' } as const;
 const verified = () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' });
 
@@ -56,15 +57,30 @@ describe('Protected admin layout', () => {
     expect(router.state.location.pathname).toBe('/admin/dashboard');
   });
 
-  it('shows the header: search box, badge 3, username, role and initial', async () => {
-    mockFetch({ [VERIFY]: verified });
+  it('shows the header: search box, the real unread count on the bell, username, role and initial', async () => {
+    mockFetch({ [VERIFY]: verified, [UNREAD]: () => json(200, { count: 7, capped: false }) });
     renderAt('/admin');
     expect(await screen.findByPlaceholderText('Search clients, leads, tasks...')).toBeEnabled();
-    expect(screen.getByRole('button', { name: 'Notifications (3)' })).toBeInTheDocument();
-    expect(screen.getByRole('banner')).toHaveTextContent('alice');
-    expect(screen.getByRole('banner')).toHaveTextContent('admin');
-    expect(screen.getByRole('banner')).toHaveTextContent('A');
-    expect(screen.getByText('3')).toBeInTheDocument();
+    // The spec's fixed badge of 3 is replaced by the unread count (issue 9).
+    expect(await screen.findByRole('button', { name: 'Notifications (7 unread)' })).toBeInTheDocument();
+    const banner = screen.getByRole('banner');
+    expect(banner.querySelector('.ant-badge-count')).toHaveTextContent('7');
+    expect(banner).toHaveTextContent('alice');
+    expect(banner).toHaveTextContent('admin');
+    expect(banner).toHaveTextContent('A');
+  });
+
+  it('shows no badge on the bell when nothing is unread, and 99+ above 99', async () => {
+    mockFetch({ [VERIFY]: verified, [UNREAD]: [() => json(200, { count: 0, capped: false })] });
+    const first = renderAt('/admin');
+    expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
+    expect(screen.getByRole('banner').querySelector('.ant-badge-count')).toBeNull();
+    first.unmount();
+
+    mockFetch({ [VERIFY]: verified, [UNREAD]: () => json(200, { count: 1000, capped: true }) });
+    renderAt('/admin');
+    expect(await screen.findByRole('button', { name: 'Notifications (99+ unread)' })).toBeInTheDocument();
+    expect(screen.getByRole('banner').querySelector('.ant-badge-count')).toHaveTextContent('99+');
   });
 
   it('does not sign the admin out when the server is unreachable', async () => {
