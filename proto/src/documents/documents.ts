@@ -79,6 +79,9 @@ export const DocumentListQuerySchema = Type.Object({
   type: Type.Optional(Type.Union([Type.Literal('all'), DocumentTypeSchema])),
   status: Type.Optional(Type.Union([Type.Literal('all'), DocumentStatusSchema])),
   client_id: Type.Optional(Type.String({ maxLength: 100 })),
+  /** Uploaded on or after / on or before this London day (YYYY-MM-DD): the uploads report's range. */
+  created_from: Type.Optional(Type.String({ format: 'date' })),
+  created_to: Type.Optional(Type.String({ format: 'date' })),
 });
 export type DocumentListQuery = Static<typeof DocumentListQuerySchema>;
 

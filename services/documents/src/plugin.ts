@@ -6,6 +6,7 @@ import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/c
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
+import { reportRoutes } from './routes/reports.js';
 import { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -49,6 +50,7 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
   const deps = { db: runtime.db, relay, storage, linkSecret: opts.linkSecret, nowSeconds };
   documentRoutes(app, deps);
   fileRoutes(app, deps);
+  reportRoutes(app, deps);
 }
 
 export { SCHEMA } from './db/schema.js';

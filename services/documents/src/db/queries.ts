@@ -59,6 +59,11 @@ export function scopeSql(scope: DocumentScope): SQL {
     where c2.user_id = ${scope.ownerUserId} or c2.assigned_accountant_id = ${scope.accountantId})`;
 }
 
+/** The instant a London day starts (`plusDays` later): date filters and report ranges are London days. */
+export function londonDayStart(day: string, plusDays = 0): SQL {
+  return sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'Europe/London')`;
+}
+
 function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -70,6 +75,8 @@ function filtersSql(scope: DocumentScope, q: Partial<DocumentListQuery>): SQL {
   if (q.type && q.type !== 'all') parts.push(sql`d.document_type = ${q.type}`);
   if (q.status && q.status !== 'all') parts.push(sql`d.status = ${q.status}`);
   if (q.client_id) parts.push(sql`d.client_id = ${q.client_id}`);
+  if (q.created_from) parts.push(sql`d.created_at >= ${londonDayStart(q.created_from)}`);
+  if (q.created_to) parts.push(sql`d.created_at < ${londonDayStart(q.created_to, 1)}`);
   return sql.join(parts, sql` and `);
 }
 
