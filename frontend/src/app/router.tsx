@@ -38,6 +38,7 @@ const AdminNotificationsPage = lazyNamed(() => import('../features/notifications
 const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
 const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
+const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
@@ -160,11 +161,12 @@ export const routes: RouteObject[] = [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
+          { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
           ...adminSections
-            .filter((section) => section !== 'billing' && section !== 'documents' && section !== 'notifications' && !(section in CRM_PAGES))
+            .filter((section) => section !== 'billing' && section !== 'documents' && section !== 'notifications' && section !== 'settings' && !(section in CRM_PAGES))
             .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },
