@@ -1,5 +1,12 @@
 import type { EventBus } from '@countinghouse/kit';
-import { PublicSettingsSchema, SettingsChangedSchema, SETTINGS_ROUTES, TOPICS, type EventEnvelope, type PublicSettings } from '@countinghouse/proto';
+import {
+  PublicSettingsSchema,
+  SettingsChangedSchema,
+  SETTINGS_ROUTES,
+  TOPICS,
+  type EventEnvelope,
+  type PublicSettings,
+} from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
 

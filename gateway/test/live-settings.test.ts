@@ -17,13 +17,22 @@ afterAll(async () => {
 
 const config = async () => (await gw.app.inject({ method: 'GET', url: '/api/public/config' })).json();
 const announce = (data: EventData<'settings.changed'>) =>
-  gw.kit.runtime.bus.publish(TOPICS.settings, [{ key: 'practice', envelope: makeEnvelope('settings.changed', data, { kind: 'system', id: null }) }]);
+  gw.kit.runtime.bus.publish(TOPICS.settings, [
+    { key: 'practice', envelope: makeEnvelope('settings.changed', data, { kind: 'system', id: null }) },
+  ]);
 
 describe('the gateway keeps the practice settings live', () => {
   it('a settings.changed event flips /api/public/config; an older or malformed one changes nothing', async () => {
     expect(await config()).toMatchObject({ maintenance: false, practice: { name: 'Test Practice', phone: '0100' } });
 
-    await announce({ name: 'Event Practice', phone: '0161 496 0000', email: 'e@x.co.uk', maintenance: true, version: 7, changedFields: ['maintenance'] });
+    await announce({
+      name: 'Event Practice',
+      phone: '0161 496 0000',
+      email: 'e@x.co.uk',
+      maintenance: true,
+      version: 7,
+      changedFields: ['maintenance'],
+    });
     expect(await config()).toEqual({
       demoMode: true,
       maintenance: true,
@@ -31,13 +40,27 @@ describe('the gateway keeps the practice settings live', () => {
     });
 
     // A replayed or late event (version 6 after 7) does not put the old state back.
-    await announce({ name: 'Old', phone: '0100 000 000', email: 'o@x.co.uk', maintenance: false, version: 6, changedFields: ['maintenance'] });
+    await announce({
+      name: 'Old',
+      phone: '0100 000 000',
+      email: 'o@x.co.uk',
+      maintenance: false,
+      version: 6,
+      changedFields: ['maintenance'],
+    });
     expect((await config()).maintenance).toBe(true);
     const junk = makeEnvelope('settings.changed', { version: 99 } as never, { kind: 'system', id: null });
     await gw.kit.runtime.bus.publish(TOPICS.settings, [{ key: 'practice', envelope: junk }]);
     expect((await config()).practice.name).toBe('Event Practice');
 
-    await announce({ name: 'Event Practice', phone: '0161 496 0000', email: 'e@x.co.uk', maintenance: false, version: 8, changedFields: ['maintenance'] });
+    await announce({
+      name: 'Event Practice',
+      phone: '0161 496 0000',
+      email: 'e@x.co.uk',
+      maintenance: false,
+      version: 8,
+      changedFields: ['maintenance'],
+    });
     expect((await config()).maintenance).toBe(false);
   });
 });

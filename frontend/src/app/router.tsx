@@ -166,7 +166,14 @@ export const routes: RouteObject[] = [
           { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
           ...adminSections
-            .filter((section) => section !== 'billing' && section !== 'documents' && section !== 'notifications' && section !== 'settings' && !(section in CRM_PAGES))
+            .filter(
+              (section) =>
+                section !== 'billing' &&
+                section !== 'documents' &&
+                section !== 'notifications' &&
+                section !== 'settings' &&
+                !(section in CRM_PAGES),
+            )
             .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },

@@ -128,7 +128,8 @@ export function normaliseSettingsPatch(patch: SettingsPatch): SettingsPatch {
 
 export function phoneProblem(phone: string): string | null {
   const p = phone.trim();
-  if (p.length < SETTINGS_LIMITS.phoneMin || p.length > SETTINGS_LIMITS.phoneMax || !PHONE_PATTERN.test(p)) return SETTINGS_MESSAGES.phoneInvalid;
+  if (p.length < SETTINGS_LIMITS.phoneMin || p.length > SETTINGS_LIMITS.phoneMax || !PHONE_PATTERN.test(p))
+    return SETTINGS_MESSAGES.phoneInvalid;
   if ((p.match(/[0-9]/g) ?? []).length < 7) return SETTINGS_MESSAGES.phoneDigits;
   return null;
 }

@@ -101,14 +101,40 @@ describe('settings API', () => {
     });
     const after = await counts();
     expect(after).toEqual({ changes: before.changes + 3, outbox: before.outbox + 1, version: before.version + 1 });
-    const { rows } = await q(`select field, old_value, new_value, actor_id, actor_name, actor_kind from settings.setting_changes order by id`);
+    const { rows } = await q(
+      `select field, old_value, new_value, actor_id, actor_name, actor_kind from settings.setting_changes order by id`,
+    );
     expect(rows).toEqual([
-      { field: 'name', old_value: 'Test Practice', new_value: 'Ledger & Co', actor_id: adminId, actor_name: ADMIN.username, actor_kind: 'admin' },
-      { field: 'phone', old_value: '0100', new_value: '+44 (0)20 7946 0999', actor_id: adminId, actor_name: ADMIN.username, actor_kind: 'admin' },
-      { field: 'email', old_value: 'a@b.c', new_value: 'hello@ledger.co.uk', actor_id: adminId, actor_name: ADMIN.username, actor_kind: 'admin' },
+      {
+        field: 'name',
+        old_value: 'Test Practice',
+        new_value: 'Ledger & Co',
+        actor_id: adminId,
+        actor_name: ADMIN.username,
+        actor_kind: 'admin',
+      },
+      {
+        field: 'phone',
+        old_value: '0100',
+        new_value: '+44 (0)20 7946 0999',
+        actor_id: adminId,
+        actor_name: ADMIN.username,
+        actor_kind: 'admin',
+      },
+      {
+        field: 'email',
+        old_value: 'a@b.c',
+        new_value: 'hello@ledger.co.uk',
+        actor_id: adminId,
+        actor_name: ADMIN.username,
+        actor_kind: 'admin',
+      },
     ]);
     // The outbox row is the event: published by the relay with the full public settings.
-    const event = await waitFor(() => seen.find((e) => e.type === 'settings.changed' && (e.data as { version: number }).version === after.version), 'settings.changed');
+    const event = await waitFor(
+      () => seen.find((e) => e.type === 'settings.changed' && (e.data as { version: number }).version === after.version),
+      'settings.changed',
+    );
     expect(event.actor).toEqual({ kind: 'admin', id: adminId });
     expect(event.data as EventData<'settings.changed'>).toEqual({
       name: 'Ledger & Co',
@@ -120,7 +146,10 @@ describe('settings API', () => {
     });
     const { rows: ob } = await q(`select type, published_at from settings.outbox order by id desc limit 1`);
     expect(ob[0].type).toBe('settings.changed');
-    await waitFor(async () => (await q(`select published_at from settings.outbox order by id desc limit 1`)).rows[0].published_at, 'outbox published');
+    await waitFor(
+      async () => (await q(`select published_at from settings.outbox order by id desc limit 1`)).rows[0].published_at,
+      'outbox published',
+    );
   });
 
   it('a change to the same values writes nothing and emits nothing', async () => {
@@ -137,10 +166,16 @@ describe('settings API', () => {
     expect(on.json()).toMatchObject({ changed: ['maintenance'], message: SETTINGS_MESSAGES.maintenanceOn });
     const { rows } = await q(`select field, old_value, new_value from settings.setting_changes order by id desc limit 1`);
     expect(rows[0]).toEqual({ field: 'maintenance', old_value: 'off', new_value: 'on' });
-    await waitFor(async () => (await gw.app.inject({ method: 'GET', url: '/api/public/config' })).json().maintenance === true, 'maintenance on');
+    await waitFor(
+      async () => (await gw.app.inject({ method: 'GET', url: '/api/public/config' })).json().maintenance === true,
+      'maintenance on',
+    );
     const off = await patch({ maintenance: false });
     expect(off.json().message).toBe(SETTINGS_MESSAGES.maintenanceOff);
-    await waitFor(async () => (await gw.app.inject({ method: 'GET', url: '/api/public/config' })).json().maintenance === false, 'maintenance off');
+    await waitFor(
+      async () => (await gw.app.inject({ method: 'GET', url: '/api/public/config' })).json().maintenance === false,
+      'maintenance off',
+    );
   });
 
   it('lists the history newest first, a page at a time', async () => {

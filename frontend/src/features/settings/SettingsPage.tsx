@@ -99,7 +99,10 @@ function ContactCard({ current }: { current: PracticeSettings }) {
   };
 
   return (
-    <Card title="Practice details" extra={<Typography.Text type="secondary">Shown on the public site and the payment page</Typography.Text>}>
+    <Card
+      title="Practice details"
+      extra={<Typography.Text type="secondary">Shown on the public site and the payment page</Typography.Text>}
+    >
       <Form<ContactValues>
         form={form}
         layout="vertical"
@@ -169,12 +172,11 @@ function MaintenanceCard({ current }: { current: PracticeSettings }) {
       <div className="settings-page__maintenance">
         <div className="settings-page__maintenance-text">
           <Typography.Paragraph style={{ marginBottom: 8 }}>
-            <strong>Maintenance mode</strong>{' '}
-            {on ? <Tag color="red">On</Tag> : <Tag color="green">Off</Tag>}
+            <strong>Maintenance mode</strong> {on ? <Tag color="red">On</Tag> : <Tag color="green">Off</Tag>}
           </Typography.Paragraph>
           <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            When on, visitors and clients see ‘{MESSAGES.maintenanceHeading}’ instead of the public site and the client pages. The
-            admin area, the staff portal and their sign-in stay open, and the API keeps working.
+            When on, visitors and clients see ‘{MESSAGES.maintenanceHeading}’ instead of the public site and the client pages. The admin
+            area, the staff portal and their sign-in stay open, and the API keeps working.
           </Typography.Paragraph>
         </div>
         <Switch checked={on} loading={saving} onChange={(next) => confirm(next)} aria-label="Maintenance mode" />
@@ -194,7 +196,13 @@ function HistoryCard() {
         size="small"
         loading={history.isFetching}
         dataSource={history.data?.changes ?? []}
-        pagination={{ current: page, pageSize: HISTORY_PAGE_SIZE, total: history.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={{
+          current: page,
+          pageSize: HISTORY_PAGE_SIZE,
+          total: history.data?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+        }}
         locale={{ emptyText: 'No changes yet' }}
         columns={[
           { title: 'When', dataIndex: 'changed_at', key: 'when', render: (v: string) => formatDateTime(v) },
