@@ -225,6 +225,7 @@ export const api = createApi({
     'OutgoingMail',
     'SidebarStats',
     'Settings',
+    'Role',
   ],
   endpoints: () => ({}),
 });
