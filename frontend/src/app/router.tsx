@@ -39,6 +39,7 @@ const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
 const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
 const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
+const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
@@ -162,6 +163,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
+          { path: 'roles', element: <AdminRolesPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
@@ -172,6 +174,7 @@ export const routes: RouteObject[] = [
                 section !== 'documents' &&
                 section !== 'notifications' &&
                 section !== 'settings' &&
+                section !== 'roles' &&
                 !(section in CRM_PAGES),
             )
             .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
