@@ -11,7 +11,8 @@ export interface Row {
   rounds?: LoadResult[];
 }
 
-export type Unit = 'ratio' | 'ms' | 'pct' | 'us';
+/** 'score': a 0 to 100 score (Lighthouse); 'kB': kilobytes (1,024 bytes). */
+export type Unit = 'ratio' | 'ms' | 'pct' | 'us' | 'score' | 'kB';
 
 /** A derived figure (ratio, difference), optionally held against an aim. */
 export interface Check {
@@ -93,6 +94,10 @@ export function formatValue(v: number, unit: Unit): string {
       return `${v.toFixed(1)} %`;
     case 'us':
       return `${Math.round(v)} µs`;
+    case 'score':
+      return String(Math.round(v));
+    case 'kB':
+      return `${v.toFixed(1)} kB`;
   }
 }
 
@@ -119,7 +124,11 @@ export function formatAim(c: Check): string {
         ? `${c.aim.target} ms`
         : c.unit === 'us'
           ? `${c.aim.target} µs`
-          : `${c.aim.target} %`;
+          : c.unit === 'score'
+            ? String(c.aim.target)
+            : c.unit === 'kB'
+              ? `${c.aim.target} kB`
+              : `${c.aim.target} %`;
   return `${c.aim.op} ${t}`;
 }
 

@@ -5,9 +5,18 @@ import { documentsSection } from './documents.js';
 import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
 import { identitySection } from './identity.js';
+import { publicSection } from './public.js';
 
 /**
  * Every section, in the order `npm run bench` runs them. Add new sections here. The order keeps
  * sections that need no Kafka before those that start it (an idle broker still takes some CPU).
  */
-export const SECTIONS: Section[] = [helloSection, allInOneSection, identitySection, crmSection, documentsSection, gatewaySection];
+export const SECTIONS: Section[] = [
+  helloSection,
+  allInOneSection,
+  identitySection,
+  crmSection,
+  documentsSection,
+  publicSection,
+  gatewaySection,
+];
