@@ -24,7 +24,7 @@ const ME_CLIENT = {
 // Every address of the spec's route table (section 2) must answer with a page, never the 404.
 // Built pages are listed further down; these still say plainly that they are not built.
 // /admin/roles is built: features/roles/roles.test.tsx renders it through this router.
-const PLACEHOLDER_ROUTES = [...['reports', 'settings'].map((s) => `/admin/${s}`)];
+const PLACEHOLDER_ROUTES = [...['settings'].map((s) => `/admin/${s}`)];
 /** The crm pages (issue 5) and their headings. */
 const CRM_PAGES = [
   ['/admin/clients', 'Clients'],

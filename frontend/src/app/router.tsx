@@ -38,6 +38,7 @@ const AdminNotificationsPage = lazyNamed(() => import('../features/notifications
 const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
 const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
+const AdminReportsPage = lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage');
 const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 
@@ -162,6 +163,7 @@ export const routes: RouteObject[] = [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
+          { path: 'reports', element: <AdminReportsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
@@ -171,6 +173,7 @@ export const routes: RouteObject[] = [
             .filter(
               (section) =>
                 section !== 'billing' &&
+                section !== 'reports' &&
                 section !== 'documents' &&
                 section !== 'notifications' &&
                 section !== 'settings' &&
