@@ -84,7 +84,7 @@ export function AdminNotificationsPage() {
         n.is_read ? (
           <Typography.Text type="secondary">Read</Typography.Text>
         ) : (
-          <Button size="small" onClick={() => void onMarkRead(n.id)} aria-label={`Mark read: ${n.title}`}>
+          <Button size="small" onClick={() => void onMarkRead(n.id)} aria-label={`Mark read: ${n.body}`}>
             Mark read
           </Button>
         ),
