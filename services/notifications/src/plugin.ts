@@ -8,6 +8,8 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 
 export interface NotificationsPluginOptions {
   runtime: Runtime;
+  /** The Kafka consumer group (default notifications.raise); another one only for a second deployment on the same cluster. */
+  consumerGroup?: string;
 }
 
 /**
@@ -18,7 +20,11 @@ export interface NotificationsPluginOptions {
 export async function notificationsPlugin(app: App, opts: NotificationsPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  await runtime.bus.subscribe({ group: RAISE_CONSUMER, topics: RAISE_TOPICS, handler: raiseHandler(runtime.db, runtime.logger) });
+  await runtime.bus.subscribe({
+    group: opts.consumerGroup || RAISE_CONSUMER,
+    topics: RAISE_TOPICS,
+    handler: raiseHandler(runtime.db, runtime.logger),
+  });
   await app.register(authContext, { verifier: runtime.verifier });
   notificationRoutes(app, { db: runtime.db });
 }
