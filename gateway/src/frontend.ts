@@ -16,6 +16,8 @@ export async function serveFrontend(app: App, distDir: string) {
       root: distDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (frontend/vite.config.ts): sent when accepted.
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${join(distDir, 'assets')}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
         else res.header('cache-control', 'no-cache');

@@ -5,27 +5,30 @@ import { PublicLayout } from './layouts/PublicLayout';
 import { NotFound } from '../features/status-pages/NotFound';
 import { RouteErrorFallback } from '../features/status-pages/RouteErrorFallback';
 import { PageSpinner } from '../shared/PageSpinner';
+// The marketing pages are in the entry chunk, not lazy: a visitor's first paint is the whole page,
+// with no spinner that the content then pushes down (Lighthouse's layout shift), for a few kB.
+import {
+  AboutUsPage,
+  BlogPage,
+  HomePage,
+  PackageSelectionPage,
+  ResourcesPage,
+  ServicesPage,
+  WhoWeHelpPage,
+} from '../features/public/pages';
 
 // antd's providers, loaded with the first page that uses antd: the marketing pages and the entry
 // chunk carry none of it (home page JS budget, docs/decisions.md).
 const AntdShell = lazyNamed(() => import('./antd-shell'), 'AntdShell');
 
 // One loader per area: the module is fetched once and each page picks its export from it.
-const publicPages = () => import('../features/public/pages');
 const clientPages = () => import('../features/client/pages');
 const staffPages = () => import('../features/staff/pages');
 const clientAuthPages = () => import('../features/client-auth/pages');
 const adminPages = () => import('../features/admin/pages');
 
-const HomePage = lazyNamed(publicPages, 'HomePage');
-const PackageSelectionPage = lazyNamed(publicPages, 'PackageSelectionPage');
 const LoginPage = lazyNamed(clientAuthPages, 'LoginPage');
 const SignupPage = lazyNamed(clientAuthPages, 'SignupPage');
-const WhoWeHelpPage = lazyNamed(publicPages, 'WhoWeHelpPage');
-const ServicesPage = lazyNamed(publicPages, 'ServicesPage');
-const ResourcesPage = lazyNamed(publicPages, 'ResourcesPage');
-const AboutUsPage = lazyNamed(publicPages, 'AboutUsPage');
-const BlogPage = lazyNamed(publicPages, 'BlogPage');
 const TestLoginPage = lazyNamed(() => import('../features/public/TestLoginPage'), 'TestLoginPage');
 
 const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');

@@ -11,7 +11,8 @@ describe('Public layout', () => {
     mockFetch({ [CONFIG]: () => json(200, PUBLIC_CONFIG) });
     renderAt('/');
     const header = await screen.findByRole('banner');
-    expect(within(header).getByRole('link', { name: 'Ledger & Co Accountants' })).toHaveAttribute('href', '/');
+    // The home page is in the entry chunk: the frame shows before the config arrives.
+    expect(await within(header).findByRole('link', { name: 'Ledger & Co Accountants' })).toHaveAttribute('href', '/');
     const nav = within(header).getByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
