@@ -30,7 +30,7 @@ import { usePageTitle } from '../../shared/use-page-title';
 import { STAGE_LABELS, STATUS_LABELS } from '../crm/labels';
 import { useClientsReportQuery, useFailedPaymentsReportQuery, useLeadsReportQuery, useMrrReportQuery, useUploadsReportQuery } from './api';
 import { BarChart, FunnelChart, Legend, LineChart, type Series } from './charts';
-import { monthLabel, shortDay } from './format';
+import { monthAxisLabel, monthLabel, shortDay } from './format';
 import { csvDate, csvFilename, csvPercent, csvPounds, downloadCsv, toCsv, type CsvCell } from './csv';
 import './reports.css';
 
@@ -392,6 +392,7 @@ export function ReportsPage() {
       >
         <LineChart
           categories={mrrMonths.map((m) => monthLabel(m.month))}
+          axisLabels={mrrMonths.map((m) => monthAxisLabel(m.month))}
           values={mrrMonths.map((m) => m.mrr)}
           formatValue={formatGBP}
           formatAxis={wholePounds}
@@ -410,7 +411,8 @@ export function ReportsPage() {
             csv={{ label: 'Clients by package', name: 'clients-by-package', range: csvRange, build: () => csvOf(packageColumns, packages) }}
           >
             <BarChart
-              categories={packages.map((p) => packageShort(p.package_name))}
+              categories={packages.map((p) => packageLabel(p.package_name))}
+              axisLabels={packages.map((p) => packageShort(p.package_name))}
               series={statusSeries}
               stacked
               integer
@@ -444,6 +446,7 @@ export function ReportsPage() {
               }))}
               stacked
               integer
+              width={360}
               formatValue={count}
               ariaLabel={`Clients registered by status: ${(clients.data?.by_status ?? []).map((s) => `${STATUS_LABELS[s.status]} ${s.clients}`).join(', ')}`}
             />
@@ -463,6 +466,7 @@ export function ReportsPage() {
           >
             <FunnelChart
               total={leadTotal}
+              width={420}
               steps={(leads.data?.by_stage ?? []).map((s) => ({
                 key: s.stage,
                 label: STAGE_LABELS[s.stage],
@@ -489,6 +493,7 @@ export function ReportsPage() {
                 { key: 'won', label: 'Won', color: '#52c41a', values: sources.map((s) => s.won) },
               ]}
               integer
+              width={420}
               formatValue={count}
               ariaLabel={`Leads by source with conversion: ${sources.map((s) => `${sourceLabel(s.source)} ${s.leads} leads, ${s.won} won (${percent(s.conversion_rate)})`).join(', ')}`}
             />
@@ -536,6 +541,7 @@ export function ReportsPage() {
       >
         <BarChart
           categories={failedMonths.map((m) => monthLabel(m.month))}
+          axisLabels={failedMonths.map((m) => monthAxisLabel(m.month))}
           series={[{ key: 'amount', label: 'Failed', color: '#ff7875', values: failedMonths.map((m) => m.amount) }]}
           formatValue={formatGBP}
           formatAxis={wholePounds}

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 // lines). Each is an image with an aria-label that states the data in words; the table under it
 // carries every figure. Hovering a bar or point shows its value (an SVG <title>).
 
-const W = 640;
+/** The drawing's width in SVG units; half-width cards pass a smaller one so the text stays readable. */
+const WIDE = 640;
 const M = { top: 12, right: 12, bottom: 36, left: 64 };
 
 export interface Series {
@@ -32,12 +33,14 @@ export function niceTicks(max: number, count = 4, integer = false): number[] {
 const labelEvery = (n: number, max = 12) => Math.max(1, Math.ceil(n / max));
 
 function Frame({
+  width: W,
   height,
   ticks,
   formatAxis,
   ariaLabel,
   children,
 }: {
+  width: number;
   height: number;
   ticks: number[];
   formatAxis: (n: number) => string;
@@ -67,7 +70,9 @@ function Frame({
 export function BarChart({
   categories,
   series,
+  axisLabels = categories,
   stacked = false,
+  width = WIDE,
   height = 260,
   formatValue,
   formatAxis = formatValue,
@@ -75,8 +80,11 @@ export function BarChart({
   ariaLabel,
 }: {
   categories: string[];
+  /** Shorter names under the axis (the full ones are in the hover text and the aria-label). */
+  axisLabels?: string[];
   series: Series[];
   stacked?: boolean;
+  width?: number;
   height?: number;
   formatValue: (n: number) => string;
   formatAxis?: (n: number) => string;
@@ -86,9 +94,9 @@ export function BarChart({
   const totals = categories.map((_, i) => series.reduce((n, s) => n + (s.values[i] ?? 0), 0));
   const max = stacked ? Math.max(0, ...totals) : Math.max(0, ...series.flatMap((s) => s.values));
   const ticks = niceTicks(max, 4, integer);
-  const every = labelEvery(categories.length);
+  const every = labelEvery(categories.length, Math.floor(width / 70));
   return (
-    <Frame height={height} ticks={ticks} formatAxis={formatAxis} ariaLabel={ariaLabel}>
+    <Frame width={width} height={height} ticks={ticks} formatAxis={formatAxis} ariaLabel={ariaLabel}>
       {({ x0, x1, y, y0 }) => {
         const band = (x1 - x0) / Math.max(1, categories.length);
         const gap = Math.min(12, band * 0.2);
@@ -121,7 +129,7 @@ export function BarChart({
               })}
               {i % every === 0 && (
                 <text x={left + groupWidth / 2} y={y0 + 18} textAnchor="middle" className="report-chart__label">
-                  {c}
+                  {axisLabels[i]}
                 </text>
               )}
             </g>
@@ -135,6 +143,7 @@ export function BarChart({
 /** One line through a value per category, with a dot on each. */
 export function LineChart({
   categories,
+  axisLabels = categories,
   values,
   color = '#1677ff',
   height = 260,
@@ -143,6 +152,7 @@ export function LineChart({
   ariaLabel,
 }: {
   categories: string[];
+  axisLabels?: string[];
   values: number[];
   color?: string;
   height?: number;
@@ -151,9 +161,9 @@ export function LineChart({
   ariaLabel: string;
 }) {
   const ticks = niceTicks(Math.max(0, ...values));
-  const every = labelEvery(categories.length);
+  const every = labelEvery(categories.length, Math.floor(WIDE / 56));
   return (
-    <Frame height={height} ticks={ticks} formatAxis={formatAxis} ariaLabel={ariaLabel}>
+    <Frame width={WIDE} height={height} ticks={ticks} formatAxis={formatAxis} ariaLabel={ariaLabel}>
       {({ x0, x1, y, y0 }) => {
         const step = (x1 - x0) / Math.max(1, categories.length);
         const x = (i: number) => x0 + step * (i + 0.5);
@@ -170,7 +180,7 @@ export function LineChart({
                 </circle>
                 {i % every === 0 && (
                   <text x={x(i)} y={y0 + 18} textAnchor="middle" className="report-chart__label">
-                    {categories[i]}
+                    {axisLabels[i]}
                   </text>
                 )}
               </g>
@@ -186,17 +196,19 @@ export function LineChart({
 export function FunnelChart({
   steps,
   total,
+  width: W = WIDE,
   ariaLabel,
 }: {
   steps: { key: string; label: string; value: number; color: string }[];
   total: number;
+  width?: number;
   ariaLabel: string;
 }) {
   const rowHeight = 34;
-  const labelWidth = 130;
+  const labelWidth = 110;
   const height = steps.length * rowHeight + 8;
   const widest = Math.max(1, ...steps.map((s) => s.value));
-  const area = W - labelWidth - 150;
+  const area = W - labelWidth - 100;
   const centre = labelWidth + area / 2;
   return (
     <svg className="report-chart" viewBox={`0 0 ${W} ${height}`} role="img" aria-label={ariaLabel}>

@@ -8,3 +8,7 @@ export const monthLabel = (month: string) => monthFormat.format(new Date(`${mont
 
 /** '2026-03-02' → '02 Mar' */
 export const shortDay = (day: string) => dayMonth.format(new Date(`${day}T12:00:00Z`)).replace('Sept', 'Sep');
+
+const monthShortFormat = new Intl.DateTimeFormat('en-GB', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+/** '2026-03' → 'Mar 26', under a chart's axis. */
+export const monthAxisLabel = (month: string) => monthShortFormat.format(new Date(`${month}-15T12:00:00Z`)).replace('Sept', 'Sep');
