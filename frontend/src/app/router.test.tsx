@@ -22,9 +22,7 @@ const ME_CLIENT = {
 };
 
 // Every address of the spec's route table (section 2) must answer with a page, never the 404.
-// Built pages are listed further down; these still say plainly that they are not built.
 // /admin/roles is built: features/roles/roles.test.tsx renders it through this router.
-const PLACEHOLDER_ROUTES = [...['settings'].map((s) => `/admin/${s}`)];
 /** The crm pages (issue 5) and their headings. */
 const CRM_PAGES = [
   ['/admin/clients', 'Clients'],
@@ -47,16 +45,19 @@ const PUBLIC_PAGES = [
 ] as const;
 
 describe('route table', () => {
-  it.each(PLACEHOLDER_ROUTES)('%s has a page that says plainly it is not built yet', async (path) => {
+  it('/admin/settings is Company Settings', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     mockFetch({
       'GET /api/public/config': () => json(200, PUBLIC_CONFIG),
       'GET /api/identity/admin/session': () => json(200, { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' }),
+      'GET /api/settings': () =>
+        json(200, { ...PUBLIC_CONFIG.practice, maintenance: false, version: 1, updated_at: '2026-03-05T10:00:00Z', updated_by: null }),
+      'GET /api/settings/changes': () => json(200, { changes: [], total: 0, page: 1, page_size: 10 }),
     });
-    renderAt(path);
-    expect(await screen.findByText('This page is not built yet')).toBeInTheDocument();
-    expect(screen.getByText(path.split('?')[0]!)).toBeInTheDocument();
-    expect(screen.queryByText(MESSAGES.notFoundText)).not.toBeInTheDocument();
+    renderAt('/admin/settings');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Company Settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('switch', { name: 'Maintenance mode' })).toBeInTheDocument();
+    expect(screen.queryByText('This page is not built yet')).not.toBeInTheDocument();
     expect(consoleError).not.toHaveBeenCalled();
   });
 
