@@ -4,6 +4,7 @@ import {
   NotificationListQuerySchema,
   NotificationListSchema,
   NotificationPreferencesSchema,
+  rolesFor,
   UnreadCountSchema,
   type NotificationListQuery,
   type NotificationPreferences,
@@ -19,7 +20,7 @@ const refusals = { 401: ErrorRef, 403: ErrorRef };
  * Administrators only: admin panel accounts and people holding an active admin grant (the token's
  * roles; a withdrawn grant cuts the token short).
  */
-const adminsOnly = requireRole(['admin']);
+const adminsOnly = requireRole(rolesFor('notifications'));
 
 const recipientOf = (p: Principal): Recipient => ({ kind: p.kind, id: p.id });
 

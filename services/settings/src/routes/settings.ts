@@ -3,6 +3,7 @@ import {
   normaliseSettingsPatch,
   PracticeSettingsSchema,
   PublicSettingsSchema,
+  rolesFor,
   SETTINGS_MESSAGES,
   SettingChangeListSchema,
   SettingChangesQuerySchema,
@@ -26,7 +27,7 @@ export interface SettingsRoutesDeps {
 }
 
 // Company settings are the practice's own: admin panel accounts and people holding an active admin grant.
-const adminOnly = requireRole(['admin']);
+const adminOnly = requireRole(rolesFor('settings'));
 
 async function current(db: Db): Promise<SettingsRow> {
   const row = await readSettingsRow(db);
