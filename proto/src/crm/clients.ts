@@ -119,3 +119,60 @@ export type ClientCreateBody = Static<typeof ClientCreateBodySchema>;
 /** Edit a client: any subset of the writable fields (at least one). */
 export const ClientUpdateBodySchema = Type.Partial(Type.Object(clientWritable), { additionalProperties: false, minProperties: 1 });
 export type ClientUpdateBody = Static<typeof ClientUpdateBodySchema>;
+
+/**
+ * The names a client record starts with when a payment creates it (crm's upsert from billing); the
+ * client's business profile replaces them (onboarding checklist, docs/decisions.md).
+ */
+export const CLIENT_PLACEHOLDERS = { companyName: 'New client business', contactName: 'New client' } as const;
+
+/** What the business profile form and PATCH /clients/mine say about a field that cannot be saved. */
+export const CLIENT_PROFILE_MESSAGES = {
+  companyNameRequired: 'Enter your business name.',
+  companyNameTooLong: 'Your business name can be at most 200 characters.',
+  companyNamePlaceholder: 'Enter your own business name, not the placeholder we started with.',
+  contactNameRequired: 'Enter the name of the person we should talk to.',
+  contactNameTooLong: 'The contact name can be at most 200 characters.',
+  contactNamePlaceholder: 'Enter a real contact name, not the placeholder we started with.',
+  phoneInvalid: 'Enter a phone number we can call, such as 020 7946 0000 or +44 7700 900123.',
+  businessTypeInvalid: 'Choose sole trader, partnership or limited company.',
+  employeesInvalid: 'Enter the number of employees as a whole number from 0 to 1,000,000.',
+  noRecord: 'You do not have a client record yet: choose a package first.',
+  saved: 'Your business profile is saved.',
+} as const;
+
+/**
+ * PATCH /clients/mine: the signed-in client edits their own business profile. Only these fields
+ * (never e-mail, status, package, fee, billing date or assignment); any subset, at least one. Types
+ * are loose on purpose: crm checks the values and answers each field with a message from
+ * CLIENT_PROFILE_MESSAGES rather than a schema error.
+ */
+export const ClientProfileBodySchema = Type.Object(
+  {
+    company_name: Type.Optional(Type.String({ maxLength: 1000 })),
+    contact_name: Type.Optional(Type.String({ maxLength: 1000 })),
+    /** Null or '' clears it (the profile then is not complete). */
+    contact_phone: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    business_type: Type.Optional(Type.String({ maxLength: 100 })),
+    employees_count: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ClientProfileBody = Static<typeof ClientProfileBodySchema>;
+
+/**
+ * The onboarding checklist's "Complete your business profile": a real business and contact name
+ * (not the placeholders) and a phone number. Business type and employees always hold a value; the
+ * client confirms them in the same form.
+ */
+export function isClientProfileComplete(c: Pick<Client, 'company_name' | 'contact_name' | 'contact_phone'>): boolean {
+  const name = c.company_name.trim();
+  const contact = (c.contact_name ?? '').trim();
+  return (
+    name !== '' &&
+    name !== CLIENT_PLACEHOLDERS.companyName &&
+    contact !== '' &&
+    contact !== CLIENT_PLACEHOLDERS.contactName &&
+    Boolean(c.contact_phone?.trim())
+  );
+}

@@ -29,6 +29,6 @@ export const CRM_ROUTES = {
  * - admin, manager, staff (and the admin panel session): everything below.
  * - accountant: GET clients (only those assigned to them), GET client/:id (same), GET tasks (assigned
  *   to them or on their clients), GET search (their clients and tasks; no leads). No writes, no leads.
- * - client: GET /clients/mine only.
+ * - client: GET and PATCH /clients/mine only (PATCH: their business profile; the only caller of PATCH).
  */
 export const CRM_STAFF_ROLES: readonly Role[] = rolesFor('clients.edit');

@@ -62,6 +62,13 @@ const endpoints: Array<{ name: string; method: 'GET' | 'POST' | 'PATCH'; url: ()
     url: () => CRM_ROUTES.myClient,
     allowed: ['client', 'accountant', 'staff', 'manager', 'admin', 'adminSession'],
   },
+  {
+    name: 'PATCH /clients/mine',
+    method: 'PATCH',
+    url: () => CRM_ROUTES.myClient,
+    body: () => ({ employees_count: 1 }),
+    allowed: ['client'],
+  },
   { name: 'GET /clients/:id', method: 'GET', url: () => CRM_ROUTES.client(ids.client), allowed: STAFF_ACC },
   {
     name: 'POST /clients',

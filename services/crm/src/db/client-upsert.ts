@@ -1,5 +1,5 @@
 import type { Db } from '@countinghouse/kit';
-import type { Actor, SubscriptionStatus } from '@countinghouse/proto';
+import { CLIENT_PLACEHOLDERS, type Actor, type SubscriptionStatus } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { feeForPackage } from '../domain/clients.js';
 import { publishClientUpserted } from './queries.js';
@@ -26,8 +26,8 @@ export async function upsertClientFromSubscription(tx: Db, s: SubscriptionUpsert
     .insert(clients)
     .values({
       userId: s.userId,
-      companyName: 'New client business',
-      contactName: 'New client',
+      companyName: CLIENT_PLACEHOLDERS.companyName,
+      contactName: CLIENT_PLACEHOLDERS.contactName,
       contactEmail: s.contactEmail.toLowerCase(),
       businessType: 'limited',
       packageName: s.packageName,

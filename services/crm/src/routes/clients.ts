@@ -1,6 +1,10 @@
 import { AppError, requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
 import {
   ClientCreateBodySchema,
+  ClientProfileBodySchema,
+  CLIENT_PROFILE_MESSAGES,
+  isClientProfileComplete,
+  type ClientProfileBody,
   ClientListQuerySchema,
   ClientListSchema,
   ClientSchema,
@@ -12,6 +16,7 @@ import {
 } from '@countinghouse/proto';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { cleanOptional, cleanRequired, containsPattern, feeForPackage, packageForFilter } from '../domain/clients.js';
+import { checkProfile } from '../domain/client-profile.js';
 import { getClient, getClientByUserId, isActiveMember, memberName, publishClientUpserted, toClient } from '../db/queries.js';
 import { clients, clientTotals } from '../db/schema.js';
 import { actorOf, errors, IdParams, londonDayStart, mapDbError, pageOf, scope, type RouteDeps } from './shared.js';
@@ -106,6 +111,53 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
       const c = p.kind === 'user' ? await getClientByUserId(db, p.id) : null;
       if (!c) throw new AppError('NOT_FOUND', CLIENT_MESSAGES.notFound);
       return c;
+    },
+  );
+
+  app.patch(
+    '/clients/mine',
+    {
+      // Clients only, on their own record (keyed on their user id): staff edit clients through /clients/:id.
+      preHandler: requireRole(['client'], { kind: 'user' }),
+      schema: {
+        tags: ['crm'],
+        summary:
+          'The signed-in client edits their own business profile: business and contact name, phone, business type, employees (never e-mail, status, package, fee or assignment)',
+        body: ClientProfileBodySchema,
+        response: { 200: ClientSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = requireAuth(request);
+      const { changes, errors: problems } = checkProfile(request.body as ClientProfileBody);
+      if (problems.length) throw new AppError('VALIDATION_FAILED', problems[0]!.message, problems);
+      await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(clients).where(eq(clients.userId, p.id)).for('update');
+        if (!current) throw new AppError('NOT_FOUND', CLIENT_PROFILE_MESSAGES.noRecord);
+        const next = {
+          companyName: changes.companyName ?? current.companyName,
+          contactName: changes.contactName ?? current.contactName,
+          contactPhone: changes.contactPhone !== undefined ? changes.contactPhone : current.contactPhone,
+        };
+        // Completing the profile ticks the onboarding checklist; editing it later never unticks it.
+        const complete = isClientProfileComplete({
+          company_name: next.companyName,
+          contact_name: next.contactName,
+          contact_phone: next.contactPhone,
+        });
+        const [row] = await tx
+          .update(clients)
+          .set({
+            ...changes,
+            onboardingCompleted: current.onboardingCompleted || complete,
+            updatedAt: new Date(),
+          })
+          .where(eq(clients.id, current.id))
+          .returning();
+        await publishClientUpserted(tx as unknown as Db, row!, actorOf(p));
+      });
+      relay.kick();
+      return (await getClientByUserId(db, p.id))!;
     },
   );
 
