@@ -1,5 +1,6 @@
 import { generateSigningKeys, TokenSigner } from '@countinghouse/kit';
 import { createTestDatabase, waitFor, type TestDatabase } from '@countinghouse/kit/testing';
+import type { PublicConfig, SettingsPatchReply } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
@@ -72,7 +73,7 @@ async function settingsLoaded(url: string) {
   );
 }
 
-const config = async (url: string) => (await fetch(`${url}/api/public/config`)).json();
+const config = async (url: string) => (await (await fetch(`${url}/api/public/config`)).json()) as PublicConfig;
 
 describe('distributed: practice settings on every gateway instance', () => {
   it('both gateways loaded the settings at start; a change through the first reaches the second by event', async () => {
@@ -84,7 +85,7 @@ describe('distributed: practice settings on every gateway instance', () => {
       body: JSON.stringify({ maintenance: true, phone: '0161 496 0123' }),
     });
     expect(r.status).toBe(200);
-    expect((await r.json()).changed).toEqual(['phone', 'maintenance']);
+    expect(((await r.json()) as SettingsPatchReply).changed).toEqual(['phone', 'maintenance']);
 
     for (const u of urls) {
       await waitFor(async () => (await config(u)).maintenance === true, `maintenance on at ${u}`, 30_000);
