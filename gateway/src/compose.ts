@@ -77,7 +77,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             cookieSecure: o.cookieSecure ?? false,
             smtpUrl: o.smtpUrl,
             mailFrom: o.mailFrom,
-            practiceName: live.get().name,
+            practiceName: () => live.get().name,
           });
         },
       },
@@ -100,7 +100,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
       {
         name: 'media',
         register: async (scope) =>
-          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: practiceOf(live), openai: o.openai })),
+          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: () => practiceOf(live), openai: o.openai })),
       },
       { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
     ],

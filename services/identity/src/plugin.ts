@@ -20,7 +20,8 @@ export interface IdentityPluginOptions {
   /** nodemailer connection URL (smtp://user:pass@host:port); empty keeps mail in the outgoing-mail log. */
   smtpUrl?: string;
   mailFrom?: string;
-  practiceName?: string;
+  /** The practice's name in invitation e-mails; a getter follows changes made in /admin/settings (all-in-one). */
+  practiceName?: string | (() => string);
 }
 
 /** The identity service as one Fastify plugin: admin accounts, people, roles, sessions, invitations. */
@@ -29,8 +30,9 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
   const relay = runtime.relay(SCHEMA);
   const db = runtime.db;
-  const practiceName = opts.practiceName ?? 'Countinghouse Accountants';
-  const mailer = new Mailer(db, runtime.logger, opts.smtpUrl ?? '', opts.mailFrom || `${practiceName} <no-reply@countinghouse.local>`);
+  const given = opts.practiceName;
+  const practiceName = typeof given === 'function' ? given : () => given ?? 'Countinghouse Accountants';
+  const mailer = new Mailer(db, runtime.logger, opts.smtpUrl ?? '', opts.mailFrom || `${practiceName()} <no-reply@countinghouse.local>`);
   app.addHook('onClose', async () => mailer.close());
   await app.register(authContext, { verifier: runtime.verifier });
 

@@ -14,7 +14,7 @@ export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.
 export interface MediaPluginOptions {
   runtime: Runtime;
   /** The practice's public name and contact details, used in every script. */
-  practice?: PracticeContact;
+  practice?: PracticeContact | (() => PracticeContact);
   /** An OpenAI-compatible provider; without an API key, scripts come from the built-in template generator. */
   openai?: OpenAiOptions | null;
   /** Scripts generated at once by this instance. */
@@ -28,7 +28,9 @@ export async function mediaPlugin(app: App, opts: MediaPluginOptions) {
   const relay = runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
 
-  const facts = buildPracticeFacts(opts.practice);
+  const given = opts.practice;
+  // A getter follows changes made in /admin/settings (all-in-one); each script reads the current details.
+  const facts = typeof given === 'function' ? () => buildPracticeFacts(given()) : () => buildPracticeFacts(given);
   const generator: ScriptGenerator = opts.openai?.apiKey ? new OpenAiScriptGenerator(opts.openai, runtime.logger) : templateGenerator;
   runtime.jobs.process(
     'media.generate_script',

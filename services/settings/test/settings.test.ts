@@ -152,6 +152,21 @@ describe('settings API', () => {
     );
   });
 
+  it('identity takes the current practice name for the invitations it sends (all-in-one)', async () => {
+    const inv = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/invitations',
+      headers: bearer(adminToken),
+      payload: { email: 'new.starter@x.co.uk', role: 'staff' },
+    });
+    expect(inv.statusCode).toBe(201);
+    const mail = await waitFor(
+      async () => (await q(`select subject from identity.outgoing_mail where "to" = 'new.starter@x.co.uk'`)).rows[0],
+      'the invitation e-mail',
+    );
+    expect(mail.subject).toContain('Ledger & Co');
+  });
+
   it('a change to the same values writes nothing and emits nothing', async () => {
     const before = await counts();
     const r = await patch({ name: 'Ledger & Co', phone: '+44 (0)20 7946 0999', maintenance: false });

@@ -29,7 +29,7 @@ export interface InvitationDeps {
   relay: OutboxRelay;
   mailer: Mailer;
   publicUrl: string;
-  practiceName: string;
+  practiceName: () => string;
 }
 
 const ErrorRef = Type.Ref('ErrorBody');
@@ -106,7 +106,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       });
       relay.kick();
       const mail = invitationEmail({
-        practiceName: deps.practiceName,
+        practiceName: deps.practiceName(),
         role: body.role,
         url: inviteUrl(deps.publicUrl, row.inviteToken),
         expiresAt: row.expiresAt,

@@ -16,7 +16,7 @@ export interface GenerateScriptDeps {
   db: Db;
   relay: OutboxRelay;
   generator: ScriptGenerator;
-  facts: PracticeFacts;
+  facts: () => PracticeFacts;
   logger: Logger;
 }
 
@@ -25,7 +25,7 @@ export interface GenerateScriptDeps {
  * in one transaction. A finished row is left alone, so a redelivered job is harmless.
  */
 export function generateScriptProcessor(deps: GenerateScriptDeps): JobProcessor<'media.generate_script'> {
-  const { db, relay, generator, facts, logger } = deps;
+  const { db, relay, generator, logger } = deps;
   return async ({ scriptId }, ctx) => {
     const existing = await findScriptById(db, scriptId);
     if (!existing) throw new PermanentJobError(`No script ${scriptId}`);
@@ -47,6 +47,7 @@ export function generateScriptProcessor(deps: GenerateScriptDeps): JobProcessor<
       relay.kick();
     };
 
+    const facts = deps.facts();
     try {
       const result = await generator.generate({ type, prompt: row.prompt, facts }, progress);
       await progress(90);
