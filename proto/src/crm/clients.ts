@@ -160,6 +160,12 @@ export const ClientProfileBodySchema = Type.Object(
 );
 export type ClientProfileBody = Static<typeof ClientProfileBodySchema>;
 
+/** A UK number (0… or +44…, 10 or 11 digits) or an international one (+ and 8 to 15 digits); spaces, dashes, brackets and dots allowed. */
+export function isPhoneNumber(text: string): boolean {
+  const compact = text.replace(/[\s\-().]/g, '');
+  return /^(?:0\d{9,10}|\+44\d{9,10}|\+[1-9]\d{7,14})$/.test(compact);
+}
+
 /**
  * The onboarding checklist's "Complete your business profile": a real business and contact name
  * (not the placeholders) and a phone number. Business type and employees always hold a value; the

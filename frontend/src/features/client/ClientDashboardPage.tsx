@@ -8,6 +8,7 @@ import { PageSpinner } from '../../shared/PageSpinner';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { pendingPackage, useChangePackageMutation, useMyClientQuery, useSubscriptionQuery } from './api';
+import { BUSINESS_TYPE_LABELS, BusinessProfileForm } from './BusinessProfileForm';
 import { PracticeContact } from './PracticeContact';
 import './client.css';
 
@@ -79,6 +80,7 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
   const client = useMyClientQuery(undefined, { skip: !subscribed });
   const toast = useToast();
   const pending = pendingPackage.get();
+  const [editingProfile, setEditingProfile] = useState(false);
 
   useEffect(() => {
     if (sub.isError && httpStatus(sub.error) !== 401) toast.error(MESSAGES.failedToVerifySubscription, 'subscription');
@@ -147,10 +149,15 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
               <li className={profileDone ? 'is-done' : ''}>
                 <strong>Complete your business profile</strong> {profileDone ? <Tag color="green">Done</Tag> : <Tag>To do</Tag>}
                 <p>
-                  {c && !profileDone
-                    ? `We have you down as "${c.company_name}". Your accountant will confirm your company name, contact details, business type and number of employees with you.`
-                    : 'Company name, contact, business type and employees.'}
+                  {profileDone && c
+                    ? `${c.company_name}, ${BUSINESS_TYPE_LABELS[c.business_type].toLowerCase()}, ${c.employees_count} ${c.employees_count === 1 ? 'employee' : 'employees'}; contact ${c.contact_name ?? ''}${c.contact_phone ? `, ${c.contact_phone}` : ''}.`
+                    : 'Your business name, a contact name and phone number, your business type and number of employees.'}
                 </p>
+                {c && (
+                  <Button type={profileDone ? 'default' : 'primary'} onClick={() => setEditingProfile(true)}>
+                    {profileDone ? 'Edit business profile' : 'Complete business profile'}
+                  </Button>
+                )}
               </li>
               <li className={c?.assigned_accountant_name ? 'is-done' : ''}>
                 <strong>Meet your dedicated accountant</strong>{' '}
@@ -169,6 +176,8 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
               </li>
             </ol>
           </Card>
+
+          {c && <BusinessProfileForm client={c} open={editingProfile} onClose={() => setEditingProfile(false)} />}
 
           {c && (
             <Card title="Your documents" className="client-gap">

@@ -5,6 +5,7 @@ import {
   type BillingSummary,
   type CheckoutReply,
   type Client,
+  type ClientProfileBody,
   type SubscriptionCheck,
   type TestCheckoutSession,
   type VerifyReply,
@@ -46,6 +47,12 @@ export const billingApi = api.injectEndpoints({
       extraOptions: { auth: 'user' },
       providesTags: ['Client'],
     }),
+    /** The client's own business profile (crm); the reply is the updated record. */
+    updateMyProfile: build.mutation<Client, ClientProfileBody>({
+      query: (body) => ({ url: apiPath(CRM_ROUTES.myClient), method: 'PATCH', body }),
+      extraOptions: { auth: 'user' },
+      invalidatesTags: ['Client'],
+    }),
     adminSubscriptions: build.query<AdminSubscriptionList, { page: number; page_size: number }>({
       query: (params) => ({ url: apiPath(BILLING_ROUTES.adminSubscriptions), params }),
       providesTags: ['Billing'],
@@ -65,6 +72,7 @@ export const {
   useSubscriptionQuery,
   useChangePackageMutation,
   useMyClientQuery,
+  useUpdateMyProfileMutation,
   useAdminSubscriptionsQuery,
   useAdminBillingSummaryQuery,
 } = billingApi;

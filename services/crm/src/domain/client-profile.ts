@@ -2,6 +2,7 @@ import {
   BUSINESS_TYPES,
   CLIENT_PLACEHOLDERS,
   CLIENT_PROFILE_MESSAGES as M,
+  isPhoneNumber,
   type BusinessType,
   type ClientProfileBody,
 } from '@countinghouse/proto';
@@ -20,12 +21,6 @@ export interface FieldError {
 
 const MAX_NAME = 200;
 const MAX_EMPLOYEES = 1_000_000;
-
-/** A UK number (0… or +44…, 10 or 11 digits) or an international one (+ and 8 to 15 digits); spaces, dashes, brackets and dots allowed. */
-export function isPhoneNumber(text: string): boolean {
-  const compact = text.replace(/[\s\-().]/g, '');
-  return /^(?:0\d{9,10}|\+44\d{9,10}|\+[1-9]\d{7,14})$/.test(compact);
-}
 
 /**
  * Check a client's business profile edit field by field: the changes to store (trimmed), or a clear
