@@ -1,11 +1,12 @@
-import { MESSAGES, findPackage } from '@countinghouse/proto';
+import { CLIENT_PROFILE_MESSAGES, MESSAGES, findPackage } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 6's acceptance in Chromium against the all-in-one server (no Stripe: the built-in test
 // checkout): home → choose Growth → sign up → test checkout → payment success with the right price
-// and features → client dashboard showing Active and Growth → the admin sees the client at £100.00/month.
+// and features → client dashboard showing Active and Growth → business profile completed → the admin
+// sees the client, under its own name, at £100.00/month.
 
 const CLIENT = { email: 'grace.growth@example.co.uk', password: 'grace-growth-pass-1' };
 const GROWTH = findPackage('Growth')!;
@@ -86,6 +87,45 @@ describe('The client journey', () => {
     await facts.getByText('£100.00/month').waitFor();
   });
 
+  it('the client completes the business profile: the checklist ticks and crm holds the details', async () => {
+    const item = page.locator('li').filter({ hasText: 'Complete your business profile' });
+    await item.getByText('To do').waitFor();
+    await item.getByRole('button', { name: 'Complete business profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your business profile' });
+    await dialog.waitFor();
+    // The payment's placeholders show as empty fields.
+    expect(await dialog.getByLabel('Business name').inputValue()).toBe('');
+    await dialog.getByLabel('Business name').fill('Grace Growth Ltd');
+    await dialog.getByLabel('Contact name').fill('Grace Hopper');
+    await dialog.getByLabel('Phone').fill('x');
+    await dialog.getByRole('button', { name: 'Save profile' }).click();
+    await dialog.getByText(CLIENT_PROFILE_MESSAGES.phoneInvalid).waitFor();
+    await dialog.getByLabel('Phone').fill('020 7946 0123');
+    await dialog.getByLabel('Number of employees').fill('4');
+    await dialog.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText(CLIENT_PROFILE_MESSAGES.saved).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await item.getByText('Done').waitFor();
+    await item.getByText(/Grace Growth Ltd, limited company, 4 employees; contact Grace Hopper, 020 7946 0123/).waitFor();
+
+    const { rows } = await server.pool.query(
+      `select company_name, contact_name, contact_phone, employees_count, onboarding_completed, package_name, subscription_status
+         from crm.clients where contact_email = $1`,
+      [CLIENT.email],
+    );
+    expect(rows).toEqual([
+      {
+        company_name: 'Grace Growth Ltd',
+        contact_name: 'Grace Hopper',
+        contact_phone: '020 7946 0123',
+        employees_count: 4,
+        onboarding_completed: true,
+        package_name: 'Growth',
+        subscription_status: 'active',
+      },
+    ]);
+  });
+
   it('the admin sees the new client at £100.00/month, and the billing page counts it', async () => {
     const admin = await newContext(browser, server.baseUrl);
     const a = await admin.newPage();
@@ -98,6 +138,8 @@ describe('The client journey', () => {
       await a.getByRole('tab', { name: 'Client Database' }).click();
       const card = a.locator('.ant-card').filter({ hasText: CLIENT.email }).first();
       await card.waitFor();
+      // The business profile the client completed is what the practice sees.
+      await card.getByText('Grace Growth Ltd').waitFor();
       await card.getByText('£100.00/month').waitFor();
       await card.getByText('Growth').first().waitFor();
 
