@@ -1,5 +1,5 @@
 import { waitFor } from '@countinghouse/kit/testing';
-import { MESSAGES, permissionsOf, ROLE_DESCRIPTIONS, ROLES, ROLES_ROUTES, type RoleList } from '@countinghouse/proto';
+import { MESSAGES, permissionsOf, ROLE_DESCRIPTIONS, ROLE_HOLDERS_LIMIT, ROLES, ROLES_ROUTES, type RoleList } from '@countinghouse/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, makePerson, startTestGateway, type Person, type TestGateway } from './helpers.js';
 
@@ -33,10 +33,10 @@ const deactivateAccount = (id: string, token = adminSession) =>
   gw.app.inject({ method: 'DELETE', url: ROLES_ROUTES.adminAccount(id), headers: bearer(token) });
 
 async function outboxOf(type: string, key: string) {
-  const { rows } = await gw.kit.runtime.pool.query(
-    `select envelope from identity.outbox where type = $1 and key = $2 order by id`,
-    [type, key],
-  );
+  const { rows } = await gw.kit.runtime.pool.query(`select envelope from identity.outbox where type = $1 and key = $2 order by id`, [
+    type,
+    key,
+  ]);
   return rows.map((r) => r.envelope as { data: Record<string, unknown>; actor: { kind: string; id: string } });
 }
 
@@ -100,7 +100,32 @@ describe('the role matrix', () => {
     expect(l.active_admins).toBe(admins.length);
     expect((await revoke('admin', boss.id)).statusCode).toBe(200);
   });
+  it("lists each role's most recent holders only, with the count of all (thousands of clients)", async () => {
+    const pool = gw.kit.runtime.pool;
+    // ROLE_HOLDERS_LIMIT + 5 clients, granted a minute apart, straight into identity's tables
+    const n = ROLE_HOLDERS_LIMIT + 5;
+    const before = l0(await list());
+    await pool.query(
+      `with u as (
+         insert into identity.users (email, password_hash)
+         select 'bulk' || i || '@holders.test', 'x' from generate_series(1, $1::int) i returning id, email)
+       , p as (insert into identity.profiles (user_id, email) select id, email from u returning user_id)
+       insert into identity.user_roles (user_id, role, granted_at)
+       select u.id, 'client', now() - (row_number() over (order by u.email desc)) * interval '1 minute' - interval '1 day' from u`,
+      [n],
+    );
+    const newest = await makePerson(gw, 'holders.newest@x.co.uk', ['client']);
+    const l = await list();
+    const client = l.roles.find((r) => r.role === 'client')!;
+    expect(client.holder_count).toBe(before + n + 1);
+    expect(client.holders).toHaveLength(ROLE_HOLDERS_LIMIT);
+    expect(client.holders[0]!.id).toBe(newest.id);
+    const since = client.holders.map((h) => h.since);
+    expect([...since].sort().reverse()).toEqual(since);
+  });
 });
+
+const l0 = (l: RoleList) => l.roles.find((r) => r.role === 'client')!.holder_count;
 
 describe('grant and revoke', () => {
   it('grants by e-mail (any case), announces it, and refuses a second grant with 409', async () => {
@@ -141,7 +166,9 @@ describe('grant and revoke', () => {
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().message).toBe(MESSAGES.roleRevoked);
     await waitFor(async () => (await staffList()).statusCode === 401, 'old token refused', 5000, 20);
-    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/auth/refresh', headers: { cookie: p.cookie } })).statusCode).toBe(401);
+    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/auth/refresh', headers: { cookie: p.cookie } })).statusCode).toBe(
+      401,
+    );
     expect(holdersOf(await list(), 'staff').map((h) => h.id)).not.toContain(p.id);
     const changed = await outboxOf('identity.role_changed', p.id);
     expect(changed.at(-1)!.data).toMatchObject({ userId: p.id, role: 'staff', isActive: false, email: 'revokee@x.co.uk' });

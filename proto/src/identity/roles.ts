@@ -31,11 +31,17 @@ export const RoleHolderSchema = Type.Object({
 });
 export type RoleHolder = Static<typeof RoleHolderSchema>;
 
+/** Holders listed per role: a practice has a handful of staff but may have thousands of clients. */
+export const ROLE_HOLDERS_LIMIT = 200;
+
 export const RoleSummarySchema = Type.Object({
   role: RoleNameSchema,
   description: Type.String(),
   permissions: Type.Array(PermissionKeySchema),
+  /** The most recent holders, at most ROLE_HOLDERS_LIMIT (every client holds 'client'). */
   holders: Type.Array(RoleHolderSchema),
+  /** How many hold the role in all. */
+  holder_count: Type.Integer({ minimum: 0 }),
 });
 export type RoleSummary = Static<typeof RoleSummarySchema>;
 

@@ -10,7 +10,24 @@ import {
   type RoleHolder,
   type RoleSummary,
 } from '@countinghouse/proto';
-import { Alert, Button, Card, Col, Empty, Flex, Form, Popconfirm, Result, Row, Select, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  Form,
+  Popconfirm,
+  Result,
+  Row,
+  Select,
+  Skeleton,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { useEffect, useMemo, useState, type HTMLAttributes } from 'react';
 import { errorBody, httpStatus } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
@@ -43,7 +60,8 @@ export function RolesPage() {
     if (failed) toast.error(MESSAGES.failedToLoadRoles, 'roles-load');
   }, [failed, toast]);
 
-  if (status === 403) return <Result status="403" title={MESSAGES.noAccessToArea} subTitle="User roles are for administrators of the practice." />;
+  if (status === 403)
+    return <Result status="403" title={MESSAGES.noAccessToArea} subTitle="User roles are for administrators of the practice." />;
 
   return (
     <Flex vertical gap={16} className="roles-page">
@@ -51,8 +69,8 @@ export function RolesPage() {
         User Roles
       </Typography.Title>
       <Typography.Paragraph type="secondary" className="roles-page__intro">
-        What each role may do is the same table the services enforce. A change takes effect at once: someone whose role is revoked
-        is signed out and signs in again with what is left.
+        What each role may do is the same table the services enforce. A change takes effect at once: someone whose role is revoked is signed
+        out and signs in again with what is left.
       </Typography.Paragraph>
       <PermissionMatrix />
       <GrantForm />
@@ -203,7 +221,11 @@ export function GrantForm() {
 }
 
 function holderLabel(h: RoleHolder): string {
-  return h.kind === 'admin_account' ? `${h.username ?? h.name}` : h.email && h.name !== h.email ? `${h.name} (${h.email})` : (h.email ?? h.name);
+  return h.kind === 'admin_account'
+    ? `${h.username ?? h.name}`
+    : h.email && h.name !== h.email
+      ? `${h.name} (${h.email})`
+      : (h.email ?? h.name);
 }
 
 /** One role: its description and the people (and admin panel accounts) holding it, each with Revoke. */
@@ -237,7 +259,7 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
           <span>{ROLE_DESCRIPTIONS[role]}</span>
         </Flex>
       }
-      extra={summary ? <Typography.Text type="secondary">{holders.length} holding</Typography.Text> : null}
+      extra={summary ? <Typography.Text type="secondary">{summary.holder_count.toLocaleString('en-GB')} holding</Typography.Text> : null}
     >
       {loading ? (
         <Skeleton active paragraph={{ rows: 2 }} />
@@ -269,7 +291,11 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
               align: 'right',
               render: (_: unknown, h) => (
                 <Popconfirm
-                  title={h.kind === 'admin_account' ? `Deactivate the admin panel account ${h.name}?` : `Revoke ${ROLE_LABELS[role]} from ${h.name}?`}
+                  title={
+                    h.kind === 'admin_account'
+                      ? `Deactivate the admin panel account ${h.name}?`
+                      : `Revoke ${ROLE_LABELS[role]} from ${h.name}?`
+                  }
                   description={
                     h.kind === 'admin_account'
                       ? 'The account can no longer sign in to the admin panel; its sessions end now.'
@@ -286,6 +312,16 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
               ),
             },
           ]}
+          footer={
+            summary && summary.holder_count > holders.length
+              ? () => (
+                  <Typography.Text type="secondary" data-testid="role-holders-more">
+                    The {holders.length.toLocaleString('en-GB')} most recent of {summary.holder_count.toLocaleString('en-GB')} are listed;
+                    find anyone else on the User Management page.
+                  </Typography.Text>
+                )
+              : undefined
+          }
         />
       )}
     </Card>

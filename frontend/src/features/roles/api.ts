@@ -1,4 +1,12 @@
-import { IDENTITY_ROUTES, ROLES_ROUTES, type GrantRoleBody, type MessageReply, type Role, type RoleList, type UserList } from '@countinghouse/proto';
+import {
+  IDENTITY_ROUTES,
+  ROLES_ROUTES,
+  type GrantRoleBody,
+  type MessageReply,
+  type Role,
+  type RoleList,
+  type UserList,
+} from '@countinghouse/proto';
 import { api, apiPath } from '../../app/api';
 
 /**
@@ -31,4 +39,5 @@ export const rolesApi = api.injectEndpoints({
   }),
 });
 
-export const { useRolesQuery, useRolePeopleQuery, useGrantRoleMutation, useRevokeRoleMutation, useDeactivateAdminAccountMutation } = rolesApi;
+export const { useRolesQuery, useRolePeopleQuery, useGrantRoleMutation, useRevokeRoleMutation, useDeactivateAdminAccountMutation } =
+  rolesApi;

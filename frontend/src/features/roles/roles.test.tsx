@@ -39,12 +39,25 @@ const adminAccount: RoleHolder = {
   username: 'alice',
   since: '2026-01-02T09:00:00Z',
 };
-const pat: RoleHolder = { kind: 'person', id: PAT_ID, name: 'Pat Jones', email: 'pat@example.co.uk', username: null, since: '2026-03-05T10:00:00Z' };
+const pat: RoleHolder = {
+  kind: 'person',
+  id: PAT_ID,
+  name: 'Pat Jones',
+  email: 'pat@example.co.uk',
+  username: null,
+  since: '2026-03-05T10:00:00Z',
+};
 
 function roleList(holders: Partial<Record<(typeof ROLES)[number], RoleHolder[]>>): RoleList {
   return {
     active_admins: holders.admin?.length ?? 0,
-    roles: ROLES.map((role) => ({ role, description: ROLE_DESCRIPTIONS[role], permissions: permissionsOf(role), holders: holders[role] ?? [] })),
+    roles: ROLES.map((role) => ({
+      role,
+      description: ROLE_DESCRIPTIONS[role],
+      permissions: permissionsOf(role),
+      holders: holders[role] ?? [],
+      holder_count: holders[role]?.length ?? 0,
+    })),
   };
 }
 
@@ -76,18 +89,35 @@ describe('User Roles (/admin/roles)', () => {
   it('lists holders per role, marks admin panel accounts, and says when nobody holds a role', async () => {
     mockFetch({ ...base, 'GET /api/identity/roles': () => json(200, roleList({ admin: [adminAccount], manager: [pat] })) });
     renderAt('/admin/roles');
-    await waitFor(() => expect(within(card('manager')).getByText('Pat Jones (pat@example.co.uk)')).toBeInTheDocument(), { timeout: 30_000 });
+    await waitFor(() => expect(within(card('manager')).getByText('Pat Jones (pat@example.co.uk)')).toBeInTheDocument(), {
+      timeout: 30_000,
+    });
     expect(within(card('manager')).getByText('05 Mar 2026')).toBeInTheDocument();
     expect(within(card('admin')).getByText('alice')).toBeInTheDocument();
     expect(within(card('admin')).getByText('Admin panel account')).toBeInTheDocument();
     expect(within(card('admin')).getByText(ROLE_DESCRIPTIONS.admin)).toBeInTheDocument();
-    for (const role of ['staff', 'accountant', 'client']) expect(within(card(role)).getByText('No one holds this role')).toBeInTheDocument();
+    for (const role of ['staff', 'accountant', 'client'])
+      expect(within(card(role)).getByText('No one holds this role')).toBeInTheDocument();
+  }, 60_000);
+
+  it('says when only the most recent holders of a role are listed', async () => {
+    const list = roleList({ admin: [adminAccount], client: [pat] });
+    list.roles.find((r) => r.role === 'client')!.holder_count = 12_345;
+    mockFetch({ ...base, 'GET /api/identity/roles': () => json(200, list) });
+    renderAt('/admin/roles');
+    await waitFor(() => expect(within(card('client')).getByText('12,345 holding')).toBeInTheDocument(), { timeout: 30_000 });
+    expect(within(card('client')).getByTestId('role-holders-more')).toHaveTextContent('The 1 most recent of 12,345 are listed');
+    expect(within(card('admin')).getByText('1 holding')).toBeInTheDocument();
+    expect(within(card('admin')).queryByTestId('role-holders-more')).toBeNull();
   }, 60_000);
 
   it('grants a role to a person picked from the registered people', async () => {
     const { callsTo } = mockFetch({
       ...base,
-      'GET /api/identity/roles': [() => json(200, roleList({ admin: [adminAccount] })), () => json(200, roleList({ admin: [adminAccount], staff: [pat] }))],
+      'GET /api/identity/roles': [
+        () => json(200, roleList({ admin: [adminAccount] })),
+        () => json(200, roleList({ admin: [adminAccount], staff: [pat] })),
+      ],
       'POST /api/identity/roles/grants': () => json(201, { success: true, message: MESSAGES.roleGranted }),
     });
     renderAt('/admin/roles');
@@ -110,13 +140,18 @@ describe('User Roles (/admin/roles)', () => {
   it('revokes after confirmation; the last-admin refusal is shown as an error toast', async () => {
     const { callsTo } = mockFetch({
       ...base,
-      'GET /api/identity/roles': [() => json(200, roleList({ admin: [adminAccount], manager: [pat] })), () => json(200, roleList({ admin: [adminAccount] }))],
+      'GET /api/identity/roles': [
+        () => json(200, roleList({ admin: [adminAccount], manager: [pat] })),
+        () => json(200, roleList({ admin: [adminAccount] })),
+      ],
       [`DELETE /api/identity/roles/manager/people/${PAT_ID}`]: () => json(200, { success: true, message: MESSAGES.roleRevoked }),
       [`DELETE /api/identity/roles/admin-accounts/${ADMIN_ID}`]: () => apiError(409, 'CONFLICT', MESSAGES.lastAdminRefused),
     });
     renderAt('/admin/roles');
     const user = userEvent.setup();
-    await waitFor(() => expect(within(card('manager')).getByText('Pat Jones (pat@example.co.uk)')).toBeInTheDocument(), { timeout: 30_000 });
+    await waitFor(() => expect(within(card('manager')).getByText('Pat Jones (pat@example.co.uk)')).toBeInTheDocument(), {
+      timeout: 30_000,
+    });
     await user.click(within(card('manager')).getByText('Revoke', { selector: 'button span' }));
     expect(await screen.findByText('Revoke Manager from Pat Jones?')).toBeInTheDocument();
     expect(callsTo(`DELETE /api/identity/roles/manager/people/${PAT_ID}`)).toHaveLength(0);

@@ -87,8 +87,9 @@ export const userRoles = identity.table(
   },
   (t) => [
     uniqueIndex('user_roles_user_role_idx').on(t.userId, t.role),
+    // counts by role, and each role's most recent holders (/admin/roles)
     index('user_roles_active_idx')
-      .on(t.role)
+      .on(t.role, t.grantedAt)
       .where(sql`is_active`),
   ],
 );

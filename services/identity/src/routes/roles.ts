@@ -7,6 +7,7 @@ import {
   permissionsOf,
   PersonGrantParamsSchema,
   ROLE_DESCRIPTIONS,
+  ROLE_HOLDERS_LIMIT,
   ROLES,
   RoleListSchema,
   rolesFor,
@@ -16,7 +17,7 @@ import {
   type RoleList,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole } from '../db/admins.js';
 import { findUserByEmail } from '../db/people-queries.js';
 import { adminUsers, profiles, SCHEMA, userRoles, users } from '../db/schema.js';
@@ -46,16 +47,30 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
       },
     },
     async (): Promise<RoleList> => {
-      const [grants, accounts, activeAdmins] = await Promise.all([
+      // Per role, the most recent grants only (the partial index on (role, granted_at) serves each),
+      // and the count of all of them.
+      const [perRole, counts, accounts, activeAdmins] = await Promise.all([
+        Promise.all(
+          ROLES.map((role) =>
+            db
+              .select({ grant: userRoles, profile: profiles })
+              .from(userRoles)
+              .innerJoin(profiles, eq(profiles.userId, userRoles.userId))
+              .where(and(eq(userRoles.isActive, true), eq(userRoles.role, role)))
+              .orderBy(desc(userRoles.grantedAt), asc(profiles.email))
+              .limit(ROLE_HOLDERS_LIMIT),
+          ),
+        ),
         db
-          .select({ grant: userRoles, profile: profiles })
+          .select({ role: userRoles.role, n: sql<number>`count(*)::int` })
           .from(userRoles)
-          .innerJoin(profiles, eq(profiles.userId, userRoles.userId))
           .where(eq(userRoles.isActive, true))
-          .orderBy(asc(userRoles.grantedAt), asc(profiles.email)),
+          .groupBy(userRoles.role),
         db.select().from(adminUsers).where(eq(adminUsers.isActive, true)).orderBy(asc(adminUsers.createdAt)),
         countActiveAdmins(db),
       ]);
+      const grants = perRole.flat();
+      const countOf = new Map(counts.map((c) => [c.role, Number(c.n)]));
       return {
         active_admins: activeAdmins,
         roles: ROLES.map((role) => {
@@ -81,7 +96,14 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
                 since: grant.grantedAt.toISOString(),
               })),
           ];
-          return { role, description: ROLE_DESCRIPTIONS[role], permissions: permissionsOf(role), holders };
+          const accountCount = accounts.filter((a) => a.role === role).length;
+          return {
+            role,
+            description: ROLE_DESCRIPTIONS[role],
+            permissions: permissionsOf(role),
+            holders,
+            holder_count: accountCount + (countOf.get(role) ?? 0),
+          };
         }),
       };
     },
@@ -163,7 +185,13 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
         // A token carries roles for its lifetime: end their sessions and refuse every token issued so far.
         await userSessions.revokeAllOf(tx, userId);
         const actor = actorOf(p);
-        await enqueueEvent(tx, SCHEMA, 'identity.subject_access_revoked', { subjectId: userId, issuedBefore: cutOffNow() }, { actor, key: userId });
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.subject_access_revoked',
+          { subjectId: userId, issuedBefore: cutOffNow() },
+          { actor, key: userId },
+        );
         const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
         await enqueueEvent(
           tx,
