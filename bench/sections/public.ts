@@ -24,6 +24,8 @@ const PAGES = [
 ] as const;
 const PROFILES = ['mobile', 'desktop'] as const;
 const SCORE_AIM = 95;
+/** Lighthouse's scores swing from run to run (more so on 2 shared cores): each page and profile runs this often and the median counts. */
+const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
 const JS_BUDGET_KB = 150;
 
 interface LhAudit {
@@ -35,6 +37,7 @@ interface LhAudit {
   details?: { type?: string; items?: Record<string, unknown>[]; overallSavingsMs?: number };
 }
 interface Lhr {
+  runtimeError?: { code: string; message: string };
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
   audits: Record<string, LhAudit>;
   runWarnings: string[];
@@ -121,21 +124,35 @@ export const publicSection: Section = {
     for (const page of PAGES) {
       for (const profile of PROFILES) {
         const url = server.url + page.path;
-        ctx.log(`public: Lighthouse ${profile} ${url}`);
-        const result = await lighthouse(
-          url,
-          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
-          profile === 'desktop' ? desktopConfig : undefined,
-        );
-        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-        const lhr = result.lhr as unknown as Lhr;
-        const perf = (lhr.categories.performance?.score ?? NaN) * 100;
+        const runs: { lhr: Lhr; report: string; perf: number }[] = [];
+        // A run that fails to trace (NO_NAVSTART and the like, seen under load) is run again, twice at most.
+        for (let attempt = 0; runs.length < RUNS && attempt < RUNS + 2; attempt++) {
+          ctx.log(`public: Lighthouse ${profile} ${url} (run ${runs.length + 1} of ${RUNS})`);
+          const result = await lighthouse(
+            url,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+            profile === 'desktop' ? desktopConfig : undefined,
+          );
+          if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+          const lhr = result.lhr as unknown as Lhr;
+          if (lhr.runtimeError) {
+            ctx.log(`public: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+            continue;
+          }
+          runs.push({ lhr, report: result.report as string, perf: (lhr.categories.performance?.score ?? NaN) * 100 });
+        }
+        if (!runs.length) throw new Error(`Lighthouse could not measure ${url} (${profile})`);
+        runs.sort((a, b) => a.perf - b.perf);
+        const median = runs[Math.floor(runs.length / 2)]!;
+        const { lhr } = median;
+        const perf = median.perf;
         const a11y = (lhr.categories.accessibility?.score ?? NaN) * 100;
         const js = await scriptBytes(lhr);
         const metric = (id: string) => lhr.audits[id]?.displayValue ?? 'n/a';
         const tag = `${page.path} (${profile})`;
+        const spread = runs.length > 1 ? `, median of ${runs.map((r) => Math.round(r.perf)).join('/')}` : '';
         checks.push(
-          { label: `${tag} performance`, value: perf, unit: 'score', aim: { op: '>=', target: SCORE_AIM } },
+          { label: `${tag} performance${spread}`, value: perf, unit: 'score', aim: { op: '>=', target: SCORE_AIM } },
           { label: `${tag} accessibility`, value: a11y, unit: 'score', aim: { op: '>=', target: SCORE_AIM } },
         );
         if (profile === 'mobile') {
@@ -160,12 +177,13 @@ export const publicSection: Section = {
           if (bad.length) notes.push(`${tag} ${label} flags: ${bad.join('; ')}`);
         }
         for (const w of lhr.runWarnings) notes.push(`${tag} Lighthouse warning: ${w}`);
-        summary[`${page.key}-${profile}`] = { url: page.path, performance: perf, accessibility: a11y, js };
-        writeFileSync(join(RESULTS_DIR, `lighthouse-${page.key}-${profile}.json`), result.report as string);
+        summary[`${page.key}-${profile}`] = { url: page.path, performance: perf, runs: runs.map((r) => r.perf), accessibility: a11y, js };
+        writeFileSync(join(RESULTS_DIR, `lighthouse-${page.key}-${profile}.json`), median.report);
       }
     }
     for (const c of checks) if (c.aim) c.met = c.aim.op === '>=' ? c.value >= c.aim.target : c.value <= c.aim.target;
-    notes.push(`Full Lighthouse reports: bench/results/lighthouse-<page>-<profile>.json (open in the Lighthouse viewer).`);
+    notes.push(`Full Lighthouse reports (the median run): bench/results/lighthouse-<page>-<profile>.json (open in the Lighthouse viewer).`);
+    writeFileSync(join(RESULTS_DIR, 'lighthouse-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     return { rows: [], checks, notes };
   },
 };
