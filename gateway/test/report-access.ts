@@ -29,8 +29,7 @@ export async function reportCallers(gw: TestGateway, tag: string): Promise<Repor
 
 /** Admins (panel and granted) get 200; manager, staff, accountant and client 403; no session 401. */
 export async function expectAdminOnly(gw: TestGateway, callers: ReportCallers, url: string) {
-  const status = async (token?: string) =>
-    (await gw.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} })).statusCode;
+  const status = async (token?: string) => (await gw.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} })).statusCode;
   expect({
     panelAdmin: await status(callers.panelAdmin),
     personAdmin: await status(callers.personAdmin),

@@ -68,7 +68,8 @@ async function subscription(email: string, pkg: string, fee: number, status: str
   return id;
 }
 
-const card = (title: string): Locator => page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: title }) });
+const card = (title: string): Locator =>
+  page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: title }) });
 
 beforeAll(async () => {
   server = await startE2EServer();
@@ -108,9 +109,10 @@ beforeAll(async () => {
   // billing: one active subscription for three months, one overdue for two, one failed payment today.
   await subscription('owner@acme.example', 'Growth', 100, 'active', 3);
   const cedar = await subscription('owner@cedar.example', 'Scale', 150, 'overdue', 2);
-  await server.pool.query(`insert into billing.payments (subscription_id, amount, status, provider_invoice_id) values ($1, 150, 'failed', 'in_e2e_1')`, [
-    cedar,
-  ]);
+  await server.pool.query(
+    `insert into billing.payments (subscription_id, amount, status, provider_invoice_id) values ($1, 150, 'failed', 'in_e2e_1')`,
+    [cedar],
+  );
 
   browser = await launchBrowser();
   context = await newContext(browser, server.baseUrl, { acceptDownloads: true });
@@ -146,9 +148,15 @@ describe('Reports in the admin panel', () => {
     const packages = page.getByRole('img', { name: /^Clients registered by package: / });
     expect(await packages.getAttribute('aria-label')).toContain('Growth 2, Scale 1');
     expect(await packages.locator('rect').count()).toBe(3); // Growth active, Growth pending, Scale active
-    expect(await page.getByRole('img', { name: /^Clients registered by status: Active 2, Pending 1, Cancelled 0, Overdue 0$/ }).count()).toBe(1);
+    expect(
+      await page.getByRole('img', { name: /^Clients registered by status: Active 2, Pending 1, Cancelled 0, Overdue 0$/ }).count(),
+    ).toBe(1);
 
-    await page.getByRole('img', { name: /^Leads by stage, in pipeline order: New Enquiry 1, Qualified 1, Proposal Sent 0, Negotiation 0, Won 1, Lost 0$/ }).waitFor();
+    await page
+      .getByRole('img', {
+        name: /^Leads by stage, in pipeline order: New Enquiry 1, Qualified 1, Proposal Sent 0, Negotiation 0, Won 1, Lost 0$/,
+      })
+      .waitFor();
     await page.getByRole('img', { name: /Website 2 leads, 1 won \(50\.0%\), Referral 1 leads, 0 won \(0\.0%\)$/ }).waitFor();
     await card('Lead funnel by stage').getByText('1 · 33.3%').first().waitFor();
 

@@ -65,9 +65,13 @@ describe('User Roles in the browser', () => {
   it('grants Manager to a registered person, picked by search, and lists them', async () => {
     await page.getByLabel('Person').click();
     await page.getByLabel('Person').fill('robin');
-    await openOptions().filter({ hasText: `Robin Reed — ${ROBIN.email}` }).click();
+    await openOptions()
+      .filter({ hasText: `Robin Reed — ${ROBIN.email}` })
+      .click();
     await page.getByLabel('Role', { exact: true }).click();
-    await openOptions().filter({ hasText: /^Manager$/ }).click();
+    await openOptions()
+      .filter({ hasText: /^Manager$/ })
+      .click();
     await page.getByRole('button', { name: 'Grant role' }).click();
     await page.getByText(MESSAGES.roleGranted).first().waitFor();
     await roleCard('manager').getByText(`Robin Reed (${ROBIN.email})`).waitFor();

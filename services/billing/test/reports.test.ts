@@ -43,7 +43,13 @@ describe('billing reports', () => {
     gw = await startTestGateway();
     who = await reportCallers(gw, 'billing');
     await subscription('a', { pkg: 'Growth', fee: 100, status: 'active', created: '2025-01-15T10:00:00Z', email: 'a@clients.example' });
-    await subscription('b', { pkg: 'Scale', fee: 150, status: 'cancelled', created: '2025-02-10T10:00:00Z', cancelled: '2025-04-20T10:00:00Z' });
+    await subscription('b', {
+      pkg: 'Scale',
+      fee: 150,
+      status: 'cancelled',
+      created: '2025-02-10T10:00:00Z',
+      cancelled: '2025-04-20T10:00:00Z',
+    });
     // 23:30 BST on 31 March: a March subscription.
     await subscription('c', { pkg: 'Enterprise', fee: 300, status: 'overdue', created: '2025-03-31T22:30:00Z' });
     // 00:30 BST on 1 May: a May subscription, although UTC still says 30 April.
@@ -51,7 +57,13 @@ describe('billing reports', () => {
     // Never paid: never counted.
     await subscription('e', { pkg: 'Limited Company Starter', fee: 50, status: 'pending', created: '2025-01-01T10:00:00Z' });
     // Cancelled one minute before the end of February (GMT): counted in January only.
-    await subscription('f', { pkg: 'Professional', fee: 200, status: 'cancelled', created: '2025-01-05T10:00:00Z', cancelled: '2025-02-28T23:59:00Z' });
+    await subscription('f', {
+      pkg: 'Professional',
+      fee: 200,
+      status: 'cancelled',
+      created: '2025-01-05T10:00:00Z',
+      cancelled: '2025-02-28T23:59:00Z',
+    });
 
     await payment('p1', 'c', 300, 'failed', '2025-03-15T09:00:00Z');
     // 00:30 BST on 1 April: April's.

@@ -92,7 +92,12 @@ describe('auth context in nested scopes', () => {
     const rootVerifier = await TokenVerifier.fromPem(keys.publicKeyPem);
     const innerVerifier = sameVerifier ? rootVerifier : await TokenVerifier.fromPem(keys.publicKeyPem);
     const calls = { root: 0, inner: 0 };
-    const verifiers = sameVerifier ? ([[rootVerifier, 'root']] as const) : ([[rootVerifier, 'root'], [innerVerifier, 'inner']] as const);
+    const verifiers = sameVerifier
+      ? ([[rootVerifier, 'root']] as const)
+      : ([
+          [rootVerifier, 'root'],
+          [innerVerifier, 'inner'],
+        ] as const);
     for (const [v, k] of verifiers) {
       const verify = v.verify.bind(v);
       v.verify = async (t: string) => {

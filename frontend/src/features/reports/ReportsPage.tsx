@@ -52,7 +52,11 @@ const STAGE_COLOURS: Record<string, string> = {
   lost: '#ff4d4f',
 };
 const TYPE_COLOURS = ['#1677ff', '#52c41a', '#faad14', '#eb2f96', '#722ed1', '#13c2c2', '#fa541c', '#2f54eb', '#8c8c8c'];
-const TYPES = DOCUMENT_TYPES.map((t, i) => ({ key: t.value as string, label: t.label as string, color: TYPE_COLOURS[i % TYPE_COLOURS.length]! }));
+const TYPES = DOCUMENT_TYPES.map((t, i) => ({
+  key: t.value as string,
+  label: t.label as string,
+  color: TYPE_COLOURS[i % TYPE_COLOURS.length]!,
+}));
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 const packageLabel = (name: string | null) => name ?? 'No package';
@@ -146,8 +150,7 @@ function ReportCard({
   const ready = !query.isLoading && !query.isError;
   let body: ReactNode;
   if (query.isLoading) body = <Skeleton active paragraph={{ rows: 5 }} />;
-  else if (query.isError)
-    body = <Alert type="error" showIcon title={errorBody(query.error)?.message ?? REPORT_MESSAGES.loadFailed} />;
+  else if (query.isError) body = <Alert type="error" showIcon title={errorBody(query.error)?.message ?? REPORT_MESSAGES.loadFailed} />;
   else if (isEmpty) body = <Empty className="report-card__empty" description={emptyText} />;
   else body = children;
   return (
@@ -156,13 +159,7 @@ function ReportCard({
       className="report-card"
       aria-busy={query.isFetching}
       extra={
-        csv && (
-          <CsvButton
-            label={csv.label}
-            disabled={!ready}
-            onClick={() => downloadCsv(csvFilename(csv.name, csv.range), csv.build())}
-          />
-        )
+        csv && <CsvButton label={csv.label} disabled={!ready} onClick={() => downloadCsv(csvFilename(csv.name, csv.range), csv.build())} />
       }
     >
       {body}
@@ -219,9 +216,12 @@ export function ReportsPage() {
     { title: 'Subscriptions', show: (r) => count(r.subscriptions), csv: (r) => r.subscriptions, numeric: true },
     { title: 'MRR', csvTitle: 'MRR (GBP)', show: (r) => formatGBP(r.mrr), csv: (r) => csvPounds(r.mrr), numeric: true },
   ];
-  const statusColumns = SUBSCRIPTION_STATUSES.map(
-    (s): Column<ClientsByPackage> => ({ title: STATUS_LABELS[s], show: (r) => count(r[s]), csv: (r) => r[s], numeric: true }),
-  );
+  const statusColumns = SUBSCRIPTION_STATUSES.map((s): Column<ClientsByPackage> => ({
+    title: STATUS_LABELS[s],
+    show: (r) => count(r[s]),
+    csv: (r) => r[s],
+    numeric: true,
+  }));
   const packageColumns: Column<ClientsByPackage>[] = [
     { title: 'Package', show: (r) => packageLabel(r.package_name), csv: (r) => packageLabel(r.package_name) },
     ...statusColumns,
@@ -349,9 +349,7 @@ export function ReportsPage() {
             title="Monthly recurring revenue"
             loading={mrr.isLoading || !mrr.data}
             value={formatGBP(latest?.mrr ?? 0)}
-            note={
-              mrr.data && `Now: ${formatGBP(mrr.data.active_mrr_now)} active, ${formatGBP(mrr.data.overdue_mrr_now)} overdue`
-            }
+            note={mrr.data && `Now: ${formatGBP(mrr.data.active_mrr_now)} active, ${formatGBP(mrr.data.overdue_mrr_now)} overdue`}
           />
         </Col>
         <Col xs={24} sm={12} xl={{ flex: '20%' }}>
@@ -450,7 +448,12 @@ export function ReportsPage() {
               formatValue={count}
               ariaLabel={`Clients registered by status: ${(clients.data?.by_status ?? []).map((s) => `${STATUS_LABELS[s.status]} ${s.clients}`).join(', ')}`}
             />
-            <ReportTable label="Clients by status" rows={clients.data?.by_status ?? []} columns={byStatusColumns} rowKey={(r) => r.status} />
+            <ReportTable
+              label="Clients by status"
+              rows={clients.data?.by_status ?? []}
+              columns={byStatusColumns}
+              rowKey={(r) => r.status}
+            />
           </ReportCard>
         </Col>
       </Row>
@@ -462,7 +465,12 @@ export function ReportsPage() {
             query={leads}
             isEmpty={leadTotal === 0}
             emptyText="No leads in this range"
-            csv={{ label: 'Lead funnel by stage', name: 'lead-funnel', range: csvRange, build: () => csvOf(stageColumns, leads.data?.by_stage ?? []) }}
+            csv={{
+              label: 'Lead funnel by stage',
+              name: 'lead-funnel',
+              range: csvRange,
+              build: () => csvOf(stageColumns, leads.data?.by_stage ?? []),
+            }}
           >
             <FunnelChart
               total={leadTotal}
@@ -547,7 +555,13 @@ export function ReportsPage() {
           formatAxis={wholePounds}
           ariaLabel={`Failed payments by month: ${failedMonths.map((m) => `${monthLabel(m.month)} ${m.count} (${formatGBP(m.amount)})`).join(', ')}`}
         />
-        <ReportTable label="Failed payments by month" rows={failedMonths} columns={failedMonthColumns} rowKey={(r) => r.month} pageSize={12} />
+        <ReportTable
+          label="Failed payments by month"
+          rows={failedMonths}
+          columns={failedMonthColumns}
+          rowKey={(r) => r.month}
+          pageSize={12}
+        />
         <Flex justify="space-between" align="center">
           <Typography.Title level={5} style={{ margin: 0 }}>
             Every failed payment
@@ -557,7 +571,13 @@ export function ReportsPage() {
             onClick={() => downloadCsv(csvFilename('failed-payments', csvRange), csvOf(failedColumns, failed.data?.payments ?? []))}
           />
         </Flex>
-        <ReportTable label="Failed payments" rows={failed.data?.payments ?? []} columns={failedColumns} rowKey={(r) => r.id} pageSize={10} />
+        <ReportTable
+          label="Failed payments"
+          rows={failed.data?.payments ?? []}
+          columns={failedColumns}
+          rowKey={(r) => r.id}
+          pageSize={10}
+        />
       </ReportCard>
     </Flex>
   );

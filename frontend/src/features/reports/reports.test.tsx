@@ -107,11 +107,15 @@ const ROUTES = {
 const at = (query = `?from=${RANGE.from}&to=${RANGE.to}`) =>
   renderAt(`/admin/reports${query}`, { routes: [{ path: '/admin/reports', element: <ReportsPage /> }] });
 
-const card = async (title: string) => (await screen.findByText(title, { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
+const card = async (title: string) =>
+  (await screen.findByText(title, { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
 
 function captureDownloads() {
   const blobs: Blob[] = [];
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn((b: Blob) => (blobs.push(b), 'blob:report')), revokeObjectURL: vi.fn() }));
+  vi.stubGlobal(
+    'URL',
+    Object.assign(URL, { createObjectURL: vi.fn((b: Blob) => (blobs.push(b), 'blob:report')), revokeObjectURL: vi.fn() }),
+  );
   const clicked: HTMLAnchorElement[] = [];
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     clicked.push(this);
@@ -138,9 +142,13 @@ describe('/admin/reports', { timeout: 60_000 }, () => {
     expect(
       screen.getByRole('img', { name: 'Monthly recurring revenue by month: Jan 2025 £300.00, Feb 2025 £250.00, Mar 2025 £1,550.50' }),
     ).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: /^Leads by stage, in pipeline order: New Enquiry 2, Qualified 1, .*Won 4, Lost 1$/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: /^Leads by stage, in pipeline order: New Enquiry 2, Qualified 1, .*Won 4, Lost 1$/ }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /Referral 3 leads, 2 won \(66\.7%\)/ })).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: /^Documents uploaded per week by type, 5 in all: VAT Returns 3, .*Payroll 2/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: /^Documents uploaded per week by type, 5 in all: VAT Returns 3, .*Payroll 2/ }),
+    ).toBeInTheDocument();
     const packages = within(await card('Clients by package'));
     expect(packages.getByRole('img', { name: /^Clients registered by package/ }).querySelectorAll('rect')).toHaveLength(3); // Growth active, Growth pending, the other plan
     const growth = packages.getByRole('region', { name: 'Clients by package (table)' }).querySelectorAll('tr.ant-table-row')[1]!;
@@ -224,9 +232,21 @@ describe('/admin/reports', { timeout: 60_000 }, () => {
     mockFetch({
       'GET /api/billing/reports/mrr': () => json(200, { ...MRR, months: [] }),
       'GET /api/billing/reports/failed-payments': () =>
-        json(200, { ...FAILED, months: FAILED.months.map((m) => ({ ...m, count: 0, amount: 0 })), total_count: 0, total_amount: 0, payments: [] }),
+        json(200, {
+          ...FAILED,
+          months: FAILED.months.map((m) => ({ ...m, count: 0, amount: 0 })),
+          total_count: 0,
+          total_amount: 0,
+          payments: [],
+        }),
       'GET /api/crm/reports/clients': () =>
-        json(200, { ...CLIENTS, total: 0, monthly_fees: 0, by_package: [], by_status: CLIENTS.by_status.map((s) => ({ ...s, clients: 0 })) }),
+        json(200, {
+          ...CLIENTS,
+          total: 0,
+          monthly_fees: 0,
+          by_package: [],
+          by_status: CLIENTS.by_status.map((s) => ({ ...s, clients: 0 })),
+        }),
       'GET /api/crm/reports/leads': () => json(200, { ...LEADS, total: 0, won: 0, lost: 0, conversion_rate: 0, by_source: [] }),
       'GET /api/documents/reports/uploads': () => json(200, { ...UPLOADS, total: 0, weeks: [] }),
     });

@@ -63,7 +63,10 @@ export function reportRoutes(app: App, { db }: RouteDeps) {
         where c.registration_date >= ${londonDayStart(from)} and c.registration_date < ${londonDayStart(to, 1)}
         group by 1, 2`);
       const packages = new Map<string | null, ClientsByPackage>(
-        CATALOGUE.map((name) => [name, { package_name: name, clients: 0, active: 0, pending: 0, cancelled: 0, overdue: 0, monthly_fees: 0 }]),
+        CATALOGUE.map((name) => [
+          name,
+          { package_name: name, clients: 0, active: 0, pending: 0, cancelled: 0, overdue: 0, monthly_fees: 0 },
+        ]),
       );
       const statuses = new Map(SUBSCRIPTION_STATUSES.map((s) => [s, { status: s, clients: 0, monthly_fees: 0 }]));
       for (const r of res.rows) {
@@ -132,9 +135,7 @@ export function reportRoutes(app: App, { db }: RouteDeps) {
       }
       const bySource = [...sources.values()]
         .map((s) => ({ ...s, conversion_rate: ratio(s.won, s.leads) }))
-        .sort((a, b) =>
-          a.source === null ? 1 : b.source === null ? -1 : b.leads - a.leads || a.source.localeCompare(b.source, 'en-GB'),
-        );
+        .sort((a, b) => (a.source === null ? 1 : b.source === null ? -1 : b.leads - a.leads || a.source.localeCompare(b.source, 'en-GB')));
       const total = [...stages.values()].reduce((n, v) => n + v, 0);
       const won = stages.get('won') ?? 0;
       return {
