@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_AUTH_ROUTES, CRM_ROUTES, IDENTITY_ROUTES, MESSAGES, type Client, type Lead, type LeadList } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiJson } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 5's acceptance in Chromium against the all-in-one server: the control panel's figures,
@@ -77,16 +78,8 @@ let admin: BrowserContext;
 let page: Page;
 let token = '';
 
-async function api<T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> =>
+  apiJson<T>(server.baseUrl, bearer, method, path, body);
 
 // Every status and package filter, plus an overdue one (not offered by the filter) and a package with no filter entry.
 const CLIENTS = [

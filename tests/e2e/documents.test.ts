@@ -12,6 +12,7 @@ import {
 } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 4's browser acceptance in Chromium against the all-in-one server: /admin/documents uploads
@@ -65,16 +66,8 @@ HUGE.buffer.write('%PDF-1.4\n', 0);
 
 const pathOf = (f: { name: string }) => join(filesDir, f.name);
 
-async function api<T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> =>
+  apiJson<T>(server.baseUrl, bearer, method, path, body);
 
 /** Every stored file under the storage folder, relative paths (the temporary folder listed apart). */
 function storedFiles(dir = storageDir): string[] {
@@ -88,15 +81,6 @@ function storedFiles(dir = storageDir): string[] {
   };
   walk(dir);
   return out.sort();
-}
-
-/** expect.poll for beforeAll (where vitest does not allow it). */
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms: ${check.toString()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function documentRows(): Promise<number> {

@@ -9,6 +9,7 @@ import {
 } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 9's browser acceptance for notifications, in Chromium against the all-in-one server: a document
@@ -25,25 +26,8 @@ let client: Client;
 const COMPANY = 'Quayside Joinery Ltd';
 const FILE = 'quayside-vat-q2.pdf';
 
-async function api<T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
-/** expect.poll for beforeAll (where vitest does not allow it). */
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms: ${check.toString()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const api = <T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> =>
+  apiJson<T>(server.baseUrl, bearer, method, path, body);
 
 const unread = () => api<UnreadCount>('GET', NOTIFICATIONS_ROUTES.unreadCount);
 const bell = () => page.locator('header').getByRole('button', { name: /^Notifications/ });

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 9's reports in Chromium against the all-in-one server: data arranged through each owning
@@ -25,16 +26,7 @@ let page: Page;
 let token = '';
 const range = defaultReportRange();
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown): Promise<T> => apiJson<T>(server.baseUrl, token, method, path, body);
 
 async function upload(clientId: string, documentType: string, name: string) {
   const form = new FormData();
@@ -47,14 +39,6 @@ async function upload(clientId: string, documentType: string, name: string) {
     body: form,
   });
   if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`);
-}
-
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms: ${check.toString()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A subscription as billing would have stored it, started `monthsAgo` months ago. */
