@@ -1,7 +1,9 @@
-import { AppError, type Db } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type Db } from '@countinghouse/kit';
 import { MESSAGES, type Role } from '@countinghouse/proto';
 import { and, eq, sql } from 'drizzle-orm';
-import { profiles, userRoles } from './schema.js';
+import { displayName } from '../domain/roles.js';
+import { profiles, SCHEMA, userRoles } from './schema.js';
+import type { SessionStore } from './session-store.js';
 
 type Exec = Pick<Db, 'execute' | 'update' | 'select'>;
 
@@ -41,4 +43,35 @@ export async function syncProfileRole(tx: Exec, userId: string): Promise<void> {
   const held = new Set(rows.map((r) => r.role));
   const best = RANK.find((r) => held.has(r)) ?? 'client';
   await tx.update(profiles).set({ role: best }).where(eq(profiles.userId, userId));
+}
+
+/**
+ * After roles were withdrawn inside `tx` (a revoke on /roles, a staff deactivation): the profile's role
+ * follows what is left, every session of the person ends, every token issued so far is refused by
+ * every service (a new sign-in gets the current roles), and each withdrawn role is announced.
+ */
+export async function withdrawnRolesTakeEffect(
+  tx: Exec,
+  o: { sessions: SessionStore; userId: string; roles: readonly Role[]; actor: { kind: 'admin' | 'user'; id: string } },
+): Promise<void> {
+  const { sessions, userId, roles, actor } = o;
+  await syncProfileRole(tx, userId);
+  await sessions.revokeAllOf(tx, userId);
+  await enqueueEvent(
+    tx,
+    SCHEMA,
+    'identity.subject_access_revoked',
+    { subjectId: userId, issuedBefore: Math.floor(Date.now() / 1000) + 1 },
+    { actor, key: userId },
+  );
+  const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
+  for (const role of roles) {
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'identity.role_changed',
+      { userId, role, isActive: false, email: profile?.email ?? '', name: profile ? displayName(profile) : '' },
+      { actor, key: userId },
+    );
+  }
 }

@@ -18,7 +18,7 @@ import {
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole } from '../db/admins.js';
+import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole, withdrawnRolesTakeEffect } from '../db/admins.js';
 import { findUserByEmail } from '../db/people-queries.js';
 import { adminUsers, profiles, SCHEMA, userRoles, users } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
@@ -181,25 +181,7 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
           .returning({ id: userRoles.id });
         if (revoked.length === 0) throw new AppError('NOT_FOUND', 'This person does not hold this role.');
         if (role === 'admin') await assertAdminLeft(tx);
-        await syncProfileRole(tx, userId);
-        // A token carries roles for its lifetime: end their sessions and refuse every token issued so far.
-        await userSessions.revokeAllOf(tx, userId);
-        const actor = actorOf(p);
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'identity.subject_access_revoked',
-          { subjectId: userId, issuedBefore: cutOffNow() },
-          { actor, key: userId },
-        );
-        const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'identity.role_changed',
-          { userId, role, isActive: false, email: profile?.email ?? '', name: profile ? displayName(profile) : '' },
-          { actor, key: userId },
-        );
+        await withdrawnRolesTakeEffect(tx, { sessions: userSessions, userId, roles: [role], actor: actorOf(p) });
       });
       relay.kick();
       return { success: true, message: MESSAGES.roleRevoked };

@@ -1,12 +1,12 @@
-import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay } from '@countinghouse/kit';
+import { AppError, requireRole, type App, type Db, type OutboxRelay } from '@countinghouse/kit';
 import { MessageReplySchema, MESSAGES, rolesFor, StaffListSchema, type Role } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { assertAdminLeft, lockAdmins } from '../db/admins.js';
+import { assertAdminLeft, lockAdmins, withdrawnRolesTakeEffect } from '../db/admins.js';
 import { activeRoles } from '../db/people-queries.js';
-import { profiles, SCHEMA, userRoles } from '../db/schema.js';
+import { profiles, userRoles } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
-import { canManage, displayName } from '../domain/roles.js';
+import { canManage } from '../domain/roles.js';
 
 const STAFF_ROLES: Role[] = ['admin', 'manager', 'staff', 'accountant'];
 const ErrorRef = Type.Ref('ErrorBody');
@@ -69,26 +69,7 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
           .set({ isActive: false, revokedAt: sql`now()` })
           .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true), ne(userRoles.role, 'client')));
         if (staffRoles.includes('admin')) await assertAdminLeft(tx);
-        await sessions.revokeAllOf(tx, userId);
-        const actor = { kind: p.kind, id: p.id } as const;
-        // Every token issued up to now is refused by every service; a new sign-in gets current roles.
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'identity.subject_access_revoked',
-          { subjectId: userId, issuedBefore: Math.floor(Date.now() / 1000) + 1 },
-          { actor, key: userId },
-        );
-        const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
-        for (const role of staffRoles) {
-          await enqueueEvent(
-            tx,
-            SCHEMA,
-            'identity.role_changed',
-            { userId, role, isActive: false, email: profile?.email ?? '', name: profile ? displayName(profile) : '' },
-            { actor, key: userId },
-          );
-        }
+        await withdrawnRolesTakeEffect(tx, { sessions, userId, roles: staffRoles, actor: { kind: p.kind, id: p.id } });
       });
       relay.kick();
       return { success: true, message: MESSAGES.staffDeactivated };
