@@ -7,8 +7,8 @@ import {
   TokenSigner,
   closeOnSignals,
 } from '@countinghouse/kit';
-import { seedCrmDemo } from '@countinghouse/crm';
-import { stripeOptionsFromEnv } from '@countinghouse/billing';
+import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
+import { seedBillingDemo, stripeOptionsFromEnv } from '@countinghouse/billing';
 import { DEMO_PASSWORD, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
@@ -164,6 +164,8 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     // A fresh data folder in demo mode gets a small demo practice, so a newcomer sees a working product.
     const people = await seedIdentityDemo(runtime.db);
     await seedCrmDemo(runtime.db);
+    // billing's side of the same clients (plain data from crm's list; billing publishes no events for them).
+    await seedBillingDemo(runtime.db, demoClientFacts());
     if (people > 0) {
       process.stdout.write(
         `  Demo practice: ${people} people, password "${DEMO_PASSWORD}" for all of them:\n${DEMO_PEOPLE.map((p) => `    ${p.role.padEnd(10)} ${p.email}`).join('\n')}\n\n`,

@@ -55,4 +55,5 @@ export function stripeOptionsFromEnv(env: Record<string, string | undefined>): S
 }
 
 export { SCHEMA } from './db/schema.js';
+export { seedBillingDemo, type DemoBillingClient } from './seed-demo.js';
 export type { StripeOptions } from './providers.js';

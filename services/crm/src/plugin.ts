@@ -40,6 +40,6 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
 }
 
 export { SCHEMA } from './db/schema.js';
-export { seedCrmDemo } from './seed-demo.js';
+export { demoClientFacts, seedCrmDemo, type DemoClientFacts } from './seed-demo.js';
 export { upsertClientFromSubscription } from './db/client-upsert.js';
 export type { GhlOptions } from './routes/ghl.js';

@@ -258,6 +258,21 @@ const LEADS: Array<{
   },
 ];
 
+/** What billing's demo seed needs to know about one demo client: plain data, no crm database. */
+export interface DemoClientFacts {
+  company: string;
+  contact: string;
+  email: string;
+  pkg: string | null;
+  status: SubscriptionStatus;
+  daysAgo: number;
+}
+
+/** The demo clients' facts, for the launcher to hand to billing's demo seed (seedBillingDemo). */
+export function demoClientFacts(): DemoClientFacts[] {
+  return CLIENTS.map(({ company, contact, email, pkg, status, daysAgo }) => ({ company, contact, email, pkg, status, daysAgo }));
+}
+
 const day = 24 * 60 * 60 * 1000;
 
 /** Give an empty crm schema a small, realistic practice. Does nothing when there are clients already. */
