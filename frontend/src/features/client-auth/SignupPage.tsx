@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
-import { LockOutlined, MailOutlined } from '@ant-design/icons';
+import { MailOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { LIMITS, MESSAGES, type SignupBody } from '@countinghouse/proto';
+import { MESSAGES, type SignupBody } from '@countinghouse/proto';
 import { errorBody, httpStatus } from '../../app/api';
 import { AuthCard } from '../auth/AuthCard';
 import { usePersonSignupMutation } from '../auth/api';
 import { safeRedirect } from '../auth/session';
+import { PasswordPairFields } from '../../shared/PasswordPairFields';
 import { serverText, useToast, type ToastText } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 
@@ -91,30 +92,7 @@ export function SignupPage() {
         >
           <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoComplete="email" maxLength={254} />
         </Form.Item>
-        <Form.Item
-          label="Password"
-          name="password"
-          rules={[
-            { required: true, message: 'Please choose a password' },
-            { min: LIMITS.minPasswordLength, message: MESSAGES.passwordTooShort },
-          ]}
-        >
-          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
-        </Form.Item>
-        <Form.Item
-          label="Confirm password"
-          name="confirm_password"
-          dependencies={['password']}
-          rules={[
-            { required: true, message: 'Please confirm your password' },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(MESSAGES.passwordsDoNotMatch)),
-            }),
-          ]}
-        >
-          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
-        </Form.Item>
+        <PasswordPairFields />
         <Button type="primary" htmlType="submit" block loading={isLoading}>
           Create account
         </Button>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input, Result, Typography } from 'antd';
-import { LockOutlined, MailOutlined } from '@ant-design/icons';
+import { MailOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { formatDate, LIMITS, MESSAGES, type InvitationLookup } from '@countinghouse/proto';
+import { formatDate, MESSAGES, type InvitationLookup } from '@countinghouse/proto';
 import { errorBody } from '../../app/api';
 import { AuthCard } from '../auth/AuthCard';
 import { PageSpinner } from '../../shared/PageSpinner';
+import { PasswordPairFields } from '../../shared/PasswordPairFields';
 import { serverText, useToast, type ToastText } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { useAcceptInvitationMutation, useInvitationLookupQuery } from './api';
@@ -126,30 +127,7 @@ function SignupForm({ token, invitation }: { token: string; invitation: ValidInv
         <Form.Item label="Last name (optional)" name="last_name">
           <Input autoComplete="family-name" maxLength={100} />
         </Form.Item>
-        <Form.Item
-          label="Password"
-          name="password"
-          rules={[
-            { required: true, message: 'Please choose a password' },
-            { min: LIMITS.minPasswordLength, message: MESSAGES.passwordTooShort },
-          ]}
-        >
-          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
-        </Form.Item>
-        <Form.Item
-          label="Confirm password"
-          name="confirm_password"
-          dependencies={['password']}
-          rules={[
-            { required: true, message: 'Please confirm your password' },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(MESSAGES.passwordsDoNotMatch)),
-            }),
-          ]}
-        >
-          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
-        </Form.Item>
+        <PasswordPairFields />
         <Button type="primary" htmlType="submit" block loading={isLoading}>
           Complete Registration
         </Button>
