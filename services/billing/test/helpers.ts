@@ -54,3 +54,37 @@ export async function count(gw: TestGateway, sql: string, params: unknown[] = []
 }
 
 export { bearer };
+
+/** POST /api/billing/checkout for a package, as this person. */
+export function checkout(gw: TestGateway, token: string, packageName: string) {
+  return gw.app.inject({ method: 'POST', url: '/api/billing/checkout', headers: bearer(token), payload: { package_name: packageName } });
+}
+
+/** POST /api/billing/verify for a checkout session, as this person. */
+export function verify(gw: TestGateway, token: string, sessionId: string) {
+  return gw.app.inject({ method: 'POST', url: '/api/billing/verify', headers: bearer(token), payload: { session_id: sessionId } });
+}
+
+/** POST /api/billing/subscription/package: move this person's subscription to another package. */
+export function changePackage(gw: TestGateway, token: string, packageName: string) {
+  return gw.app.inject({
+    method: 'POST',
+    url: '/api/billing/subscription/package',
+    headers: bearer(token),
+    payload: { package_name: packageName },
+  });
+}
+
+/** GET /api/billing/subscription, as this person (or anonymously). */
+export function subscription(gw: TestGateway, token?: string) {
+  return gw.app.inject({ method: 'GET', url: '/api/billing/subscription', ...(token ? { headers: bearer(token) } : {}) });
+}
+
+/** crm's client_upgrades rows for a client. */
+export async function clientUpgrades(gw: TestGateway, clientId: string) {
+  const { rows } = await gw.kit.runtime.pool.query(
+    'select from_package, to_package, status from crm.client_upgrades where client_id = $1',
+    [clientId],
+  );
+  return rows;
+}

@@ -6,7 +6,18 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, makePerson, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
-import { adminToken, bearer, count, waitForClient, waitForCustomer } from './helpers.js';
+import {
+  adminToken,
+  bearer,
+  changePackage,
+  checkout,
+  clientUpgrades,
+  count,
+  subscription,
+  verify,
+  waitForClient,
+  waitForCustomer,
+} from './helpers.js';
 import { startStripeMock, type StripeMock } from './stripe-mock.js';
 
 const WEBHOOK_SECRET = 'whsec_countinghouse_test_secret';
@@ -73,12 +84,7 @@ describe('billing: Stripe (stripe-mock)', () => {
   });
 
   it('creates a Stripe Checkout session and sends the browser to Stripe', async () => {
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Growth' },
-    });
+    const res = await checkout(gw, alice.token, 'Growth');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.provider).toBe('stripe');
@@ -91,12 +97,7 @@ describe('billing: Stripe (stripe-mock)', () => {
   });
 
   it('verification asks Stripe, and an unpaid session is not verified', async () => {
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(alice.token),
-      payload: { session_id: sessionId },
-    });
+    const res = await verify(gw, alice.token, sessionId);
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(BILLING_MESSAGES.paymentNotCompleted);
   });
@@ -132,27 +133,12 @@ describe('billing: Stripe (stripe-mock)', () => {
     const client = await waitForClient(gw, alice.id, (c) => c.subscription_status === 'active', 'the client after checkout');
     expect(client).toMatchObject({ package_name: 'Growth', monthly_fee: '100.00', business_type: 'limited', onboarding_completed: false });
 
-    const verify = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(alice.token),
-      payload: { session_id: sessionId },
-    });
-    expect(verify.statusCode).toBe(200);
-    expect(verify.json()).toMatchObject({ success: true, package_name: 'Growth', monthly_fee: 100, provider: 'stripe' });
-    const again = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(alice.token),
-      payload: { session_id: sessionId },
-    });
+    const verified = await verify(gw, alice.token, sessionId);
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toMatchObject({ success: true, package_name: 'Growth', monthly_fee: 100, provider: 'stripe' });
+    const again = await verify(gw, alice.token, sessionId);
     expect(again.statusCode).toBe(200);
-    const other = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(bob.token),
-      payload: { session_id: sessionId },
-    });
+    const other = await verify(gw, bob.token, sessionId);
     expect(other.statusCode).toBe(404);
 
     // Replaying the same event changes nothing.
@@ -177,7 +163,7 @@ describe('billing: Stripe (stripe-mock)', () => {
     });
     expect((await post(ev.payload, ev.signature)).statusCode).toBe(200);
     await waitForClient(gw, alice.id, (c) => c.subscription_status === 'overdue', 'the client overdue');
-    const check = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(alice.token) });
+    const check = await subscription(gw, alice.token);
     expect(check.json()).toMatchObject({ status: 'overdue', package_name: 'Growth' });
     const summary = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/summary', headers: bearer(await adminToken(gw.app)) });
     expect(summary.json()).toMatchObject({ overdue: 1, active: 0, mrr: 0, provider: 'stripe' });
@@ -213,44 +199,31 @@ describe('billing: Stripe (stripe-mock)', () => {
   });
 
   it('changing package updates the Stripe subscription with proration, then ours and the client', async () => {
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/subscription/package',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Professional' },
-    });
+    const res = await changePackage(gw, alice.token, 'Professional');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ package_name: 'Professional', monthly_fee: 200 });
     const client = await waitForClient(gw, alice.id, (c) => c.package_name === 'Professional', 'the client on Professional');
     expect(client.monthly_fee).toBe('200.00');
-    const { rows } = await gw.kit.runtime.pool.query(
-      'select from_package, to_package, status from crm.client_upgrades where client_id = $1',
-      [client.id],
-    );
-    expect(rows).toEqual([{ from_package: 'Growth', to_package: 'Professional', status: 'completed' }]);
+    expect(await clientUpgrades(gw, client.id)).toEqual([{ from_package: 'Growth', to_package: 'Professional', status: 'completed' }]);
   });
 
   it('customer.subscription.updated maps Stripe statuses; .deleted cancels', async () => {
-    const upd = stripeEvent('evt_sub_upd_1', 'customer.subscription.updated', {
-      id: subId,
-      object: 'subscription',
-      status: 'past_due',
-      metadata: { package_name: 'Professional' },
-      items: { object: 'list', data: [] },
-    });
+    const subscriptionEvent = (id: string, type: string, status: string) =>
+      stripeEvent(id, type, {
+        id: subId,
+        object: 'subscription',
+        status,
+        metadata: { package_name: 'Professional' },
+        items: { object: 'list', data: [] },
+      });
+    const upd = subscriptionEvent('evt_sub_upd_1', 'customer.subscription.updated', 'past_due');
     expect((await post(upd.payload, upd.signature)).statusCode).toBe(200);
     await waitForClient(gw, alice.id, (c) => c.subscription_status === 'overdue', 'overdue after past_due');
 
-    const del = stripeEvent('evt_sub_del_1', 'customer.subscription.deleted', {
-      id: subId,
-      object: 'subscription',
-      status: 'canceled',
-      metadata: { package_name: 'Professional' },
-      items: { object: 'list', data: [] },
-    });
+    const del = subscriptionEvent('evt_sub_del_1', 'customer.subscription.deleted', 'canceled');
     expect((await post(del.payload, del.signature)).statusCode).toBe(200);
     await waitForClient(gw, alice.id, (c) => c.subscription_status === 'cancelled', 'cancelled');
-    const check = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(alice.token) });
+    const check = await subscription(gw, alice.token);
     expect(check.json()).toMatchObject({ subscribed: false, status: 'cancelled', package_name: 'Professional' });
   });
 

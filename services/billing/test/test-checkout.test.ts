@@ -1,7 +1,19 @@
 import { BILLING_MESSAGES, findPackage, MESSAGES } from '@countinghouse/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePerson, startTestGateway, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
-import { adminToken, bearer, count, crmClients, waitForClient, waitForCustomer } from './helpers.js';
+import {
+  adminToken,
+  bearer,
+  changePackage,
+  checkout,
+  clientUpgrades,
+  count,
+  crmClients,
+  subscription,
+  verify,
+  waitForClient,
+  waitForCustomer,
+} from './helpers.js';
 
 // The built-in test checkout (no Stripe configured), end to end through the all-in-one gateway:
 // checkout → pay on the test page → verify → check-subscription → crm client upserted.
@@ -39,23 +51,13 @@ describe('billing: test checkout', () => {
   it('needs a signed-in person to check out, and a real package', async () => {
     const anon = await gw.app.inject({ method: 'POST', url: '/api/billing/checkout', payload: { package_name: 'Growth' } });
     expect(anon.statusCode).toBe(401);
-    const bad = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Gold' },
-    });
+    const bad = await checkout(gw, alice.token, 'Gold');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
   });
 
   it('starts a test checkout that lives on this site', async () => {
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Growth' },
-    });
+    const res = await checkout(gw, alice.token, 'Growth');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.provider).toBe('test');
@@ -69,12 +71,7 @@ describe('billing: test checkout', () => {
   });
 
   it('does not verify a session that has not been paid', async () => {
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(alice.token),
-      payload: { session_id: sessionId },
-    });
+    const res = await verify(gw, alice.token, sessionId);
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(BILLING_MESSAGES.paymentNotCompleted);
     expect(await count(gw, 'select 1 from billing.subscriptions')).toBe(0);
@@ -85,20 +82,10 @@ describe('billing: test checkout', () => {
     expect(see.statusCode).toBe(404);
     const pay = await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(bob.token) });
     expect(pay.statusCode).toBe(404);
-    const verify = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(bob.token),
-      payload: { session_id: sessionId },
-    });
-    expect(verify.statusCode).toBe(404);
-    expect(verify.json().error.message).toBe(MESSAGES.failedToVerifyPayment);
-    const unknown = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(alice.token),
-      payload: { session_id: 'cs_local_doesnotexist' },
-    });
+    const verified = await verify(gw, bob.token, sessionId);
+    expect(verified.statusCode).toBe(404);
+    expect(verified.json().error.message).toBe(MESSAGES.failedToVerifyPayment);
+    const unknown = await verify(gw, alice.token, 'cs_local_doesnotexist');
     expect(unknown.statusCode).toBe(404);
   });
 
@@ -107,12 +94,7 @@ describe('billing: test checkout', () => {
     expect(pay.statusCode).toBe(200);
     expect(pay.json()).toMatchObject({ status: 'paid', success_url: `/payment-success?session_id=${sessionId}` });
 
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/verify',
-      headers: bearer(alice.token),
-      payload: { session_id: sessionId },
-    });
+    const res = await verify(gw, alice.token, sessionId);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -129,11 +111,7 @@ describe('billing: test checkout', () => {
   });
 
   it('replaying verification (refresh, several tabs at once) never makes a second subscription, payment or client', async () => {
-    const replies = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        gw.app.inject({ method: 'POST', url: '/api/billing/verify', headers: bearer(alice.token), payload: { session_id: sessionId } }),
-      ),
-    );
+    const replies = await Promise.all(Array.from({ length: 5 }, () => verify(gw, alice.token, sessionId)));
     for (const r of replies) expect(r.statusCode).toBe(200);
     expect(new Set(replies.map((r) => r.json().subscription_end)).size).toBe(1);
     expect(await count(gw, 'select 1 from billing.subscriptions where user_id = $1', [alice.id])).toBe(1);
@@ -154,59 +132,35 @@ describe('billing: test checkout', () => {
   });
 
   it('check-subscription answers subscribed, package_name, subscription_end', async () => {
-    const res = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(alice.token) });
+    const res = await subscription(gw, alice.token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ subscribed: true, package_name: 'Growth', status: 'active', monthly_fee: 100, provider: 'test' });
     expect(res.json().subscription_end).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
-    const none = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription', headers: bearer(bob.token) });
+    const none = await subscription(gw, bob.token);
     expect(none.json()).toMatchObject({ subscribed: false, package_name: null, subscription_end: null });
-    const anon = await gw.app.inject({ method: 'GET', url: '/api/billing/subscription' });
+    const anon = await subscription(gw);
     expect(anon.statusCode).toBe(401);
   });
 
   it('a subscribed person cannot start a second checkout', async () => {
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Scale' },
-    });
+    const res = await checkout(gw, alice.token, 'Scale');
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(BILLING_MESSAGES.alreadySubscribed);
   });
 
   it('changing package moves the subscription and the client, and records a client_upgrades row', async () => {
-    const same = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/subscription/package',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Growth' },
-    });
+    const same = await changePackage(gw, alice.token, 'Growth');
     expect(same.statusCode).toBe(409);
-    const none = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/subscription/package',
-      headers: bearer(bob.token),
-      payload: { package_name: 'Scale' },
-    });
+    const none = await changePackage(gw, bob.token, 'Scale');
     expect(none.statusCode).toBe(404);
 
-    const res = await gw.app.inject({
-      method: 'POST',
-      url: '/api/billing/subscription/package',
-      headers: bearer(alice.token),
-      payload: { package_name: 'Scale' },
-    });
+    const res = await changePackage(gw, alice.token, 'Scale');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ subscribed: true, package_name: 'Scale', monthly_fee: 150 });
     const client = await waitForClient(gw, alice.id, (c) => c.package_name === 'Scale', 'the client on Scale');
     expect(client.monthly_fee).toBe('150.00');
-    const { rows } = await gw.kit.runtime.pool.query(
-      'select from_package, to_package, status from crm.client_upgrades where client_id = $1',
-      [client.id],
-    );
-    expect(rows).toEqual([{ from_package: 'Growth', to_package: 'Scale', status: 'completed' }]);
+    expect(await clientUpgrades(gw, client.id)).toEqual([{ from_package: 'Growth', to_package: 'Scale', status: 'completed' }]);
   });
 
   it('admin billing: anonymous 401, a client 403, an administrator sees subscriptions, MRR and failed payments', async () => {
