@@ -19,6 +19,7 @@ import {
   type PackageFilterValue,
   type StatusFilterValue,
 } from './components/ListToolbar';
+import { showRange } from './components/paging';
 import { StatCards } from './components/StatCards';
 import { formatCount } from './format';
 import { useDebounced } from './use-debounced';
@@ -218,7 +219,7 @@ function CardGrid({ loading, fetching, isError, onRetry, empty, total, page, onP
           total={total}
           onChange={onPage}
           showSizeChanger={false}
-          showTotal={(n, [from, to]) => `${from}–${to} of ${formatCount(n)}`}
+          showTotal={showRange}
         />
       )}
     </Spin>

@@ -15,6 +15,7 @@ import {
   type PackageFilterValue,
   type StatusFilterValue,
 } from './components/ListToolbar';
+import { usePaging } from './components/paging';
 import { useDebounced } from './use-debounced';
 import { useErrorToast } from './use-error-toast';
 import './crm.css';
@@ -30,8 +31,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const search = useDebounced(searchInput.trim(), 300);
   const [status, setStatus] = useState<StatusFilterValue>('all');
   const [pkg, setPkg] = useState<PackageFilterValue>('all');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { page, pageSize, onPage, andFirstPage } = usePaging();
   const [form, setForm] = useState<{ open: boolean; client: Client | null }>({ open: false, client: null });
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
 
@@ -61,27 +61,12 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
         <Flex wrap gap={8} role="search" aria-label="Filter clients" className="crm-toolbar">
           <SearchBox
             value={searchInput}
-            onChange={(v) => {
-              setSearchInput(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setSearchInput)}
             placeholder={CLIENT_SEARCH_PLACEHOLDER}
             label="Search clients"
           />
-          <StatusFilter
-            value={status}
-            onChange={(v) => {
-              setStatus(v);
-              setPage(1);
-            }}
-          />
-          <PackageFilterSelect
-            value={pkg}
-            onChange={(v) => {
-              setPkg(v);
-              setPage(1);
-            }}
-          />
+          <StatusFilter value={status} onChange={andFirstPage(setStatus)} />
+          <PackageFilterSelect value={pkg} onChange={andFirstPage(setPkg)} />
         </Flex>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, client: null })}>
           Add Client
@@ -92,10 +77,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
         total={clients.data?.total ?? 0}
         page={page}
         pageSize={pageSize}
-        onPage={(p, size) => {
-          setPage(size === pageSize ? p : 1);
-          setPageSize(size);
-        }}
+        onPage={onPage}
         loading={clients.isFetching}
         emptyText={clients.isError ? 'Could not load clients' : filtered ? 'No clients match these filters' : 'No clients yet'}
         actions={(c) => (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Col, DatePicker, Flex, Form, Input, Modal, Row, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Col, DatePicker, Flex, Form, Input, Modal, Row, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import {
@@ -13,9 +13,9 @@ import {
 import { useCommunicationsQuery, useCreateCommunicationMutation } from './api';
 import { ClientSelect } from './components/ClientSelect';
 import { SearchBox, unlessAll } from './components/ListToolbar';
-import { LoadFailed } from './components/LoadFailed';
+import { PagedTable } from './components/PagedTable';
+import { usePaging } from './components/paging';
 import { writeErrorText } from './errors';
-import { formatCount } from './format';
 import { humanise } from './labels';
 import { useDebounced } from './use-debounced';
 import type { ToastText } from '../../shared/toast';
@@ -37,8 +37,8 @@ export function CommunicationsWorkspace() {
   const search = useDebounced(searchInput.trim(), 300);
   const [channel, setChannel] = useState<'all' | CommunicationChannel>('all');
   const [direction, setDirection] = useState<'all' | CommunicationDirection>('all');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize, andFirstPage } = paging;
   const [logging, setLogging] = useState(false);
   const list = useCommunicationsQuery({ search, channel: unlessAll(channel), direction: unlessAll(direction), page, page_size: pageSize });
 
@@ -73,29 +73,20 @@ export function CommunicationsWorkspace() {
         <Flex wrap gap={8} role="search" aria-label="Filter communications" className="crm-toolbar">
           <SearchBox
             value={searchInput}
-            onChange={(v) => {
-              setSearchInput(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setSearchInput)}
             placeholder="Search by subject..."
             label="Search communications"
           />
           <Select
             value={channel}
-            onChange={(v) => {
-              setChannel(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setChannel)}
             options={[{ value: 'all', label: 'All Channels' }, ...CHANNEL_OPTIONS]}
             aria-label="Channel filter"
             className="crm-toolbar__select"
           />
           <Select
             value={direction}
-            onChange={(v) => {
-              setDirection(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setDirection)}
             options={[{ value: 'all', label: 'Both directions' }, ...DIRECTION_OPTIONS]}
             aria-label="Direction filter"
             className="crm-toolbar__select"
@@ -105,32 +96,16 @@ export function CommunicationsWorkspace() {
           Log communication
         </Button>
       </Flex>
-      {list.isError && <LoadFailed text={LOAD_FAILED} onRetry={() => void list.refetch()} />}
-      <Table<Communication>
-        rowKey="id"
-        size="middle"
+      <PagedTable<Communication>
+        list={list}
+        rows={list.data?.communications}
+        total={list.data?.total ?? 0}
         columns={columns}
-        dataSource={list.data?.communications}
-        loading={list.isFetching}
-        scroll={{ x: 900 }}
-        locale={{
-          emptyText: list.isError
-            ? LOAD_FAILED
-            : search || channel !== 'all' || direction !== 'all'
-              ? 'No communications match these filters'
-              : 'No communications logged yet',
-        }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          onChange: (p, size) => {
-            setPage(size === pageSize ? p : 1);
-            setPageSize(size);
-          },
-          showSizeChanger: true,
-          showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
-        }}
+        paging={paging}
+        loadFailed={LOAD_FAILED}
+        emptyText={
+          search || channel !== 'all' || direction !== 'all' ? 'No communications match these filters' : 'No communications logged yet'
+        }
       />
       {logging && <LogCommunicationModal open onClose={() => setLogging(false)} />}
     </Flex>

@@ -6,6 +6,7 @@ import { useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientTable } from './components/ClientTable';
 import { CLIENT_SEARCH_PLACEHOLDER, SearchBox } from './components/ListToolbar';
+import { usePaging } from './components/paging';
 import { useDebounced } from './use-debounced';
 import { useErrorToast } from './use-error-toast';
 import './crm.css';
@@ -14,8 +15,7 @@ import './crm.css';
 export function StaffClientDatabase() {
   const [searchInput, setSearchInput] = useState('');
   const search = useDebounced(searchInput.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { page, pageSize, onPage, andFirstPage } = usePaging();
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
   const clients = useClientsQuery({ search, sort: 'registration_date', page, page_size: pageSize, realm: 'user' });
   useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
@@ -26,10 +26,7 @@ export function StaffClientDatabase() {
       <Flex className="crm-toolbar">
         <SearchBox
           value={searchInput}
-          onChange={(v) => {
-            setSearchInput(v);
-            setPage(1);
-          }}
+          onChange={andFirstPage(setSearchInput)}
           placeholder={CLIENT_SEARCH_PLACEHOLDER}
           label="Search clients"
         />
@@ -39,10 +36,7 @@ export function StaffClientDatabase() {
         total={clients.data?.total ?? 0}
         page={page}
         pageSize={pageSize}
-        onPage={(p, size) => {
-          setPage(size === pageSize ? p : 1);
-          setPageSize(size);
-        }}
+        onPage={onPage}
         loading={clients.isFetching}
         emptyText={clients.isError ? 'Could not load clients' : search ? 'No clients match this search' : 'No clients yet'}
         actions={(c) => (

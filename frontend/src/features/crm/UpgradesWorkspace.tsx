@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Flex, Form, Input, Modal, Popconfirm, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Flex, Form, Input, Modal, Popconfirm, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import { ArrowRightOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   UPGRADE_STATUSES,
@@ -13,9 +13,9 @@ import {
 import { useCreateUpgradeMutation, useUpdateUpgradeMutation, useUpgradesQuery } from './api';
 import { ClientSelect } from './components/ClientSelect';
 import { unlessAll } from './components/ListToolbar';
-import { LoadFailed } from './components/LoadFailed';
+import { PagedTable } from './components/PagedTable';
+import { usePaging } from './components/paging';
 import { writeErrorText } from './errors';
-import { formatCount } from './format';
 import { PACKAGE_OPTIONS, UPGRADE_STATUS_COLOURS, UPGRADE_STATUS_LABELS } from './labels';
 import { useToast, type ToastText } from '../../shared/toast';
 import './crm.css';
@@ -31,8 +31,8 @@ const ACTIONS: Record<Exclude<UpgradeStatus, 'pending'>, { label: string; danger
 
 export function UpgradesWorkspace() {
   const [status, setStatus] = useState<'all' | UpgradeStatus>('pending');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize, andFirstPage } = paging;
   const [requesting, setRequesting] = useState(false);
   const [savingId, setSavingId] = useState<string | null>(null);
   const upgrades = useUpgradesQuery({ status: unlessAll(status), page, page_size: pageSize });
@@ -120,10 +120,7 @@ export function UpgradesWorkspace() {
       <Flex wrap gap={8} justify="space-between">
         <Select
           value={status}
-          onChange={(v) => {
-            setStatus(v);
-            setPage(1);
-          }}
+          onChange={andFirstPage(setStatus)}
           options={[{ value: 'all', label: 'All Status' }, ...UPGRADE_STATUSES.map((s) => ({ value: s, label: UPGRADE_STATUS_LABELS[s] }))]}
           aria-label="Status filter"
           className="crm-toolbar__select"
@@ -132,32 +129,14 @@ export function UpgradesWorkspace() {
           Request upgrade
         </Button>
       </Flex>
-      {upgrades.isError && <LoadFailed text={LOAD_FAILED} onRetry={() => void upgrades.refetch()} />}
-      <Table<ClientUpgrade>
-        rowKey="id"
-        size="middle"
+      <PagedTable<ClientUpgrade>
+        list={upgrades}
+        rows={upgrades.data?.upgrades}
+        total={upgrades.data?.total ?? 0}
         columns={columns}
-        dataSource={upgrades.data?.upgrades}
-        loading={upgrades.isFetching}
-        scroll={{ x: 900 }}
-        locale={{
-          emptyText: upgrades.isError
-            ? LOAD_FAILED
-            : status === 'all'
-              ? 'No upgrade requests yet'
-              : `No ${UPGRADE_STATUS_LABELS[status].toLowerCase()} upgrade requests`,
-        }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: upgrades.data?.total ?? 0,
-          onChange: (p, size) => {
-            setPage(size === pageSize ? p : 1);
-            setPageSize(size);
-          },
-          showSizeChanger: true,
-          showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
-        }}
+        paging={paging}
+        loadFailed={LOAD_FAILED}
+        emptyText={status === 'all' ? 'No upgrade requests yet' : `No ${UPGRADE_STATUS_LABELS[status].toLowerCase()} upgrade requests`}
       />
       {requesting && <RequestUpgradeModal open onClose={() => setRequesting(false)} />}
     </Flex>

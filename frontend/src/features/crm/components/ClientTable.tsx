@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Table, Typography, type TableColumnsType } from 'antd';
 import { formatDate, formatGBP, type Client } from '@countinghouse/proto';
-import { formatCount } from '../format';
+import { tablePagination } from './paging';
 import { ClientStatusBadge } from './StatusBadge';
 
 interface Props {
@@ -50,15 +50,7 @@ export function ClientTable({ clients, total, page, pageSize, onPage, loading, a
       locale={{ emptyText }}
       scroll={{ x: 900 }}
       caption={caption}
-      pagination={{
-        current: page,
-        pageSize,
-        total,
-        onChange: onPage,
-        showSizeChanger: true,
-        pageSizeOptions: [10, 20, 50, 100],
-        showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
-      }}
+      pagination={tablePagination({ page, pageSize, onPage }, total, [10, 20, 50, 100])}
     />
   );
 }

@@ -1,8 +1,8 @@
 import { Button, Flex, Select, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { EditOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { formatDate, formatGBP, type Lead, type LeadStage } from '@countinghouse/proto';
-import { formatCount } from '../format';
 import { BUSINESS_TYPE_LABELS, STAGE_OPTIONS } from '../labels';
+import { tablePagination } from './paging';
 import { StageBadge } from './StatusBadge';
 
 interface Props {
@@ -96,15 +96,7 @@ export function LeadTable(props: Props) {
       loading={loading}
       locale={{ emptyText }}
       scroll={{ x: 1000 }}
-      pagination={{
-        current: page,
-        pageSize,
-        total,
-        onChange: onPage,
-        showSizeChanger: true,
-        pageSizeOptions: [10, 20, 50, 100],
-        showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
-      }}
+      pagination={tablePagination({ page, pageSize, onPage }, total, [10, 20, 50, 100])}
     />
   );
 }
