@@ -15,6 +15,7 @@ import { adminUsers, SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { verifyPassword } from '../passwords.js';
 import { sessionCookies } from './cookies.js';
+import { endSession, rotatePresented, sessionOrigin } from './session-flow.js';
 
 export interface AdminAuthDeps {
   db: Db;
@@ -57,10 +58,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
         throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
       }
       const { session, refreshToken } = await db.transaction(async (tx) => {
-        const created = await sessions.create(tx, admin.id, {
-          ip: request.ip ?? null,
-          userAgent: String(request.headers['user-agent'] ?? ''),
-        });
+        const created = await sessions.create(tx, admin.id, sessionOrigin(request));
         await tx
           .update(adminUsers)
           .set({ lastLoginAt: sql`now()` })
@@ -115,10 +113,10 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       },
     },
     async (request, reply) => {
-      const presented = request.cookies[cookies.name];
-      if (!presented) throw new AppError('UNAUTHENTICATED', MESSAGES.pleaseLogInAdmin);
-      const r = await sessions.rotate(presented);
-      if (r.kind === 'reused') request.log.warn({ sessionId: r.session.id }, 'admin refresh token reuse: session revoked');
+      const r = await rotatePresented(request, cookies, sessions, {
+        missing: MESSAGES.pleaseLogInAdmin,
+        reuseLog: 'admin refresh token reuse: session revoked',
+      });
       const admin = r.kind === 'ok' ? await findAdminById(db, r.session.ownerId) : null;
       if (r.kind !== 'ok' || !admin?.isActive) {
         cookies.clear(reply);
@@ -141,15 +139,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
     },
     async (request, reply) => {
       // Logout works with either credential, and always clears the cookies.
-      const presented = request.cookies[cookies.name];
-      const target =
-        request.principal?.kind === 'admin'
-          ? { id: request.principal.sessionId, ownerId: request.principal.id }
-          : presented
-            ? await sessions.findByRefreshToken(presented)
-            : null;
-      if (target) await sessions.revokeAndAnnounce(target.id, target.ownerId);
-      cookies.clear(reply);
+      await endSession(request, reply, 'admin', cookies, sessions);
       return { success: true, message: MESSAGES.loggedOut };
     },
   );

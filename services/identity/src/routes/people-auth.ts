@@ -31,6 +31,7 @@ import { bestStaffRole, displayName, hasStaffAccess, normaliseEmail } from '../d
 import { afterFailure, isLocked } from '../domain/throttle.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import { sessionCookies } from './cookies.js';
+import { endSession, rotatePresented, sessionOrigin } from './session-flow.js';
 
 export interface PeopleAuthDeps {
   db: Db;
@@ -154,10 +155,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       const roles = await activeRoles(db, user.id);
       if (body.portal === 'staff' && !hasStaffAccess(roles)) throw new AppError('FORBIDDEN', MESSAGES.noStaffAccess);
       const { session, refreshToken } = await db.transaction(async (tx) => {
-        const created = await sessions.create(tx, user.id, {
-          ip: request.ip ?? null,
-          userAgent: String(request.headers['user-agent'] ?? ''),
-        });
+        const created = await sessions.create(tx, user.id, sessionOrigin(request));
         await tx
           .update(users)
           .set({ lastLoginAt: sql`now()` })
@@ -186,10 +184,10 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       },
     },
     async (request, reply) => {
-      const presented = request.cookies[cookies.name];
-      if (!presented) throw new AppError('UNAUTHENTICATED', MESSAGES.userSessionExpired);
-      const r = await sessions.rotate(presented);
-      if (r.kind === 'reused') request.log.warn({ sessionId: r.session.id }, 'refresh token reuse: session revoked');
+      const r = await rotatePresented(request, cookies, sessions, {
+        missing: MESSAGES.userSessionExpired,
+        reuseLog: 'refresh token reuse: session revoked',
+      });
       if (r.kind !== 'ok') {
         cookies.clear(reply);
         throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
@@ -204,15 +202,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     '/auth/logout',
     { schema: { tags: ['identity'], summary: 'Sign out (revokes the session at once)', response: { 200: MessageReplySchema } } },
     async (request: FastifyRequest, reply) => {
-      const presented = request.cookies[cookies.name];
-      const target =
-        request.principal?.kind === 'user'
-          ? { id: request.principal.sessionId, ownerId: request.principal.id }
-          : presented
-            ? await sessions.findByRefreshToken(presented)
-            : null;
-      if (target) await sessions.revokeAndAnnounce(target.id, target.ownerId);
-      cookies.clear(reply);
+      await endSession(request, reply, 'user', cookies, sessions);
       return { success: true, message: MESSAGES.loggedOut };
     },
   );
