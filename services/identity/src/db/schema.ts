@@ -1,6 +1,6 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'identity';
 export const identity = pgSchema(SCHEMA);
@@ -19,29 +19,36 @@ export const adminUsers = identity.table(
   (t) => [uniqueIndex('admin_users_username_lower_idx').on(sql`lower(${t.username})`)],
 );
 
-/** Admin sessions: the refresh token is stored only as a SHA-256 hash, rotated on each refresh. */
-export const adminSessions = identity.table(
-  'admin_sessions',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    adminId: uuid('admin_id')
-      .notNull()
-      .references(() => adminUsers.id, { onDelete: 'cascade' }),
-    refreshHash: text('refresh_hash').notNull(),
-    previousRefreshHash: text('previous_refresh_hash'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    ip: text('ip'),
-    userAgent: text('user_agent'),
-  },
-  (t) => [
-    uniqueIndex('admin_sessions_refresh_hash_idx').on(t.refreshHash),
-    index('admin_sessions_previous_hash_idx').on(t.previousRefreshHash),
-    index('admin_sessions_admin_idx').on(t.adminId),
-  ],
-);
+/**
+ * A sign-in session table (administrators' or people's): the refresh token is stored only as a SHA-256
+ * hash and rotated on each refresh. The two tables differ only in their owner column.
+ */
+function sessionsTable(name: 'admin_sessions' | 'user_sessions', owner: { column: 'admin_id' | 'user_id'; id: () => AnyPgColumn }) {
+  return identity.table(
+    name,
+    {
+      id: uuid('id').primaryKey().defaultRandom(),
+      ownerId: uuid(owner.column).notNull().references(owner.id, { onDelete: 'cascade' }),
+      refreshHash: text('refresh_hash').notNull(),
+      previousRefreshHash: text('previous_refresh_hash'),
+      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+      expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+      lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+      revokedAt: timestamp('revoked_at', { withTimezone: true }),
+      ip: text('ip'),
+      userAgent: text('user_agent'),
+    },
+    (t) => [
+      uniqueIndex(`${name}_refresh_hash_idx`).on(t.refreshHash),
+      index(`${name}_previous_hash_idx`).on(t.previousRefreshHash),
+      // admin_sessions_admin_idx, user_sessions_user_idx
+      index(`${name}_${owner.column.replace(/_id$/, '')}_idx`).on(t.ownerId),
+    ],
+  );
+}
+
+/** Admin sessions (sessionsTable). */
+export const adminSessions = sessionsTable('admin_sessions', { column: 'admin_id', id: () => adminUsers.id });
 
 /** People who sign in with an e-mail: staff and clients. */
 export const users = identity.table(
@@ -94,29 +101,8 @@ export const userRoles = identity.table(
   ],
 );
 
-/** A person's sign-in session; the refresh token rotates and is stored only as a hash. */
-export const userSessions = identity.table(
-  'user_sessions',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    refreshHash: text('refresh_hash').notNull(),
-    previousRefreshHash: text('previous_refresh_hash'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    ip: text('ip'),
-    userAgent: text('user_agent'),
-  },
-  (t) => [
-    uniqueIndex('user_sessions_refresh_hash_idx').on(t.refreshHash),
-    index('user_sessions_previous_hash_idx').on(t.previousRefreshHash),
-    index('user_sessions_user_idx').on(t.userId),
-  ],
-);
+/** A person's sign-in session (sessionsTable). */
+export const userSessions = sessionsTable('user_sessions', { column: 'user_id', id: () => users.id });
 
 /** Failed sign-ins per e-mail, known or not, so a lockout reveals nothing about which e-mails exist. */
 export const loginThrottle = identity.table('login_throttle', {
