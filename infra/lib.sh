@@ -151,3 +151,21 @@ usage_and_exit() {
   echo "usage: $0 $1" >&2
   exit 2
 }
+
+# dispatch "start|stop|status" "$@": run cmd_<first argument> when it is one of the listed
+# commands (its exit status is the script's), else print the usage and exit 2.
+dispatch() {
+  local commands=$1 cmd=${2:-}
+  if [[ -n $cmd && $cmd != *'|'* && "|$commands|" == *"|$cmd|"* ]]; then
+    "cmd_$cmd"
+  else
+    usage_and_exit "$commands"
+  fi
+}
+
+# portfile_port PORTFILE DEFAULT: the port written to PORTFILE when the server started, else DEFAULT.
+portfile_port() {
+  local p
+  p=$(cat "$1" 2>/dev/null | tr -dc '0-9' || true)
+  printf '%s\n' "${p:-$2}"
+}

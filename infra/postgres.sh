@@ -223,9 +223,4 @@ cmd_status() {
 }
 
 BIN=$(find_pg_bin)
-case "${1:-}" in
-start) cmd_start ;;
-stop) cmd_stop ;;
-status) cmd_status ;;
-*) usage_and_exit "start|stop|status" ;;
-esac
+dispatch "start|stop|status" "$@"

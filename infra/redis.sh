@@ -25,11 +25,7 @@ command -v redis-server >/dev/null ||
 
 print_url() { printf 'REDIS_URL=redis://%s:%s\n' "$REDIS_HOST" "$1"; }
 
-running_port() {
-  local p
-  p=$(cat "$PORTFILE" 2>/dev/null | tr -dc '0-9' || true)
-  printf '%s\n' "${p:-$REDIS_PORT}"
-}
+running_port() { portfile_port "$PORTFILE" "$REDIS_PORT"; }
 
 ping() {
   [[ $(timeout 3 redis-cli -h "$REDIS_HOST" -p "$1" ping 2>/dev/null || true) == PONG ]]
@@ -97,9 +93,4 @@ cmd_status() {
   return 3
 }
 
-case "${1:-}" in
-start) cmd_start ;;
-stop) cmd_stop ;;
-status) cmd_status ;;
-*) usage_and_exit "start|stop|status" ;;
-esac
+dispatch "start|stop|status" "$@"

@@ -74,11 +74,7 @@ resolve_dirs() {
   LOG4J_TOOLS="$RUN/log4j-tools.properties"
 }
 
-running_port() {
-  local p
-  p=$(cat "$PORTFILE" 2>/dev/null | tr -dc '0-9' || true)
-  printf '%s\n' "${p:-$KAFKA_PORT}"
-}
+running_port() { portfile_port "$PORTFILE" "$KAFKA_PORT"; }
 
 print_brokers() { printf 'KAFKA_BROKERS=%s:%s\n' "$KAFKA_HOST" "$1"; }
 
@@ -260,10 +256,4 @@ cmd_status() {
   return 3
 }
 
-case "${1:-}" in
-fetch) cmd_fetch ;;
-start) cmd_start ;;
-stop) cmd_stop ;;
-status) cmd_status ;;
-*) usage_and_exit "fetch|start|stop|status" ;;
-esac
+dispatch "fetch|start|stop|status" "$@"

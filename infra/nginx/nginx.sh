@@ -28,11 +28,7 @@ ERRLOG="$DIR/error.log"
 
 print_url() { printf 'NGINX_URL=http://%s:%s\n' "$NGINX_HOST" "$1"; }
 
-running_port() {
-  local p
-  p=$(cat "$PORTFILE" 2>/dev/null | tr -dc '0-9' || true)
-  printf '%s\n' "${p:-$NGINX_PORT}"
-}
+running_port() { portfile_port "$PORTFILE" "$NGINX_PORT"; }
 
 write_config() {
   local user_line="" t
@@ -170,9 +166,4 @@ cmd_status() {
   return 3
 }
 
-case "${1:-}" in
-start) cmd_start ;;
-stop) cmd_stop ;;
-status) cmd_status ;;
-*) usage_and_exit "start|stop|status" ;;
-esac
+dispatch "start|stop|status" "$@"
