@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Col, DatePicker, Flex, Form, Input, Modal, Row, Select, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Col, DatePicker, Flex, Form, Row, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import {
@@ -11,14 +11,13 @@ import {
   type CommunicationDirection,
 } from '@countinghouse/proto';
 import { useCommunicationsQuery, useCreateCommunicationMutation } from './api';
-import { ClientSelect } from './components/ClientSelect';
+import { NotesItem, RequiredClientItem, RequiredSelectItem, TextItem } from './components/FormFields';
+import { FormModal, useFormFailure } from './components/FormModal';
 import { SearchBox, unlessAll } from './components/ListToolbar';
 import { PagedTable } from './components/PagedTable';
 import { usePaging } from './components/paging';
-import { writeErrorText } from './errors';
 import { humanise } from './labels';
 import { useDebounced } from './use-debounced';
-import type { ToastText } from '../../shared/toast';
 import './crm.css';
 
 const LOAD_FAILED = 'Failed to load communications';
@@ -124,11 +123,10 @@ interface LogValues {
 function LogCommunicationModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<LogValues>();
   const [create, { isLoading }] = useCreateCommunicationMutation();
-  const [failure, setFailure] = useState<ToastText | null>(null);
+  const { failure, attempt } = useFormFailure();
 
   async function onFinish(values: LogValues) {
-    setFailure(null);
-    try {
+    await attempt(async () => {
       await create({
         client_id: values.client_id,
         channel: values.channel,
@@ -139,22 +137,20 @@ function LogCommunicationModal({ open, onClose }: { open: boolean; onClose: () =
       }).unwrap();
       form.resetFields();
       onClose();
-    } catch (error) {
-      setFailure(writeErrorText(error));
-    }
+    });
   }
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title="Log communication"
       okText="Log communication"
-      onOk={() => form.submit()}
-      onCancel={onClose}
+      form={form}
+      onClose={onClose}
       confirmLoading={isLoading}
       width={640}
+      failure={failure}
     >
-      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
       <Form<LogValues>
         form={form}
         layout="vertical"
@@ -162,19 +158,13 @@ function LogCommunicationModal({ open, onClose }: { open: boolean; onClose: () =
         onFinish={onFinish}
         initialValues={{ channel: 'email', direction: 'outbound' }}
       >
-        <Form.Item label="Client" name="client_id" rules={[{ required: true, message: 'Please choose a client' }]}>
-          <ClientSelect allowClear={false} aria-label="Client" />
-        </Form.Item>
+        <RequiredClientItem />
         <Row gutter={16}>
           <Col xs={24} md={8}>
-            <Form.Item label="Channel" name="channel" rules={[{ required: true }]}>
-              <Select options={CHANNEL_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Channel" name="channel" options={CHANNEL_OPTIONS} />
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item label="Direction" name="direction" rules={[{ required: true }]}>
-              <Select options={DIRECTION_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Direction" name="direction" options={DIRECTION_OPTIONS} />
           </Col>
           <Col xs={24} md={8}>
             <Form.Item label="When" name="occurred_at" extra="Leave empty for now">
@@ -182,17 +172,9 @@ function LogCommunicationModal({ open, onClose }: { open: boolean; onClose: () =
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item
-          label="Subject"
-          name="subject"
-          rules={[{ required: true, whitespace: true, message: 'Please enter a subject' }, { max: 300 }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item label="Notes" name="body" rules={[{ max: 20000 }]}>
-          <Input.TextArea rows={4} />
-        </Form.Item>
+        <TextItem label="Subject" name="subject" requiredMessage="Please enter a subject" max={300} />
+        <NotesItem label="Notes" name="body" max={20000} rows={4} />
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Flex, Form, Input, Modal, Popconfirm, Select, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Flex, Form, Popconfirm, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import { ArrowRightOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   UPGRADE_STATUSES,
@@ -11,13 +11,14 @@ import {
   type UpgradeStatus,
 } from '@countinghouse/proto';
 import { useCreateUpgradeMutation, useUpdateUpgradeMutation, useUpgradesQuery } from './api';
-import { ClientSelect } from './components/ClientSelect';
+import { NotesItem, RequiredClientItem } from './components/FormFields';
+import { FormModal, useFormFailure } from './components/FormModal';
 import { unlessAll } from './components/ListToolbar';
 import { PagedTable } from './components/PagedTable';
 import { usePaging } from './components/paging';
 import { writeErrorText } from './errors';
 import { PACKAGE_OPTIONS, UPGRADE_STATUS_COLOURS, UPGRADE_STATUS_LABELS } from './labels';
-import { useToast, type ToastText } from '../../shared/toast';
+import { useToast } from '../../shared/toast';
 import './crm.css';
 
 const LOAD_FAILED = 'Failed to load upgrade requests';
@@ -152,34 +153,29 @@ interface RequestValues {
 function RequestUpgradeModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<RequestValues>();
   const [create, { isLoading }] = useCreateUpgradeMutation();
-  const [failure, setFailure] = useState<ToastText | null>(null);
+  const { failure, attempt } = useFormFailure();
   const toPackage = Form.useWatch('to_package', form);
 
   async function onFinish(values: RequestValues) {
-    setFailure(null);
-    try {
+    await attempt(async () => {
       await create({ client_id: values.client_id, to_package: values.to_package, notes: values.notes?.trim() || null }).unwrap();
       form.resetFields();
       onClose();
-    } catch (error) {
-      setFailure(writeErrorText(error));
-    }
+    });
   }
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title="Request upgrade"
       okText="Request upgrade"
-      onOk={() => form.submit()}
-      onCancel={onClose}
+      form={form}
+      onClose={onClose}
       confirmLoading={isLoading}
+      failure={failure}
     >
-      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
       <Form<RequestValues> form={form} layout="vertical" name="request-upgrade" onFinish={onFinish}>
-        <Form.Item label="Client" name="client_id" rules={[{ required: true, message: 'Please choose a client' }]}>
-          <ClientSelect allowClear={false} aria-label="Client" />
-        </Form.Item>
+        <RequiredClientItem />
         <Form.Item
           label="New package"
           name="to_package"
@@ -188,10 +184,8 @@ function RequestUpgradeModal({ open, onClose }: { open: boolean; onClose: () => 
         >
           <Select options={PACKAGE_OPTIONS} placeholder="Choose a package" />
         </Form.Item>
-        <Form.Item label="Notes" name="notes" rules={[{ max: 5000 }]}>
-          <Input.TextArea rows={3} />
-        </Form.Item>
+        <NotesItem label="Notes" name="notes" max={5000} rows={3} />
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

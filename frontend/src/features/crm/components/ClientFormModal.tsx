@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Alert, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Typography } from 'antd';
+import { useEffect } from 'react';
+import { Col, DatePicker, Form, InputNumber, Row, Select, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
   formatGBP,
@@ -10,9 +10,9 @@ import {
   type SubscriptionStatus,
 } from '@countinghouse/proto';
 import { useCreateClientMutation, useTeamMembersQuery, useUpdateClientMutation } from '../api';
-import { writeErrorText } from '../errors';
 import { BUSINESS_TYPE_OPTIONS, PACKAGE_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../labels';
-import type { ToastText } from '../../../shared/toast';
+import { EmailItem, PhoneItem, RequiredSelectItem, TextItem } from './FormFields';
+import { FormModal, useFormFailure } from './FormModal';
 
 interface Values {
   company_name: string;
@@ -58,7 +58,7 @@ export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
   const [form] = Form.useForm<Values>();
   const [create, creating] = useCreateClientMutation();
   const [update, updating] = useUpdateClientMutation();
-  const [failure, setFailure] = useState<ToastText | null>(null);
+  const { failure, setFailure, attempt } = useFormFailure();
   const team = useTeamMembersQuery(undefined, { skip: !open });
   const packageName = Form.useWatch('package_name', form);
   const isEdit = Boolean(client);
@@ -76,7 +76,6 @@ export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
     .map((m) => ({ value: m.user_id, label: `${m.name} (${m.email})` }));
 
   async function onFinish(values: Values) {
-    setFailure(null);
     const body: ClientCreateBody = {
       company_name: values.company_name.trim(),
       contact_name: values.contact_name.trim(),
@@ -89,72 +88,55 @@ export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
       next_billing_date: values.next_billing_date ? values.next_billing_date.format('YYYY-MM-DD') : null,
       assigned_accountant_id: values.assigned_accountant_id ?? null,
     };
-    try {
+    await attempt(async () => {
       const saved = client ? await update({ id: client.id, body }).unwrap() : await create(body).unwrap();
       onSaved?.(saved);
       onClose();
-    } catch (error) {
-      setFailure(writeErrorText(error));
-    }
+    });
   }
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={isEdit ? `Edit client — ${client?.company_name}` : 'Add Client'}
       okText={isEdit ? 'Save changes' : 'Add Client'}
-      onOk={() => form.submit()}
-      onCancel={onClose}
+      form={form}
+      onClose={onClose}
       confirmLoading={creating.isLoading || updating.isLoading}
       width={640}
+      failure={failure}
     >
-      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
       <Form<Values> form={form} layout="vertical" name={isEdit ? 'edit-client' : 'add-client'} onFinish={onFinish} requiredMark>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item
+            <TextItem
               label="Company name"
               name="company_name"
-              rules={[{ required: true, whitespace: true, message: 'Please enter the company name' }, { max: 200 }]}
-            >
-              <Input autoComplete="organization" />
-            </Form.Item>
+              requiredMessage="Please enter the company name"
+              max={200}
+              autoComplete="organization"
+            />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item
+            <TextItem
               label="Contact name"
               name="contact_name"
-              rules={[{ required: true, whitespace: true, message: 'Please enter the contact name' }, { max: 200 }]}
-            >
-              <Input autoComplete="name" />
-            </Form.Item>
+              requiredMessage="Please enter the contact name"
+              max={200}
+              autoComplete="name"
+            />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item
-              label="Contact e-mail"
-              name="contact_email"
-              rules={[
-                { required: true, whitespace: true, message: 'Please enter the contact e-mail' },
-                { type: 'email', message: 'Please enter a valid e-mail address' },
-              ]}
-            >
-              <Input type="email" autoComplete="email" />
-            </Form.Item>
+            <EmailItem label="Contact e-mail" name="contact_email" requiredMessage="Please enter the contact e-mail" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Contact phone" name="contact_phone" rules={[{ max: 40 }]}>
-              <Input type="tel" autoComplete="tel" />
-            </Form.Item>
+            <PhoneItem label="Contact phone" name="contact_phone" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Business type" name="business_type" rules={[{ required: true }]}>
-              <Select options={BUSINESS_TYPE_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Business type" name="business_type" options={BUSINESS_TYPE_OPTIONS} />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Status" name="subscription_status" rules={[{ required: true }]}>
-              <Select options={SUBSCRIPTION_STATUS_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Status" name="subscription_status" options={SUBSCRIPTION_STATUS_OPTIONS} />
           </Col>
           <Col xs={24} md={12}>
             <Form.Item
@@ -188,6 +170,6 @@ export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

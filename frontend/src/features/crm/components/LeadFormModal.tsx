@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
-import { Alert, AutoComplete, Col, Form, Input, InputNumber, Modal, Row, Select } from 'antd';
+import { useEffect } from 'react';
+import { AutoComplete, Col, Form, InputNumber, Row, Select } from 'antd';
 import { type BusinessType, type Lead, type LeadCreateBody, type LeadStage } from '@countinghouse/proto';
 import { useCreateLeadMutation, useUpdateLeadMutation } from '../api';
-import { writeErrorText } from '../errors';
 import { BUSINESS_TYPE_OPTIONS, STAGE_OPTIONS } from '../labels';
-import type { ToastText } from '../../../shared/toast';
 import { useCrmRealm } from '../realm';
+import { EmailItem, NotesItem, PhoneItem, RequiredSelectItem, TextItem } from './FormFields';
+import { FormModal, useFormFailure } from './FormModal';
 
 interface Values {
   name: string;
@@ -50,7 +50,7 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
   const [form] = Form.useForm<Values>();
   const [create, creating] = useCreateLeadMutation();
   const [update, updating] = useUpdateLeadMutation();
-  const [failure, setFailure] = useState<ToastText | null>(null);
+  const { failure, setFailure, attempt } = useFormFailure();
   const isEdit = Boolean(lead);
   const realm = useCrmRealm();
 
@@ -63,7 +63,6 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
   }, [open, lead, form]);
 
   async function onFinish(values: Values) {
-    setFailure(null);
     const body: LeadCreateBody = {
       name: values.name.trim(),
       email: values.email.trim(),
@@ -75,63 +74,40 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
       source: blankToNull(values.source),
       notes: blankToNull(values.notes),
     };
-    try {
+    await attempt(async () => {
       const saved = lead ? await update({ id: lead.id, body, realm }).unwrap() : await create({ ...body, realm }).unwrap();
       onSaved?.(saved);
       onClose();
-    } catch (error) {
-      setFailure(writeErrorText(error));
-    }
+    });
   }
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={isEdit ? `Edit lead — ${lead?.name}` : 'Add Lead'}
       okText={isEdit ? 'Save changes' : 'Add Lead'}
-      onOk={() => form.submit()}
-      onCancel={onClose}
+      form={form}
+      onClose={onClose}
       confirmLoading={creating.isLoading || updating.isLoading}
       width={640}
+      failure={failure}
     >
-      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
       <Form<Values> form={form} layout="vertical" name={isEdit ? 'edit-lead' : 'add-lead'} onFinish={onFinish} requiredMark>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item
-              label="Name"
-              name="name"
-              rules={[{ required: true, whitespace: true, message: 'Please enter the name' }, { max: 200 }]}
-            >
-              <Input autoComplete="name" />
-            </Form.Item>
+            <TextItem label="Name" name="name" requiredMessage="Please enter the name" max={200} autoComplete="name" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item
-              label="E-mail"
-              name="email"
-              rules={[
-                { required: true, whitespace: true, message: 'Please enter the e-mail' },
-                { type: 'email', message: 'Please enter a valid e-mail address' },
-              ]}
-            >
-              <Input type="email" autoComplete="email" />
-            </Form.Item>
+            <EmailItem label="E-mail" name="email" requiredMessage="Please enter the e-mail" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Phone" name="phone" rules={[{ max: 40 }]}>
-              <Input type="tel" autoComplete="tel" />
-            </Form.Item>
+            <PhoneItem label="Phone" name="phone" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Company" name="company_name" rules={[{ max: 200 }]}>
-              <Input autoComplete="organization" />
-            </Form.Item>
+            <TextItem label="Company" name="company_name" max={200} autoComplete="organization" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Stage" name="stage" rules={[{ required: true }]}>
-              <Select options={STAGE_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Stage" name="stage" options={STAGE_OPTIONS} />
           </Col>
           <Col xs={24} md={12}>
             <Form.Item label="Business type" name="business_type">
@@ -149,12 +125,10 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
             </Form.Item>
           </Col>
           <Col xs={24}>
-            <Form.Item label="Notes" name="notes" rules={[{ max: 5000 }]}>
-              <Input.TextArea rows={3} />
-            </Form.Item>
+            <NotesItem label="Notes" name="notes" max={5000} rows={3} />
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
-import { Alert, Col, DatePicker, Form, Input, Modal, Row, Select } from 'antd';
+import { useEffect } from 'react';
+import { Col, DatePicker, Form, Row, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskCreateBody, type TaskPriority, type TaskStatus } from '@countinghouse/proto';
 import { useCreateTaskMutation, useTeamMembersQuery, useUpdateTaskMutation } from '../api';
-import { writeErrorText } from '../errors';
 import { TASK_PRIORITY_LABELS, TASK_STATUS_LABELS } from '../labels';
 import { ClientSelect } from './ClientSelect';
-import type { ToastText } from '../../../shared/toast';
+import { NotesItem, RequiredSelectItem, TextItem } from './FormFields';
+import { FormModal, useFormFailure } from './FormModal';
 
 interface Values {
   title: string;
@@ -32,7 +32,7 @@ export function TaskFormModal({ open, task, onClose }: Props) {
   const [form] = Form.useForm<Values>();
   const [create, creating] = useCreateTaskMutation();
   const [update, updating] = useUpdateTaskMutation();
-  const [failure, setFailure] = useState<ToastText | null>(null);
+  const { failure, setFailure, attempt } = useFormFailure();
   const team = useTeamMembersQuery(undefined, { skip: !open });
 
   useEffect(() => {
@@ -60,7 +60,6 @@ export function TaskFormModal({ open, task, onClose }: Props) {
   }
 
   async function onFinish(values: Values) {
-    setFailure(null);
     const body: TaskCreateBody = {
       title: values.title.trim(),
       description: values.description?.trim() ? values.description.trim() : null,
@@ -70,30 +69,26 @@ export function TaskFormModal({ open, task, onClose }: Props) {
       status: values.status,
       priority: values.priority,
     };
-    try {
+    await attempt(async () => {
       if (task) await update({ id: task.id, body }).unwrap();
       else await create(body).unwrap();
       onClose();
-    } catch (error) {
-      setFailure(writeErrorText(error));
-    }
+    });
   }
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={task ? 'Edit task' : 'New task'}
       okText={task ? 'Save changes' : 'Create task'}
-      onOk={() => form.submit()}
-      onCancel={onClose}
+      form={form}
+      onClose={onClose}
       confirmLoading={creating.isLoading || updating.isLoading}
       width={640}
+      failure={failure}
     >
-      {failure && <Alert type="error" showIcon title={failure} role="alert" className="crm-form__alert" />}
       <Form<Values> form={form} layout="vertical" name="task" onFinish={onFinish}>
-        <Form.Item label="Title" name="title" rules={[{ required: true, whitespace: true, message: 'Please enter a title' }, { max: 200 }]}>
-          <Input />
-        </Form.Item>
+        <TextItem label="Title" name="title" requiredMessage="Please enter a title" max={200} />
         <Row gutter={16}>
           <Col xs={24} md={12}>
             <Form.Item label="Client" name="client_id">
@@ -117,20 +112,14 @@ export function TaskFormModal({ open, task, onClose }: Props) {
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item label="Status" name="status" rules={[{ required: true }]}>
-              <Select options={TASK_STATUS_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Status" name="status" options={TASK_STATUS_OPTIONS} />
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item label="Priority" name="priority" rules={[{ required: true }]}>
-              <Select options={TASK_PRIORITY_OPTIONS} />
-            </Form.Item>
+            <RequiredSelectItem label="Priority" name="priority" options={TASK_PRIORITY_OPTIONS} />
           </Col>
         </Row>
-        <Form.Item label="Description" name="description" rules={[{ max: 5000 }]}>
-          <Input.TextArea rows={3} />
-        </Form.Item>
+        <NotesItem label="Description" name="description" max={5000} rows={3} />
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
