@@ -31,7 +31,8 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const search = useDebounced(searchInput.trim(), 300);
   const [status, setStatus] = useState<StatusFilterValue>('all');
   const [pkg, setPkg] = useState<PackageFilterValue>('all');
-  const { page, pageSize, onPage, andFirstPage } = usePaging();
+  const paging = usePaging();
+  const { page, pageSize, andFirstPage } = paging;
   const [form, setForm] = useState<{ open: boolean; client: Client | null }>({ open: false, client: null });
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
 
@@ -73,13 +74,9 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
         </Button>
       </Flex>
       <ClientTable
-        clients={clients.data?.clients}
-        total={clients.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPage={onPage}
-        loading={clients.isFetching}
-        emptyText={clients.isError ? 'Could not load clients' : filtered ? 'No clients match these filters' : 'No clients yet'}
+        list={clients}
+        paging={paging}
+        emptyText={filtered ? 'No clients match these filters' : 'No clients yet'}
         actions={(c) => (
           <Flex gap={4}>
             <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>

@@ -15,7 +15,8 @@ import './crm.css';
 export function StaffClientDatabase() {
   const [searchInput, setSearchInput] = useState('');
   const search = useDebounced(searchInput.trim(), 300);
-  const { page, pageSize, onPage, andFirstPage } = usePaging();
+  const paging = usePaging();
+  const { page, pageSize, andFirstPage } = paging;
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
   const clients = useClientsQuery({ search, sort: 'registration_date', page, page_size: pageSize, realm: 'user' });
   useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
@@ -32,13 +33,9 @@ export function StaffClientDatabase() {
         />
       </Flex>
       <ClientTable
-        clients={clients.data?.clients}
-        total={clients.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPage={onPage}
-        loading={clients.isFetching}
-        emptyText={clients.isError ? 'Could not load clients' : search ? 'No clients match this search' : 'No clients yet'}
+        list={clients}
+        paging={paging}
+        emptyText={search ? 'No clients match this search' : 'No clients yet'}
         actions={(c) => (
           <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
             Documents

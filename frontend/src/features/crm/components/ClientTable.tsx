@@ -1,23 +1,21 @@
 import type { ReactNode } from 'react';
 import { Table, Typography, type TableColumnsType } from 'antd';
 import { formatDate, formatGBP, type Client } from '@countinghouse/proto';
-import { tablePagination } from './paging';
+import { tablePagination, type Paging } from './paging';
 import { ClientStatusBadge } from './StatusBadge';
 
 interface Props {
-  clients: Client[] | undefined;
-  total: number;
-  page: number;
-  pageSize: number;
-  onPage: (page: number, pageSize: number) => void;
-  loading: boolean;
+  /** The clients query: while it fails the table says 'Could not load clients'. */
+  list: { data?: { clients: Client[]; total: number }; isFetching: boolean; isError: boolean };
+  paging: Paging;
   actions: (client: Client) => ReactNode;
+  /** What an empty list says when it loaded. */
   emptyText: string;
   caption?: string;
 }
 
 /** Clients as a table: Company, Contact, Package, Monthly Fee, Status, Registered, Actions (spec: staff portal). */
-export function ClientTable({ clients, total, page, pageSize, onPage, loading, actions, emptyText, caption }: Props) {
+export function ClientTable({ list, paging, actions, emptyText, caption }: Props) {
   const columns: TableColumnsType<Client> = [
     {
       title: 'Company',
@@ -45,12 +43,12 @@ export function ClientTable({ clients, total, page, pageSize, onPage, loading, a
       rowKey="id"
       size="middle"
       columns={columns}
-      dataSource={clients}
-      loading={loading}
-      locale={{ emptyText }}
+      dataSource={list.data?.clients}
+      loading={list.isFetching}
+      locale={{ emptyText: list.isError ? 'Could not load clients' : emptyText }}
       scroll={{ x: 900 }}
       caption={caption}
-      pagination={tablePagination({ page, pageSize, onPage }, total, [10, 20, 50, 100])}
+      pagination={tablePagination(paging, list.data?.total ?? 0, [10, 20, 50, 100])}
     />
   );
 }
