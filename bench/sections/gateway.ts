@@ -5,7 +5,7 @@ import { check, cpuPerRequestUs, disagreement, totalCpuPerRequestUs, type Row } 
 import type { Section } from '../lib/section.js';
 
 /**
- * (b) identity called directly, (c) through our gateway (distributed mode: @fastify/http-proxy),
+ * (b) identity called directly, (c) through our gateway (distributed mode: gateway/src/proxy.ts),
  * (d) through nginx (a plain reverse proxy, no auth), all on the same identity process; then the
  * latency the gateway adds at a fixed rate.
  */
@@ -65,7 +65,7 @@ export const gatewaySection: Section = {
         `@paced: ${rate} requests/s sent evenly (one every ${(1000 / rate).toFixed(1)} ms) by a small raw-socket client; @ac: autocannon overallRate=${rate} ` +
           `over ${ctx.settings.connections} connections, which sends each connection's quota for the second back to back and then idles, ` +
           `so it measures bursts of ${ctx.settings.connections} concurrent requests rather than an even ${rate}/s.`,
-        'Distributed mode: identity, gateway and nginx are separate processes; the gateway verifies the token (cached) and proxies with @fastify/http-proxy; nginx only proxies.',
+        'Distributed mode: identity, gateway and nginx are separate processes; the gateway verifies the token (cached) and proxies with gateway/src/proxy.ts (undici dispatch); nginx only proxies.',
         ...disagreement('(c)/(d)', c.result.rps / d.result.rps, totalCpuPerRequestUs(d) / totalCpuPerRequestUs(c), 0.1, 'ratio'),
       ],
       checks: [

@@ -1,10 +1,10 @@
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
-import httpProxy from '@fastify/http-proxy';
 import swaggerUi from '@fastify/swagger-ui';
 import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, type TokenVerifier } from '@countinghouse/kit';
 import { PublicConfigSchema, type PublicConfig } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { serveFrontend } from './frontend.js';
+import { registerUpstream } from './proxy.js';
 import { installGatewayGuards } from './security.js';
 
 export type { PublicConfig };
@@ -86,16 +86,7 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
     await app.register(async (scope) => p.register(scope), { prefix: `/api/${p.name}` });
   }
   for (const [name, base] of Object.entries(o.upstreams ?? {})) {
-    await app.register(httpProxy, {
-      upstream: base,
-      prefix: `/api/${name}`,
-      rewritePrefix: `/api/${name}`,
-      // undici keeps pooled keep-alive connections and costs less per request than node:http.
-      undici: { connections: 128, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 },
-      replyOptions: {
-        rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-request-id': request.id, 'x-forwarded-for': request.ip }),
-      },
-    });
+    await registerUpstream(app, name, base);
     void fetchUpstreamDoc(name, base, upstreamDocs, o.logger);
   }
   if (o.frontendDir) await serveFrontend(app, o.frontendDir);

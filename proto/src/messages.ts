@@ -106,4 +106,5 @@ export const MESSAGES = {
   crossSiteRefused: 'This request came from another site and was refused.',
   notFound: 'Not found',
   internalError: 'Something went wrong on our side. Please try again.',
+  serviceUnavailable: 'This part of the service is not available right now. Please try again shortly.',
 } as const;
