@@ -55,7 +55,8 @@ function proxy(pool: Pool, name: string, request: FastifyRequest, reply: Fastify
   const res = reply.raw;
   // from here the gateway writes the answer itself; what its hooks set so far (security headers) goes with it
   reply.hijack();
-  const out: Record<string, string | number | string[] | undefined> = { ...reply.getHeaders() };
+  // (getHeaders gives a fresh object: ours to add to)
+  const out: Record<string, string | number | string[] | undefined> = reply.getHeaders();
   let answered = false;
 
   const fail = (err: Error) => {
