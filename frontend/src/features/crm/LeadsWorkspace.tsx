@@ -8,6 +8,7 @@ import { GhlImportButton } from './components/GhlImportButton';
 import { LeadFormModal } from './components/LeadFormModal';
 import { LeadTable } from './components/LeadTable';
 import { SearchBox, unlessAll } from './components/ListToolbar';
+import { usePaging } from './components/paging';
 import { STAGE_OPTIONS } from './labels';
 import { useDebounced } from './use-debounced';
 import { useErrorToast } from './use-error-toast';
@@ -28,8 +29,8 @@ export function LeadsWorkspace({ openId, onOpened }: Props) {
   const [searchInput, setSearchInput] = useState('');
   const search = useDebounced(searchInput.trim(), 300);
   const [stage, setStage] = useState<'all' | LeadStage>('all');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize, andFirstPage } = paging;
   const [form, setForm] = useState<{ open: boolean; lead: Lead | null }>({ open: false, lead: null });
   const [converting, setConverting] = useState<Lead | null>(null);
   const { savingStageOf, changeStage } = useLeadStageChange();
@@ -52,19 +53,13 @@ export function LeadsWorkspace({ openId, onOpened }: Props) {
         <Flex wrap gap={8} role="search" aria-label="Filter leads" className="crm-toolbar">
           <SearchBox
             value={searchInput}
-            onChange={(v) => {
-              setSearchInput(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setSearchInput)}
             placeholder="Search leads by name, email or company..."
             label="Search leads"
           />
           <Select
             value={stage}
-            onChange={(v) => {
-              setStage(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setStage)}
             options={STAGE_FILTER_OPTIONS}
             aria-label="Stage filter"
             className="crm-toolbar__select"
@@ -83,10 +78,7 @@ export function LeadsWorkspace({ openId, onOpened }: Props) {
         total={leads.data?.total ?? 0}
         page={page}
         pageSize={pageSize}
-        onPage={(p, size) => {
-          setPage(size === pageSize ? p : 1);
-          setPageSize(size);
-        }}
+        onPage={paging.onPage}
         loading={leads.isFetching}
         emptyText={leads.isError ? 'Could not load leads' : search || stage !== 'all' ? 'No leads match these filters' : 'No leads yet'}
         savingStageOf={savingStageOf}

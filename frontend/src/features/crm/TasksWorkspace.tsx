@@ -4,8 +4,8 @@ import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatDate, type Task, type TaskPriority, type TaskStatus } from '@countinghouse/proto';
 import { useTaskQuery, useTasksQuery } from './api';
 import { SearchBox, unlessAll } from './components/ListToolbar';
+import { tablePagination, usePaging } from './components/paging';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, TaskFormModal } from './components/TaskFormModal';
-import { formatCount } from './format';
 import { TASK_PRIORITY_COLOURS, TASK_PRIORITY_LABELS, TASK_STATUS_COLOURS, TASK_STATUS_LABELS } from './labels';
 import { useDebounced } from './use-debounced';
 import { LoadFailed } from './components/LoadFailed';
@@ -22,8 +22,8 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
   const search = useDebounced(searchInput.trim(), 300);
   const [status, setStatus] = useState<'all' | TaskStatus>('all');
   const [priority, setPriority] = useState<'all' | TaskPriority>('all');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging();
+  const { page, pageSize, andFirstPage } = paging;
   const [form, setForm] = useState<{ open: boolean; task: Task | null }>({ open: false, task: null });
   const tasks = useTasksQuery({ search, status: unlessAll(status), priority: unlessAll(priority), page, page_size: pageSize });
 
@@ -83,29 +83,20 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
         <Flex wrap gap={8} role="search" aria-label="Filter tasks" className="crm-toolbar">
           <SearchBox
             value={searchInput}
-            onChange={(v) => {
-              setSearchInput(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setSearchInput)}
             placeholder="Search tasks by title..."
             label="Search tasks"
           />
           <Select
             value={status}
-            onChange={(v) => {
-              setStatus(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setStatus)}
             options={[{ value: 'all', label: 'All Status' }, ...TASK_STATUS_OPTIONS]}
             aria-label="Status filter"
             className="crm-toolbar__select"
           />
           <Select
             value={priority}
-            onChange={(v) => {
-              setPriority(v);
-              setPage(1);
-            }}
+            onChange={andFirstPage(setPriority)}
             options={[{ value: 'all', label: 'All Priorities' }, ...TASK_PRIORITY_OPTIONS]}
             aria-label="Priority filter"
             className="crm-toolbar__select"
@@ -130,17 +121,7 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
               ? 'No tasks match these filters'
               : 'No tasks yet',
         }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: tasks.data?.total ?? 0,
-          onChange: (p, size) => {
-            setPage(size === pageSize ? p : 1);
-            setPageSize(size);
-          },
-          showSizeChanger: true,
-          showTotal: (n, [from, to]) => `${from}–${to} of ${formatCount(n)}`,
-        }}
+        pagination={tablePagination(paging, tasks.data?.total ?? 0)}
       />
       {form.open && <TaskFormModal open task={form.task} onClose={() => setForm({ open: false, task: null })} />}
     </Flex>
