@@ -9,3 +9,4 @@ export * from './outbox.js';
 export * from './outbox-tables.js';
 export * from './runtime.js';
 export * from './service-main.js';
+export * from './report-range.js';

@@ -1,4 +1,4 @@
-import { AppError, requireRole, type App } from '@countinghouse/kit';
+import { londonDayStart, reportRangeOf, requireRole, type App } from '@countinghouse/kit';
 import {
   FAILED_PAYMENTS_LIST_LIMIT,
   FailedPaymentsReportSchema,
@@ -11,7 +11,6 @@ import {
   monthEnd,
   monthsOf,
   pounds,
-  reportRangeProblem,
   type FailedPaymentsReport,
   type MrrReport,
   type ReportRangeQuery,
@@ -19,16 +18,6 @@ import {
 import { sql } from 'drizzle-orm';
 import type { BillingDeps } from '../billing.js';
 import { errors } from './shared.js';
-
-/** The range of a report request, or the 400 that says what is wrong with it. */
-function rangeOf(q: ReportRangeQuery): ReportRangeQuery {
-  const problem = reportRangeProblem(q.from, q.to);
-  if (problem) throw new AppError('VALIDATION_FAILED', problem.message, [problem]);
-  return { from: q.from, to: q.to };
-}
-
-/** The instant a London day starts, as SQL. */
-const dayStart = (day: string) => sql`(${day}::date)::timestamp at time zone ${REPORT_TIME_ZONE}`;
 
 /** Reports on billing's own data, for administrators only: MRR over time and failed payments. */
 export function reportRoutes(app: App, d: BillingDeps) {
@@ -46,7 +35,7 @@ export function reportRoutes(app: App, d: BillingDeps) {
       },
     },
     async (request): Promise<MrrReport> => {
-      const { from, to } = rangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
       const today = londonToday();
       // Each month is measured at the end of its last day in the range, or of today while it runs.
       const points = monthsOf(from, to)
@@ -97,9 +86,9 @@ export function reportRoutes(app: App, d: BillingDeps) {
       },
     },
     async (request): Promise<FailedPaymentsReport> => {
-      const { from, to } = rangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
       // payments_status_occurred_idx (status, occurred_at desc) serves both.
-      const inRange = sql`p.status = 'failed' and p.occurred_at >= ${dayStart(from)} and p.occurred_at < ${dayStart(addDays(to, 1))}`;
+      const inRange = sql`p.status = 'failed' and p.occurred_at >= ${londonDayStart(from)} and p.occurred_at < ${londonDayStart(addDays(to, 1))}`;
       const [perMonth, list] = await Promise.all([
         d.db.execute<{ month: string; n: string; amount: string }>(sql`
           select to_char(p.occurred_at at time zone ${REPORT_TIME_ZONE}, 'YYYY-MM') as month, count(*) as n, sum(p.amount) as amount

@@ -1,4 +1,4 @@
-import { AppError, requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
+import { AppError, londonDayStart, requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
 import {
   ClientCreateBodySchema,
   ClientProfileBodySchema,
@@ -19,7 +19,7 @@ import { cleanOptional, cleanRequired, containsPattern, feeForPackage, packageFo
 import { checkProfile } from '../domain/client-profile.js';
 import { getClient, getClientByUserId, isActiveMember, memberName, publishClientUpserted, toClient } from '../db/queries.js';
 import { clients, clientTotals } from '../db/schema.js';
-import { actorOf, errors, IdParams, londonDayStart, mapDbError, pageOf, scope, type RouteDeps } from './shared.js';
+import { actorOf, errors, IdParams, mapDbError, pageOf, scope, type RouteDeps } from './shared.js';
 
 export const CLIENT_MESSAGES = {
   notFound: 'Client not found',

@@ -1,4 +1,4 @@
-import { AppError, requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
+import { AppError, londonDayStart, requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
 import {
   LeadConvertBodySchema,
   LeadConvertReplySchema,
@@ -20,7 +20,7 @@ import { decideConversion, decideStageChange, LEAD_MESSAGES } from '../domain/le
 import { getClient, isActiveMember, publishClientUpserted, toLead } from '../db/queries.js';
 import { clients, leads, leadTotals } from '../db/schema.js';
 import { CLIENT_MESSAGES } from './clients.js';
-import { actorOf, errors, IdParams, londonDayStart, mapDbError, pageOf, type RouteDeps } from './shared.js';
+import { actorOf, errors, IdParams, mapDbError, pageOf, type RouteDeps } from './shared.js';
 
 const NEEDS_EMAIL = 'Add an e-mail address to this lead before converting it into a client.';
 

@@ -1,4 +1,4 @@
-import { AppError, requireRole, type App } from '@countinghouse/kit';
+import { londonDayStart, reportRangeOf, requireRole, type App } from '@countinghouse/kit';
 import {
   ClientsReportSchema,
   LEAD_STAGES,
@@ -9,7 +9,6 @@ import {
   SUBSCRIPTION_STATUSES,
   pounds,
   ratio,
-  reportRangeProblem,
   type ClientsByPackage,
   type ClientsReport,
   type LeadsBySource,
@@ -18,13 +17,7 @@ import {
   type SubscriptionStatus,
 } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { errors, londonDayStart, type RouteDeps } from './shared.js';
-
-function rangeOf(q: ReportRangeQuery): ReportRangeQuery {
-  const problem = reportRangeProblem(q.from, q.to);
-  if (problem) throw new AppError('VALIDATION_FAILED', problem.message, [problem]);
-  return { from: q.from, to: q.to };
-}
+import { errors, type RouteDeps } from './shared.js';
 
 const CATALOGUE: readonly string[] = PACKAGES.map((p) => p.name);
 
@@ -55,7 +48,7 @@ export function reportRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request): Promise<ClientsReport> => {
-      const { from, to } = rangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
       // clients_registration_date_idx serves the range; the same condition as the list's registered_from/to.
       const res = await db.execute<{ package_name: string | null; status: SubscriptionStatus; n: string; fees: string }>(sql`
         select c.package_name, c.subscription_status as status, count(*) as n, coalesce(sum(c.monthly_fee), 0) as fees
@@ -111,7 +104,7 @@ export function reportRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request): Promise<LeadsReport> => {
-      const { from, to } = rangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
       // leads_created_at_idx serves the range; the same condition as the list's created_from/to.
       const res = await db.execute<{ source: string | null; stage: string; n: string }>(sql`
         select l.source, l.stage, count(*) as n

@@ -1,7 +1,6 @@
 import { AppError, pgErrorCode, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
 import type { Actor } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { scopeOf, type CrmScope } from '../domain/access.js';
 
@@ -28,11 +27,6 @@ export function mapDbError(err: unknown, messages: { unique?: string; foreignKey
   if (code === '23505' && messages.unique) throw new AppError('CONFLICT', messages.unique);
   if (code === '23503' && messages.foreignKey) throw new AppError('VALIDATION_FAILED', messages.foreignKey);
   throw err;
-}
-
-/** The instant a London day starts (`plusDays` later): report ranges and date filters are London days. */
-export function londonDayStart(day: string, plusDays = 0): SQL {
-  return sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'Europe/London')`;
 }
 
 export function pageOf(q: { page: number; page_size: number }) {

@@ -1,4 +1,4 @@
-import type { Db } from '@countinghouse/kit';
+import { londonDayStart, type Db } from '@countinghouse/kit';
 import type { AccessAction, ClientDocument, DocumentListQuery, DocumentSummary } from '@countinghouse/proto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DocumentScope } from '../domain/access.js';
@@ -57,11 +57,6 @@ export function scopeSql(scope: DocumentScope): SQL {
   if (scope.all) return sql`true`;
   return sql`d.client_id in (select c2.client_id from documents.client_directory c2
     where c2.user_id = ${scope.ownerUserId} or c2.assigned_accountant_id = ${scope.accountantId})`;
-}
-
-/** The instant a London day starts (`plusDays` later): date filters and report ranges are London days. */
-export function londonDayStart(day: string, plusDays = 0): SQL {
-  return sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'Europe/London')`;
 }
 
 function likePattern(search: string): string {

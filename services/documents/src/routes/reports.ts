@@ -1,26 +1,18 @@
-import { AppError, requireRole, type App, type Db } from '@countinghouse/kit';
+import { londonDayStart, reportRangeOf, requireRole, type App, type Db } from '@countinghouse/kit';
 import {
   DOCUMENT_TYPE_VALUES,
   REPORT_ROLES,
   REPORT_TIME_ZONE,
   ReportRangeQuerySchema,
   UploadsReportSchema,
-  reportRangeProblem,
   weeksOf,
   type ReportRangeQuery,
   type UploadsReport,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import { londonDayStart } from '../db/queries.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
-
-function rangeOf(q: ReportRangeQuery): ReportRangeQuery {
-  const problem = reportRangeProblem(q.from, q.to);
-  if (problem) throw new AppError('VALIDATION_FAILED', problem.message, [problem]);
-  return { from: q.from, to: q.to };
-}
 
 const zeros = () => Object.fromEntries(DOCUMENT_TYPE_VALUES.map((t) => [t, 0])) as Record<string, number>;
 
@@ -38,7 +30,7 @@ export function reportRoutes(app: App, { db }: { db: Db }) {
       },
     },
     async (request): Promise<UploadsReport> => {
-      const { from, to } = rangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
       // The same condition as the list's created_from/created_to; client_documents_created_idx serves
       // the range (docs/perf/reports-plans.md).
       const res = await db.execute<{ week_start: string; document_type: string; n: string }>(sql`
