@@ -54,10 +54,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
     frontendDir: o.frontendDir,
     healthChecks: o.runtime.healthChecks(),
     signInMax: o.signInMax,
-    publicConfig: () => {
-      const s = live.get();
-      return { demoMode: base.demoMode, maintenance: s.maintenance, practice: { name: s.name, phone: s.phone, email: s.email } };
-    },
+    publicConfig: () => live.publicConfig(base.demoMode),
     plugins: [
       // First: the others are registered with the practice details it holds.
       {
@@ -100,16 +97,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
       {
         name: 'media',
         register: async (scope) =>
-          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: () => practiceOf(live), openai: o.openai })),
+          void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: () => live.practice(), openai: o.openai })),
       },
       { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
     ],
   });
   await app.ready();
   return app;
-}
-
-function practiceOf(live: LiveSettings) {
-  const { name, phone, email } = live.get();
-  return { name, phone, email };
 }

@@ -5,6 +5,7 @@ import {
   SETTINGS_ROUTES,
   TOPICS,
   type EventEnvelope,
+  type PublicConfig,
   type PublicSettings,
 } from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
@@ -32,6 +33,17 @@ export class LiveSettings {
 
   get(): PublicSettings {
     return this.state;
+  }
+
+  /** The practice details held now (for e-mails and scripts). */
+  practice(): PracticeDetails {
+    const { name, phone, email } = this.state;
+    return { name, phone, email };
+  }
+
+  /** What /api/public/config answers. */
+  publicConfig(demoMode: boolean): PublicConfig {
+    return { demoMode, maintenance: this.state.maintenance, practice: this.practice() };
   }
 
   /** True once the service's settings (or an event) arrived. */

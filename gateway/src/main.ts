@@ -114,10 +114,7 @@ const app = await buildGateway({
       ]),
     ),
   },
-  publicConfig: () => {
-    const s = settings.get();
-    return { demoMode: config.DEMO_MODE, maintenance: s.maintenance, practice: { name: s.name, phone: s.phone, email: s.email } };
-  },
+  publicConfig: () => settings.publicConfig(config.DEMO_MODE),
 });
 closeOnSignals(app, async () => {
   stopLoading.abort();
