@@ -69,40 +69,35 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
         db.select().from(adminUsers).where(eq(adminUsers.isActive, true)).orderBy(asc(adminUsers.createdAt)),
         countActiveAdmins(db),
       ]);
-      const grants = perRole.flat();
       const countOf = new Map(counts.map((c) => [c.role, Number(c.n)]));
       return {
         active_admins: activeAdmins,
-        roles: ROLES.map((role) => {
+        roles: ROLES.map((role, i) => {
+          const roleAccounts = accounts.filter((a) => a.role === role);
           const holders: RoleHolder[] = [
-            ...accounts
-              .filter((a) => a.role === role)
-              .map((a) => ({
-                kind: 'admin_account' as const,
-                id: a.id,
-                name: a.username,
-                email: null,
-                username: a.username,
-                since: a.createdAt.toISOString(),
-              })),
-            ...grants
-              .filter(({ grant }) => grant.role === role)
-              .map(({ grant, profile }) => ({
-                kind: 'person' as const,
-                id: grant.userId,
-                name: displayName(profile),
-                email: profile.email,
-                username: null,
-                since: grant.grantedAt.toISOString(),
-              })),
+            ...roleAccounts.map((a) => ({
+              kind: 'admin_account' as const,
+              id: a.id,
+              name: a.username,
+              email: null,
+              username: a.username,
+              since: a.createdAt.toISOString(),
+            })),
+            ...perRole[i]!.map(({ grant, profile }) => ({
+              kind: 'person' as const,
+              id: grant.userId,
+              name: displayName(profile),
+              email: profile.email,
+              username: null,
+              since: grant.grantedAt.toISOString(),
+            })),
           ];
-          const accountCount = accounts.filter((a) => a.role === role).length;
           return {
             role,
             description: ROLE_DESCRIPTIONS[role],
             permissions: permissionsOf(role),
             holders,
-            holder_count: accountCount + (countOf.get(role) ?? 0),
+            holder_count: roleAccounts.length + (countOf.get(role) ?? 0),
           };
         }),
       };
