@@ -81,7 +81,8 @@ describe("a stranger's guesses cannot lock the user out", () => {
     const p = await makePerson(gw, 'target@x.co.uk', ['staff']);
     expect((await signIn(PEOPLE_LOGIN, { email: p.email, password: p.password }, '10.30.0.1')).statusCode).toBe(200);
     const codes: number[] = [];
-    for (let i = 0; i < 7; i++) codes.push((await signIn(PEOPLE_LOGIN, { email: p.email, password: `guess-${i}` }, '10.30.6.6')).statusCode);
+    for (let i = 0; i < 7; i++)
+      codes.push((await signIn(PEOPLE_LOGIN, { email: p.email, password: `guess-${i}` }, '10.30.6.6')).statusCode);
     expect(codes).toEqual([401, 401, 401, 401, 429, 429, 429]);
     // the user, from the address they signed in from before: in, during the delay, with the spec's welcome
     const user = await signIn(PEOPLE_LOGIN, { email: p.email, password: p.password, portal: 'staff' }, '10.30.0.1');
@@ -166,7 +167,9 @@ describe('administrators see the delays', () => {
     expect(users.json().users[0]).toMatchObject({ email: p.email, status: 'locked' });
     // staff may not see it
     const staff = await makePerson(gw, 'lockout.staff@x.co.uk', ['staff']);
-    expect((await gw.app.inject({ method: 'GET', url: '/api/identity/security/lockouts', headers: bearer(staff.token) })).statusCode).toBe(403);
+    expect((await gw.app.inject({ method: 'GET', url: '/api/identity/security/lockouts', headers: bearer(staff.token) })).statusCode).toBe(
+      403,
+    );
   });
 });
 
@@ -299,8 +302,12 @@ describe('refresh-token reuse anywhere in the family ends the session', () => {
     const { cookies, access } = await chain('/api/identity/admin/refresh', cookieHeader(li.headers['set-cookie']));
     const users = (t: string) => gw.app.inject({ method: 'GET', url: '/api/identity/users', headers: bearer(t) });
     expect((await users(access)).statusCode).toBe(200);
-    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/admin/refresh', headers: { cookie: cookies[0]! } })).statusCode).toBe(401);
+    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/admin/refresh', headers: { cookie: cookies[0]! } })).statusCode).toBe(
+      401,
+    );
     expect((await users(access)).statusCode).toBe(401);
-    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/admin/refresh', headers: { cookie: cookies[2]! } })).statusCode).toBe(401);
+    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/admin/refresh', headers: { cookie: cookies[2]! } })).statusCode).toBe(
+      401,
+    );
   });
 });

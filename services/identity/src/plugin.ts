@@ -51,8 +51,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
   // Housekeeping: expired revocations, rotated-out refresh tokens, quiet throttle counters.
   const housekeeping = setInterval(() => {
-    void Promise.all([revocations.prune(), adminSessions.pruneRetired(), userSessions.pruneRetired(), pruneThrottle(db)]).catch((err: unknown) =>
-      runtime.logger.warn({ err }, 'identity: housekeeping failed'),
+    void Promise.all([revocations.prune(), adminSessions.pruneRetired(), userSessions.pruneRetired(), pruneThrottle(db)]).catch(
+      (err: unknown) => runtime.logger.warn({ err }, 'identity: housekeeping failed'),
     );
   }, HOUSEKEEPING_MS);
   housekeeping.unref();

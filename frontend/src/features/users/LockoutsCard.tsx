@@ -39,11 +39,7 @@ export function LockoutsCard() {
   return (
     <Card
       title={<h2 className="user-management__card-title">Sign-in delays</h2>}
-      extra={
-        lockouts.data ? (
-          <Typography.Text type="secondary">{lockouts.data.active} running now</Typography.Text>
-        ) : null
-      }
+      extra={lockouts.data ? <Typography.Text type="secondary">{lockouts.data.active} running now</Typography.Text> : null}
     >
       <Typography.Paragraph type="secondary">
         Five failed sign-ins in 15 minutes delay further attempts on that account for 1 minute, then 2, 4 and so on up to an hour, except

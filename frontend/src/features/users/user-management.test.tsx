@@ -39,14 +39,11 @@ describe('User management', () => {
     renderAt('/user-management');
     expect(await screen.findByText('Person 1')).toBeInTheDocument();
     // the first table is the user list (the sign-in delays follow it)
-    expect(within(screen.getAllByRole('table')[0]!).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Name',
-      'Email',
-      'Company',
-      'Role',
-      'Status',
-      'Registered',
-    ]);
+    expect(
+      within(screen.getAllByRole('table')[0]!)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Company', 'Role', 'Status', 'Registered']);
     expect(screen.getByText('Acme Ltd')).toBeInTheDocument();
     expect(screen.getByText('Manager')).toBeInTheDocument();
     expect(screen.getAllByText('05 Mar 2026')).toHaveLength(2);

@@ -9,7 +9,8 @@ type Actor = { kind: 'admin' | 'user'; id: string };
 /** A token may be checked a little after its expiry by a clock running behind: keep entries this much longer. */
 const SKEW_SECONDS = 60;
 
-type Entry = { kind: 'session'; sessionId: string; subjectId: string; until: number } | { kind: 'subject'; subjectId: string; issuedBefore: number };
+type Entry =
+  { kind: 'session'; sessionId: string; subjectId: string; until: number } | { kind: 'subject'; subjectId: string; issuedBefore: number };
 
 /** What a transaction revokes, through {@link RevocationBook.transaction}. */
 export interface Revoker {

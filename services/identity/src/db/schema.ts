@@ -1,6 +1,18 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'identity';
 export const identity = pgSchema(SCHEMA);
@@ -168,10 +180,7 @@ export const signInKnownAddresses = identity.table(
     addressHash: text('address_hash').notNull(),
     lastSuccessAt: timestamp('last_success_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.scope, t.accountKey, t.addressHash] }),
-    index('sign_in_known_addresses_last_idx').on(t.lastSuccessAt),
-  ],
+  (t) => [primaryKey({ columns: [t.scope, t.accountKey, t.addressHash] }), index('sign_in_known_addresses_last_idx').on(t.lastSuccessAt)],
 );
 
 /** Every sign-in delay that started: what administrators see under Security. */

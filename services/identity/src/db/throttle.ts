@@ -1,14 +1,7 @@
 import type { Db } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
-import {
-  KNOWN_ADDRESS_DAYS,
-  LEVEL_RESET_HOURS,
-  RULES,
-  startsDelay,
-  type ThrottleRow,
-  type ThrottleScope,
-} from '../domain/throttle.js';
+import { KNOWN_ADDRESS_DAYS, LEVEL_RESET_HOURS, RULES, startsDelay, type ThrottleRow, type ThrottleScope } from '../domain/throttle.js';
 
 type Exec = Pick<Db, 'execute'>;
 

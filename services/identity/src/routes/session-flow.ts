@@ -48,7 +48,14 @@ export async function throttledSignIn<T>(
     for (const f of [c.account, c.address]) {
       if (f.delayStarted)
         request.log.warn(
-          { scope: f.row.scope, key: f.row.key.slice(0, 254), address, failures: f.row.failures, level: f.delayStarted.level, until: f.delayStarted.until },
+          {
+            scope: f.row.scope,
+            key: f.row.key.slice(0, 254),
+            address,
+            failures: f.row.failures,
+            level: f.delayStarted.level,
+            until: f.delayStarted.until,
+          },
           'sign-in delay started',
         );
     }
@@ -56,7 +63,9 @@ export async function throttledSignIn<T>(
   if (blocked) {
     const counted = await countFailure(db, account, address);
     logStarts(counted);
-    throw delayed(blockingDelay({ account: counted.account.row, address: counted.address.row, knownAddress: state.knownAddress }) ?? blocked);
+    throw delayed(
+      blockingDelay({ account: counted.account.row, address: counted.address.row, knownAddress: state.knownAddress }) ?? blocked,
+    );
   }
   const result = await check();
   if (result === null) {
