@@ -7,8 +7,10 @@ import {
   TokenVerifier,
   ConfigError,
   InProcessBus,
+  applyRevocationEvent,
+  REVOCATION_REPLAY_MS,
 } from '@countinghouse/kit';
-import { SERVICES, TOPICS, type EventData, type EventEnvelope } from '@countinghouse/proto';
+import { SERVICES, TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
 import { Type } from '@sinclair/typebox';
 import { randomUUID } from 'node:crypto';
@@ -58,7 +60,8 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 const revocations = new RevocationList();
 const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE), revocations);
 
-// The gateway learns of revoked sessions from identity's topic, like every service.
+// The gateway learns of revoked sessions from identity's topic, like every service: a whole token
+// lifetime replayed before it listens (docs/decisions.md).
 const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
 const bus = config.KAFKA_BROKERS
   ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId })
@@ -66,16 +69,8 @@ const bus = config.KAFKA_BROKERS
 await bus.subscribe({
   group: 'gateway.revocations',
   topics: [TOPICS.identity],
-  broadcast: { sinceMs: 20 * 60 * 1000 },
-  handler: async (e: EventEnvelope) => {
-    if (e.type === 'identity.session_revoked') {
-      const d = e.data as EventData<'identity.session_revoked'>;
-      revocations.revokeSession(d.sessionId, d.until);
-    } else if (e.type === 'identity.subject_access_revoked') {
-      const d = e.data as EventData<'identity.subject_access_revoked'>;
-      revocations.revokeSubjectBefore(d.subjectId, d.issuedBefore);
-    }
-  },
+  broadcast: { sinceMs: REVOCATION_REPLAY_MS, awaitReplay: true },
+  handler: async (e: EventEnvelope) => applyRevocationEvent(revocations, e),
 });
 
 // The practice settings and the maintenance switch: loaded from the settings service, kept current by

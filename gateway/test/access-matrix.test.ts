@@ -60,6 +60,7 @@ const endpoints: Array<{ name: string; method: 'GET' | 'POST'; url: () => string
   { name: 'POST /staff/:id/deactivate', method: 'POST', url: () => `/api/identity/staff/${someUserId}/deactivate`, allowed: MANAGERS },
   { name: 'GET /users', method: 'GET', url: () => '/api/identity/users', allowed: ADMINS },
   { name: 'GET /outgoing-mail', method: 'GET', url: () => '/api/identity/outgoing-mail', allowed: ADMINS },
+  { name: 'GET /security/lockouts', method: 'GET', url: () => '/api/identity/security/lockouts', allowed: ADMINS },
   // public by design
   { name: 'GET /invitations/lookup', method: 'GET', url: () => '/api/identity/invitations/lookup?token=nope', allowed: ALL },
 ];

@@ -63,6 +63,7 @@ const CHECKS: Record<PermissionKey, Check> = {
   'communications.manage': route('GET', () => '/api/crm/communications'),
   'staff.manage': route('GET', () => '/api/identity/staff'),
   'users.view': route('GET', () => '/api/identity/users'),
+  'security.lockouts': route('GET', () => '/api/identity/security/lockouts'),
   roles: route('GET', () => '/api/identity/roles'),
   // GET /api/documents has the upload route's guard (one permission, the same preHandler).
   'documents.upload': route('GET', () => '/api/documents'),

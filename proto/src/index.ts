@@ -6,6 +6,7 @@ export * from './jobs.js';
 export * from './format.js';
 export * from './identity/admin-auth.js';
 export * from './identity/people.js';
+export * from './identity/security.js';
 export * from './routes.js';
 export * from './identity/events.js';
 export * from './crm/events.js';

@@ -103,6 +103,9 @@ export const MESSAGES = {
   failedToLoadRoles: 'Failed to load roles',
   validationFailed: 'Some of the details you entered are not valid.',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
+  signInDelayed: (minutes: number) =>
+    `Too many failed sign-in attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+  failedToLoadLockouts: 'Failed to load sign-in delays',
   crossSiteRefused: 'This request came from another site and was refused.',
   notFound: 'Not found',
   internalError: 'Something went wrong on our side. Please try again.',

@@ -15,4 +15,5 @@ export const IDENTITY_ROUTES = {
   deactivateStaff: (userId: string) => `/api/identity/staff/${userId}/deactivate`,
   users: '/api/identity/users',
   outgoingMail: '/api/identity/outgoing-mail',
+  lockouts: '/api/identity/security/lockouts',
 } as const;

@@ -2,14 +2,19 @@ import { authContext, runMigrations, type App, type Runtime, type TokenSigner } 
 import { SESSION } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA } from './db/schema.js';
+import { RevocationBook } from './db/revocations.js';
 import { SessionStore } from './db/session-store.js';
+import { pruneThrottle } from './db/throttle.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { peopleAuthRoutes } from './routes/people-auth.js';
 import { roleRoutes } from './routes/roles.js';
+import { securityRoutes } from './routes/security.js';
 import { staffRoutes } from './routes/staff.js';
 import { userRoutes } from './routes/users.js';
+
+const HOUSEKEEPING_MS = 10 * 60_000;
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -36,16 +41,33 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   app.addHook('onClose', async () => mailer.close());
   await app.register(authContext, { verifier: runtime.verifier });
 
-  const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', relay);
-  const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', relay);
+  // Revocations are recorded in identity.revocations: this process's verifier (in all-in-one the
+  // gateway's and every service's) loads them before the server listens, so a restart forgets none.
+  const revocations = new RevocationBook(db, relay, runtime.verifier.revocations);
+  await revocations.prune();
+  const loaded = await revocations.load();
+  if (loaded > 0) runtime.logger.info({ revocations: loaded }, 'identity: revocations loaded');
+  const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', revocations);
+  const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
+  // Housekeeping: expired revocations, rotated-out refresh tokens, quiet throttle counters.
+  const housekeeping = setInterval(() => {
+    void Promise.all([revocations.prune(), adminSessions.pruneRetired(), userSessions.pruneRetired(), pruneThrottle(db)]).catch(
+      (err: unknown) => runtime.logger.warn({ err }, 'identity: housekeeping failed'),
+    );
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
   adminAuthRoutes(app, { db, signer: opts.signer, relay, sessions: adminSessions, cookieSecure: opts.cookieSecure });
   peopleAuthRoutes(app, { db, signer: opts.signer, relay, sessions: userSessions, cookieSecure: opts.cookieSecure });
   invitationRoutes(app, { db, relay, mailer, publicUrl: runtime.publicUrl, practiceName });
-  staffRoutes(app, { db, relay, sessions: userSessions });
+  staffRoutes(app, { db, relay, sessions: userSessions, revocations });
   userRoutes(app, { db, mailer });
-  roleRoutes(app, { db, relay, userSessions, adminSessions });
+  roleRoutes(app, { db, relay, userSessions, adminSessions, revocations });
+  securityRoutes(app, { db });
 }
 
 export { SCHEMA } from './db/schema.js';
+export { RevocationBook, liveRevocations, type Revoker } from './db/revocations.js';
+export { SessionStore } from './db/session-store.js';
 export { ensureInitialAdmin, type InitialAdmin } from './bootstrap.js';
 export { DEMO_PASSWORD, DEMO_PEOPLE, seedIdentityDemo } from './demo.js';

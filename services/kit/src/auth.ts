@@ -1,4 +1,4 @@
-import { MESSAGES, SESSION, type Role } from '@countinghouse/proto';
+import { MESSAGES, SESSION, type EventData, type EventEnvelope, type Role } from '@countinghouse/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type KeyObject } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
@@ -69,7 +69,8 @@ export class RevocationList {
   private subjects = new Map<string, number>();
 
   revokeSession(sessionId: string, until: number) {
-    this.sessions.set(sessionId, until);
+    const prev = this.sessions.get(sessionId) ?? 0;
+    if (until > prev) this.sessions.set(sessionId, until);
   }
   /** Tokens for this subject issued before `issuedBefore` (seconds) are refused. */
   revokeSubjectBefore(subjectId: string, issuedBefore: number) {
@@ -85,6 +86,23 @@ export class RevocationList {
   prune(nowSeconds = Math.floor(Date.now() / 1000)) {
     for (const [k, until] of this.sessions) if (until < nowSeconds) this.sessions.delete(k);
     for (const [k, t] of this.subjects) if (t + SESSION.accessTokenSeconds < nowSeconds) this.subjects.delete(k);
+  }
+}
+
+/**
+ * How far back a verifier in another process replays identity's events at start: the whole life of an
+ * access token, plus five minutes for clocks and a slow relay. Revocations are events of identity.
+ */
+export const REVOCATION_REPLAY_MS = (SESSION.accessTokenSeconds + 5 * 60) * 1000;
+
+/** Apply one of identity's events to a revocation list (other events are ignored). */
+export function applyRevocationEvent(list: RevocationList, e: EventEnvelope): void {
+  if (e.type === 'identity.session_revoked') {
+    const d = e.data as EventData<'identity.session_revoked'>;
+    list.revokeSession(d.sessionId, d.until);
+  } else if (e.type === 'identity.subject_access_revoked') {
+    const d = e.data as EventData<'identity.subject_access_revoked'>;
+    list.revokeSubjectBefore(d.subjectId, d.issuedBefore);
   }
 }
 

@@ -18,8 +18,19 @@ export interface SubscribeOptions {
    * Broadcast subscriptions (every instance sees every event, e.g. session revocations) use a group
    * unique to the instance and start from `sinceMs` ago.
    */
-  broadcast?: { sinceMs: number };
+  broadcast?: {
+    sinceMs: number;
+    /**
+     * subscribe() resolves only once everything published before it was called (back to sinceMs) has
+     * been handled, so e.g. a restarted verifier knows every revocation before it serves a request.
+     * Throws when that takes longer than REPLAY_TIMEOUT_MS (the process should not start half-informed).
+     */
+    awaitReplay?: boolean;
+  };
 }
+
+/** How long a subscribe() with awaitReplay may take to catch up before it fails. */
+export const REPLAY_TIMEOUT_MS = 60_000;
 
 /** The event bus: Kafka in distributed mode, in-process in all-in-one. Same contract. */
 export interface EventBus {
@@ -157,32 +168,79 @@ export class KafkaBus implements EventBus {
     const consumer = this.kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 1000, retry: { retries: 10 } });
     await consumer.connect();
     for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: !opts.broadcast });
+    // A broadcast consumer replays the recent past (from sinceMs ago up to the end as of now).
+    const plan: Array<{ topic: string; partition: number; from: string; end: number }> = [];
+    if (opts.broadcast) {
+      const since = Date.now() - opts.broadcast.sinceMs;
+      // A partition's leader can move just after a broker (re)starts: the offsets are asked again then.
+      for (let attempt = 1; ; attempt++) {
+        const admin = this.kafka.admin();
+        try {
+          await admin.connect();
+          plan.length = 0;
+          for (const topic of opts.topics) {
+            const starts = await admin.fetchTopicOffsetsByTimestamp(topic, since);
+            const ends = await admin.fetchTopicOffsets(topic);
+            for (const st of starts) {
+              const end = Number(ends.find((e) => e.partition === st.partition)?.high ?? st.offset);
+              plan.push({ topic, partition: st.partition, from: st.offset, end });
+            }
+          }
+          break;
+        } catch (err) {
+          if (attempt >= 5) throw err;
+          this.opts.logger.warn({ err, attempt }, 'kafka: offsets for the replay not available yet; asking again');
+          await new Promise((r) => setTimeout(r, 1000 * attempt));
+        } finally {
+          await admin.disconnect().catch(() => {});
+        }
+      }
+    }
+    // Partitions still to be replayed up to their end offset as of now; resolves when none is left.
+    const behind = new Map(plan.filter((p) => Number(p.from) < p.end).map((p) => [`${p.topic}:${p.partition}`, p.end]));
+    let caughtUp: () => void = () => {};
+    const replayed = new Promise<void>((resolve) => (caughtUp = resolve));
+    if (behind.size === 0) caughtUp();
     const log = this.opts.logger;
     await consumer.run({
-      eachMessage: async ({ message, topic }) => {
-        if (!message.value) return;
-        let envelope: EventEnvelope;
+      eachMessage: async ({ message, topic, partition }) => {
         try {
-          envelope = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
-        } catch (err) {
-          // A poison message would block the partition forever; log and skip it.
-          log.error({ err, topic, offset: message.offset }, 'unparseable event skipped');
-          return;
+          if (!message.value) return;
+          let envelope: EventEnvelope;
+          try {
+            envelope = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
+          } catch (err) {
+            // A poison message would block the partition forever; log and skip it.
+            log.error({ err, topic, offset: message.offset }, 'unparseable event skipped');
+            return;
+          }
+          await opts.handler(envelope);
+        } finally {
+          const k = `${topic}:${partition}`;
+          const end = behind.get(k);
+          if (end !== undefined && Number(message.offset) + 1 >= end) {
+            behind.delete(k);
+            if (behind.size === 0) caughtUp();
+          }
         }
-        await opts.handler(envelope);
       },
     });
-    if (opts.broadcast) {
-      // A broadcast consumer replays the recent past, so a restarted instance still knows recent revocations.
-      const admin = this.kafka.admin();
-      await admin.connect();
+    for (const p of plan) consumer.seek({ topic: p.topic, partition: p.partition, offset: p.from });
+    if (opts.broadcast?.awaitReplay) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${opts.group}: replaying ${opts.topics.join(', ')} did not finish within ${REPLAY_TIMEOUT_MS / 1000} s`)),
+          REPLAY_TIMEOUT_MS,
+        );
+      });
       try {
-        for (const topic of opts.topics) {
-          const offsets = await admin.fetchTopicOffsetsByTimestamp(topic, Date.now() - opts.broadcast.sinceMs);
-          for (const o of offsets) consumer.seek({ topic, partition: o.partition, offset: o.offset });
-        }
+        await Promise.race([replayed, timedOut]);
+      } catch (err) {
+        await consumer.disconnect().catch(() => {});
+        throw err;
       } finally {
-        await admin.disconnect();
+        clearTimeout(timer);
       }
     }
     this.consumers.push(consumer);

@@ -1,9 +1,9 @@
-import { TOPICS, type EventEnvelope, type EventData } from '@countinghouse/proto';
+import { TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { RevocationList, TokenVerifier } from './auth.js';
+import { applyRevocationEvent, REVOCATION_REPLAY_MS, RevocationList, TokenVerifier } from './auth.js';
 import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
 import { createDb, createPool, pingDb, type Db } from './db.js';
 import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from './jobs.js';
@@ -84,20 +84,15 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
   const relays = new Map<string, OutboxRelay>();
 
-  // Every instance learns of revoked sessions and withdrawn access, replaying the last token lifetime.
+  // Every instance learns of revoked sessions and withdrawn access by event. On Kafka it first replays
+  // a whole token lifetime and is not created until that replay is handled, so a restarted service
+  // refuses what was revoked before it started. (In-process, identity's plugin loads its table into this
+  // same list before the app listens: docs/decisions.md.)
   await bus.subscribe({
     group: `${o.serviceName}.revocations`,
     topics: [TOPICS.identity],
-    broadcast: { sinceMs: 20 * 60 * 1000 },
-    handler: async (e: EventEnvelope) => {
-      if (e.type === 'identity.session_revoked') {
-        const d = e.data as EventData<'identity.session_revoked'>;
-        revocations.revokeSession(d.sessionId, d.until);
-      } else if (e.type === 'identity.subject_access_revoked') {
-        const d = e.data as EventData<'identity.subject_access_revoked'>;
-        revocations.revokeSubjectBefore(d.subjectId, d.issuedBefore);
-      }
-    },
+    broadcast: { sinceMs: REVOCATION_REPLAY_MS, awaitReplay: true },
+    handler: async (e: EventEnvelope) => applyRevocationEvent(revocations, e),
   });
   const pruneTimer = setInterval(() => revocations.prune(), 60_000);
   pruneTimer.unref();

@@ -8,6 +8,7 @@ import { useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { ROLE_LABELS } from '../staff/roles';
 import { useUsersQuery } from './api';
+import { LockoutsCard } from './LockoutsCard';
 import './users.css';
 
 export const USERS_PAGE_SIZE = 20;
@@ -158,6 +159,8 @@ export function UserManagementPage() {
         />
       </Card>
 
+      {users.isSuccess && <LockoutsCard />}
+
       <Card title={<h2 className="user-management__card-title">How to test login</h2>}>
         <ol className="user-management__guide">
           <li>
@@ -171,7 +174,10 @@ export function UserManagementPage() {
             registration, then sign in at <Link to="/staff-login">/staff-login</Link>.
           </li>
           <li>Come back here: the new user is listed with their role, status and registration date.</li>
-          <li>Wrong passwords show &lsquo;{MESSAGES.loginFailedTitle}&rsquo;; repeated failures lock the account for 15 minutes.</li>
+          <li>
+            Wrong passwords show &lsquo;{MESSAGES.loginFailedTitle}&rsquo;; repeated failures delay further attempts from other addresses
+            (listed under Sign-in delays above).
+          </li>
         </ol>
       </Card>
     </Flex>

@@ -1,4 +1,4 @@
-import { IDENTITY_ROUTES, type UserList } from '@countinghouse/proto';
+import { IDENTITY_ROUTES, type LockoutList, type UserList } from '@countinghouse/proto';
 import { api, apiPath } from '../../app/api';
 
 export interface UserListArgs {
@@ -18,7 +18,12 @@ export const usersApi = api.injectEndpoints({
       }),
       providesTags: ['User'],
     }),
+    /** Administrators only: the sign-in delays that started (who, from where, when, until). */
+    lockouts: build.query<LockoutList, void>({
+      query: () => ({ url: apiPath(IDENTITY_ROUTES.lockouts), auth: 'any' }),
+      providesTags: ['Lockout'],
+    }),
   }),
 });
 
-export const { useUsersQuery } = usersApi;
+export const { useUsersQuery, useLockoutsQuery } = usersApi;

@@ -1,10 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, type UserRow } from '@countinghouse/proto';
+import { formatDateTime, MESSAGES, type Lockout, type UserRow } from '@countinghouse/proto';
 import { apiError, json, mockFetch, PUBLIC_CONFIG } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 
 const USERS = 'GET /api/identity/users';
+const LOCKOUTS = 'GET /api/identity/security/lockouts';
 const config = { 'GET /api/public/config': () => json(200, PUBLIC_CONFIG) };
 const row = (n: number): UserRow => ({
   user_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -37,14 +38,12 @@ describe('User management', () => {
     });
     renderAt('/user-management');
     expect(await screen.findByText('Person 1')).toBeInTheDocument();
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Name',
-      'Email',
-      'Company',
-      'Role',
-      'Status',
-      'Registered',
-    ]);
+    // the first table is the user list (the sign-in delays follow it)
+    expect(
+      within(screen.getAllByRole('table')[0]!)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Company', 'Role', 'Status', 'Registered']);
     expect(screen.getByText('Acme Ltd')).toBeInTheDocument();
     expect(screen.getByText('Manager')).toBeInTheDocument();
     expect(screen.getAllByText('05 Mar 2026')).toHaveLength(2);
@@ -77,5 +76,53 @@ describe('User management', () => {
     expect(callsTo('POST /api/identity/auth/refresh')).toHaveLength(1);
     expect(callsTo('POST /api/identity/admin/refresh')).toHaveLength(1);
     expect(await screen.findByText(MESSAGES.pleaseLogInAdmin)).toBeInTheDocument();
+  });
+
+  it('lists the sign-in delays for administrators: who, address, when, until, attempts, running or ended', async () => {
+    const lockout = (n: number, over: Partial<Lockout>): Lockout => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      scope: 'user',
+      account: 'target@example.co.uk',
+      address: '203.0.113.9',
+      started_at: '2026-03-05T10:00:00Z',
+      until: '2026-03-05T10:01:00Z',
+      failures: 5,
+      level: 0,
+      active: false,
+      ...over,
+    });
+    mockFetch({
+      ...config,
+      [USERS]: () => json(200, { users: [row(1)], total: 1, stats: { total_users: 1, active_clients: 0, new_this_month: 0 } }),
+      [LOCKOUTS]: () =>
+        json(200, {
+          active: 1,
+          lockouts: [
+            lockout(1, { active: true, failures: 10, level: 1, until: '2099-01-01T00:02:00Z' }),
+            lockout(2, { scope: 'address', account: null, address: '198.51.100.4', failures: 30 }),
+          ],
+        }),
+    });
+    renderAt('/user-management');
+    expect(await screen.findByRole('heading', { name: 'Sign-in delays' })).toBeInTheDocument();
+    expect(await screen.findByText('target@example.co.uk')).toBeInTheDocument();
+    expect(screen.getByText('203.0.113.9')).toBeInTheDocument();
+    expect(screen.getByText('Every account')).toBeInTheDocument();
+    expect(screen.getByText('198.51.100.4')).toBeInTheDocument();
+    expect(screen.getByText('running')).toBeInTheDocument();
+    expect(screen.getByText('ended')).toBeInTheDocument();
+    expect(screen.getByText('1 running now')).toBeInTheDocument();
+    expect(screen.getAllByText(formatDateTime('2026-03-05T10:00:00Z')).length).toBe(2);
+  });
+
+  it("says when there were no delays, and 'Failed to load sign-in delays' when the list fails", async () => {
+    const ok = () => json(200, { users: [row(1)], total: 1, stats: { total_users: 1, active_clients: 0, new_this_month: 0 } });
+    mockFetch({ ...config, [USERS]: ok, [LOCKOUTS]: () => json(200, { active: 0, lockouts: [] }) });
+    const first = renderAt('/user-management');
+    expect(await screen.findByText('No sign-in delays so far')).toBeInTheDocument();
+    first.unmount();
+    mockFetch({ ...config, [USERS]: ok, [LOCKOUTS]: () => apiError(500, 'INTERNAL', MESSAGES.internalError) });
+    renderAt('/user-management');
+    expect(await screen.findByText(MESSAGES.failedToLoadLockouts)).toBeInTheDocument();
   });
 });

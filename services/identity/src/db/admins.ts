@@ -3,6 +3,7 @@ import { MESSAGES, type Role } from '@countinghouse/proto';
 import { and, eq, sql } from 'drizzle-orm';
 import { displayName } from '../domain/roles.js';
 import { profiles, SCHEMA, userRoles } from './schema.js';
+import type { Revoker } from './revocations.js';
 import type { SessionStore } from './session-store.js';
 
 type Exec = Pick<Db, 'execute' | 'update' | 'select'>;
@@ -48,22 +49,17 @@ export async function syncProfileRole(tx: Exec, userId: string): Promise<void> {
 /**
  * After roles were withdrawn inside `tx` (a revoke on /roles, a staff deactivation): the profile's role
  * follows what is left, every session of the person ends, every token issued so far is refused by
- * every service (a new sign-in gets the current roles), and each withdrawn role is announced.
+ * every service (this process once the transaction commits, the others by event; a new sign-in gets
+ * the current roles), and each withdrawn role is announced.
  */
 export async function withdrawnRolesTakeEffect(
   tx: Exec,
-  o: { sessions: SessionStore; userId: string; roles: readonly Role[]; actor: { kind: 'admin' | 'user'; id: string } },
+  o: { sessions: SessionStore; revoke: Revoker; userId: string; roles: readonly Role[]; actor: { kind: 'admin' | 'user'; id: string } },
 ): Promise<void> {
   const { sessions, userId, roles, actor } = o;
   await syncProfileRole(tx, userId);
   await sessions.revokeAllOf(tx, userId);
-  await enqueueEvent(
-    tx,
-    SCHEMA,
-    'identity.subject_access_revoked',
-    { subjectId: userId, issuedBefore: Math.floor(Date.now() / 1000) + 1 },
-    { actor, key: userId },
-  );
+  await o.revoke.subject(userId, actor);
   const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
   for (const role of roles) {
     await enqueueEvent(

@@ -1,8 +1,7 @@
 import type { Db } from '@countinghouse/kit';
 import type { Role } from '@countinghouse/proto';
 import { and, eq, sql } from 'drizzle-orm';
-import { loginThrottle, profiles, userRoles, users } from './schema.js';
-import type { ThrottleState } from '../domain/throttle.js';
+import { profiles, userRoles, users } from './schema.js';
 
 type Exec = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
@@ -37,24 +36,4 @@ export async function grantRole(db: Exec, userId: string, role: Role, grantedBy:
       target: [userRoles.userId, userRoles.role],
       set: { isActive: true, grantedAt: sql`now()`, grantedBy, revokedAt: null },
     });
-}
-
-export async function readThrottle(db: Exec, key: string): Promise<ThrottleState | null> {
-  const rows = await db.select().from(loginThrottle).where(eq(loginThrottle.emailKey, key)).limit(1);
-  const r = rows[0];
-  return r ? { failures: r.failures, windowStart: r.windowStart, lockedUntil: r.lockedUntil } : null;
-}
-
-export async function writeThrottle(db: Exec, key: string, s: ThrottleState) {
-  await db
-    .insert(loginThrottle)
-    .values({ emailKey: key, ...s })
-    .onConflictDoUpdate({
-      target: loginThrottle.emailKey,
-      set: { failures: s.failures, windowStart: s.windowStart, lockedUntil: s.lockedUntil },
-    });
-}
-
-export async function clearThrottle(db: Exec, key: string) {
-  await db.delete(loginThrottle).where(eq(loginThrottle.emailKey, key));
 }

@@ -1,6 +1,18 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'identity';
 export const identity = pgSchema(SCHEMA);
@@ -30,7 +42,6 @@ function sessionsTable(name: 'admin_sessions' | 'user_sessions', owner: { column
       id: uuid('id').primaryKey().defaultRandom(),
       ownerId: uuid(owner.column).notNull().references(owner.id, { onDelete: 'cascade' }),
       refreshHash: text('refresh_hash').notNull(),
-      previousRefreshHash: text('previous_refresh_hash'),
       createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
       expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
       lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
@@ -40,7 +51,6 @@ function sessionsTable(name: 'admin_sessions' | 'user_sessions', owner: { column
     },
     (t) => [
       uniqueIndex(`${name}_refresh_hash_idx`).on(t.refreshHash),
-      index(`${name}_previous_hash_idx`).on(t.previousRefreshHash),
       // admin_sessions_admin_idx, user_sessions_user_idx
       index(`${name}_${owner.column.replace(/_id$/, '')}_idx`).on(t.ownerId),
     ],
@@ -104,13 +114,92 @@ export const userRoles = identity.table(
 /** A person's sign-in session (sessionsTable). */
 export const userSessions = sessionsTable('user_sessions', { column: 'user_id', id: () => users.id });
 
-/** Failed sign-ins per e-mail, known or not, so a lockout reveals nothing about which e-mails exist. */
-export const loginThrottle = identity.table('login_throttle', {
-  emailKey: text('email_key').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-});
+/**
+ * Every refresh token a session has rotated out (its family's history), so a copy coming back from any
+ * earlier rotation, not just the previous one, is recognised and ends the session. Pruned once older
+ * than the longest session.
+ */
+export const retiredRefreshTokens = identity.table(
+  'retired_refresh_tokens',
+  {
+    refreshHash: text('refresh_hash').primaryKey(),
+    /** 'admin' (admin_sessions) or 'user' (user_sessions). */
+    sessionKind: text('session_kind').notNull(),
+    sessionId: uuid('session_id').notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('retired_refresh_tokens_retired_idx').on(t.retiredAt)],
+);
+
+/**
+ * Withdrawn access that verifiers must keep refusing until the last token it covers has expired:
+ * a session (every token of it) or a subject (every token issued before `issued_before`). Loaded at
+ * start, so a restart forgets nothing; pruned after `expires_at`.
+ */
+export const revocations = identity.table(
+  'revocations',
+  {
+    kind: text('kind').notNull(),
+    targetId: text('target_id').notNull(),
+    subjectId: text('subject_id').notNull(),
+    /** Seconds since the epoch; subjects only. */
+    issuedBefore: bigint('issued_before', { mode: 'number' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.targetId] }), index('revocations_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Sign-in attempt counters, one row per account key (people: the normalised e-mail, known or not;
+ * admin panel accounts: the lower-cased username) and per client address. Updated only by one atomic
+ * upsert per attempt, so concurrent guesses all count.
+ */
+export const signInThrottle = identity.table(
+  'sign_in_throttle',
+  {
+    /** 'user' | 'admin' | 'address' */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    failures: integer('failures').notNull().default(0),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+    /** How many delays have started (the next one is twice as long), back to 0 after a quiet day. */
+    delayLevel: integer('delay_level').notNull().default(0),
+    delayUntil: timestamp('delay_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('sign_in_throttle_last_failure_idx').on(t.lastFailureAt)],
+);
+
+/** Addresses an account recently signed in from (SHA-256 of the address): they pass its delays. */
+export const signInKnownAddresses = identity.table(
+  'sign_in_known_addresses',
+  {
+    scope: text('scope').notNull(),
+    accountKey: text('account_key').notNull(),
+    addressHash: text('address_hash').notNull(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.accountKey, t.addressHash] }), index('sign_in_known_addresses_last_idx').on(t.lastSuccessAt)],
+);
+
+/** Every sign-in delay that started: what administrators see under Security. */
+export const signInLockouts = identity.table(
+  'sign_in_lockouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    scope: text('scope').notNull(),
+    /** The e-mail or username (account scopes) or the address (address scope). */
+    key: text('key').notNull(),
+    /** The address of the attempt that started it. */
+    address: text('address'),
+    failures: integer('failures').notNull(),
+    level: integer('level').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sign_in_lockouts_started_idx').on(t.startedAt)],
+);
 
 export const staffInvitations = identity.table(
   'staff_invitations',

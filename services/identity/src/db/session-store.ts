@@ -1,8 +1,7 @@
-import { enqueueEvent, type Db, type OutboxRelay } from '@countinghouse/kit';
-import { SESSION } from '@countinghouse/proto';
+import type { Db } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
 import { addHours, hashToken, newOpaqueToken } from '../domain/tokens.js';
-import { SCHEMA } from './schema.js';
+import type { RevocationBook, Revoker } from './revocations.js';
 
 type Exec = Pick<Db, 'execute'>;
 
@@ -24,7 +23,7 @@ export class SessionStore {
     private readonly ownerColumn: 'admin_id' | 'user_id',
     private readonly ttlHours: number,
     private readonly actorKind: 'admin' | 'user',
-    private readonly relay: OutboxRelay,
+    private readonly revocations: RevocationBook,
   ) {}
 
   private get t() {
@@ -72,8 +71,9 @@ export class SessionStore {
   }
 
   /**
-   * Swap a presented refresh token for a new one. 'reused' means a rotated-out token came back: it
-   * was copied, so the session has been revoked (and announced) here.
+   * Swap a presented refresh token for a new one. 'reused' means a token this session rotated out at
+   * any earlier point came back: it was copied, so the whole session (the token family and every access
+   * token of it) has been revoked here, at once.
    */
   async rotate(
     presented: string,
@@ -83,7 +83,9 @@ export class SessionStore {
       select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t} where refresh_hash = ${presentedHash}`);
     if (!current.rows[0]) {
       const old = await this.db.execute(sql`
-        select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t} where previous_refresh_hash = ${presentedHash} limit 1`);
+        select s.id, s.${this.owner} as owner_id, s.expires_at, s.revoked_at
+          from identity.retired_refresh_tokens r join ${this.t} s on s.id = r.session_id
+         where r.refresh_hash = ${presentedHash} and r.session_kind = ${this.actorKind}`);
       if (!old.rows[0]) return { kind: 'invalid' };
       const reused = this.row(old.rows[0]);
       await this.revokeAndAnnounce(reused.id, reused.ownerId);
@@ -92,42 +94,74 @@ export class SessionStore {
     const session = this.row(current.rows[0]);
     if (session.revokedAt || session.expiresAt <= new Date()) return { kind: 'invalid' };
     const next = newOpaqueToken();
-    const updated = await this.db.execute(sql`
-      update ${this.t} set refresh_hash = ${hashToken(next)}, previous_refresh_hash = ${presentedHash}, last_used_at = now()
-      where id = ${session.id} and refresh_hash = ${presentedHash} and revoked_at is null returning id`);
-    if (updated.rows.length === 0) return { kind: 'invalid' }; // lost a race with a parallel refresh
+    const rotated = await this.db.transaction(async (tx) => {
+      const updated = await tx.execute(sql`
+        update ${this.t} set refresh_hash = ${hashToken(next)}, last_used_at = now()
+        where id = ${session.id} and refresh_hash = ${presentedHash} and revoked_at is null returning id`);
+      if (updated.rows.length === 0) return false; // lost a race with a parallel refresh
+      await tx.execute(sql`
+        insert into identity.retired_refresh_tokens (refresh_hash, session_kind, session_id)
+        values (${presentedHash}, ${this.actorKind}, ${session.id}) on conflict do nothing`);
+      return true;
+    });
+    if (!rotated) return { kind: 'invalid' };
     return { kind: 'ok', session, refreshToken: next };
   }
 
-  /** Revoke one session; true when it was live. */
-  async revoke(tx: Exec, sessionId: string): Promise<boolean> {
+  /** Revoke one session inside `tx` (true when it was live) and, through `r`, every token of it. */
+  async revoke(tx: Exec, r: Revoker, sessionId: string, ownerId: string): Promise<boolean> {
     const res = await tx.execute(sql`update ${this.t} set revoked_at = now() where id = ${sessionId} and revoked_at is null returning id`);
-    return res.rows.length > 0;
+    if (res.rows.length === 0) return false;
+    await r.session(sessionId, ownerId, { kind: this.actorKind, id: ownerId });
+    return true;
   }
 
   /**
-   * Revoke a session and announce it (identity.session_revoked, same transaction), so every service
-   * and gateway refuses its still-unexpired access token at once.
+   * Revoke a session and announce it: recorded, refused by this process before this returns, and by
+   * every other service and gateway once the identity.session_revoked event reaches it.
    */
   async revokeAndAnnounce(sessionId: string, ownerId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      if (!(await this.revoke(tx, sessionId))) return;
-      await enqueueEvent(
-        tx,
-        SCHEMA,
-        'identity.session_revoked',
-        { sessionId, subjectId: ownerId, until: Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60 },
-        { actor: { kind: this.actorKind, id: ownerId }, key: ownerId },
-      );
-    });
-    this.relay.kick();
+    await this.revocations.transaction(async (tx, r) => void (await this.revoke(tx, r, sessionId, ownerId)));
   }
 
-  /** Revoke every live session of an owner; returns their ids. */
+  /**
+   * End every live session of an owner except `keepSessionId` (null: all of them), each refused at
+   * once like a sign-out. For "change password signs you out everywhere else". Returns the ended ids.
+   */
+  async endOtherSessions(ownerId: string, keepSessionId: string | null, actor?: { kind: 'admin' | 'user'; id: string }): Promise<string[]> {
+    return this.revocations.transaction((tx, r) => this.revokeOthersOf(tx, r, ownerId, keepSessionId, actor));
+  }
+
+  /** {@link endOtherSessions} inside a caller's transaction. */
+  async revokeOthersOf(
+    tx: Exec,
+    r: Revoker,
+    ownerId: string,
+    keepSessionId: string | null,
+    actor: { kind: 'admin' | 'user'; id: string } = { kind: this.actorKind, id: ownerId },
+  ): Promise<string[]> {
+    const res = await tx.execute(sql`
+      update ${this.t} set revoked_at = now()
+       where ${this.owner} = ${ownerId} and revoked_at is null and expires_at > now()
+         and (${keepSessionId}::uuid is null or id <> ${keepSessionId}::uuid)
+      returning id`);
+    const ids = res.rows.map((row) => String(row.id));
+    for (const id of ids) await r.session(id, ownerId, actor);
+    return ids;
+  }
+
+  /** Revoke every live session of an owner (no announcement per session: the caller revokes the subject). */
   async revokeAllOf(tx: Exec, ownerId: string): Promise<string[]> {
     const res = await tx.execute(
       sql`update ${this.t} set revoked_at = now() where ${this.owner} = ${ownerId} and revoked_at is null returning id`,
     );
     return res.rows.map((r) => String(r.id));
+  }
+
+  /** Forget rotated-out refresh tokens older than the longest session. */
+  async pruneRetired(): Promise<void> {
+    await this.db.execute(sql`
+      delete from identity.retired_refresh_tokens
+       where session_kind = ${this.actorKind} and retired_at < now() - make_interval(hours => ${this.ttlHours})`);
   }
 }

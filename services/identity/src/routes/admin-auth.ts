@@ -5,6 +5,7 @@ import {
   AdminLogoutReplySchema,
   AdminVerifyReplySchema,
   MESSAGES,
+  type AdminLoginBody,
   type AdminUser,
   type Role,
 } from '@countinghouse/proto';
@@ -15,7 +16,7 @@ import { adminUsers, SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { verifyPassword } from '../passwords.js';
 import { sessionCookies } from './cookies.js';
-import { endSession, rotatePresented, sessionOrigin } from './session-flow.js';
+import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
 export interface AdminAuthDeps {
   db: Db;
@@ -50,13 +51,23 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       },
     },
     async (request, reply) => {
-      const { username, password } = request.body as { username: string; password: string };
-      const admin = await findAdminByUsername(db, username);
-      const ok = await verifyPassword(admin?.isActive ? admin.passwordHash : null, password);
-      if (!admin || !admin.isActive || !ok) {
-        request.log.info({ username: username.slice(0, 100) }, 'admin sign-in refused');
-        throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
-      }
+      const { username, password } = request.body as AdminLoginBody;
+      // Throttled per account key (the lower-cased username, known or not) and per address.
+      const admin = await throttledSignIn(
+        request,
+        reply,
+        db,
+        { scope: 'admin', key: username.trim().toLowerCase() },
+        async () => {
+          const found = await findAdminByUsername(db, username);
+          const ok = await verifyPassword(found?.isActive ? found.passwordHash : null, password);
+          return found && found.isActive && ok ? found : null;
+        },
+        () => {
+          request.log.info({ username: username.slice(0, 100) }, 'admin sign-in refused');
+          return new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
+        },
+      );
       const { session, refreshToken } = await db.transaction(async (tx) => {
         const created = await sessions.create(tx, admin.id, sessionOrigin(request));
         await tx

@@ -24,14 +24,13 @@ import {
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { activeRoles, clearThrottle, findProfile, findUserByEmail, grantRole, readThrottle, writeThrottle } from '../db/people-queries.js';
+import { activeRoles, findProfile, findUserByEmail, grantRole } from '../db/people-queries.js';
 import { profiles, SCHEMA, users } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, displayName, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
-import { afterFailure, isLocked } from '../domain/throttle.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import { sessionCookies } from './cookies.js';
-import { endSession, rotatePresented, sessionOrigin } from './session-flow.js';
+import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
 export interface PeopleAuthDeps {
   db: Db;
@@ -42,7 +41,6 @@ export interface PeopleAuthDeps {
 }
 
 const ErrorRef = Type.Ref('ErrorBody');
-export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Please wait 15 minutes and try again.';
 
 export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
   const { db, signer, relay, sessions } = deps;
@@ -141,17 +139,19 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     async (request, reply) => {
       const body = request.body as LoginBody;
       const key = normaliseEmail(body.email);
-      const throttle = await readThrottle(db, key);
-      if (isLocked(throttle)) throw new AppError('RATE_LIMITED', LOCKED_MESSAGE);
-      const user = await findUserByEmail(db, key);
-      const ok = await verifyPassword(user?.passwordHash ?? null, body.password);
-      if (!user || !ok) {
-        const next = afterFailure(throttle);
-        await writeThrottle(db, key, next);
-        if (next.lockedUntil) throw new AppError('RATE_LIMITED', LOCKED_MESSAGE);
-        throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidEmailOrPassword);
-      }
-      if (throttle) await clearThrottle(db, key);
+      // Throttled per e-mail (known or not, alike) and per address.
+      const user = await throttledSignIn(
+        request,
+        reply,
+        db,
+        { scope: 'user', key },
+        async () => {
+          const found = await findUserByEmail(db, key);
+          const ok = await verifyPassword(found?.passwordHash ?? null, body.password);
+          return found && ok ? found : null;
+        },
+        () => new AppError('INVALID_CREDENTIALS', MESSAGES.invalidEmailOrPassword),
+      );
       const roles = await activeRoles(db, user.id);
       if (body.portal === 'staff' && !hasStaffAccess(roles)) throw new AppError('FORBIDDEN', MESSAGES.noStaffAccess);
       const { session, refreshToken } = await db.transaction(async (tx) => {

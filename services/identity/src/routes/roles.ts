@@ -21,6 +21,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole, withdrawnRolesTakeEffect } from '../db/admins.js';
 import { findUserByEmail } from '../db/people-queries.js';
 import { adminUsers, profiles, SCHEMA, userRoles, users } from '../db/schema.js';
+import type { RevocationBook } from '../db/revocations.js';
 import type { SessionStore } from '../db/session-store.js';
 import { displayName } from '../domain/roles.js';
 
@@ -29,12 +30,13 @@ const errors = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 409
 const guard = requireRole(rolesFor('roles'));
 
 const actorOf = (p: Principal) => ({ kind: p.kind, id: p.id }) as const;
-/** Tokens issued up to now are refused by every service (the next request), whatever they carry. */
-const cutOffNow = () => Math.floor(Date.now() / 1000) + 1;
 
 /** /admin/roles: the five roles, what each may do (the permissions table), who holds them; grant and revoke. */
-export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSessions: SessionStore; adminSessions: SessionStore }) {
-  const { db, relay, userSessions, adminSessions } = deps;
+export function roleRoutes(
+  app: App,
+  deps: { db: Db; relay: OutboxRelay; userSessions: SessionStore; adminSessions: SessionStore; revocations: RevocationBook },
+) {
+  const { db, relay, userSessions, adminSessions, revocations } = deps;
 
   app.get(
     '/roles',
@@ -167,7 +169,7 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
     async (request) => {
       const p = request.principal!;
       const { role, userId } = request.params as { role: Role; userId: string };
-      await db.transaction(async (tx) => {
+      await revocations.transaction(async (tx, revoke) => {
         if (role === 'admin') await lockAdmins(tx);
         const revoked = await tx
           .update(userRoles)
@@ -176,7 +178,7 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
           .returning({ id: userRoles.id });
         if (revoked.length === 0) throw new AppError('NOT_FOUND', 'This person does not hold this role.');
         if (role === 'admin') await assertAdminLeft(tx);
-        await withdrawnRolesTakeEffect(tx, { sessions: userSessions, userId, roles: [role], actor: actorOf(p) });
+        await withdrawnRolesTakeEffect(tx, { sessions: userSessions, revoke, userId, roles: [role], actor: actorOf(p) });
       });
       relay.kick();
       return { success: true, message: MESSAGES.roleRevoked };
@@ -197,7 +199,7 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
     async (request) => {
       const p = request.principal!;
       const { adminId } = request.params as { adminId: string };
-      await db.transaction(async (tx) => {
+      await revocations.transaction(async (tx, revoke) => {
         await lockAdmins(tx);
         const done = await tx
           .update(adminUsers)
@@ -207,13 +209,7 @@ export function roleRoutes(app: App, deps: { db: Db; relay: OutboxRelay; userSes
         if (done.length === 0) throw new AppError('NOT_FOUND', 'Admin account not found');
         await assertAdminLeft(tx);
         await adminSessions.revokeAllOf(tx, adminId);
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'identity.subject_access_revoked',
-          { subjectId: adminId, issuedBefore: cutOffNow() },
-          { actor: actorOf(p), key: adminId },
-        );
+        await revoke.subject(adminId, actorOf(p));
       });
       relay.kick();
       return { success: true, message: MESSAGES.adminAccountDeactivated };

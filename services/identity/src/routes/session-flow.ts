@@ -1,6 +1,9 @@
-import { AppError } from '@countinghouse/kit';
+import { AppError, type Db } from '@countinghouse/kit';
+import { MESSAGES } from '@countinghouse/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionStore } from '../db/session-store.js';
+import { countFailure, readThrottle, recordSuccess, type CountedFailure } from '../db/throttle.js';
+import { blockingDelay, waitOf } from '../domain/throttle.js';
 import type { sessionCookies } from './cookies.js';
 
 // The steps administrator and people sign-in share: where a session starts from, rotating the
@@ -11,6 +14,68 @@ type Cookies = ReturnType<typeof sessionCookies>;
 /** Where a new session comes from: the client's address and browser. */
 export function sessionOrigin(request: FastifyRequest) {
   return { ip: request.ip ?? null, userAgent: String(request.headers['user-agent'] ?? '') };
+}
+
+/** The client's address as the throttle counts it. */
+function addressOf(request: FastifyRequest): string {
+  return request.ip || 'unknown';
+}
+
+/**
+ * Check a sign-in attempt against the throttle (domain/throttle.ts): refused with 429 and the wait
+ * (without calling `check`) while a delay applies to this account from this address; otherwise
+ * `check` verifies the password. A null result or a refusal counts once, atomically, against the
+ * account key (known or not: unknown names behave the same) and the address; the attempt that starts
+ * a delay logs it. A result signs in: the account's count restarts and the address becomes known.
+ */
+export async function throttledSignIn<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  db: Db,
+  account: { scope: 'user' | 'admin'; key: string },
+  check: () => Promise<T | null>,
+  refused: () => AppError,
+): Promise<T> {
+  const address = addressOf(request);
+  const state = await readThrottle(db, account, address);
+  const blocked = blockingDelay(state);
+  const delayed = (until: Date) => {
+    const wait = waitOf(until);
+    reply.header('retry-after', String(wait.seconds));
+    return new AppError('RATE_LIMITED', MESSAGES.signInDelayed(wait.minutes));
+  };
+  const logStarts = (c: { account: CountedFailure; address: CountedFailure }) => {
+    for (const f of [c.account, c.address]) {
+      if (f.delayStarted)
+        request.log.warn(
+          {
+            scope: f.row.scope,
+            key: f.row.key.slice(0, 254),
+            address,
+            failures: f.row.failures,
+            level: f.delayStarted.level,
+            until: f.delayStarted.until,
+          },
+          'sign-in delay started',
+        );
+    }
+  };
+  if (blocked) {
+    const counted = await countFailure(db, account, address);
+    logStarts(counted);
+    throw delayed(
+      blockingDelay({ account: counted.account.row, address: counted.address.row, knownAddress: state.knownAddress }) ?? blocked,
+    );
+  }
+  const result = await check();
+  if (result === null) {
+    const counted = await countFailure(db, account, address);
+    logStarts(counted);
+    const now = blockingDelay({ account: counted.account.row, address: counted.address.row, knownAddress: state.knownAddress });
+    throw now ? delayed(now) : refused();
+  }
+  await recordSuccess(db, account, address);
+  return result;
 }
 
 /**

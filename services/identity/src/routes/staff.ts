@@ -5,14 +5,15 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { assertAdminLeft, lockAdmins, withdrawnRolesTakeEffect } from '../db/admins.js';
 import { activeRoles } from '../db/people-queries.js';
 import { profiles, userRoles } from '../db/schema.js';
+import type { RevocationBook } from '../db/revocations.js';
 import type { SessionStore } from '../db/session-store.js';
 import { canManage } from '../domain/roles.js';
 
 const STAFF_ROLES: Role[] = ['admin', 'manager', 'staff', 'accountant'];
 const ErrorRef = Type.Ref('ErrorBody');
 
-export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessions: SessionStore }) {
-  const { db, relay, sessions } = deps;
+export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessions: SessionStore; revocations: RevocationBook }) {
+  const { db, relay, sessions, revocations } = deps;
 
   app.get(
     '/staff',
@@ -61,7 +62,8 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
       const staffRoles = targetRoles.filter((r) => STAFF_ROLES.includes(r));
       if (staffRoles.length === 0) throw new AppError('NOT_FOUND', 'Staff member not found');
       if (!canManage(p.roles, targetRoles)) throw new AppError('FORBIDDEN', 'Only an administrator can deactivate an administrator.');
-      await db.transaction(async (tx) => {
+      // The revocation takes effect in this process before the answer (revocations.transaction).
+      await revocations.transaction(async (tx, revoke) => {
         // Deactivating an administrator must leave one (the last-admin rule, same lock as /roles).
         if (staffRoles.includes('admin')) await lockAdmins(tx);
         await tx
@@ -69,7 +71,7 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
           .set({ isActive: false, revokedAt: sql`now()` })
           .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true), ne(userRoles.role, 'client')));
         if (staffRoles.includes('admin')) await assertAdminLeft(tx);
-        await withdrawnRolesTakeEffect(tx, { sessions, userId, roles: staffRoles, actor: { kind: p.kind, id: p.id } });
+        await withdrawnRolesTakeEffect(tx, { sessions, revoke, userId, roles: staffRoles, actor: { kind: p.kind, id: p.id } });
       });
       relay.kick();
       return { success: true, message: MESSAGES.staffDeactivated };

@@ -32,7 +32,7 @@ export function userRoutes(app: App, deps: { db: Db; mailer: Mailer }) {
       const rows = await db.execute(sql`
         select p.user_id, p.email, p.first_name, p.last_name, p.company_name, p.role, p.created_at,
                exists (select 1 from identity.user_roles r where r.user_id = p.user_id and r.is_active) as has_active_role,
-               exists (select 1 from identity.login_throttle t where t.email_key = lower(p.email) and t.locked_until > now()) as locked,
+               exists (select 1 from identity.sign_in_throttle t where t.scope = 'user' and t.key = lower(p.email) and t.delay_until > now()) as locked,
                count(*) over () as total
         from identity.profiles p ${filter}
         order by p.created_at desc
