@@ -109,7 +109,9 @@ export function cutSpec(specFile: string, paths: string[], outFile: string, fix?
   walk(kept);
   // Security schemes are named, not $ref'd.
   if (spec.components?.securitySchemes) components.securitySchemes = spec.components.securitySchemes;
-  const cut: Record<string, unknown> = { ...spec, paths: kept, components };
+  // Only what describes the kept paths (OpenAI's file also has webhooks referring to other schemas).
+  const { openapi, swagger, info, servers, security, tags } = spec as Record<string, unknown>;
+  const cut: Record<string, unknown> = { openapi, swagger, info, servers, security, tags, paths: kept, components };
   fix?.(cut);
   writeFileSync(outFile, JSON.stringify(cut));
   return outFile;
