@@ -75,6 +75,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             smtpUrl: o.smtpUrl,
             mailFrom: o.mailFrom,
             practiceName: () => live.get().name,
+            practiceEmail: () => live.get().email,
           });
         },
       },

@@ -17,9 +17,13 @@ export const IntegrationSyncJobSchema = Type.Object({
   integrationType: IntegrationTypeSchema,
 });
 
+/** The daily keep-alive of provider grants (refresh tokens lapsing within 14 days are refreshed). */
+export const IntegrationKeepAliveJobSchema = Type.Object({});
+
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
+  'integrations.keep_alive': { queue: QUEUES.integrations, schema: IntegrationKeepAliveJobSchema },
   'media.generate_script': { queue: QUEUES.media, schema: GenerateScriptJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;

@@ -37,30 +37,27 @@ const GHL_CONTACTS = [
 let ghl: Server;
 
 function startGhl(): Promise<string> {
+  // GoHighLevel's contacts search (POST /contacts/search), paged by the searchAfter cursor.
   ghl = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== '/contacts/' || req.headers.authorization !== `Bearer ${GHL_KEY}`) {
+    if (req.method !== 'POST' || url.pathname !== '/contacts/search' || req.headers.authorization !== `Bearer ${GHL_KEY}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Invalid JWT"}');
       return;
     }
-    const after = url.searchParams.get('startAfterId');
-    const start = after ? GHL_CONTACTS.findIndex((c) => c.id === after) + 1 : 0;
-    const page = GHL_CONTACTS.slice(start, start + 2);
-    const more = start + page.length < GHL_CONTACTS.length;
-    const last = page.at(-1);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        contacts: page.map((c) => ({ ...c, locationId: GHL_LOCATION })),
-        meta: {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => {
+      const body = JSON.parse(raw || '{}') as { searchAfter?: unknown[] };
+      const after = Array.isArray(body.searchAfter) ? String(body.searchAfter[1]) : null;
+      const start = after ? GHL_CONTACTS.findIndex((c) => c.id === after) + 1 : 0;
+      const page = GHL_CONTACTS.slice(start, start + 2);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          contacts: page.map((c) => ({ ...c, locationId: GHL_LOCATION, searchAfter: [Date.parse(c.dateAdded), c.id] })),
           total: GHL_CONTACTS.length,
-          nextPageUrl: more
-            ? `${base}/contacts/?locationId=${GHL_LOCATION}&startAfterId=${last!.id}&startAfter=${start + page.length}`
-            : null,
-          startAfterId: last?.id ?? null,
-          startAfter: start + page.length,
-        },
-      }),
-    );
+        }),
+      );
+    });
   });
   let base = '';
   return new Promise((resolve) =>

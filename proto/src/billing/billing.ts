@@ -62,6 +62,12 @@ export const VerifyReplySchema = Type.Object({
   subscription_status: BillingStatusSchema,
   subscription_end: Nullable(DateTime),
   provider: BillingProviderSchema,
+  /**
+   * True while a delayed payment method (Bacs Direct Debit, SEPA) is still being processed: the
+   * checkout is complete, the money not yet confirmed; success is false and the subscription not yet
+   * active. Stripe's checkout.session.async_payment_succeeded activates it later.
+   */
+  payment_processing: Type.Optional(Type.Boolean()),
 });
 export type VerifyReply = Static<typeof VerifyReplySchema>;
 
@@ -149,6 +155,9 @@ export type BillingSummary = Static<typeof BillingSummarySchema>;
 /** Texts of billing that the spec does not give (ours). */
 export const BILLING_MESSAGES = {
   paymentNotCompleted: 'This payment has not been completed.',
+  paymentProcessing:
+    'Your payment is being processed. Direct Debit payments can take a few working days to confirm; your subscription starts as soon as it does, and nothing more is needed from you.',
+  paymentFailed: 'Your payment did not go through. Please choose your package again and use another payment method.',
   alreadySubscribed: 'You already have a subscription. Change your package from your dashboard.',
   noSubscription: 'You do not have a subscription yet.',
   samePackage: 'You are already on this package.',

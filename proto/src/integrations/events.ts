@@ -25,10 +25,14 @@ export const IntegrationSyncedSchema = Type.Object({
   invoices: Type.Integer(),
 });
 
-/** A sync failed for good (retries used up, or the provider refused the grant). */
+/**
+ * A sync failed for good (retries used up, or the provider refused the grant), or the daily
+ * keep-alive found the grant refused (trigger 'keep_alive', reason needs_reconnect).
+ */
 export const IntegrationSyncFailedSchema = Type.Object({
   ...Base,
   reason: Type.Union([Type.Literal('needs_reconnect'), Type.Literal('provider_unavailable'), Type.Literal('error')]),
+  trigger: Type.Optional(Type.Union([Type.Literal('sync'), Type.Literal('keep_alive')])),
 });
 
 /** The client disconnected: is_active false, the record kept, tokens revoked at the provider. */

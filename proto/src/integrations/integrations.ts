@@ -39,6 +39,9 @@ export const INTEGRATION_TEXTS = {
   integrationNotFound: 'Integration not found',
   syncJobNotFound: 'Sync job not found',
   chooseClient: 'Choose a client to see their integrations.',
+  /** A sync waiting for the provider's limit (its 429, or our share of its calls per organisation). */
+  syncWaiting: (provider: IntegrationType) =>
+    `${PROVIDER_LABELS[provider]} asked us to slow down, so this sync is queued and will continue by itself when ${PROVIDER_LABELS[provider]} allows.`,
 } as const;
 
 /** The query flag the API's callback returns with: /integrations?xero=connected (spec section 4). */
@@ -81,6 +84,10 @@ export const SyncJobSchema = Type.Object({
   progress: Type.Number(),
   /** Set when the job failed: a safe, user-facing reason. */
   error: Type.Optional(Type.String()),
+  /** Set while the job waits for the provider's rate limit: when it runs again. */
+  retry_at: Type.Optional(Type.String({ format: 'date-time' })),
+  /** Set with retry_at: why the sync waits (INTEGRATION_TEXTS.syncWaiting). */
+  notice: Type.Optional(Type.String()),
 });
 export type SyncJob = Static<typeof SyncJobSchema>;
 

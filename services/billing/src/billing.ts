@@ -9,7 +9,7 @@ import {
   type SubscriptionStatus,
   type VerifyReply,
 } from '@countinghouse/proto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isLive } from './domain/subscriptions.js';
 import { emailOf, eventState, findLiveSubscription, publish, toCheck, type SubscriptionRow } from './db/queries.js';
 import { checkoutSessions, payments, subscriptions } from './db/schema.js';
@@ -150,9 +150,23 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
     );
     return verifyReply(row);
   }
+  if (session.status === 'failed') throw new AppError('CONFLICT', BILLING_MESSAGES.paymentFailed);
   if (session.provider !== d.provider.kind) throw new AppError('CONFLICT', MESSAGES.failedToVerifyPayment);
   const paid = await d.provider.checkPaid(session);
-  if (!paid) throw new AppError('CONFLICT', BILLING_MESSAGES.paymentNotCompleted);
+  if (paid === 'processing') {
+    if (session.status === 'open') {
+      await d.db
+        .update(checkoutSessions)
+        .set({ status: 'processing' })
+        .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, 'open')));
+    }
+    return processingReply(session);
+  }
+  if (!paid) {
+    // Stripe's webhook may have recorded a delayed payment before the page asked.
+    if (session.status === 'processing') return processingReply(session);
+    throw new AppError('CONFLICT', BILLING_MESSAGES.paymentNotCompleted);
+  }
   const row = await runCompletion(d, () =>
     d.db.transaction((tx) =>
       completeCheckout(tx as unknown as Db, sessionId, paid, { actor, verified: true, recordPayment: d.provider.kind === 'test' }),
@@ -160,6 +174,21 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
   );
   d.relay.kick();
   return verifyReply(row);
+}
+
+/** The payment-success page's answer while a delayed payment method is being confirmed. */
+function processingReply(session: SessionRow): VerifyReply {
+  const pkg = findPackage(session.packageName);
+  return {
+    success: false,
+    payment_processing: true,
+    package_name: (pkg?.name ?? session.packageName) as VerifyReply['package_name'],
+    monthly_fee: session.monthlyFee,
+    features: [...(pkg?.features ?? [])],
+    subscription_status: 'pending',
+    subscription_end: null,
+    provider: session.provider as VerifyReply['provider'],
+  };
 }
 
 const emptyPaid: PaidCheckout = { providerCustomerId: null, providerSubscriptionId: null, email: null, currentPeriodEnd: null };

@@ -44,8 +44,8 @@ export interface SessionState {
 export interface PaymentProvider {
   readonly kind: BillingProvider;
   createCheckout(r: CheckoutRequest): Promise<{ id: string; url: string }>;
-  /** The paid checkout, or null while it is not paid. */
-  checkPaid(session: SessionState): Promise<PaidCheckout | null>;
+  /** The paid checkout; 'processing' while a delayed payment method is being confirmed; null while not paid. */
+  checkPaid(session: SessionState): Promise<PaidCheckout | 'processing' | null>;
   /** End of the current period of a provider subscription, when the provider knows it. */
   periodEnd(providerSubscriptionId: string): Promise<Date | null>;
   /** Move a subscription to another package (Stripe prorates); returns the period end. */
@@ -92,6 +92,14 @@ export function stripePeriodEnd(sub: Stripe.Subscription): Date | null {
   const legacy = (sub as unknown as { current_period_end?: number }).current_period_end;
   const item = sub.items?.data?.[0] as unknown as { current_period_end?: number } | undefined;
   return fromUnix(item?.current_period_end ?? legacy);
+}
+
+/**
+ * A completed checkout whose payment is not confirmed yet: a delayed method (Bacs Direct Debit) leaves
+ * payment_status 'unpaid' on checkout.session.completed; async_payment_succeeded or _failed follows.
+ */
+export function isProcessing(session: Stripe.Checkout.Session): boolean {
+  return session.status === 'complete' && session.payment_status === 'unpaid';
 }
 
 export class StripeProvider implements PaymentProvider {
@@ -142,8 +150,9 @@ export class StripeProvider implements PaymentProvider {
     return { id: session.id, url: session.url };
   }
 
-  async checkPaid(s: SessionState): Promise<PaidCheckout | null> {
+  async checkPaid(s: SessionState): Promise<PaidCheckout | 'processing' | null> {
     const session = await this.call(() => this.stripe.checkout.sessions.retrieve(s.id, { expand: ['subscription'] }));
+    if (isProcessing(session)) return 'processing';
     return this.paidFromSession(session);
   }
 

@@ -1,17 +1,19 @@
 import { type Db } from '@countinghouse/kit';
 import { findPackage, type Actor } from '@countinghouse/proto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { completeCheckout, type BillingDeps } from './billing.js';
 import { eventState, findByProviderSubscription, publish, type SubscriptionRow } from './db/queries.js';
 import { checkoutSessions, payments, subscriptions, webhookEvents } from './db/schema.js';
 import { fromPence, fromUnix, statusFromStripe } from './domain/subscriptions.js';
-import { stripePeriodEnd, type PaidCheckout, type StripeProvider } from './providers.js';
+import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from './providers.js';
 
 const SYSTEM: Actor = { kind: 'system', id: 'stripe' };
 
 export const HANDLED_STRIPE_EVENTS = [
   'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
   'invoice.paid',
   'invoice.payment_failed',
   'customer.subscription.updated',
@@ -43,7 +45,9 @@ function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
 export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvider }, event: Stripe.Event): Promise<boolean> {
   // Network calls to Stripe happen before the transaction, never while rows are locked.
   let paid: PaidCheckout | null = null;
-  if (event.type === 'checkout.session.completed') paid = await d.provider.paidFromSession(event.data.object);
+  if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
+    paid = await d.provider.paidFromSession(event.data.object);
+  }
 
   const fresh = await d.db.transaction(async (txx) => {
     const tx = txx as unknown as Db;
@@ -54,12 +58,18 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
       .returning({ id: webhookEvents.eventId });
     if (inserted.length === 0) return false;
     switch (event.type) {
-      case 'checkout.session.completed': {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
         const s = event.data.object;
         const [ours] = await tx.select({ id: checkoutSessions.id }).from(checkoutSessions).where(eq(checkoutSessions.id, s.id)).limit(1);
-        if (ours && paid) await completeCheckout(tx, s.id, paid, { actor: SYSTEM, verified: false, recordPayment: false });
+        if (!ours) break;
+        if (paid) await completeCheckout(tx, s.id, paid, { actor: SYSTEM, verified: false, recordPayment: false });
+        else if (isProcessing(s)) await markSession(tx, s.id, 'processing');
         break;
       }
+      case 'checkout.session.async_payment_failed':
+        await markSession(tx, event.data.object.id, 'failed');
+        break;
       case 'invoice.paid':
         await onInvoice(tx, event.data.object, 'paid');
         break;
@@ -105,7 +115,7 @@ async function onInvoice(tx: Db, invoice: Stripe.Invoice, outcome: 'paid' | 'fai
     );
   } else {
     if (sub.status === 'cancelled') return;
-    const row = await update(tx, sub, { status: 'overdue' });
+    const row = sub.status === 'overdue' ? sub : await update(tx, sub, { status: 'overdue' });
     await publish(tx, 'billing.payment_failed', { ...eventState(row), invoiceId: invoice.id ?? null, amount }, SYSTEM);
   }
 }
@@ -146,6 +156,14 @@ async function onSubscriptionDeleted(tx: Db, s: Stripe.Subscription) {
   if (!sub || sub.status === 'cancelled') return;
   const row = await update(tx, sub, { status: 'cancelled', cancelledAt: new Date() });
   await publish(tx, 'billing.subscription_cancelled', eventState(row), SYSTEM);
+}
+
+/** An open (or processing) checkout's payment is being confirmed, or failed; a completed one stays completed. */
+async function markSession(tx: Db, id: string, status: 'processing' | 'failed') {
+  await tx
+    .update(checkoutSessions)
+    .set({ status })
+    .where(and(eq(checkoutSessions.id, id), inArray(checkoutSessions.status, ['open', 'processing'])));
 }
 
 async function update(tx: Db, sub: SubscriptionRow, set: Partial<typeof subscriptions.$inferInsert>): Promise<SubscriptionRow> {

@@ -20,7 +20,7 @@ export interface GhlClientOptions {
   apiKey: string;
   locationId: string;
   baseUrl?: string;
-  /** Contacts per page; the API allows at most 100. */
+  /** Contacts per page (pageLimit); the search allows at most 500. */
   pageSize?: number;
   /** Retries of one request after a 429, a 5xx or a network failure. */
   maxRetries?: number;
@@ -32,13 +32,21 @@ export interface GhlClientOptions {
 
 interface ContactsPage {
   contacts: GhlContact[];
-  meta?: { total?: number; nextPageUrl?: string | null; startAfterId?: string | null; startAfter?: number | null };
+  /** The search's total matches (`total` in its answers; `count` in the published schema). */
+  total?: number;
+  /** The last contact's searchAfter cursor, when the answer carries one. */
+  searchAfter?: unknown[];
 }
 
+/** The search's page-based paging reaches this many records; beyond it only searchAfter works. */
+const PAGE_PAGING_LIMIT = 10_000;
+
 /**
- * The LeadConnector (GoHighLevel API v2) contacts client: GET /contacts/?locationId=…&limit=100, paged
- * with the startAfterId / startAfter cursor the previous page's meta returns, Bearer key and the
- * Version header. 429 waits for Retry-After, 5xx and network failures back off and retry.
+ * The LeadConnector (GoHighLevel API v2) contacts client. `POST /contacts/search` (GET /contacts/ is
+ * deprecated in GoHighLevel's own API file) with `{ locationId, pageLimit, page }`, then the cursor
+ * the previous page's last contact carries (`searchAfter`, without `page`: the documented way past
+ * 10,000 records), Bearer key and the Version header. 429 waits for Retry-After, 5xx and network
+ * failures back off and retry.
  */
 export class GhlClient {
   private readonly baseUrl: string;
@@ -50,7 +58,7 @@ export class GhlClient {
 
   constructor(private readonly o: GhlClientOptions) {
     this.baseUrl = (o.baseUrl || GHL_DEFAULT_BASE_URL).replace(/\/+$/, '');
-    this.pageSize = Math.min(100, Math.max(1, o.pageSize ?? 100));
+    this.pageSize = Math.min(500, Math.max(1, o.pageSize ?? 100));
     this.maxRetries = o.maxRetries ?? 4;
     this.timeoutMs = o.timeoutMs ?? 15_000;
     this.maxPages = o.maxPages ?? 2_000;
@@ -59,41 +67,43 @@ export class GhlClient {
 
   /** Every contact of the location, page by page. */
   async fetchAllContacts(): Promise<GhlContact[]> {
-    const all: GhlContact[] = [];
+    const all = new Map<string, GhlContact>();
     const seenCursors = new Set<string>();
-    let cursor: { startAfterId: string; startAfter: number | null } | null = null;
-    for (let page = 0; page < this.maxPages; page++) {
-      const url = new URL(`${this.baseUrl}/contacts/`);
-      url.searchParams.set('locationId', this.o.locationId);
-      url.searchParams.set('limit', String(this.pageSize));
-      if (cursor) {
-        url.searchParams.set('startAfterId', cursor.startAfterId);
-        if (cursor.startAfter !== null) url.searchParams.set('startAfter', String(cursor.startAfter));
-      }
-      const body = await this.request(url);
-      all.push(...body.contacts);
-      const meta = body.meta ?? {};
-      const nextId = meta.startAfterId ?? body.contacts.at(-1)?.id ?? null;
+    let cursor: unknown[] | null = null;
+    for (let page = 1; page <= this.maxPages; page++) {
+      const body: Record<string, unknown> = { locationId: this.o.locationId, pageLimit: this.pageSize };
+      if (cursor) body.searchAfter = cursor;
+      else body.page = page;
+      const res = await this.request(body);
+      for (const c of res.contacts) all.set(c.id, c);
       const finished =
-        body.contacts.length === 0 ||
-        meta.nextPageUrl === null ||
-        (meta.nextPageUrl === undefined && body.contacts.length < this.pageSize) ||
-        (typeof meta.total === 'number' && all.length >= meta.total) ||
-        !nextId ||
-        seenCursors.has(nextId);
-      if (finished) return all;
-      seenCursors.add(nextId);
-      cursor = { startAfterId: nextId, startAfter: typeof meta.startAfter === 'number' ? meta.startAfter : null };
+        res.contacts.length === 0 || (typeof res.total === 'number' ? all.size >= res.total : res.contacts.length < this.pageSize);
+      if (finished) break;
+      if (res.searchAfter) {
+        const key = JSON.stringify(res.searchAfter);
+        if (seenCursors.has(key)) break;
+        seenCursors.add(key);
+        cursor = res.searchAfter;
+      } else if (cursor || page * this.pageSize >= PAGE_PAGING_LIMIT) {
+        throw new GhlError('bad_response', 'GoHighLevel gave no cursor to page past its first 10,000 contacts.');
+      }
     }
-    return all;
+    return [...all.values()];
   }
 
-  private async request(url: URL): Promise<ContactsPage> {
+  private async request(body: Record<string, unknown>): Promise<ContactsPage> {
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
-        res = await fetch(url, {
-          headers: { Authorization: `Bearer ${this.o.apiKey}`, Version: GHL_API_VERSION, Accept: 'application/json' },
+        res = await fetch(`${this.baseUrl}/contacts/search`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${this.o.apiKey}`,
+            Version: GHL_API_VERSION,
+            Accept: 'application/json',
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify(body),
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (err) {
@@ -133,32 +143,26 @@ function str(v: unknown): string | null {
 
 /** Keep the documented fields, tolerate extra ones, refuse a body without a contacts list. */
 export function parsePage(json: unknown): ContactsPage {
-  const body = json as { contacts?: unknown; meta?: Record<string, unknown> };
+  const body = json as { contacts?: unknown; total?: unknown; count?: unknown };
   if (!body || !Array.isArray(body.contacts)) throw new GhlError('bad_response', 'GoHighLevel answered without a contacts list.');
   const contacts: GhlContact[] = [];
+  let searchAfter: unknown[] | undefined;
   for (const raw of body.contacts as Array<Record<string, unknown>>) {
     const id = str(raw?.id);
     if (!id) continue;
     contacts.push({
       id,
       contactName: str(raw.contactName) ?? str(raw.name),
-      firstName: str(raw.firstName),
-      lastName: str(raw.lastName),
+      firstName: str(raw.firstName) ?? str(raw.firstNameRaw),
+      lastName: str(raw.lastName) ?? str(raw.lastNameRaw),
       email: str(raw.email),
       phone: str(raw.phone),
-      companyName: str(raw.companyName),
+      companyName: str(raw.companyName) ?? str(raw.businessName),
       tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === 'string') : [],
       dateAdded: str(raw.dateAdded),
     });
+    searchAfter = Array.isArray(raw.searchAfter) && raw.searchAfter.length > 0 ? raw.searchAfter : undefined;
   }
-  const m = body.meta ?? {};
-  return {
-    contacts,
-    meta: {
-      total: typeof m.total === 'number' ? m.total : undefined,
-      nextPageUrl: m.nextPageUrl === null ? null : (str(m.nextPageUrl) ?? undefined),
-      startAfterId: str(m.startAfterId),
-      startAfter: typeof m.startAfter === 'number' ? m.startAfter : null,
-    },
-  };
+  const total = typeof body.total === 'number' ? body.total : typeof body.count === 'number' ? body.count : undefined;
+  return { contacts, total, searchAfter };
 }

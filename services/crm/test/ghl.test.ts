@@ -11,9 +11,10 @@ import { GhlClient, GhlError } from '../src/ghl-client.js';
 import { bearer, login, startTestGateway, type TestGateway } from './helpers.js';
 
 /**
- * A local LeadConnector (GoHighLevel API v2) server serving the documented response shape of
- * GET /contacts/?locationId=…&limit=…: { contacts: [...], meta: { total, nextPageUrl, startAfterId, startAfter } },
- * 7 contacts in pages of 3 (3 pages), Bearer key + Version header required.
+ * A local LeadConnector (GoHighLevel API v2) server implementing only POST /contacts/search (the
+ * deprecated GET /contacts/ answers 404): body { locationId, pageLimit (≤ 500), page | searchAfter }
+ * (never both), answer { contacts: [... each with its searchAfter cursor], total }, 7 contacts in pages
+ * of at most 3, Bearer key + Version 2021-07-28 required.
  */
 const KEY = 'pit-test-key';
 const LOCATION = 'loc_ve9EPM428h8v';
@@ -70,8 +71,8 @@ const CONTACTS = [
 
 let ghl: FastifyInstance;
 let ghlUrl = '';
-const seen: Array<{ query: Record<string, string>; auth?: string; version?: string }> = [];
-let mode: 'ok' | '401' | '429-once' | '500-always' = 'ok';
+const seen: Array<{ body: Record<string, unknown>; cursor: string | null; auth?: string; version?: string }> = [];
+let mode: 'ok' | '401' | '429-once' | '500-always' | 'no-cursor' = 'ok';
 let failedOnce = false;
 
 let gw: TestGateway; // configured against the local server
@@ -81,33 +82,39 @@ let admin: Record<string, string>;
 
 beforeAll(async () => {
   ghl = Fastify();
-  ghl.get('/contacts/', async (req, reply) => {
-    const q = req.query as Record<string, string>;
-    seen.push({ query: q, auth: req.headers.authorization, version: req.headers.version as string | undefined });
+  ghl.post('/contacts/search', async (req, reply) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const after = Array.isArray(body.searchAfter) ? String(body.searchAfter[1]) : null;
+    seen.push({ body, cursor: after, auth: req.headers.authorization, version: req.headers.version as string | undefined });
     if (mode === '401' || req.headers.authorization !== `Bearer ${KEY}`)
       return reply.status(401).send({ statusCode: 401, message: 'Invalid JWT' });
-    if (req.headers.version !== '2021-07-28' || q.locationId !== LOCATION) return reply.status(422).send({ message: 'bad request' });
+    const limit = Number(body.pageLimit);
+    if (
+      req.headers.version !== '2021-07-28' ||
+      body.locationId !== LOCATION ||
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > 500 ||
+      (body.page !== undefined && body.searchAfter !== undefined)
+    )
+      return reply.status(422).send({ statusCode: 422, message: ['bad request'] });
     if (mode === '500-always') return reply.status(502).send({ message: 'bad gateway' });
-    if (mode === '429-once' && !failedOnce && q.startAfterId === 'c3') {
+    if (mode === '429-once' && !failedOnce && after === 'c3') {
       failedOnce = true;
       return reply.status(429).header('retry-after', '1').send({ message: 'Too many requests' });
     }
-    const limit = Math.min(Number(q.limit) || 20, 3); // our server pages by 3 whatever is asked
-    const start = q.startAfterId ? CONTACTS.findIndex((c) => c.id === q.startAfterId) + 1 : 0;
-    const page = CONTACTS.slice(start, start + limit);
-    const last = page.at(-1);
-    const more = start + page.length < CONTACTS.length;
+    const size = Math.min(limit, 3); // our server pages by 3 whatever is asked
+    const start = after ? CONTACTS.findIndex((c) => c.id === after) + 1 : (Number(body.page ?? 1) - 1) * size;
+    const page = CONTACTS.slice(start, start + size);
     return {
-      contacts: page.map((c) => ({ ...c, locationId: LOCATION, customFields: [], source: 'form' })),
-      meta: {
-        total: CONTACTS.length,
-        nextPageUrl: more ? `${ghlUrl}/contacts/?locationId=${LOCATION}&startAfter=${start + page.length}&startAfterId=${last!.id}` : null,
-        startAfterId: last?.id ?? null,
-        startAfter: start + page.length,
-        currentPage: Math.floor(start / limit) + 1,
-        nextPage: more ? Math.floor(start / limit) + 2 : null,
-        prevPage: start > 0 ? Math.floor(start / limit) : null,
-      },
+      contacts: page.map((c) => ({
+        ...c,
+        locationId: LOCATION,
+        customFields: [],
+        source: 'form',
+        ...(mode === 'no-cursor' ? {} : { searchAfter: [Date.parse(c.dateAdded) || 0, c.id] }),
+      })),
+      total: CONTACTS.length,
     };
   });
   ghlUrl = await ghl.listen({ port: 0, host: '127.0.0.1' });
@@ -171,8 +178,12 @@ describe('GoHighLevel import', () => {
     expect(body).toMatchObject({ success: true, total: 7, created: 6, updated: 1 });
     expect(MESSAGES.loadedLeads(body.total)).toBe('Loaded 7 leads from a CRM');
     expect(seen).toHaveLength(3);
-    expect(seen.map((s) => s.query.startAfterId ?? null)).toEqual([null, 'c3', 'c6']);
-    expect(seen.every((s) => s.auth === `Bearer ${KEY}` && s.version === '2021-07-28' && s.query.limit === '100')).toBe(true);
+    expect(seen.map((s) => s.cursor)).toEqual([null, 'c3', 'c6']);
+    expect(seen[0]!.body).toEqual({ locationId: LOCATION, pageLimit: 100, page: 1 });
+    expect(seen[1]!.body).toEqual({ locationId: LOCATION, pageLimit: 100, searchAfter: [Date.parse('2026-01-12T12:00:00.000Z'), 'c3'] });
+    expect(seen.every((s) => s.auth === `Bearer ${KEY}` && s.version === '2021-07-28')).toBe(true);
+    // The deprecated list endpoint is not there, and not called.
+    expect((await fetch(`${ghlUrl}/contacts/?locationId=${LOCATION}`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(404);
     const byExt = new Map((body.leads as Lead[]).map((l) => [l.external_id, l]));
     expect(byExt.get('c1')).toMatchObject({
       name: 'Jane Smith',
@@ -214,8 +225,18 @@ describe('GoHighLevel import', () => {
     const r = await gw.app.inject({ method: 'POST', url: CRM_ROUTES.ghlImport, headers: admin });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().total).toBe(7);
-    expect(seen.map((s) => s.query.startAfterId ?? null)).toEqual([null, 'c3', 'c3', 'c6']);
+    expect(seen.map((s) => s.cursor)).toEqual([null, 'c3', 'c3', 'c6']);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900); // Retry-After: 1
+    mode = 'ok';
+  });
+
+  it('pages by page number when the answers carry no cursor, and stops at the total', async () => {
+    mode = 'no-cursor';
+    seen.length = 0;
+    const client = new GhlClient({ apiKey: KEY, locationId: LOCATION, baseUrl: ghlUrl, sleep: async () => {} });
+    const contacts = await client.fetchAllContacts();
+    expect(contacts.map((c) => c.id)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+    expect(seen.map((s) => s.body.page)).toEqual([1, 2, 3]);
     mode = 'ok';
   });
 

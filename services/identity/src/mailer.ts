@@ -2,6 +2,7 @@ import type { Db } from '@countinghouse/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { outgoingMail } from './db/schema.js';
+import type { Sender } from './domain/sender.js';
 
 export interface MailMessage {
   to: string;
@@ -21,7 +22,8 @@ export class Mailer {
     private readonly db: Db,
     private readonly logger: Logger,
     smtpUrl: string,
-    private readonly from: string,
+    /** Read at every send, so a change of the practice's name or e-mail in settings applies at once. */
+    private readonly from: () => Sender,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   }
@@ -36,7 +38,9 @@ export class Mailer {
       return 'log';
     }
     try {
-      await this.transport.sendMail({ from: this.from, to: m.to, subject: m.subject, text: m.text });
+      const from = this.from();
+      // An address object, not a string: nodemailer quotes the name (RFC 5322) instead of parsing it as a list.
+      await this.transport.sendMail({ from: { name: from.name, address: from.address }, to: m.to, subject: m.subject, text: m.text });
       await this.db.insert(outgoingMail).values({ to: m.to, subject: m.subject, body: m.text, transport: 'smtp', status: 'sent' });
       return 'smtp';
     } catch (err) {

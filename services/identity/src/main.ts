@@ -11,6 +11,8 @@ const IdentityConfigSchema = Type.Object({
   SMTP_URL: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
+  /** The From address when MAIL_FROM is empty (the practice e-mail of Company Settings). */
+  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
 });
 
 await startService({
@@ -27,6 +29,7 @@ await startService({
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
       practiceName: config.PRACTICE_NAME,
+      practiceEmail: config.PRACTICE_EMAIL,
     });
     const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
     if (made.generatedPassword) {

@@ -1,10 +1,11 @@
-import { authContext, runMigrations, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
+import { authContext, ConfigError, runMigrations, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
 import { SESSION } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA } from './db/schema.js';
 import { RevocationBook } from './db/revocations.js';
 import { SessionStore } from './db/session-store.js';
 import { pruneThrottle } from './db/throttle.js';
+import { senderOf } from './domain/sender.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
@@ -27,6 +28,8 @@ export interface IdentityPluginOptions {
   mailFrom?: string;
   /** The practice's name in invitation e-mails; a getter follows changes made in /admin/settings (all-in-one). */
   practiceName?: string | (() => string);
+  /** The practice's e-mail (Company Settings): the From address when MAIL_FROM is empty. A getter follows settings. */
+  practiceEmail?: string | (() => string);
 }
 
 /** The identity service as one Fastify plugin: admin accounts, people, roles, sessions, invitations. */
@@ -37,7 +40,13 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const db = runtime.db;
   const given = opts.practiceName;
   const practiceName = typeof given === 'function' ? given : () => given ?? 'Countinghouse Accountants';
-  const mailer = new Mailer(db, runtime.logger, opts.smtpUrl ?? '', opts.mailFrom || `${practiceName()} <no-reply@countinghouse.local>`);
+  const givenEmail = opts.practiceEmail;
+  const practiceEmail = typeof givenEmail === 'function' ? givenEmail : () => givenEmail ?? '';
+  const from = () => senderOf({ mailFrom: opts.mailFrom ?? '', practiceName: practiceName(), practiceEmail: practiceEmail() });
+  if (opts.smtpUrl && !from().address) {
+    throw new ConfigError('Invalid configuration:\n  - MAIL_FROM: required with SMTP_URL when the practice has no e-mail address');
+  }
+  const mailer = new Mailer(db, runtime.logger, opts.smtpUrl ?? '', from);
   app.addHook('onClose', async () => mailer.close());
   await app.register(authContext, { verifier: runtime.verifier });
 

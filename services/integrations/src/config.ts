@@ -35,6 +35,9 @@ export const IntegrationsConfigSchema = Type.Object({
   QUICKBOOKS_API_URL: Type.String({ default: 'https://quickbooks.api.intuit.com' }),
   /** The minor version of the QuickBooks Online API to ask for. */
   QUICKBOOKS_MINOR_VERSION: Type.String({ default: '75' }),
+  /** Xero's limits per organisation (tenant): the budget syncs are spread over. */
+  XERO_CALLS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  XERO_CALLS_PER_DAY: Type.Integer({ minimum: 1, default: 5000 }),
   /** A sync job's attempts, and the first wait before a retry (doubling each time). */
   INTEGRATIONS_SYNC_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5 }),
   INTEGRATIONS_SYNC_BACKOFF_MS: Type.Integer({ minimum: 0, default: 2000 }),

@@ -2,6 +2,7 @@ import {
   AppError,
   enqueueEvent,
   PermanentJobError,
+  RetryLaterJobError,
   type Db,
   type JobContext,
   type JobQueue,
@@ -23,6 +24,9 @@ import {
   type SyncJob,
 } from '@countinghouse/proto';
 import { and, asc, eq, isNull, lt, gt, sql } from 'drizzle-orm';
+import { takeProviderCall } from './db/budget.js';
+import { assumedExpiry, keepAliveHorizon, refreshTokenExpiry } from './domain/keep-alive.js';
+import { MAX_SYNC_WAIT_MS, XERO_BUDGET, type CallBudget } from './domain/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ProvidersSettings } from './config.js';
@@ -36,6 +40,7 @@ import { quickbooksAdapter } from './providers/quickbooks.js';
 import { xeroAdapter } from './providers/xero.js';
 
 export const SYNC_JOB = 'integrations.sync' as const;
+export const KEEP_ALIVE_JOB = 'integrations.keep_alive' as const;
 
 export interface IntegrationsServiceOptions {
   db: Db;
@@ -47,6 +52,17 @@ export interface IntegrationsServiceOptions {
   /** Attempts and first backoff of a sync job (tests shorten the backoff). */
   syncAttempts: number;
   syncBackoffMs: number;
+  /** Xero's calls per tenant (60 a minute, 5,000 a day unless told otherwise). */
+  xeroBudget?: CallBudget;
+  /** The clock of rate budgets, retry times and token expiries (tests inject one). */
+  now?: () => Date;
+}
+
+/** What one keep-alive run did, grant by grant. */
+export interface KeepAliveReport {
+  refreshed: string[];
+  refused: string[];
+  unavailable: string[];
 }
 
 type IntegrationRow = typeof clientIntegrations.$inferSelect;
@@ -66,9 +82,21 @@ function dataOf(row: IntegrationRow | undefined): IntegrationData {
 /** The integrations: connect (OAuth authorization code), sync jobs, disconnect, and what each person may see. */
 export class IntegrationsService {
   private readonly adapters: Record<IntegrationType, ProviderAdapter>;
+  private readonly now: () => Date;
 
   constructor(private readonly o: IntegrationsServiceOptions) {
-    this.adapters = { xero: xeroAdapter(o.providers.xero), quickbooks: quickbooksAdapter(o.providers.quickbooks) };
+    this.now = o.now ?? (() => new Date());
+    const budget = o.xeroBudget ?? XERO_BUDGET;
+    this.adapters = {
+      xero: xeroAdapter(o.providers.xero, {
+        now: this.now,
+        beforeCall: async (tenantId) => {
+          const at = await takeProviderCall(o.db, 'xero', tenantId, budget, this.now());
+          if (at) throw new ProviderError('xero', 'rate_limited', 'call budget of the organisation', undefined, at);
+        },
+      }),
+      quickbooks: quickbooksAdapter(o.providers.quickbooks, { now: this.now }),
+    };
   }
 
   // ---- who is asking about which client ----
@@ -221,7 +249,7 @@ export class IntegrationsService {
         const creds = {
           externalId: org.externalId,
           connectionId: org.connectionId,
-          ...this.sealTokens(id, tokens),
+          ...this.sealTokens(id, provider, tokens),
         };
         await tx
           .insert(integrationCredentials)
@@ -243,12 +271,13 @@ export class IntegrationsService {
     }
   }
 
-  private sealTokens(integrationId: string, t: TokenSet) {
+  private sealTokens(integrationId: string, provider: IntegrationType, t: TokenSet) {
+    const now = this.now();
     return {
       accessTokenEnc: this.o.cipher.encrypt(t.accessToken, `${integrationId}:access`),
       refreshTokenEnc: this.o.cipher.encrypt(t.refreshToken, `${integrationId}:refresh`),
-      accessExpiresAt: new Date(Date.now() + t.expiresIn * 1000),
-      refreshExpiresAt: t.refreshExpiresIn ? new Date(Date.now() + t.refreshExpiresIn * 1000) : null,
+      accessExpiresAt: new Date(now.getTime() + t.expiresIn * 1000),
+      refreshExpiresAt: refreshTokenExpiry(provider, t.refreshExpiresIn, now),
       scope: t.scope,
     };
   }
@@ -300,6 +329,13 @@ export class IntegrationsService {
     const s = await this.o.jobs.status(SYNC_JOB, jobId);
     if (!s) return null;
     const view: SyncJob = { id: jobId, integration_type: row.integrationType as IntegrationType, state: s.state, progress: s.progress };
+    if (s.state === 'delayed' || s.state === 'waiting') {
+      const [job] = await this.o.db.select({ retryAt: syncJobs.retryAt }).from(syncJobs).where(eq(syncJobs.jobId, jobId));
+      if (job?.retryAt && job.retryAt.getTime() > this.now().getTime()) {
+        view.retry_at = job.retryAt.toISOString();
+        view.notice = INTEGRATION_TEXTS.syncWaiting(view.integration_type);
+      }
+    }
     if (s.state === 'failed') {
       view.error = row.needsReconnect ? INTEGRATION_TEXTS.needsReconnect(view.integration_type) : MESSAGES.failedToSyncData;
     }
@@ -364,6 +400,7 @@ export class IntegrationsService {
       return { syncedAt: syncedAt.toISOString() };
     } catch (err) {
       const reason = safeReason(err);
+      if (err instanceof ProviderError && err.retryAt) await this.deferOrGiveUp(row, ctx.id, err, err.retryAt);
       const grantGone = err instanceof ProviderError && (err.failure === 'invalid_grant' || err.failure === 'unauthorized');
       const retryable = !grantGone && !(err instanceof ProviderError && !err.retryable) && !(err instanceof PermanentJobError);
       if (retryable) {
@@ -377,7 +414,38 @@ export class IntegrationsService {
     }
   }
 
-  private async recordFailure(row: IntegrationRow, reason: 'needs_reconnect' | 'provider_unavailable' | 'error', detail: string) {
+  /**
+   * The provider (or our budget for it) said "not now, at T": the job runs again at T, using up no
+   * attempt, unless waiting would take it past MAX_SYNC_WAIT_MS after it was asked for.
+   */
+  private async deferOrGiveUp(row: IntegrationRow, jobId: string, err: ProviderError, at: Date): Promise<never> {
+    const [job] = await this.o.db
+      .update(syncJobs)
+      .set({
+        retryAt: at,
+        retryReason: err.status === 429 ? 'provider_429' : err.status ? `provider_${err.status}` : 'budget',
+        deferrals: sql`${syncJobs.deferrals} + 1`,
+      })
+      .where(eq(syncJobs.jobId, jobId))
+      .returning();
+    const since = job?.createdAt ?? this.now();
+    if (at.getTime() - since.getTime() > MAX_SYNC_WAIT_MS) {
+      await this.recordFailure(row, 'provider_unavailable', safeReason(err));
+      throw new PermanentJobError(safeReason(err), { cause: err });
+    }
+    this.o.logger.info(
+      { provider: row.integrationType, at: at.toISOString(), reason: safeReason(err) },
+      'integrations: sync waits for the provider',
+    );
+    throw new RetryLaterJobError(at, safeReason(err));
+  }
+
+  private async recordFailure(
+    row: IntegrationRow,
+    reason: 'needs_reconnect' | 'provider_unavailable' | 'error',
+    detail: string,
+    trigger: 'sync' | 'keep_alive' = 'sync',
+  ) {
     await this.o.db.transaction(async (tx) => {
       await tx
         .update(clientIntegrations)
@@ -391,7 +459,7 @@ export class IntegrationsService {
         tx,
         SCHEMA,
         'integrations.sync_failed',
-        { integrationId: row.id, clientId: row.clientId, integrationType: row.integrationType as IntegrationType, reason },
+        { integrationId: row.id, clientId: row.clientId, integrationType: row.integrationType as IntegrationType, reason, trigger },
         { actor: SYSTEM, key: row.clientId },
       );
     });
@@ -420,14 +488,61 @@ export class IntegrationsService {
         // sealed with another key: the grant is unusable here, the client must connect again
         throw new ProviderError(provider, 'invalid_grant', 'stored grant (cannot be decrypted)');
       }
-      if (!force && cred.accessExpiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now()) return access;
+      if (!force && cred.accessExpiresAt.getTime() - EXPIRY_MARGIN_MS > this.now().getTime()) return access;
       const tokens = await refreshGrant(this.o.providers[provider], refresh);
       await tx
         .update(integrationCredentials)
-        .set({ ...this.sealTokens(integrationId, tokens), updatedAt: sql`now()` })
+        .set({ ...this.sealTokens(integrationId, provider, tokens), updatedAt: sql`now()` })
         .where(eq(integrationCredentials.integrationId, integrationId));
       return tokens.accessToken;
     });
+  }
+
+  // ---- keep-alive ----
+
+  /**
+   * The daily keep-alive: every active grant whose refresh token lapses within 14 days is refreshed
+   * (the rotated token stored, its new expiry with it), so a client who never syncs stays connected.
+   * A refused grant marks the integration "needs reconnecting" and tells the practice
+   * (integrations.sync_failed, trigger keep_alive); an unreachable provider is tried again tomorrow.
+   */
+  async keepAlive(): Promise<KeepAliveReport> {
+    const now = this.now();
+    const rows = await this.o.db
+      .select({
+        integration: clientIntegrations,
+        refreshExpiresAt: integrationCredentials.refreshExpiresAt,
+        updatedAt: integrationCredentials.updatedAt,
+      })
+      .from(integrationCredentials)
+      .innerJoin(clientIntegrations, eq(clientIntegrations.id, integrationCredentials.integrationId))
+      .where(and(eq(clientIntegrations.isActive, true), eq(clientIntegrations.needsReconnect, false)));
+    const report: KeepAliveReport = { refreshed: [], refused: [], unavailable: [] };
+    const horizon = keepAliveHorizon(now).getTime();
+    for (const r of rows) {
+      const provider = r.integration.integrationType as IntegrationType;
+      if (!this.o.providers[provider].configured) continue;
+      if (assumedExpiry(provider, r.refreshExpiresAt, r.updatedAt).getTime() > horizon) continue;
+      let outcome: 'refreshed' | 'refused' | 'unavailable';
+      try {
+        await this.accessToken(r.integration.id, provider, true);
+        outcome = 'refreshed';
+      } catch (err) {
+        outcome = err instanceof ProviderError && err.failure === 'invalid_grant' ? 'refused' : 'unavailable';
+        this.o.logger.warn(
+          { provider, integrationId: r.integration.id, reason: safeReason(err) },
+          'integrations: keep-alive refresh failed',
+        );
+      }
+      await this.o.db
+        .update(integrationCredentials)
+        .set({ keepAliveAt: now, keepAliveOutcome: outcome })
+        .where(eq(integrationCredentials.integrationId, r.integration.id));
+      if (outcome === 'refused')
+        await this.recordFailure(r.integration, 'needs_reconnect', 'refresh refused by the provider', 'keep_alive');
+      report[outcome].push(r.integration.id);
+    }
+    return report;
   }
 
   // ---- disconnect ----

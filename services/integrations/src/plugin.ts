@@ -6,7 +6,8 @@ import { parseEncryptionKey, parseIntegrationsConfig, providerSettings, type Int
 import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { TokenCipher } from './domain/token-cipher.js';
-import { IntegrationsService, SYNC_JOB } from './integrations-service.js';
+import { IntegrationsService, KEEP_ALIVE_JOB, SYNC_JOB } from './integrations-service.js';
+import { registerSchedules } from './schedules.js';
 import { integrationRoutes } from './routes/integrations.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -21,6 +22,8 @@ export interface IntegrationsPluginOptions {
   encryptionKey?: Buffer | string;
   /** The parsed settings; read from the environment when absent. */
   config?: IntegrationsConfig;
+  /** The clock of rate budgets, retry times and token expiries (tests inject one). */
+  now?: () => Date;
 }
 
 function keyFrom(value: Buffer | string): Buffer {
@@ -53,6 +56,8 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
     providers,
     syncAttempts: config.INTEGRATIONS_SYNC_ATTEMPTS,
     syncBackoffMs: config.INTEGRATIONS_SYNC_BACKOFF_MS,
+    xeroBudget: { perMinute: config.XERO_CALLS_PER_MINUTE, perDay: config.XERO_CALLS_PER_DAY },
+    now: opts.now,
   });
   await runtime.bus.subscribe({
     group: CLIENT_DIRECTORY_CONSUMER,
@@ -60,6 +65,8 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
     handler: clientDirectoryHandler(runtime.db, runtime.logger),
   });
   runtime.jobs.process(SYNC_JOB, (payload, ctx) => svc.runSync(payload, ctx));
+  runtime.jobs.process(KEEP_ALIVE_JOB, () => svc.keepAlive(), { concurrency: 1 });
+  registerSchedules(runtime.jobs);
   await app.register(authContext, { verifier: runtime.verifier });
   integrationRoutes(app, svc);
 }
@@ -67,3 +74,5 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
 export { SCHEMA } from './db/schema.js';
 export { IntegrationsConfigSchema, parseIntegrationsConfig, type IntegrationsConfig } from './config.js';
 export { TokenCipher } from './domain/token-cipher.js';
+export { IntegrationsService, KEEP_ALIVE_JOB, SYNC_JOB } from './integrations-service.js';
+export { registerSchedules, SCHEDULES } from './schedules.js';

@@ -193,8 +193,8 @@ describe('Xero: connect, sync, refresh, revoked grant, disconnect', () => {
     providers.xero.expiresIn = 1800;
   });
 
-  it('retries after a 429 with backoff, then completes', async () => {
-    providers.xero.apiFailures = [429];
+  it('waits out a 429 as its Retry-After says, using no attempt, then completes', async () => {
+    providers.xero.apiFailures = [{ status: 429, retryAfter: '1' }];
     const job = await syncAndWait(gw, owner.token, 'xero');
     expect(job.state).toBe('completed');
     const row = await gw.kit.runtime.pool.query(
@@ -202,7 +202,7 @@ describe('Xero: connect, sync, refresh, revoked grant, disconnect', () => {
     );
     expect(row.rows[0].last_sync_error).toBeNull();
     const status = await gw.kit.runtime.jobs.status('integrations.sync', job.id);
-    expect(status!.attemptsMade).toBe(2);
+    expect(status!.attemptsMade).toBe(1);
   });
 
   it('gives up after its attempts when the provider stays down (5xx): Failed to sync data, integrations.sync_failed', async () => {
@@ -300,8 +300,8 @@ describe('QuickBooks: connect, sync, refresh, revoked grant, disconnect', () => 
     );
   });
 
-  it('retries a 429 and completes', async () => {
-    providers.quickbooks.apiFailures = [429];
+  it('retries a 5xx with backoff and completes (a 429 waits Intuit’s 60 s: rate-limits.test.ts)', async () => {
+    providers.quickbooks.apiFailures = [503];
     const job = await syncAndWait(gw, owner.token, 'quickbooks');
     expect(job.state).toBe('completed');
     expect((await gw.kit.runtime.jobs.status('integrations.sync', job.id))!.attemptsMade).toBe(2);

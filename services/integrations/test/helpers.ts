@@ -8,6 +8,10 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, bearer, type TestGateway } from '../../../gateway/test/helpers.js';
+import { parseIntegrationsConfig, providerSettings } from '../src/config.js';
+import { SCHEMA } from '../src/db/schema.js';
+import { TokenCipher } from '../src/domain/token-cipher.js';
+import { IntegrationsService } from '../src/integrations-service.js';
 
 export interface IntegrationsGateway extends TestGateway {
   /** Every log line the app wrote (level trace), to prove no token is ever logged. */
@@ -151,4 +155,30 @@ export async function syncAndWait(gw: IntegrationsGateway, token: string, provid
     15_000,
     25,
   );
+}
+
+/**
+ * A second IntegrationsService on the gateway's database and key, with an injected clock: the tests
+ * run its processors directly (a sync attempt, the daily keep-alive) and assert on what they compute.
+ */
+export function directService(gw: IntegrationsGateway, now: () => Date, xeroBudget?: { perMinute: number; perDay: number }) {
+  const config = parseIntegrationsConfig();
+  return new IntegrationsService({
+    db: gw.kit.runtime.db,
+    relay: gw.kit.runtime.relay(SCHEMA),
+    jobs: gw.kit.runtime.jobs,
+    logger: gw.kit.runtime.logger,
+    cipher: new TokenCipher(gw.key),
+    providers: providerSettings(config, 'http://localhost:3000'),
+    syncAttempts: config.INTEGRATIONS_SYNC_ATTEMPTS,
+    syncBackoffMs: config.INTEGRATIONS_SYNC_BACKOFF_MS,
+    xeroBudget,
+    now,
+  });
+}
+
+/** A job context for running a processor by hand. */
+export function jobContext(id: string, attempt = 1) {
+  const progress: number[] = [];
+  return { id, attempt, progress, reportProgress: async (p: number) => void progress.push(p) };
 }

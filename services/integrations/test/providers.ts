@@ -13,8 +13,14 @@ export interface ProviderControl {
   expiresIn: number;
   /** How the next refresh answers: normally, or as a revoked grant. */
   refreshAnswer: 'ok' | 'invalid_grant';
-  /** Statuses the next API calls answer with, one per call (then normal service). */
-  apiFailures: number[];
+  /** Statuses the next API calls answer with, one per call (then normal service); a 429 may carry Retry-After. */
+  apiFailures: Array<number | { status: number; retryAfter?: string }>;
+  /** Like the provider's own app-wide limit: at most `calls` API calls per rolling second, else 429 with Retry-After. */
+  appLimit: { calls: number; retryAfter: string } | null;
+  /** Answers given to calls over appLimit. */
+  limited: number;
+  /** Xero tenants the API serves (the connections list names the first). */
+  tenants: Set<string>;
   tokenRequests: Array<{ grantType: string; authorization: string | undefined; codeVerifier?: string; refreshToken?: string }>;
   revocations: Array<{ authorization: string | undefined; contentType: string | undefined; token?: string }>;
   /** Every access and refresh token the server ever issued. */
@@ -33,6 +39,9 @@ function control(): ProviderControl {
     expiresIn: 1800,
     refreshAnswer: 'ok',
     apiFailures: [],
+    appLimit: null,
+    limited: 0,
+    tenants: new Set([XERO_TENANT.tenantId]),
     tokenRequests: [],
     revocations: [],
     issued: [],
@@ -193,16 +202,31 @@ function bearerOf(req: FastifyRequest): string {
 function apiServer(xero: ProviderControl, qb: ProviderControl): FastifyInstance {
   const app = Fastify({ logger: false });
   // Shared checks: a token the provider issued and has not revoked; a queued failure answers first.
+  const recent: Record<string, number[]> = {};
   const gate = (c: ProviderControl) => async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
     c.apiPaths.push(req.url);
     const token = bearerOf(req);
     c.apiTokens.push(token);
-    const fail = c.apiFailures.shift();
-    if (fail) return reply.status(fail).send(fail === 429 ? { Title: 'Too Many Requests' } : { Title: 'Service Unavailable' });
+    if (c.appLimit) {
+      const key = c === xero ? 'xero' : 'qb';
+      const now = Date.now();
+      const calls = (recent[key] = (recent[key] ?? []).filter((t) => t > now - 1000));
+      if (calls.length >= c.appLimit.calls) {
+        c.limited++;
+        return reply.status(429).header('retry-after', c.appLimit.retryAfter).send({ Title: 'Too Many Requests' });
+      }
+      calls.push(now);
+    }
+    const queued = c.apiFailures.shift();
+    const fail = typeof queued === 'number' ? { status: queued } : queued;
+    if (fail) {
+      if (fail.retryAfter) void reply.header('retry-after', fail.retryAfter);
+      return reply.status(fail.status).send(fail.status === 429 ? { Title: 'Too Many Requests' } : { Title: 'Service Unavailable' });
+    }
     if (!c.validAccess.has(token)) return reply.status(401).send({ Title: 'Unauthorized', Detail: 'AuthenticationUnsuccessful' });
   };
   const tenant = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
-    if (req.headers['xero-tenant-id'] !== XERO_TENANT.tenantId) return reply.status(403).send({ Title: 'Forbidden' });
+    if (!xero.tenants.has(String(req.headers['xero-tenant-id']))) return reply.status(403).send({ Title: 'Forbidden' });
   };
 
   app.get('/connections', { preHandler: gate(xero) }, async () => [

@@ -1,6 +1,6 @@
 import { JOBS, type JobName, type JobPayload } from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -35,6 +35,25 @@ export interface EnqueueOptions {
 /** An error that retrying cannot fix (bad payload, revoked grant): the job fails at once. */
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
+}
+
+/**
+ * The processor cannot do its work now but can at `at` (a provider's Retry-After, a rate budget that
+ * refills then): the queue runs the job again at that time. This is not a failure, so it uses up no
+ * attempt; the processor decides when waiting has gone on too long (it throws PermanentJobError).
+ */
+export class RetryLaterJobError extends Error {
+  override name = 'RetryLaterJobError';
+  constructor(
+    readonly at: Date,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** Milliseconds from `now` until the retry (never negative). */
+  delayMs(now = Date.now()): number {
+    return Math.max(0, this.at.getTime() - now);
+  }
 }
 
 /** The job queue: BullMQ on Redis in distributed mode, the in-process runner in all-in-one. */
@@ -153,6 +172,12 @@ export class InProcessJobQueue implements JobQueue {
       job.state = 'completed';
       job.progress = 100;
     } catch (err) {
+      if (err instanceof RetryLaterJobError && !this.closed) {
+        job.attemptsMade--;
+        this.logger.info({ job: job.name, id: job.id, at: err.at.toISOString() }, 'job deferred');
+        this.later(job, err.delayMs());
+        return;
+      }
       job.failedReason = (err as Error)?.message ?? String(err);
       const permanent = err instanceof PermanentJobError || err instanceof UnrecoverableError;
       if (!permanent && job.attemptsMade < job.attempts && !this.closed) {
@@ -239,7 +264,7 @@ export class BullMqJobQueue implements JobQueue {
     this.workerConnections.push(workerConnection);
     const worker = new Worker(
       queueName,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const proc = this.processors.get(job.name);
         if (!proc) throw new UnrecoverableError(`No processor for ${job.name}`);
         let payload: unknown;
@@ -256,6 +281,11 @@ export class BullMqJobQueue implements JobQueue {
           });
         } catch (err) {
           if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
+          if (err instanceof RetryLaterJobError) {
+            // BullMQ's documented manual delay: no attempt is used up.
+            await job.moveToDelayed(err.at.getTime(), token);
+            throw new DelayedError();
+          }
           throw err;
         }
       },

@@ -178,7 +178,16 @@ export function PaymentSuccessPage() {
   const [verify, result] = useVerifyPaymentMutation();
   const toast = useToast();
   const asked = useRef(false);
-  usePageTitle(result.isSuccess ? 'Payment successful' : result.isError ? 'Payment verification failed' : 'Verifying your payment');
+  const processing = result.isSuccess && result.data.payment_processing === true;
+  usePageTitle(
+    processing
+      ? 'Payment processing'
+      : result.isSuccess
+        ? 'Payment successful'
+        : result.isError
+          ? 'Payment verification failed'
+          : 'Verifying your payment',
+  );
 
   useEffect(() => {
     if (asked.current) return;
@@ -186,9 +195,10 @@ export function PaymentSuccessPage() {
     if (!sessionId) return;
     verify({ session_id: sessionId })
       .unwrap()
-      .then(() => {
+      .then((v) => {
         pendingPackage.clear();
-        toast.success(MESSAGES.paymentSuccessful, 'payment');
+        // A Direct Debit still being confirmed is not a success yet, nor a failure.
+        if (!v.payment_processing) toast.success(MESSAGES.paymentSuccessful, 'payment');
       })
       .catch(() => toast.error(MESSAGES.failedToVerifyPayment, 'payment'));
   }, [sessionId, verify, toast]);
@@ -198,7 +208,11 @@ export function PaymentSuccessPage() {
       <Result
         status="error"
         title={<h1 className="client-result-title">Payment verification failed</h1>}
-        subTitle="Please contact support if you believe this is an error."
+        subTitle={
+          errorBody(result.error)?.message === BILLING_MESSAGES.paymentFailed
+            ? BILLING_MESSAGES.paymentFailed
+            : 'Please contact support if you believe this is an error.'
+        }
         extra={
           <>
             <Link to="/">
@@ -212,6 +226,28 @@ export function PaymentSuccessPage() {
   }
   if (!result.isSuccess) return <PageSpinner label="Verifying your payment..." />;
   const v = result.data;
+  if (processing) {
+    return (
+      <div className="client-page client-page--narrow">
+        <Result
+          status="info"
+          title={<h1 className="client-result-title">Payment processing</h1>}
+          subTitle={BILLING_MESSAGES.paymentProcessing}
+          extra={
+            <Link to="/client-dashboard">
+              <Button type="primary">Go to your dashboard</Button>
+            </Link>
+          }
+        />
+        <Card title="Your package" className="client-gap">
+          <p className="client-package">
+            <strong>{v.package_name}</strong> <span>{formatGBP(v.monthly_fee)} per month</span>
+          </p>
+        </Card>
+        <PracticeContact />
+      </div>
+    );
+  }
   return (
     <div className="client-page client-page--narrow">
       <Result

@@ -55,9 +55,15 @@ function SyncWatcher({ jobId, provider, onDone }: { jobId: string; provider: Int
     }
   }, [job.isError, settled, jobId, provider, onDone]);
   if (settled) return null;
+  const waiting = job.data?.retry_at && job.data.notice ? job.data : null;
   return (
     <div className="integration-card__progress" aria-label="Sync progress">
-      <Typography.Text type="secondary">{state === 'active' ? 'Syncing…' : 'Waiting to sync…'}</Typography.Text>
+      {waiting ? (
+        // The provider asked us to slow down: the sync is queued, not failed.
+        <Alert type="info" showIcon title={waiting.notice} description={`Next try: ${formatDateTime(waiting.retry_at)}`} role="status" />
+      ) : (
+        <Typography.Text type="secondary">{state === 'active' ? 'Syncing…' : 'Waiting to sync…'}</Typography.Text>
+      )}
       <Progress percent={Math.round(job.data?.progress ?? 0)} status="active" size="small" />
     </div>
   );

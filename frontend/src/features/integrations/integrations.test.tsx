@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGES, type IntegrationCard, type IntegrationList } from '@countinghouse/proto';
+import { formatDateTime, INTEGRATION_TEXTS, MESSAGES, type IntegrationCard, type IntegrationList } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { IntegrationsCallbackPage, IntegrationsPage } from './IntegrationsPage';
@@ -147,6 +147,33 @@ describe('Integrations page', () => {
     await user.click(within(await cardOf('xero')).getByRole('button', { name: 'Sync Now' }));
     expect(await screen.findByLabelText('Sync progress')).toBeInTheDocument();
     expect(await screen.findByText('Successfully synced Xero data', {}, { timeout: 4000 })).toBeInTheDocument();
+  });
+
+  it('a sync waiting for Xero’s limit says it is queued and when it runs next, then completes', async () => {
+    const retryAt = '2026-11-23T14:05:07.000Z';
+    const waiting = {
+      id: 'job-3',
+      integration_type: 'xero',
+      state: 'delayed',
+      progress: 5,
+      retry_at: retryAt,
+      notice: INTEGRATION_TEXTS.syncWaiting('xero'),
+    };
+    mockFetch({
+      [LIST]: () => json(200, XERO_CONNECTED),
+      'POST /api/integrations/xero/sync': () => json(202, { jobId: 'job-3' }),
+      'GET /api/integrations/jobs/job-3': [
+        () => json(200, waiting),
+        () => json(200, waiting),
+        () => json(200, { id: 'job-3', integration_type: 'xero', state: 'completed', progress: 100 }),
+      ],
+    });
+    renderAt('/integrations', { routes });
+    await userEvent.setup().click(within(await cardOf('xero')).getByRole('button', { name: 'Sync Now' }));
+    expect(await screen.findByText(INTEGRATION_TEXTS.syncWaiting('xero'))).toBeInTheDocument();
+    expect(screen.getByText(`Next try: ${formatDateTime(retryAt)}`)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.failedToSyncData)).not.toBeInTheDocument();
+    expect(await screen.findByText('Successfully synced Xero data', {}, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('a failed sync says Failed to sync data', async () => {

@@ -21,7 +21,8 @@ export const customers = billing.table('customers', {
 
 /**
  * Checkout sessions we started. The id is the provider's (Stripe's cs_..., or ours for the test
- * checkout). open → paid (test checkout: the person pressed Pay) → completed (a subscription exists).
+ * checkout). open → paid (test checkout: the person pressed Pay) → completed (a subscription exists);
+ * with a delayed payment method (Bacs Direct Debit): open → processing → completed, or → failed.
  */
 export const checkoutSessions = billing.table(
   'checkout_sessions',
@@ -41,7 +42,7 @@ export const checkoutSessions = billing.table(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
   },
   (t) => [
-    check('checkout_sessions_status_check', sql`${t.status} in ('open', 'paid', 'completed', 'expired')`),
+    check('checkout_sessions_status_check', sql`${t.status} in ('open', 'processing', 'paid', 'completed', 'failed', 'expired')`),
     check('checkout_sessions_provider_check', sql`${t.provider} in ('stripe', 'test')`),
     index('checkout_sessions_user_idx').on(t.userId, t.createdAt.desc()),
   ],

@@ -1,6 +1,6 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'integrations';
 export const integrations = pgSchema(SCHEMA);
@@ -66,8 +66,12 @@ export const integrationCredentials = integrations.table('integration_credential
   accessTokenEnc: text('access_token_enc').notNull(),
   refreshTokenEnc: text('refresh_token_enc').notNull(),
   accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }).notNull(),
+  /** When the refresh token lapses unused: Xero 60 days after its issue, Intuit x_refresh_token_expires_in (100 days). */
   refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
   scope: text('scope'),
+  /** The keep-alive job's latest try: when, and 'refreshed' | 'refused' | 'unavailable'. */
+  keepAliveAt: timestamp('keep_alive_at', { withTimezone: true }),
+  keepAliveOutcome: text('keep_alive_outcome'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -100,6 +104,27 @@ export const syncJobs = integrations.table(
       .references(() => clientIntegrations.id, { onDelete: 'cascade' }),
     requestedBy: text('requested_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set while the job waits for the provider (its 429 or our call budget): when it runs again, and why. */
+    retryAt: timestamp('retry_at', { withTimezone: true }),
+    retryReason: text('retry_reason'),
+    deferrals: integer('deferrals').notNull().default(0),
   },
   (t) => [index('sync_jobs_integration_idx').on(t.integrationId)],
+);
+
+/**
+ * Provider calls made per organisation, for the sliding-window budget (Xero: 60 a minute, 5,000 a day
+ * per tenant). In the database so every replica and a restarted one count the same calls; rows older
+ * than a day are pruned as new calls are taken.
+ */
+export const providerCalls = integrations.table(
+  'provider_calls',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    /** Xero tenant id. */
+    organisation: text('organisation').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('provider_calls_org_at_idx').on(t.provider, t.organisation, t.at)],
 );

@@ -23,3 +23,10 @@ export interface ProviderAdapter {
   /** Organisation, contacts and open invoices and bills, summarised. Reports progress from 10 to 90. */
   summarise(accessToken: string, externalId: string, progress: (pct: number) => Promise<void>): Promise<SyncResult>;
 }
+
+/** What the service lends the adapters: the clock, and (Xero) the per-organisation call budget. */
+export interface AdapterHooks {
+  now: () => Date;
+  /** Takes one call from the organisation's budget, or throws a rate_limited ProviderError with its retryAt. */
+  beforeCall: (organisation: string) => Promise<void>;
+}

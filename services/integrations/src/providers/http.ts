@@ -1,4 +1,5 @@
 import { PROVIDER_LABELS, type IntegrationType } from '@countinghouse/proto';
+import { retryAtAfterLimit } from '../domain/rate-limit.js';
 
 /**
  * Why a provider call failed. Retrying helps with rate_limited, unavailable and bad_response; the
@@ -15,6 +16,8 @@ export class ProviderError extends Error {
     readonly failure: ProviderFailure,
     step: string,
     readonly status?: number,
+    /** When the provider (its 429's Retry-After, Intuit's 60 s) or our own call budget lets us try again. */
+    readonly retryAt?: Date,
   ) {
     super(`${PROVIDER_LABELS[provider]} ${step}: ${failure}${status ? ` (HTTP ${status})` : ''}`);
   }
@@ -50,10 +53,15 @@ export interface ProviderRequest {
   tokenEndpoint?: boolean;
   /** Whether an empty body is a success (revocation). */
   expectBody?: boolean;
+  /** Runs before the call: takes it from the organisation's budget, or throws a rate_limited ProviderError. */
+  beforeCall?: () => Promise<void>;
+  /** The clock the retry time is computed on (tests inject one). */
+  now?: () => Date;
 }
 
 /** One HTTP call to a provider, classified: a JSON body on 2xx, else a ProviderError. */
 export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> {
+  await r.beforeCall?.();
   let res: Response;
   try {
     res = await fetch(r.url, {
@@ -75,7 +83,16 @@ export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> 
       body = null;
     }
   }
-  if (!res.ok) throw new ProviderError(r.provider, failureOfStatus(res.status, body, r.tokenEndpoint ?? false), r.step, res.status);
+  if (!res.ok) {
+    const failure = failureOfStatus(res.status, body, r.tokenEndpoint ?? false);
+    const retryAfter = res.headers.get('retry-after');
+    // A 429 always has a time to come back; a 503 only when the provider says one.
+    const retryAt =
+      res.status === 429 || (res.status === 503 && retryAfter)
+        ? retryAtAfterLimit(r.provider, retryAfter, (r.now ?? (() => new Date()))())
+        : undefined;
+    throw new ProviderError(r.provider, failure, r.step, res.status, retryAt);
+  }
   if (r.expectBody === false) return undefined as T;
   if (body === null || typeof body !== 'object') throw new ProviderError(r.provider, 'bad_response', r.step, res.status);
   return body as T;

@@ -1,6 +1,6 @@
 import type { ProviderSettings } from '../config.js';
 import { dayOf, summarise, toBase, ukDay, type OpenItem } from '../domain/summary.js';
-import type { ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
+import type { AdapterHooks, ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
 import { providerCall, ProviderError } from './http.js';
 
 interface QbDocument {
@@ -15,10 +15,10 @@ export const QB_PAGE_SIZE = 1000;
 const MAX_PAGES = 200;
 const REALM = /^[0-9A-Za-z-]{1,64}$/;
 
-export function quickbooksAdapter(settings: ProviderSettings): ProviderAdapter {
+export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<AdapterHooks, 'now'>): ProviderAdapter {
   const company = (realmId: string) => `${settings.apiUrl}/v3/company/${encodeURIComponent(realmId)}`;
   const get = <T>(step: string, url: string, accessToken: string) =>
-    providerCall<T>({ provider: 'quickbooks', step, url, headers: { authorization: `Bearer ${accessToken}` } });
+    providerCall<T>({ provider: 'quickbooks', step, url, headers: { authorization: `Bearer ${accessToken}` }, now: hooks.now });
   const query = <T>(step: string, realmId: string, q: string, accessToken: string) =>
     get<{ QueryResponse?: Record<string, unknown> } & T>(
       step,

@@ -1,6 +1,6 @@
 import type { ProviderSettings } from '../config.js';
 import { dayOf, summarise, toBase, ukDay, type OpenItem } from '../domain/summary.js';
-import type { ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
+import type { AdapterHooks, ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
 import { providerCall, ProviderError } from './http.js';
 
 interface XeroConnection {
@@ -36,7 +36,7 @@ function authEventOf(accessToken: string): string | null {
   }
 }
 
-export function xeroAdapter(settings: ProviderSettings): ProviderAdapter {
+export function xeroAdapter(settings: ProviderSettings, hooks: AdapterHooks): ProviderAdapter {
   const auth = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
   const api = <T>(step: string, path: string, accessToken: string, tenantId: string) =>
     providerCall<T>({
@@ -44,6 +44,8 @@ export function xeroAdapter(settings: ProviderSettings): ProviderAdapter {
       step,
       url: `${settings.apiUrl}${path}`,
       headers: { ...auth(accessToken), 'xero-tenant-id': tenantId },
+      beforeCall: () => hooks.beforeCall(tenantId),
+      now: hooks.now,
     });
 
   /** Every page of a list, until a short page. */
@@ -69,6 +71,7 @@ export function xeroAdapter(settings: ProviderSettings): ProviderAdapter {
         step: 'connections',
         url: settings.connectionsUrl,
         headers: auth(accessToken),
+        now: hooks.now,
       });
       if (!Array.isArray(list)) throw new ProviderError('xero', 'bad_response', 'connections');
       const orgs = list.filter((c) => c.tenantType === 'ORGANISATION' && typeof c.tenantId === 'string');

@@ -65,6 +65,15 @@ const SYNC_REASONS: Record<EventData<'integrations.sync_failed'>['reason'], stri
 
 export function integrationSyncFailed(d: EventData<'integrations.sync_failed'>, companyName: string | null): NotificationText {
   const provider = PROVIDER_NAMES[d.integrationType] ?? d.integrationType;
+  if (d.trigger === 'keep_alive') {
+    // The daily keep-alive found the grant refused: nobody was syncing, the client must connect again.
+    return {
+      kind: 'integration_sync_failed',
+      title: 'Integration needs reconnecting',
+      body: `${provider} refused to renew the connection of ${companyName ?? 'a client'}: the client needs to connect ${provider} again.`,
+      link: clientLink(d.clientId),
+    };
+  }
   return {
     kind: 'integration_sync_failed',
     title: 'Integration sync failed',

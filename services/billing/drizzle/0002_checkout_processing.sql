@@ -1,0 +1,2 @@
+ALTER TABLE "billing"."checkout_sessions" DROP CONSTRAINT "checkout_sessions_status_check";--> statement-breakpoint
+ALTER TABLE "billing"."checkout_sessions" ADD CONSTRAINT "checkout_sessions_status_check" CHECK ("billing"."checkout_sessions"."status" in ('open', 'processing', 'paid', 'completed', 'failed', 'expired'));
