@@ -76,6 +76,12 @@ export interface KafkaBusOptions {
   clientId: string;
   logger: Logger;
   instanceId: string;
+  /**
+   * Prefixed to every topic and consumer group (KAFKA_NAMESPACE), so several deployments can share one
+   * broker without seeing each other's events (the tests start a product per file on one Kafka). Empty
+   * in production.
+   */
+  namespace?: string;
 }
 
 export class KafkaBus implements EventBus {
@@ -117,7 +123,12 @@ export class KafkaBus implements EventBus {
     return this.producerConnected;
   }
 
-  async ensureTopics(topics: string[]): Promise<void> {
+  private ns(name: string): string {
+    return `${this.opts.namespace ?? ''}${name}`;
+  }
+
+  async ensureTopics(names: string[]): Promise<void> {
+    const topics = names.map((t) => this.ns(t));
     const missing = topics.filter((t) => !this.knownTopics.has(t));
     if (missing.length === 0) return;
     const admin = this.kafka.admin();
@@ -141,7 +152,7 @@ export class KafkaBus implements EventBus {
     await this.connectProducer();
     await this.ensureTopics([topic]);
     await this.producer.send({
-      topic,
+      topic: this.ns(topic),
       acks: -1,
       messages: messages.map((m) => ({
         key: m.key,
@@ -153,10 +164,10 @@ export class KafkaBus implements EventBus {
 
   async subscribe(opts: SubscribeOptions): Promise<void> {
     await this.ensureTopics(opts.topics);
-    const groupId = opts.broadcast ? `${opts.group}.${this.opts.instanceId}` : opts.group;
+    const groupId = this.ns(opts.broadcast ? `${opts.group}.${this.opts.instanceId}` : opts.group);
     const consumer = this.kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 1000, retry: { retries: 10 } });
     await consumer.connect();
-    for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: !opts.broadcast });
+    for (const topic of opts.topics) await consumer.subscribe({ topic: this.ns(topic), fromBeginning: !opts.broadcast });
     const log = this.opts.logger;
     await consumer.run({
       eachMessage: async ({ message, topic }) => {
@@ -177,7 +188,7 @@ export class KafkaBus implements EventBus {
       const admin = this.kafka.admin();
       await admin.connect();
       try {
-        for (const topic of opts.topics) {
+        for (const topic of opts.topics.map((t) => this.ns(t))) {
           const offsets = await admin.fetchTopicOffsetsByTimestamp(topic, Date.now() - opts.broadcast.sinceMs);
           for (const o of offsets) consumer.seek({ topic, partition: o.partition, offset: o.offset });
         }

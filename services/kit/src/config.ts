@@ -22,6 +22,8 @@ export const BaseConfigSchema = Type.Object({
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   /** Comma-separated host:port list; empty means the in-process bus (all-in-one only). */
   KAFKA_BROKERS: Type.String({ default: '' }),
+  /** Prefix of every Kafka topic and consumer group: deployments sharing a broker (tests) stay apart. */
+  KAFKA_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._-]*$', default: '' }),
   /** Empty means the in-process job runner (all-in-one only). */
   REDIS_URL: Type.String({ default: '' }),
   JWT_PUBLIC_KEY: Type.String({ default: '' }),

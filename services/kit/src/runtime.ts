@@ -34,6 +34,8 @@ export interface RuntimeOptions {
   databaseUrl: string;
   poolSize?: number;
   kafkaBrokers?: string;
+  /** Prefix of topics and consumer groups (KAFKA_NAMESPACE). */
+  kafkaNamespace?: string;
   redisUrl?: string;
   publicKeyPem: string;
   logger?: Logger;
@@ -77,6 +79,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
         clientId: o.serviceName,
         logger,
         instanceId,
+        namespace: o.kafkaNamespace,
       })
     : new InProcessBus();
   const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger) : new InProcessJobQueue(logger);

@@ -56,6 +56,7 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
     databaseUrl: config.DATABASE_URL,
     poolSize: config.DB_POOL_SIZE,
     kafkaBrokers: config.KAFKA_BROKERS,
+    kafkaNamespace: config.KAFKA_NAMESPACE,
     redisUrl: config.REDIS_URL,
     publicKeyPem: readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE),
     logger,
