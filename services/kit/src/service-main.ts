@@ -63,7 +63,9 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
     demoMode: config.DEMO_MODE,
     publicUrl: config.PUBLIC_URL,
   });
-  const app = createApp({ logger, trustProxy: true });
+  // A service's plugin joins its Kafka consumer groups while registering: with replicas starting together
+  // on a busy machine the group rebalances a few times, well past Fastify's default 10 s.
+  const app = createApp({ logger, trustProxy: true, pluginTimeout: 120_000 });
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
   await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });
