@@ -1,4 +1,5 @@
 import { ConfigError } from '@countinghouse/kit';
+import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import type { S3StorageOptions } from './storage/s3-storage.js';
 
@@ -6,8 +7,9 @@ import type { S3StorageOptions } from './storage/s3-storage.js';
 export const DocumentsConfigSchema = Type.Object({
   /** Where uploaded files live on local disk, when no object store is configured; every replica must see the same folder. */
   DOCUMENTS_STORAGE_DIR: Type.String({ default: '' }),
-  /** Secret of the signed view links, shared by every replica (at least 32 characters). */
-  DOCUMENTS_LINK_SECRET: Type.String({ minLength: 32 }),
+  /** Secret of the signed view links, shared by every replica (at least 32 characters); or a file holding it. */
+  DOCUMENTS_LINK_SECRET: Type.String({ pattern: '^$|^.{32,}$', default: '' }),
+  DOCUMENTS_LINK_SECRET_FILE: Type.String({ default: '' }),
   /** The object store (all six or none): files in a bucket every replica reads and writes. */
   S3_ENDPOINT: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   S3_BUCKET: Type.String({ default: '' }),
@@ -47,4 +49,19 @@ export function storageChoice(c: DocumentsConfig): { s3: S3StorageOptions } | { 
   if (!c.DOCUMENTS_STORAGE_DIR)
     throw new ConfigError('Invalid configuration:\n  - DOCUMENTS_STORAGE_DIR or the S3_* settings: one of them is required');
   return { dir: c.DOCUMENTS_STORAGE_DIR };
+}
+
+/** The view-link secret, inline or from DOCUMENTS_LINK_SECRET_FILE (the file wins); at least 32 characters. */
+export function linkSecretOf(c: DocumentsConfig): string {
+  let secret = c.DOCUMENTS_LINK_SECRET;
+  if (c.DOCUMENTS_LINK_SECRET_FILE) {
+    try {
+      secret = readFileSync(c.DOCUMENTS_LINK_SECRET_FILE, 'utf8').trim();
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  - DOCUMENTS_LINK_SECRET_FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (secret.length < 32)
+    throw new ConfigError('Invalid configuration:\n  - DOCUMENTS_LINK_SECRET (or DOCUMENTS_LINK_SECRET_FILE): at least 32 characters required');
+  return secret;
 }

@@ -1,6 +1,6 @@
 import { ConfigError, startService } from '@countinghouse/kit';
 import { resolve } from 'node:path';
-import { DocumentsConfigSchema, storageChoice } from './config.js';
+import { DocumentsConfigSchema, linkSecretOf, storageChoice } from './config.js';
 import { documentsPlugin } from './plugin.js';
 import { S3DocumentStorage } from './storage/s3-storage.js';
 
@@ -9,8 +9,10 @@ await startService({
   configSchema: DocumentsConfigSchema,
   async register(scope, runtime, config) {
     let choice;
+    let linkSecret;
     try {
       choice = storageChoice(config);
+      linkSecret = linkSecretOf(config);
     } catch (err) {
       if (err instanceof ConfigError) {
         process.stderr.write(`documents: ${err.message}\n`);
@@ -29,7 +31,7 @@ await startService({
       runtime,
       storageDir: 'dir' in choice ? resolve(choice.dir) : '',
       storage,
-      linkSecret: config.DOCUMENTS_LINK_SECRET,
+      linkSecret,
     });
   },
 });
