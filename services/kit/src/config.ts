@@ -26,6 +26,8 @@ export const BaseConfigSchema = Type.Object({
   KAFKA_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._-]*$', default: '' }),
   /** Empty means the in-process job runner (all-in-one only). */
   REDIS_URL: Type.String({ default: '' }),
+  /** Prefix of the BullMQ keys in Redis: deployments sharing a Redis (tests) stay apart. */
+  BULLMQ_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._-]+$', default: 'countinghouse' }),
   JWT_PUBLIC_KEY: Type.String({ default: '' }),
   JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),

@@ -37,6 +37,8 @@ export interface RuntimeOptions {
   /** Prefix of topics and consumer groups (KAFKA_NAMESPACE). */
   kafkaNamespace?: string;
   redisUrl?: string;
+  /** Prefix of the BullMQ keys (BULLMQ_PREFIX). */
+  jobsPrefix?: string;
   publicKeyPem: string;
   logger?: Logger;
   logLevel?: string;
@@ -82,7 +84,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
         namespace: o.kafkaNamespace,
       })
     : new InProcessBus();
-  const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger) : new InProcessJobQueue(logger);
+  const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger, o.jobsPrefix) : new InProcessJobQueue(logger);
   const revocations = new RevocationList();
   const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
   const relays = new Map<string, OutboxRelay>();

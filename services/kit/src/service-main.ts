@@ -58,6 +58,7 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
     kafkaBrokers: config.KAFKA_BROKERS,
     kafkaNamespace: config.KAFKA_NAMESPACE,
     redisUrl: config.REDIS_URL,
+    jobsPrefix: config.BULLMQ_PREFIX,
     publicKeyPem: readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE),
     logger,
     demoMode: config.DEMO_MODE,
