@@ -56,8 +56,9 @@ export default defineConfig({
           ],
           env: { E2E_DISTRIBUTED: '1' },
           globalSetup: ['./tests/global-setup.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 240_000,
+          // a dozen processes on the same cores as the browser: each step is slower than all-in-one
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },
