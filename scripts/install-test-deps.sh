@@ -2,7 +2,8 @@
 # Installs what the test suites need beyond npm packages, on Debian 12, idempotently:
 #   PostgreSQL (+ contrib: pg_trgm, citext), redis-server, nginx, Chromium (/usr/bin/chromium),
 #   Java 17 + Maven (for the Kafka broker jars), then the Kafka jars (infra/kafka/kafka.sh fetch).
-#   and stripe-mock (go install; the billing tests run Stripe's API against it).
+#   stripe-mock (go install; the billing tests run Stripe's API against it) and MinIO (go install;
+#   the documents object store).
 # Runs as root, or through sudo when available. Installs only what is missing; apt-get update
 # runs at most once, and only when something has to be installed.
 set -euo pipefail
@@ -98,6 +99,20 @@ else
   GOBIN="$gobin" timeout 900 "$GO" install github.com/stripe/stripe-mock@latest
   DONE+=("stripe-mock installed in $gobin")
   [[ :$PATH: == *":$gobin:"* ]] || say "note: $gobin is not on PATH"
+fi
+
+# MinIO: the documents service's object store in the distributed product and its tests
+if [[ -x /usr/local/bin/minio ]] || command -v minio >/dev/null; then
+  say "minio already present ($(command -v minio || echo /usr/local/bin/minio))"
+else
+  GO=$(command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } || true)
+  [[ -n $GO ]] || die "go is needed to build minio (apt-get install golang-go)"
+  if [[ $(id -u) -eq 0 ]]; then gobin=/usr/local/bin; else gobin="$HOME/.local/bin"; fi
+  mkdir -p "$gobin"
+  say "go install github.com/minio/minio@latest -> $gobin (takes several minutes)"
+  t0=$SECONDS
+  GOBIN="$gobin" timeout 1800 "$GO" install github.com/minio/minio@latest || die "building minio failed or timed out"
+  DONE+=("minio installed in $gobin ($((SECONDS - t0))s)")
 fi
 
 for d in "${DONE[@]}"; do say "done: $d"; done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command (npm test): starts real PostgreSQL, Redis and Kafka on loopback with infra/,
+# The test command (npm test): starts real PostgreSQL, Redis, Kafka and MinIO on loopback with infra/,
 # builds the frontend for the browser tests, runs every vitest project, then stops what it started.
 # Extra arguments go to vitest (e.g. `npm test -- --project server`).
 set -euo pipefail
@@ -35,7 +35,12 @@ export TEST_REDIS_URL=$VALUE
 bash infra/kafka/kafka.sh fetch >/dev/null
 start infra/kafka/kafka.sh KAFKA_BROKERS
 export TEST_KAFKA_BROKERS=$VALUE
-echo "test: PostgreSQL $TEST_DATABASE_URL, Redis $TEST_REDIS_URL, Kafka $TEST_KAFKA_BROKERS ($(( $(date +%s) - t0 ))s)"
+# MinIO: the documents service's object store (S3 API); every S3_* line becomes TEST_S3_*
+start infra/minio.sh S3_ENDPOINT
+while IFS='=' read -r k v; do
+  [[ $k == S3_* ]] && export "TEST_$k=$v"
+done < <(bash infra/minio.sh status 2>/dev/null)
+echo "test: PostgreSQL $TEST_DATABASE_URL, Redis $TEST_REDIS_URL, Kafka $TEST_KAFKA_BROKERS, MinIO $TEST_S3_ENDPOINT ($(( $(date +%s) - t0 ))s)"
 
 # The browser tests run against the built UI.
 npm run build -w @countinghouse/frontend >/tmp/countinghouse-frontend-build.log 2>&1 || {

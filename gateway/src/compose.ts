@@ -1,7 +1,7 @@
 import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
 import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { crmPlugin } from '@countinghouse/crm';
-import { documentsPlugin } from '@countinghouse/documents';
+import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin } from '@countinghouse/integrations';
 import { mediaPlugin, type OpenAiOptions } from '@countinghouse/media';
@@ -35,6 +35,8 @@ export interface ComposeOptions {
   ghl?: { apiKey?: string; locationId?: string; baseUrl?: string };
   /** Uploaded files (the launcher passes DATA_DIR/documents; without it, a throwaway temp folder for tests). */
   documentsStorageDir?: string;
+  /** Another documents storage (an object store) instead of the folder. */
+  documentsStorage?: DocumentStorage;
   /** Secret of the documents' signed view links (without it, a random one per process: tests only). */
   documentsLinkSecret?: string;
   /** AES-256-GCM key for the integrations' provider tokens (launcher: DATA_DIR/keys; without it, INTEGRATIONS_ENCRYPTION_KEY or a per-process key). */
@@ -85,7 +87,8 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
         register: async (scope) =>
           void (await scope.register(documentsPlugin, {
             runtime: o.runtime,
-            storageDir: o.documentsStorageDir ?? mkdtempSync(join(tmpdir(), 'countinghouse-documents-')),
+            storageDir: o.documentsStorage ? '' : (o.documentsStorageDir ?? mkdtempSync(join(tmpdir(), 'countinghouse-documents-'))),
+            storage: o.documentsStorage,
             linkSecret: o.documentsLinkSecret ?? randomBytes(32).toString('base64url'),
           })),
       },

@@ -4,7 +4,7 @@ import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, typ
 import { PublicConfigSchema, type PublicConfig } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { serveFrontend } from './frontend.js';
-import { registerUpstream } from './proxy.js';
+import { registerUpstream, type UpstreamOptions } from './proxy.js';
 import { installGatewayGuards } from './security.js';
 
 export type { PublicConfig };
@@ -14,8 +14,10 @@ export interface GatewayOptions {
   verifier: TokenVerifier;
   /** In-process plugins (all-in-one), each registered under /api/<name>. */
   plugins?: Array<{ name: string; register: (scope: App) => Promise<void> }>;
-  /** Upstream base URLs (distributed), each proxied at /api/<name>. */
-  upstreams?: Record<string, string>;
+  /** Upstream base URLs (distributed), each proxied at /api/<name>: one URL or a comma-separated list of replicas. */
+  upstreams?: Record<string, string | string[]>;
+  /** Replica checks of the proxy (tests shorten them). */
+  upstreamOptions?: UpstreamOptions;
   frontendDir: string | null;
   publicConfig: () => PublicConfig;
   healthChecks: Record<string, () => Promise<boolean>>;
@@ -85,9 +87,9 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   for (const p of o.plugins ?? []) {
     await app.register(async (scope) => p.register(scope), { prefix: `/api/${p.name}` });
   }
-  for (const [name, base] of Object.entries(o.upstreams ?? {})) {
-    await registerUpstream(app, name, base);
-    void fetchUpstreamDoc(name, base, upstreamDocs, o.logger);
+  for (const [name, bases] of Object.entries(o.upstreams ?? {})) {
+    const group = await registerUpstream(app, name, bases, o.upstreamOptions);
+    void fetchUpstreamDoc(name, group.replicas[0]!.base, upstreamDocs, o.logger);
   }
   if (o.frontendDir) await serveFrontend(app, o.frontendDir);
   return app;

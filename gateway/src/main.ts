@@ -12,37 +12,14 @@ import {
 } from '@countinghouse/kit';
 import { SERVICES, TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
-import { Type } from '@sinclair/typebox';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { GatewayConfigSchema } from './config.js';
 import { buildGateway } from './gateway.js';
 import { LiveSettings } from './live-settings.js';
+import { parseUpstreamList } from './proxy.js';
 
-const GatewayConfigSchema = Type.Object({
-  HOST: Type.String({ default: '0.0.0.0' }),
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
-  LOG_LEVEL: Type.String({ default: 'info' }),
-  JWT_PUBLIC_KEY: Type.String({ default: '' }),
-  JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
-  KAFKA_BROKERS: Type.String({ minLength: 1 }),
-  // Each service's base URL; a service left out is not routed (its paths answer 404).
-  IDENTITY_URL: Type.String({ pattern: '^https?://' }),
-  CRM_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  DOCUMENTS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  BILLING_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  INTEGRATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  MEDIA_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  SETTINGS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  NOTIFICATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  DEMO_MODE: Type.Boolean({ default: false }),
-  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
-  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
-  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
-  FRONTEND_DIR: Type.String({ default: '' }),
-  SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
-});
 
 let config;
 try {
@@ -64,7 +41,7 @@ const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, conf
 // lifetime replayed before it listens (docs/decisions.md).
 const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
 const bus = config.KAFKA_BROKERS
-  ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId })
+  ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId, namespace: config.KAFKA_NAMESPACE })
   : new InProcessBus();
 await bus.subscribe({
   group: 'gateway.revocations',
@@ -78,7 +55,20 @@ await bus.subscribe({
 const settings = new LiveSettings({ name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL });
 await settings.subscribe(bus, logger);
 const stopLoading = new AbortController();
-if (config.SETTINGS_URL) void settings.loadFrom(config.SETTINGS_URL, logger, stopLoading.signal);
+// (any one replica of the settings service will do)
+const settingsUrls = parseUpstreamList(config.SETTINGS_URL);
+if (settingsUrls.length > 0) void loadSettings();
+async function loadSettings() {
+  for (let i = 0; !stopLoading.signal.aborted && !settings.isLoaded(); i++) {
+    const one = new AbortController();
+    const stop = () => one.abort();
+    stopLoading.signal.addEventListener('abort', stop, { once: true });
+    const timer = setTimeout(stop, 15_000);
+    await settings.loadFrom(settingsUrls[i % settingsUrls.length]!, logger, one.signal);
+    clearTimeout(timer);
+    stopLoading.signal.removeEventListener('abort', stop);
+  }
+}
 
 const configured: Record<(typeof SERVICES)[number], string> = {
   identity: config.IDENTITY_URL,
@@ -103,9 +93,17 @@ const app = await buildGateway({
     // Not ready until the settings arrived, so a load balancer never sends visitors past a maintenance switch.
     ...(config.SETTINGS_URL ? { practiceSettings: async () => settings.isLoaded() } : {}),
     ...Object.fromEntries(
-      Object.entries(upstreamUrls).map(([name, url]) => [
+      Object.entries(upstreamUrls).map(([name, urls]) => [
         name,
-        async () => (await fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.ok ?? false,
+        // ready while any one replica answers
+        async () => {
+          const answers = await Promise.all(
+            parseUpstreamList(urls).map(
+              async (url) => (await fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.ok ?? false,
+            ),
+          );
+          return answers.some(Boolean);
+        },
       ]),
     ),
   },

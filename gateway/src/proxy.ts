@@ -11,38 +11,180 @@ export interface UpstreamOptions {
   connections?: number;
   headersTimeout?: number;
   bodyTimeout?: number;
+  /** How long a replica that refused a connection is left out (passive check). Default 10 s. */
+  ejectMs?: number;
+  /** Interval of the active checks (GET /health/ready on every replica); 0 turns them off. Default 2 s. */
+  healthIntervalMs?: number;
+  /** Timeout of one active check. Default 1.5 s. */
+  healthTimeoutMs?: number;
+}
+
+/** Errors that mean the request never got an answer from this replica: the connection, not the service, failed. */
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+export function isConnectionFailure(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code && CONNECTION_FAILURES.has(e.code)) return true;
+  }
+  return false;
+}
+
+/** One process of a service. */
+export class Replica {
+  readonly pool: Pool;
+  /** Passive check: left out until then after a failed connection. */
+  ejectedUntil = 0;
+  /** Active check: the last /health/ready answer (true until the first check says otherwise). */
+  ready = true;
+
+  constructor(
+    readonly base: string,
+    o: UpstreamOptions,
+  ) {
+    this.pool = new Pool(base, {
+      connections: o.connections ?? 128,
+      pipelining: 1,
+      headersTimeout: o.headersTimeout ?? 30_000,
+      bodyTimeout: o.bodyTimeout ?? 30_000,
+    });
+  }
+
+  available(now: number): boolean {
+    return this.ready && now >= this.ejectedUntil;
+  }
 }
 
 /**
- * Distributed mode: /api/<name> and everything under it go to one service, through a pool of
- * keep-alive connections (undici). The request body streams to the service untouched (the gateway never
- * parses it) and the answer streams back onto the client's socket as it arrives, with the gateway's
- * security headers and the request id. A service that cannot be reached answers 503 in the usual error
- * shape; a client that goes away aborts the upstream request.
+ * The replicas of one service: round robin over the available ones (ready by the active check and not
+ * ejected by the passive one). When none is available by both checks the ones not ejected are still
+ * tried (a dependency such as Kafka down makes every replica "not ready" while reads still work), and
+ * when every one is ejected the request fails over nowhere: 503.
+ */
+export class UpstreamGroup {
+  readonly replicas: Replica[];
+  private next = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly ejectMs: number;
+
+  constructor(
+    readonly name: string,
+    bases: string[],
+    private readonly o: UpstreamOptions = {},
+  ) {
+    if (bases.length === 0) throw new Error(`no replica given for ${name}`);
+    this.replicas = bases.map((b) => new Replica(b.replace(/\/+$/, ''), o));
+    this.ejectMs = o.ejectMs ?? 10_000;
+  }
+
+  /** The next replica, round robin, other than `exclude`; null when none can be tried. */
+  pick(exclude?: Replica): Replica | null {
+    const now = Date.now();
+    const n = this.replicas.length;
+    const scan = (ok: (r: Replica) => boolean) => {
+      for (let i = 0; i < n; i++) {
+        const r = this.replicas[(this.next + i) % n]!;
+        if (r !== exclude && ok(r)) {
+          this.next = (this.next + i + 1) % n;
+          return r;
+        }
+      }
+      return null;
+    };
+    return scan((r) => r.available(now)) ?? scan((r) => now >= r.ejectedUntil);
+  }
+
+  eject(r: Replica): void {
+    r.ejectedUntil = Date.now() + this.ejectMs;
+  }
+
+  startHealthChecks(onChange?: (r: Replica, ready: boolean) => void): void {
+    const every = this.o.healthIntervalMs ?? 2000;
+    if (every <= 0 || this.timer) return;
+    const check = async () => {
+      await Promise.all(
+        this.replicas.map(async (r) => {
+          const ok = await fetch(`${r.base}/health/ready`, { signal: AbortSignal.timeout(this.o.healthTimeoutMs ?? 1500) })
+            .then((res) => res.ok)
+            .catch(() => false);
+          if (ok && r.ejectedUntil > Date.now()) r.ejectedUntil = 0; // back: take it again at once
+          if (ok !== r.ready) onChange?.(r, ok);
+          r.ready = ok;
+        }),
+      );
+    };
+    this.timer = setInterval(() => void check(), every);
+    this.timer.unref();
+    void check();
+  }
+
+  /** Any replica that answers /health/live (the gateway's own readiness). */
+  async anyLive(): Promise<boolean> {
+    const answers = await Promise.all(
+      this.replicas.map((r) =>
+        fetch(`${r.base}/health/live`, { signal: AbortSignal.timeout(2000) })
+          .then((res) => res.ok)
+          .catch(() => false),
+      ),
+    );
+    return answers.some(Boolean);
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.allSettled(this.replicas.map((r) => r.pool.close()));
+  }
+}
+
+/** `http://a:1,http://b:2` → the list of base URLs (blanks dropped). */
+export function parseUpstreamList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Distributed mode: /api/<name> and everything under it go to one of the service's replicas, through a
+ * pool of keep-alive connections per replica (undici). The request body streams to the service untouched
+ * (the gateway never parses it) and the answer streams back onto the client's socket as it arrives, with
+ * the gateway's security headers and the request id. A replica whose connection fails is left out for a
+ * while; a GET or HEAD is then tried once more on another replica (nothing was answered yet, and a read
+ * may be repeated); a write is not repeated (its body is gone) and answers 503 in the usual error shape,
+ * as does any request when no replica can be reached. A client that goes away aborts the upstream request.
  *
  * This replaced @fastify/http-proxy: the same job for about 30 % less CPU per request (docs/perf/gateway.md).
  */
-export async function registerUpstream(app: App, name: string, base: string, o: UpstreamOptions = {}): Promise<void> {
-  const pool = new Pool(base, {
-    connections: o.connections ?? 128,
-    pipelining: 1,
-    headersTimeout: o.headersTimeout ?? 30_000,
-    bodyTimeout: o.bodyTimeout ?? 30_000,
-  });
+export async function registerUpstream(app: App, name: string, bases: string | string[], o: UpstreamOptions = {}): Promise<UpstreamGroup> {
+  const group = new UpstreamGroup(name, typeof bases === 'string' ? parseUpstreamList(bases) : bases, o);
+  group.startHealthChecks((r, ready) =>
+    app.log[ready ? 'info' : 'warn']({ upstream: name, replica: r.base }, ready ? 'replica ready again' : 'replica not ready'),
+  );
   app.addHook('onClose', async () => {
-    await pool.close();
+    await group.close();
   });
   await app.register(async (scope) => {
     // the body is the service's business: leave it unread on the socket
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const forward = (request: FastifyRequest, reply: FastifyReply) => proxy(pool, name, request, reply);
+    const forward = (request: FastifyRequest, reply: FastifyReply) => proxy(group, request, reply);
     scope.all(`/api/${name}`, forward);
     scope.all(`/api/${name}/*`, forward);
   });
+  return group;
 }
 
-function proxy(pool: Pool, name: string, request: FastifyRequest, reply: FastifyReply): void {
+function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyReply): void {
   const incoming = request.headers as IncomingHttpHeaders;
   const headers: Record<string, string | string[]> = {};
   for (const k in incoming) {
@@ -52,6 +194,7 @@ function proxy(pool: Pool, name: string, request: FastifyRequest, reply: Fastify
   headers['x-request-id'] = request.id;
   headers['x-forwarded-for'] = request.ip;
   const method = request.method as Dispatcher.HttpMethod;
+  const safe = method === 'GET' || method === 'HEAD';
   const res = reply.raw;
   // from here the gateway writes the answer itself; what its hooks set so far (security headers) goes with it
   reply.hijack();
@@ -59,48 +202,64 @@ function proxy(pool: Pool, name: string, request: FastifyRequest, reply: Fastify
   const out: Record<string, string | number | string[] | undefined> = reply.getHeaders();
   let answered = false;
 
-  const fail = (err: Error) => {
+  const unavailable = (err: Error | null) => {
     if (answered || res.headersSent) {
-      res.destroy(err);
+      res.destroy(err ?? undefined);
       return;
     }
     answered = true;
     if (res.destroyed) return;
-    request.log.warn({ err, upstream: name }, 'upstream unavailable');
+    request.log.warn({ err, upstream: group.name }, 'upstream unavailable');
     res.writeHead(503, { ...out, 'content-type': 'application/json; charset=utf-8', 'x-request-id': request.id });
     res.end(JSON.stringify({ error: { code: 'UPSTREAM_UNAVAILABLE', message: MESSAGES.serviceUnavailable } }));
   };
 
-  const handler: Dispatcher.DispatchHandler = {
-    onRequestStart(controller) {
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('the client went away'));
-      });
-    },
-    onResponseStart(_controller, statusCode, upstream) {
-      if (statusCode < 200) return;
-      answered = true;
-      for (const k in upstream) if (!HOP.has(k)) out[k] = upstream[k];
-      out['x-request-id'] = request.id;
-      res.writeHead(statusCode, out as OutgoingHttpHeaders);
-    },
-    onResponseData(controller, chunk) {
-      if (!res.write(chunk)) {
-        controller.pause();
-        res.once('drain', () => controller.resume());
-      }
-    },
-    onResponseEnd() {
-      // (Fastify still logs 'request completed' when the response finishes)
-      res.end();
-    },
-    onResponseError(_controller, err) {
-      fail(err);
-    },
+  const attempt = (replica: Replica, retried: boolean) => {
+    let started = false;
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(controller) {
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new Error('the client went away'));
+        });
+      },
+      onResponseStart(_controller, statusCode, upstream) {
+        if (statusCode < 200) return;
+        started = true;
+        answered = true;
+        for (const k in upstream) if (!HOP.has(k)) out[k] = upstream[k];
+        out['x-request-id'] = request.id;
+        res.writeHead(statusCode, out as OutgoingHttpHeaders);
+      },
+      onResponseData(controller, chunk) {
+        if (!res.write(chunk)) {
+          controller.pause();
+          res.once('drain', () => controller.resume());
+        }
+      },
+      onResponseEnd() {
+        // (Fastify still logs 'request completed' when the response finishes)
+        res.end();
+      },
+      onResponseError(_controller, err) {
+        if (!started && !res.destroyed && isConnectionFailure(err)) {
+          group.eject(replica);
+          request.log.warn({ err, upstream: group.name, replica: replica.base }, 'replica unreachable: left out for a while');
+          if (safe && !retried) {
+            const other = group.pick(replica);
+            if (other) return attempt(other, true);
+          }
+        }
+        unavailable(err);
+      },
+    };
+    try {
+      replica.pool.dispatch({ path: request.url, method, headers, body: safe ? null : request.raw }, handler);
+    } catch (err) {
+      unavailable(err as Error);
+    }
   };
-  try {
-    pool.dispatch({ path: request.url, method, headers, body: method === 'GET' || method === 'HEAD' ? null : request.raw }, handler);
-  } catch (err) {
-    fail(err as Error);
-  }
+
+  const first = group.pick();
+  if (!first) unavailable(null);
+  else attempt(first, false);
 }

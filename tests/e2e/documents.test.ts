@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import {
   ADMIN_AUTH_ROUTES,
   CRM_ROUTES,
@@ -29,7 +29,6 @@ let client: Client;
 
 // Our own data folder (the launcher lets extraEnv override DATA_DIR) so the storage folder can be inspected.
 const dataDir = mkdtempSync(join(tmpdir(), 'ch-e2e-docs-'));
-const storageDir = join(dataDir, 'documents');
 const filesDir = mkdtempSync(join(tmpdir(), 'ch-e2e-docs-files-'));
 
 const COMPANY = 'Harbour Lights Bakery Ltd';
@@ -68,20 +67,6 @@ const pathOf = (f: { name: string }) => join(filesDir, f.name);
 
 const api = <T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> =>
   apiJson<T>(server.baseUrl, bearer, method, path, body);
-
-/** Every stored file under the storage folder, relative paths (the temporary folder listed apart). */
-function storedFiles(dir = storageDir): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(relative(dir, p));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 async function documentRows(): Promise<number> {
   const { rows } = await server.pool.query<{ n: string }>('select count(*) as n from documents.client_documents');
@@ -407,14 +392,14 @@ describe('Client documents in the admin panel', () => {
       'select filename, file_path, file_size from documents.client_documents order by filename',
     );
     expect(stored.map((r) => r.filename)).toEqual(GOOD.map((f) => f.name).sort());
-    const files = storedFiles();
+    const files = await server.storedFiles();
     // Exactly the three good files, each under {clientId}/{documentType}/, and nothing half-written in .tmp.
     expect(files).toHaveLength(3);
     expect(files.sort()).toEqual(stored.map((r) => r.file_path).sort());
     for (const f of files) expect(f.startsWith(`${client.id}/vat/`)).toBe(true);
     for (const r of stored) {
       const original = GOOD.find((g) => g.name === r.filename)!;
-      expect(readFileSync(join(storageDir, r.file_path)).equals(original.buffer), r.filename).toBe(true);
+      expect((await server.readStored(r.file_path)).equals(original.buffer), r.filename).toBe(true);
     }
 
     // The page agrees: still three documents.

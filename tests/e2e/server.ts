@@ -1,7 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@countinghouse/kit/testing';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { startDistributedE2EServer } from './distributed-server.js';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { startAllInOne } from '../../gateway/src/all-in-one.js';
@@ -15,7 +16,22 @@ export interface E2EServer {
   /** A pool on this server's own database, for arranging states the UI cannot (e.g. an expired invitation). */
   pool: pg.Pool;
   admin: typeof E2E_ADMIN;
+  /** 'all-in-one' (one process) or 'distributed' (every service its own process, crm and documents twice). */
+  mode: 'all-in-one' | 'distributed';
+  /** Every stored document file by key, and anything half-written (disk: `.tmp/…`; object store: `.uploads/…`). */
+  storedFiles(): Promise<string[]>;
+  /** The bytes stored under a key. */
+  readStored(key: string): Promise<Buffer>;
   close(): Promise<void>;
+}
+
+/**
+ * The product the browser tests run against: all-in-one, or with E2E_DISTRIBUTED=1 (the
+ * browser-distributed project) the distributed product from scripts/distributed.ts.
+ */
+export async function startE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
+  if (process.env.E2E_DISTRIBUTED === '1') return startDistributedE2EServer(extraEnv);
+  return startAllInOneE2EServer(extraEnv);
 }
 
 /**
@@ -23,7 +39,7 @@ export interface E2EServer {
  * cloned from the test template. The UI must be built first (`npm run build -w @countinghouse/frontend`;
  * scripts/test.sh does it).
  */
-export async function startE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
+export async function startAllInOneE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
   const frontendDir = join(repoRoot, 'frontend', 'dist');
   if (!existsSync(join(frontendDir, 'index.html'))) {
     throw new Error('frontend/dist is missing: run `npm run build -w @countinghouse/frontend` (npm test does it).');
@@ -57,10 +73,27 @@ export async function startE2EServer(extraEnv: Record<string, string> = {}): Pro
     throw err;
   }
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  const storageDir = join(extraEnv.DATA_DIR ?? dataDir, 'documents');
   return {
     baseUrl,
     pool,
     admin: E2E_ADMIN,
+    mode: 'all-in-one',
+    async storedFiles() {
+      const out: string[] = [];
+      const walk = (d: string) => {
+        for (const name of readdirSync(d)) {
+          const p = join(d, name);
+          if (statSync(p).isDirectory()) walk(p);
+          else out.push(relative(storageDir, p));
+        }
+      };
+      if (existsSync(storageDir)) walk(storageDir);
+      return out.sort();
+    },
+    async readStored(key) {
+      return readFileSync(join(storageDir, key));
+    },
     async close() {
       await pool.end();
       await started.app.close();

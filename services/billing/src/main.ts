@@ -1,5 +1,5 @@
 import { startService } from '@countinghouse/kit';
-import { Type } from '@sinclair/typebox';
+import { BillingConfigSchema } from './config.js';
 import { billingPlugin, stripeOptionsFromEnv } from './plugin.js';
 
 // Stripe is optional as a group: both keys or neither (then the built-in test checkout).
@@ -13,11 +13,7 @@ try {
 
 await startService({
   name: 'billing',
-  configSchema: Type.Object({
-    STRIPE_SECRET_KEY: Type.String({ default: '' }),
-    STRIPE_WEBHOOK_SECRET: Type.String({ default: '' }),
-    STRIPE_API_BASE: Type.String({ default: '' }),
-  }),
+  configSchema: BillingConfigSchema,
   async register(scope, runtime) {
     await scope.register(billingPlugin, { runtime, stripe });
   },

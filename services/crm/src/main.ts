@@ -1,14 +1,10 @@
 import { startService } from '@countinghouse/kit';
-import { Type } from '@sinclair/typebox';
+import { CrmConfigSchema } from './config.js';
 import { crmPlugin } from './plugin.js';
 
 await startService({
   name: 'crm',
-  configSchema: Type.Object({
-    GHL_API_KEY: Type.String({ default: '' }),
-    GHL_LOCATION_ID: Type.String({ default: '' }),
-    GHL_BASE_URL: Type.String({ default: '' }),
-  }),
+  configSchema: CrmConfigSchema,
   async register(scope, runtime, config) {
     await scope.register(crmPlugin, {
       runtime,

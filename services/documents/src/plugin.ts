@@ -57,3 +57,4 @@ export { SCHEMA } from './db/schema.js';
 export { clientDirectoryHandler, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
 export { signViewLink } from './domain/signed-links.js';
 export { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
+export { S3DocumentStorage, type S3StorageOptions } from './storage/s3-storage.js';

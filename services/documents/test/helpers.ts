@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, type TestGateway } from '../../../gateway/test/helpers.js';
+import type { DocumentStorage } from '../src/storage/storage.js';
 
 export interface DocumentsGateway extends TestGateway {
   storageDir: string;
@@ -16,7 +17,7 @@ export interface DocumentsGateway extends TestGateway {
 }
 
 /** The all-in-one app on a fresh real database, with a known storage folder and link secret. */
-export async function startDocumentsGateway(): Promise<DocumentsGateway> {
+export async function startDocumentsGateway(o: { storage?: DocumentStorage } = {}): Promise<DocumentsGateway> {
   const kit = await createTestKit();
   const storageDir = mkdtempSync(join(tmpdir(), 'ch-docs-test-'));
   const linkSecret = randomBytes(32).toString('base64url');
@@ -27,6 +28,7 @@ export async function startDocumentsGateway(): Promise<DocumentsGateway> {
     frontendDir: null,
     signInMax: 1000,
     documentsStorageDir: storageDir,
+    documentsStorage: o.storage,
     documentsLinkSecret: linkSecret,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
   });

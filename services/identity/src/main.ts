@@ -1,19 +1,6 @@
-import { readPem, startService, TokenSigner } from '@countinghouse/kit';
-import { Type } from '@sinclair/typebox';
+import { followPracticeSettings, readPem, startService, TokenSigner } from '@countinghouse/kit';
+import { IdentityConfigSchema } from './config.js';
 import { ensureInitialAdmin, identityPlugin } from './plugin.js';
-
-const IdentityConfigSchema = Type.Object({
-  JWT_PRIVATE_KEY: Type.String({ default: '' }),
-  JWT_PRIVATE_KEY_FILE: Type.String({ default: '' }),
-  ADMIN_USERNAME: Type.String({ default: 'admin' }),
-  ADMIN_PASSWORD: Type.String({ default: '' }),
-  COOKIE_SECURE: Type.Boolean({ default: false }),
-  SMTP_URL: Type.String({ default: '' }),
-  MAIL_FROM: Type.String({ default: '' }),
-  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
-  /** The From address when MAIL_FROM is empty (the practice e-mail of Company Settings). */
-  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
-});
 
 await startService({
   name: 'identity',
@@ -22,14 +9,23 @@ await startService({
     const pem = readPem(config.JWT_PRIVATE_KEY, config.JWT_PRIVATE_KEY_FILE);
     if (!pem) throw new Error('identity: JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE is required');
     const signer = await TokenSigner.fromPem(pem);
+    // The practice name in e-mails follows /admin/settings, as in all-in-one.
+    const practice = await followPracticeSettings({
+      service: 'identity',
+      bus: runtime.bus,
+      logger: runtime.logger,
+      defaults: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
+      settingsUrl: config.SETTINGS_URL,
+    });
+    scope.addHook('onClose', async () => practice.stop());
     await scope.register(identityPlugin, {
       runtime,
       signer,
       cookieSecure: config.COOKIE_SECURE,
       smtpUrl: config.SMTP_URL,
       mailFrom: config.MAIL_FROM,
-      practiceName: config.PRACTICE_NAME,
-      practiceEmail: config.PRACTICE_EMAIL,
+      practiceName: () => practice.live.get().name,
+      practiceEmail: () => practice.live.get().email,
     });
     const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
     if (made.generatedPassword) {

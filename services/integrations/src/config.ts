@@ -11,6 +11,8 @@ import { Type, type Static } from '@sinclair/typebox';
 export const IntegrationsConfigSchema = Type.Object({
   /** base64 of 32 random bytes. Required in distributed mode; all-in-one keeps one in DATA_DIR/keys. */
   INTEGRATIONS_ENCRYPTION_KEY: Type.String({ default: '' }),
+  /** A file holding the key instead (docker-compose: made once by keygen); it wins over the inline key. */
+  INTEGRATIONS_ENCRYPTION_KEY_FILE: Type.String({ default: '' }),
   XERO_CLIENT_ID: Type.String({ default: '' }),
   XERO_CLIENT_SECRET: Type.String({ default: '' }),
   /** Default: PUBLIC_URL + /api/integrations/xero/callback (register it in the Xero app). */

@@ -19,6 +19,8 @@ export interface CreateAppOptions {
   bodyLimit?: number;
   /** The gateway sets its own (SPA fallback); services answer the JSON 404. */
   notFoundHandler?: boolean;
+  /** How long one plugin may take to register (Fastify's default, 10 s, is short for joining Kafka groups). */
+  pluginTimeout?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
@@ -35,6 +37,7 @@ export function createApp(opts: CreateAppOptions): App {
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
     return503OnClosing: true,
+    ...(opts.pluginTimeout ? { pluginTimeout: opts.pluginTimeout } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
   // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".

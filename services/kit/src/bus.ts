@@ -87,6 +87,12 @@ export interface KafkaBusOptions {
   clientId: string;
   logger: Logger;
   instanceId: string;
+  /**
+   * Prefixed to every topic and consumer group (KAFKA_NAMESPACE), so several deployments can share one
+   * broker without seeing each other's events (the tests start a product per file on one Kafka). Empty
+   * in production.
+   */
+  namespace?: string;
 }
 
 export class KafkaBus implements EventBus {
@@ -128,7 +134,12 @@ export class KafkaBus implements EventBus {
     return this.producerConnected;
   }
 
-  async ensureTopics(topics: string[]): Promise<void> {
+  private ns(name: string): string {
+    return `${this.opts.namespace ?? ''}${name}`;
+  }
+
+  async ensureTopics(names: string[]): Promise<void> {
+    const topics = names.map((t) => this.ns(t));
     const missing = topics.filter((t) => !this.knownTopics.has(t));
     if (missing.length === 0) return;
     const admin = this.kafka.admin();
@@ -152,7 +163,7 @@ export class KafkaBus implements EventBus {
     await this.connectProducer();
     await this.ensureTopics([topic]);
     await this.producer.send({
-      topic,
+      topic: this.ns(topic),
       acks: -1,
       messages: messages.map((m) => ({
         key: m.key,
@@ -164,10 +175,10 @@ export class KafkaBus implements EventBus {
 
   async subscribe(opts: SubscribeOptions): Promise<void> {
     await this.ensureTopics(opts.topics);
-    const groupId = opts.broadcast ? `${opts.group}.${this.opts.instanceId}` : opts.group;
+    const groupId = this.ns(opts.broadcast ? `${opts.group}.${this.opts.instanceId}` : opts.group);
     const consumer = this.kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 1000, retry: { retries: 10 } });
     await consumer.connect();
-    for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: !opts.broadcast });
+    for (const topic of opts.topics) await consumer.subscribe({ topic: this.ns(topic), fromBeginning: !opts.broadcast });
     // A broadcast consumer replays the recent past (from sinceMs ago up to the end as of now).
     const plan: Array<{ topic: string; partition: number; from: string; end: number }> = [];
     if (opts.broadcast) {
@@ -178,7 +189,7 @@ export class KafkaBus implements EventBus {
         try {
           await admin.connect();
           plan.length = 0;
-          for (const topic of opts.topics) {
+          for (const topic of opts.topics.map((t) => this.ns(t))) {
             const starts = await admin.fetchTopicOffsetsByTimestamp(topic, since);
             const ends = await admin.fetchTopicOffsets(topic);
             for (const st of starts) {

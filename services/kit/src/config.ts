@@ -22,8 +22,12 @@ export const BaseConfigSchema = Type.Object({
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   /** Comma-separated host:port list; empty means the in-process bus (all-in-one only). */
   KAFKA_BROKERS: Type.String({ default: '' }),
+  /** Prefix of every Kafka topic and consumer group: deployments sharing a broker (tests) stay apart. */
+  KAFKA_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._-]*$', default: '' }),
   /** Empty means the in-process job runner (all-in-one only). */
   REDIS_URL: Type.String({ default: '' }),
+  /** Prefix of the BullMQ keys in Redis: deployments sharing a Redis (tests) stay apart. */
+  BULLMQ_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._-]+$', default: 'countinghouse' }),
   JWT_PUBLIC_KEY: Type.String({ default: '' }),
   JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),

@@ -34,7 +34,11 @@ export interface RuntimeOptions {
   databaseUrl: string;
   poolSize?: number;
   kafkaBrokers?: string;
+  /** Prefix of topics and consumer groups (KAFKA_NAMESPACE). */
+  kafkaNamespace?: string;
   redisUrl?: string;
+  /** Prefix of the BullMQ keys (BULLMQ_PREFIX). */
+  jobsPrefix?: string;
   publicKeyPem: string;
   logger?: Logger;
   logLevel?: string;
@@ -77,9 +81,10 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
         clientId: o.serviceName,
         logger,
         instanceId,
+        namespace: o.kafkaNamespace,
       })
     : new InProcessBus();
-  const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger) : new InProcessJobQueue(logger);
+  const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger, o.jobsPrefix) : new InProcessJobQueue(logger);
   const revocations = new RevocationList();
   const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
   const relays = new Map<string, OutboxRelay>();

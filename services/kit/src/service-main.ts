@@ -56,13 +56,17 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
     databaseUrl: config.DATABASE_URL,
     poolSize: config.DB_POOL_SIZE,
     kafkaBrokers: config.KAFKA_BROKERS,
+    kafkaNamespace: config.KAFKA_NAMESPACE,
     redisUrl: config.REDIS_URL,
+    jobsPrefix: config.BULLMQ_PREFIX,
     publicKeyPem: readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE),
     logger,
     demoMode: config.DEMO_MODE,
     publicUrl: config.PUBLIC_URL,
   });
-  const app = createApp({ logger, trustProxy: true });
+  // A service's plugin joins its Kafka consumer groups while registering: with replicas starting together
+  // on a busy machine the group rebalances a few times, well past Fastify's default 10 s.
+  const app = createApp({ logger, trustProxy: true, pluginTimeout: 120_000 });
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
   await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });

@@ -280,7 +280,9 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       await drain(part.file);
       throw refusal(inspector.failure);
     }
-    const writer = await storage.createWriter();
+    // The kind comes from the name and the declared type, so the key is known before the first byte.
+    const key = storageKey(client.client_id, documentType, STORED_EXTENSION[inspector.kind!]);
+    const writer = await storage.createWriter(key);
     let committed: string | null = null;
     try {
       for await (const chunk of part.file as AsyncIterable<Buffer>) {
@@ -290,8 +292,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       const failed = inspector.finish(part.file.truncated);
       if (failed) throw refusal(failed);
       const kind = inspector.kind!;
-      const key = storageKey(client.client_id, documentType, STORED_EXTENSION[kind]);
-      await writer.commit(key);
+      await writer.commit();
       committed = key;
       const row = await db.transaction(async (tx) => {
         const res = await tx.execute<DocumentRow & Record<string, unknown>>(sql`

@@ -5,28 +5,32 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 
-/** A file being written: bytes go to a temporary place; only commit() makes it visible under its key. */
+/**
+ * A file being written under the key given to createWriter: bytes go to a temporary place (a part file
+ * on disk, the parts of a multipart upload in an object store); only commit() makes it visible.
+ */
 export interface StorageWriter {
-  /** Write a chunk, waiting when the disk is behind (back-pressure): memory stays bounded. */
+  /** Write a chunk, waiting when the store is behind (back-pressure): memory stays bounded. */
   write(chunk: Buffer): Promise<void>;
-  /** Finish and move into place under `key`. */
-  commit(key: string): Promise<void>;
+  /** Finish: the file appears under its key (a rename on disk, the multipart completion in an object store). */
+  commit(): Promise<void>;
   /** Throw the partial file away (safe to call more than once, or after a failed commit). */
   abort(): Promise<void>;
 }
 
 /**
- * Where document bytes live. Local disk today; an object store implements the same calls later
- * (a multipart upload whose completion is the commit).
+ * Where document bytes live: the local disk (all-in-one) or an S3 object store (distributed, see
+ * s3-storage.ts: a multipart upload whose completion is the commit).
  */
 export interface DocumentStorage {
-  createWriter(): Promise<StorageWriter>;
+  /** Start writing the file that commit() will put under `key` (storageKey()). */
+  createWriter(key: string): Promise<StorageWriter>;
   read(key: string): Promise<{ stream: Readable; size: number }>;
   remove(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
 }
 
-const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+\.[a-z0-9]+$/;
+export const STORAGE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+\.[a-z0-9]+$/;
 
 export class LocalDiskStorage implements DocumentStorage {
   private readonly root: string;
@@ -51,13 +55,14 @@ export class LocalDiskStorage implements DocumentStorage {
 
   /** The absolute path of a key, refusing anything that would leave the root. */
   pathOf(key: string): string {
-    if (!KEY.test(key)) throw new Error(`bad storage key ${JSON.stringify(key)}`);
+    if (!STORAGE_KEY.test(key)) throw new Error(`bad storage key ${JSON.stringify(key)}`);
     const p = resolve(this.root, key);
     if (!p.startsWith(this.root + sep)) throw new Error('storage key escapes the root');
     return p;
   }
 
-  async createWriter(): Promise<StorageWriter> {
+  async createWriter(key: string): Promise<StorageWriter> {
+    const target = this.pathOf(key);
     const tmpPath = join(this.tmp, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
     const out: WriteStream = createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 });
     let failed: Error | null = null;
@@ -66,7 +71,6 @@ export class LocalDiskStorage implements DocumentStorage {
     });
     await once(out, 'open');
     let done = false;
-    const pathOf = (key: string) => this.pathOf(key);
     return {
       async write(chunk) {
         if (failed) throw failed;
@@ -77,9 +81,8 @@ export class LocalDiskStorage implements DocumentStorage {
           if (failed) throw failed;
         }
       },
-      async commit(key) {
+      async commit() {
         if (failed) throw failed;
-        const target = pathOf(key);
         await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
         if (failed) throw failed;
         await mkdir(dirname(target), { recursive: true, mode: 0o700 });

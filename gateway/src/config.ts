@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+
+/** One base URL, or a comma-separated list of a service's replicas. */
+export const URL_LIST = '^https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*$';
+const OPTIONAL_URL_LIST = `^$|${URL_LIST}`;
+
+export const GatewayConfigSchema = Type.Object({
+  HOST: Type.String({ default: '0.0.0.0' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  LOG_LEVEL: Type.String({ default: 'info' }),
+  JWT_PUBLIC_KEY: Type.String({ default: '' }),
+  JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
+  KAFKA_BROKERS: Type.String({ minLength: 1 }),
+  /** Prefix of topics and consumer groups, as the services' (tests share one broker). */
+  KAFKA_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._-]*$', default: '' }),
+  // Each service's base URL, or a comma-separated list of its replicas (round robin, failover); a
+  // service left out is not routed (its paths answer 404).
+  IDENTITY_URL: Type.String({ pattern: URL_LIST }),
+  CRM_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  DOCUMENTS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  BILLING_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  INTEGRATIONS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  MEDIA_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  SETTINGS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  NOTIFICATIONS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  DEMO_MODE: Type.Boolean({ default: false }),
+  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
+  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
+  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
+  FRONTEND_DIR: Type.String({ default: '' }),
+  SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});

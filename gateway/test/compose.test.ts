@@ -1,0 +1,103 @@
+import { BaseConfigSchema, parseConfig } from '@countinghouse/kit';
+import { Type, type TObject } from '@sinclair/typebox';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { GatewayConfigSchema } from '../src/config.js';
+import { parseUpstreamList } from '../src/proxy.js';
+import { repoRoot } from '../../tests/processes.js';
+
+// docker-compose.yml against the code: every service under services/ (except the kit) has a block whose
+// environment passes that service's own config schema (services/<name>/src/config.ts) and the kit's
+// distributed-mode checks, and the gateway's *_URL lists name exactly those blocks on their ports.
+
+interface Block {
+  command?: string[];
+  environment?: Record<string, string | number | boolean>;
+  volumes?: string[];
+  depends_on?: Record<string, unknown>;
+}
+
+const compose = parse(readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Block> };
+const serviceDirs = readdirSync(join(repoRoot, 'services'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'kit')
+  .map((d) => d.name);
+
+const envOf = (b: Block) => Object.fromEntries(Object.entries(b.environment ?? {}).map(([k, v]) => [k, String(v)]));
+const blocksOf = (service: string) =>
+  Object.entries(compose.services).filter(([, b]) => (b.command ?? []).includes(`services/${service}/src/main.ts`));
+
+async function schemaOf(service: string): Promise<TObject> {
+  const mod = (await import(join(repoRoot, 'services', service, 'src', 'config.ts'))) as Record<string, unknown>;
+  const found = Object.entries(mod).filter(([name]) => name.endsWith('ConfigSchema'));
+  expect(found.map(([n]) => n), `services/${service}/src/config.ts exports one *ConfigSchema`).toHaveLength(1);
+  return found[0]![1] as TObject;
+}
+
+/** Files a block reads from /secrets must be made by keygen (the volume it writes). */
+const keygen = JSON.stringify(compose.services.keygen?.command ?? []);
+
+describe('docker-compose.yml', () => {
+  it('knows every service (the list is not empty and includes the replicated ones)', () => {
+    expect(serviceDirs).toEqual(expect.arrayContaining(['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings', 'notifications']));
+  });
+
+  it.each(serviceDirs)('%s: a block whose environment satisfies its config schema', async (service) => {
+    const blocks = blocksOf(service);
+    expect(blocks.length, `no block runs services/${service}/src/main.ts`).toBeGreaterThan(0);
+    const schema = Type.Composite([BaseConfigSchema, await schemaOf(service)]);
+    for (const [name, block] of blocks) {
+      const env = envOf(block);
+      const config = parseConfig(schema, env) as Record<string, unknown>;
+      // what startService requires in distributed mode
+      expect(config.KAFKA_BROKERS, `${name}: KAFKA_BROKERS`).toBeTruthy();
+      expect(config.REDIS_URL, `${name}: REDIS_URL`).toBeTruthy();
+      expect(config.JWT_PUBLIC_KEY || config.JWT_PUBLIC_KEY_FILE, `${name}: the public key`).toBeTruthy();
+      expect(Number(env.PORT), `${name}: PORT`).toBeGreaterThan(0);
+      for (const [k, v] of Object.entries(env)) {
+        if (k.endsWith('_FILE') && v.startsWith('/secrets/')) {
+          expect(block.volumes ?? [], `${name}: ${k} needs the secrets volume`).toContain('jwt-keys:/secrets:ro');
+          expect(keygen, `${name}: keygen must make ${v}`).toContain(v.replace('/secrets/', ''));
+        }
+      }
+    }
+  });
+
+  it('documents keeps its files in the object store (all six S3_* settings) with a link secret', async () => {
+    const { storageChoice } = await import('../../services/documents/src/config.js');
+    const { DocumentsConfigSchema } = await import('../../services/documents/src/config.js');
+    const blocks = blocksOf('documents');
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const [, block] of blocks) {
+      const config = parseConfig(DocumentsConfigSchema, envOf(block));
+      expect(storageChoice(config)).toHaveProperty('s3');
+      expect(config.DOCUMENTS_LINK_SECRET || config.DOCUMENTS_LINK_SECRET_FILE).toBeTruthy();
+      expect(new URL(config.S3_ENDPOINT).hostname).toBe('minio');
+    }
+    expect(compose.services.minio).toBeDefined();
+  });
+
+  it("the gateway's environment passes its schema and its *_URL lists point at every block of each service", () => {
+    const gateway = compose.services.gateway!;
+    const env = envOf(gateway);
+    const config = parseConfig(GatewayConfigSchema, env) as Record<string, unknown>;
+    expect(config.JWT_PUBLIC_KEY || config.JWT_PUBLIC_KEY_FILE).toBeTruthy();
+    for (const service of serviceDirs) {
+      const key = `${service.toUpperCase()}_URL`;
+      expect(Object.keys(GatewayConfigSchema.properties), `the gateway has no ${key}`).toContain(key);
+      const urls = parseUpstreamList(env[key] ?? '').map((u) => new URL(u));
+      const blocks = blocksOf(service);
+      expect(
+        urls.map((u) => `${u.hostname}:${u.port}`).sort(),
+        `${key} must list every ${service} block on its PORT`,
+      ).toEqual(blocks.map(([name, b]) => `${name}:${envOf(b).PORT}`).sort());
+      for (const [name] of blocks) expect(Object.keys(gateway.depends_on ?? {}), `gateway depends on ${name}`).toContain(name);
+    }
+  });
+
+  it('crm and documents run two replicas each', () => {
+    expect(blocksOf('crm')).toHaveLength(2);
+    expect(blocksOf('documents')).toHaveLength(2);
+  });
+});

