@@ -39,6 +39,10 @@ const GatewayConfigSchema = Type.Object({
   PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
   FRONTEND_DIR: Type.String({ default: '' }),
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /** When set, the sign-in limit is counted in this Redis, shared by every gateway replica. */
+  REDIS_URL: Type.String({ pattern: '^(rediss?://.*)?$', default: '' }),
+  /** Strict-Transport-Security max-age in seconds (behind HTTPS only); 0: not sent. */
+  HSTS_MAX_AGE: Type.Integer({ minimum: 0, maximum: 63_072_000, default: 0 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
 });
 
@@ -103,6 +107,8 @@ const app = await buildGateway({
   trustProxy: config.TRUST_PROXY,
   frontendDir: config.FRONTEND_DIR || join(fileURLToPath(new URL('../../', import.meta.url)), 'frontend', 'dist'),
   signInMax: config.SIGN_IN_RATE_LIMIT,
+  redisUrl: config.REDIS_URL || undefined,
+  hstsMaxAge: config.HSTS_MAX_AGE,
   healthChecks: {
     bus: () => bus.isReady(),
     // Not ready until the settings arrived, so a load balancer never sends visitors past a maintenance switch.

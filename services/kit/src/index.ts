@@ -10,3 +10,4 @@ export * from './outbox-tables.js';
 export * from './runtime.js';
 export * from './service-main.js';
 export * from './report-range.js';
+export * from './request-target.js';
