@@ -49,7 +49,6 @@ import { contentDisposition, signViewLink } from '../domain/signed-links.js';
 import { storageKey, type DocumentStorage } from '../storage/storage.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 export interface DocumentRoutesDeps {
@@ -236,10 +235,6 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
           // (the text rule every JSON field keeps: no NUL or other control character; tab and new lines in the description)
           if (!(part.fieldname === UPLOAD_FIELDS.description ? isSafeText(v) : isSafeLine(v))) {
             failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [{ path: part.fieldname, message: EDGE_MESSAGES.controlCharacters }]);
-            continue;
-          }
-          if (part.fieldname === UPLOAD_FIELDS.clientId && v && !UUID.test(v)) {
-            failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [{ path: part.fieldname, message: 'must be a client id' }]);
             continue;
           }
           if (part.fieldname === UPLOAD_FIELDS.clientId) fields.clientId = v || undefined;
