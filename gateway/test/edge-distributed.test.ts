@@ -92,12 +92,18 @@ describe('the proxy forwards the path the guards judged', () => {
 
   it('refuses before the service: cross-site (403), anonymous (401), not normalisable (400)', async () => {
     const before = seen.length;
-    const cross = await send(a, 'POST', '/%61pi/crm/tasks', {
-      authorization: `Bearer ${token}`,
-      origin: 'https://evil.example',
-      'sec-fetch-site': 'cross-site',
-      'content-type': 'application/json',
-    }, '{"title":"x"}');
+    const cross = await send(
+      a,
+      'POST',
+      '/%61pi/crm/tasks',
+      {
+        authorization: `Bearer ${token}`,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/json',
+      },
+      '{"title":"x"}',
+    );
     expect(cross.status).toBe(403);
     expect((await send(a, 'GET', '/api/./crm/tasks')).status).toBe(401);
     for (const path of ['/api/crm%2Ftasks', '/%2Fapi/crm/tasks', '/api/../../crm/tasks', '/api\\crm/tasks']) {
@@ -134,7 +140,8 @@ describe('the sign-in limit across replicas', () => {
   });
 
   it('counts in memory when Redis is not there, so sign-in still works and is still limited', async () => {
-    const post = () => send(c, 'POST', '/api/identity/admin/login', { 'content-type': 'application/json' }, '{"username":"a","password":"b"}');
+    const post = () =>
+      send(c, 'POST', '/api/identity/admin/login', { 'content-type': 'application/json' }, '{"username":"a","password":"b"}');
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) codes.push((await post()).status);
     expect(codes).toEqual([401, 401, 401, 429]);

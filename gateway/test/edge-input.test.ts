@@ -121,9 +121,16 @@ describe('uploads', () => {
     ['a part without headers', (_b: Buffer, ct: string) => ({ body: Buffer.from(`--${ct.split('boundary=')[1]}\r\n\r\n\r\n`), ct })],
   ])('answers malformed multipart (%s) with 400 and stores nothing', async (_name, mangle) => {
     const before = await rows();
-    const good = multipart({ client_id: clientId, document_type: 'vat' }, [{ name: 'a.pdf', type: 'application/pdf', data: SAMPLES.pdf() }]);
+    const good = multipart({ client_id: clientId, document_type: 'vat' }, [
+      { name: 'a.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
+    ]);
     const { body, ct } = mangle(good.payload, good.headers['content-type']);
-    const res = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(admin), 'content-type': ct }, payload: body });
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      headers: { ...bearer(admin), 'content-type': ct },
+      payload: body,
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error).toEqual({ code: 'BAD_REQUEST', message: EDGE_MESSAGES.malformedMultipart });
     expect(await rows()).toBe(before);
@@ -135,7 +142,12 @@ describe('uploads', () => {
       { client_id: `${clientId}\u0000`, document_type: 'vat' },
     ]) {
       const body = multipart(fields, [{ name: 'a.pdf', type: 'application/pdf', data: SAMPLES.pdf() }]);
-      const res = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+      const res = await gw.app.inject({
+        method: 'POST',
+        url: '/api/documents',
+        headers: { ...bearer(admin), ...body.headers },
+        payload: body.payload,
+      });
       expect(res.statusCode, res.body).toBe(400);
     }
   });
@@ -143,7 +155,12 @@ describe('uploads', () => {
   it('shows a file named with U+202E cleaned, in the list and in the download header', async () => {
     const evil = 'invoice\u202Efdp.exe\u0007.pdf';
     const body = multipart({ client_id: clientId, document_type: 'vat' }, [{ name: evil, type: 'application/pdf', data: SAMPLES.pdf() }]);
-    const up = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+    const up = await gw.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
     expect(up.statusCode, up.body).toBe(201);
     const id = (up.json().documents as ClientDocument[])[0]!.id;
     expect(up.json().documents[0].filename).toBe('invoicefdp.exe.pdf');

@@ -25,7 +25,10 @@ function send(o: { method: string; url: string; headers?: Record<string, string>
         ...base,
         method: o.method,
         path: o.url,
-        headers: { ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}), ...o.headers },
+        headers: {
+          ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+          ...o.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -81,7 +84,12 @@ afterAll(async () => {
 
 describe('the sign-in limit', () => {
   it('counts every spelling of the admin sign-in towards one limit (429 after it)', async () => {
-    const spellings = ['/%61pi/identity/admin/login', '//api/identity/admin/login', '/api/./identity/admin/l%6Fgin', '/api/identity/x/../admin/login'];
+    const spellings = [
+      '/%61pi/identity/admin/login',
+      '//api/identity/admin/login',
+      '/api/./identity/admin/l%6Fgin',
+      '/api/identity/x/../admin/login',
+    ];
     const codes: number[] = [];
     for (const url of spellings) {
       const res = await send({
@@ -147,7 +155,7 @@ describe('the token gate', () => {
   });
 
   it('treats /API/ as a page address, not the API (the router is case-sensitive): no data either way', async () => {
-    for (const headers of [{}, { cookie: staff.cookie }]) {
+    for (const headers of [{}, { cookie: staff.cookie }] as Array<Record<string, string>>) {
       const res = await send({ method: 'GET', url: '/API/crm/tasks', headers });
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain('tasks');
@@ -157,7 +165,7 @@ describe('the token gate', () => {
 
 describe('request targets that do not normalise', () => {
   it.each(REFUSED)('refuses %s with 400 in the error shape, signed in or not, cross-site or not', async (url) => {
-    for (const headers of [{}, { cookie: staff.cookie }, { cookie: staff.cookie, ...CROSS_SITE }]) {
+    for (const headers of [{}, { cookie: staff.cookie }, { cookie: staff.cookie, ...CROSS_SITE }] as Array<Record<string, string>>) {
       for (const method of ['GET', 'POST'] as const) {
         const res = await send({ method, url, headers, ...(method === 'POST' ? { payload: { title: 'x' } } : {}) });
         expect(res.statusCode).toBe(400);

@@ -41,7 +41,8 @@ export function installErrorHandler(app: FastifyInstance) {
     if (fe.validation) {
       const details = fe.validation.map((v) => ({
         path: (v.instancePath || (v.params as { missingProperty?: string })?.missingProperty || '').replace(/^\//, '').replace(/\//g, '.'),
-        message: v.keyword === 'pattern' && isTextRulePattern(v.params?.pattern) ? EDGE_MESSAGES.controlCharacters : (v.message ?? 'is not valid'),
+        message:
+          v.keyword === 'pattern' && isTextRulePattern(v.params?.pattern) ? EDGE_MESSAGES.controlCharacters : (v.message ?? 'is not valid'),
       }));
       return sendError(reply, 400, 'VALIDATION_FAILED', MESSAGES.validationFailed, { details });
     }
@@ -61,7 +62,12 @@ export function installErrorHandler(app: FastifyInstance) {
 
 // The multipart parser's (busboy's) own errors carry no status: a body cut short or without its
 // boundary is the sender's mistake, not ours.
-const MULTIPART_FAILURES = [/^Multipart: Boundary not found/, /unexpected end of multipart data/i, /^Malformed part header/, /^Unexpected end of (form|file)/];
+const MULTIPART_FAILURES = [
+  /^Multipart: Boundary not found/,
+  /unexpected end of multipart data/i,
+  /^Malformed part header/,
+  /^Unexpected end of (form|file)/,
+];
 
 export function isMalformedMultipart(err: { statusCode?: number; message?: string; code?: string }): boolean {
   if (err.code === 'FST_MP_PREMATURE_CLOSE') return true;

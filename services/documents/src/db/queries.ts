@@ -1,5 +1,11 @@
 import { londonDayStart, type Db } from '@countinghouse/kit';
-import { cleanDisplayName, type AccessAction, type ClientDocument, type DocumentListQuery, type DocumentSummary } from '@countinghouse/proto';
+import {
+  cleanDisplayName,
+  type AccessAction,
+  type ClientDocument,
+  type DocumentListQuery,
+  type DocumentSummary,
+} from '@countinghouse/proto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DocumentScope } from '../domain/access.js';
 

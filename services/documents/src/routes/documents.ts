@@ -234,7 +234,9 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
           const v = typeof part.value === 'string' ? part.value.trim() : '';
           // (the text rule every JSON field keeps: no NUL or other control character; tab and new lines in the description)
           if (!(part.fieldname === UPLOAD_FIELDS.description ? isSafeText(v) : isSafeLine(v))) {
-            failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [{ path: part.fieldname, message: EDGE_MESSAGES.controlCharacters }]);
+            failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [
+              { path: part.fieldname, message: EDGE_MESSAGES.controlCharacters },
+            ]);
             continue;
           }
           if (part.fieldname === UPLOAD_FIELDS.clientId) fields.clientId = v || undefined;
