@@ -40,6 +40,8 @@ export const AllInOneConfigSchema = Type.Object({
   PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
   FRONTEND_DIR: Type.String({ default: '' }),
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /** Strict-Transport-Security max-age in seconds (behind HTTPS only); 0: not sent. */
+  HSTS_MAX_AGE: Type.Integer({ minimum: 0, maximum: 63_072_000, default: 0 }),
   SMTP_URL: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
   /** GoHighLevel (LeadConnector) lead import: both or neither. */
@@ -136,6 +138,7 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     frontendDir,
     cookieSecure: config.COOKIE_SECURE,
     signInMax: config.SIGN_IN_RATE_LIMIT,
+    hstsMaxAge: config.HSTS_MAX_AGE,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     ghl: { apiKey: config.GHL_API_KEY, locationId: config.GHL_LOCATION_ID, baseUrl: config.GHL_BASE_URL || undefined },

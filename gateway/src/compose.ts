@@ -22,6 +22,10 @@ export interface ComposeOptions {
   frontendDir: string | null;
   cookieSecure?: boolean;
   signInMax?: number;
+  /** Share the sign-in limit through this Redis (replicas of the app); without it, counted in memory. */
+  redisUrl?: string;
+  /** HSTS_MAX_AGE in seconds; 0 or absent: no Strict-Transport-Security header. */
+  hstsMaxAge?: number;
   smtpUrl?: string;
   mailFrom?: string;
   /**
@@ -56,6 +60,8 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
     frontendDir: o.frontendDir,
     healthChecks: o.runtime.healthChecks(),
     signInMax: o.signInMax,
+    redisUrl: o.redisUrl,
+    hstsMaxAge: o.hstsMaxAge,
     publicConfig: () => live.publicConfig(base.demoMode),
     plugins: [
       // First: the others are registered with the practice details it holds.

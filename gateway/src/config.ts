@@ -29,5 +29,9 @@ export const GatewayConfigSchema = Type.Object({
   PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
   FRONTEND_DIR: Type.String({ default: '' }),
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /** When set, the sign-in limit is counted in this Redis, shared by every gateway replica. */
+  REDIS_URL: Type.String({ pattern: '^(rediss?://.*)?$', default: '' }),
+  /** Strict-Transport-Security max-age in seconds (behind HTTPS only); 0: not sent. */
+  HSTS_MAX_AGE: Type.Integer({ minimum: 0, maximum: 63_072_000, default: 0 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
 });

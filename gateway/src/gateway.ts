@@ -5,7 +5,8 @@ import { PublicConfigSchema, type PublicConfig } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { serveFrontend } from './frontend.js';
 import { registerUpstream, type UpstreamOptions } from './proxy.js';
-import { installGatewayGuards } from './security.js';
+import { Redis } from 'ioredis';
+import { installGatewayGuards, RedisSignInLimiter, SignInLimiter, type SignInLimit } from './security.js';
 
 export type { PublicConfig };
 
@@ -25,6 +26,10 @@ export interface GatewayOptions {
   signInMax?: number;
   signInWindowMs?: number;
   trustProxy?: boolean;
+  /** REDIS_URL: the sign-in limit is counted there, shared by every replica; without it, in memory. */
+  redisUrl?: string;
+  /** HSTS_MAX_AGE: seconds of Strict-Transport-Security (with includeSubDomains); 0 or absent sends none. */
+  hstsMaxAge?: number;
 }
 
 /** The single public entry point: security headers, guards, routing to services, docs, and the UI. */
@@ -48,7 +53,8 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
       },
     },
     crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: false,
+    // Off unless configured: only a deployment served over HTTPS on every subdomain may promise it.
+    strictTransportSecurity: o.hstsMaxAge ? { maxAge: o.hstsMaxAge, includeSubDomains: true, preload: false } : false,
   });
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(securityHeaders);
@@ -57,8 +63,7 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   await app.register(authContext, { verifier: o.verifier });
   installGatewayGuards(app, {
     allowedOrigins: new Set(o.allowedOrigins ?? []),
-    signInMax: o.signInMax ?? 10,
-    signInWindowMs: o.signInWindowMs ?? 60_000,
+    limiter: signInLimiter(app, o),
   });
   addHealthRoutes(app, o.healthChecks);
 
@@ -93,6 +98,24 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   }
   if (o.frontendDir) await serveFrontend(app, o.frontendDir);
   return app;
+}
+
+function signInLimiter(app: App, o: GatewayOptions): SignInLimit {
+  const max = o.signInMax ?? 10;
+  const windowMs = o.signInWindowMs ?? 60_000;
+  if (!o.redisUrl) return new SignInLimiter(max, windowMs);
+  // No offline queue and a short timeout: a sign-in never waits on a Redis that is away (the limiter
+  // then counts in memory and says so in the log).
+  const redis = new Redis(o.redisUrl, { enableOfflineQueue: false, commandTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
+  let lastWarned = 0;
+  redis.on('error', () => undefined);
+  const limiter = new RedisSignInLimiter(redis, max, windowMs, (err) => {
+    if (Date.now() - lastWarned < 60_000) return;
+    lastWarned = Date.now();
+    o.logger.warn({ err }, 'sign-in limit: Redis not answering, counting in this process meanwhile');
+  });
+  app.addHook('onClose', async () => limiter.close());
+  return limiter;
 }
 
 async function fetchUpstreamDoc(name: string, base: string, into: Map<string, object>, logger: Logger) {

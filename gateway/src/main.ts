@@ -88,6 +88,8 @@ const app = await buildGateway({
   trustProxy: config.TRUST_PROXY,
   frontendDir: config.FRONTEND_DIR || join(fileURLToPath(new URL('../../', import.meta.url)), 'frontend', 'dist'),
   signInMax: config.SIGN_IN_RATE_LIMIT,
+  redisUrl: config.REDIS_URL || undefined,
+  hstsMaxAge: config.HSTS_MAX_AGE,
   healthChecks: {
     bus: () => bus.isReady(),
     // Not ready until the settings arrived, so a load balancer never sends visitors past a maintenance switch.

@@ -1,4 +1,4 @@
-import { AppError, sendError, type App } from '@countinghouse/kit';
+import { AppError, BAD_TARGET_PATH, sendError, type App } from '@countinghouse/kit';
 import { MESSAGES, PUBLIC_API_ROUTES, SIGN_IN_ROUTES } from '@countinghouse/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -40,15 +40,21 @@ export function isPublicApi(method: string, url: string): boolean {
   });
 }
 
-/** A fixed-window limiter for sign-in endpoints, keyed by client address and path. */
-export class SignInLimiter {
+/** Counts sign-in attempts per key in a fixed window; `take` returns seconds to wait when over the limit, else 0. */
+export interface SignInLimit {
+  take(key: string): Promise<number>;
+  close?(): Promise<void>;
+}
+
+/** A fixed-window limiter for sign-in endpoints, keyed by client address and path, in this process's memory. */
+export class SignInLimiter implements SignInLimit {
   private hits = new Map<string, { count: number; resetAt: number }>();
   constructor(
     private readonly max: number,
     private readonly windowMs: number,
   ) {}
   /** Returns seconds to wait when over the limit, else 0. */
-  take(key: string, now = Date.now()): number {
+  takeNow(key: string, now = Date.now()): number {
     let h = this.hits.get(key);
     if (!h || h.resetAt <= now) {
       if (this.hits.size > 50_000) this.sweep(now);
@@ -58,29 +64,92 @@ export class SignInLimiter {
     h.count++;
     return h.count > this.max ? Math.ceil((h.resetAt - now) / 1000) : 0;
   }
+  async take(key: string): Promise<number> {
+    return this.takeNow(key);
+  }
   private sweep(now: number) {
     for (const [k, v] of this.hits) if (v.resetAt <= now) this.hits.delete(k);
   }
 }
 
-export interface GuardOptions {
-  allowedOrigins: Set<string>;
-  signInMax: number;
-  signInWindowMs: number;
+// INCR and the window's expiry in one atomic step: the first attempt of a window starts its clock;
+// a key somehow left without an expiry gets one (never a count that lives for ever).
+const TAKE_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if n == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}
+`;
+
+/** The smallest part of an ioredis client the shared limiter needs (an ioredis `Redis` fits). */
+export interface RedisLike {
+  eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
+  quit(): Promise<unknown>;
 }
 
-/** The gateway's checks, in order: cross-site refusal, sign-in rate limit, token required off the allowlist. */
+/**
+ * The same fixed window shared through Redis, so every replica of the gateway counts into one number
+ * per address and path (REDIS_URL configured). When Redis does not answer within its command timeout
+ * the attempt is counted in this process instead (logged): sign-in keeps working, still limited per
+ * replica, rather than failing open or locking everyone out.
+ */
+export class RedisSignInLimiter implements SignInLimit {
+  private readonly fallback: SignInLimiter;
+  constructor(
+    private readonly redis: RedisLike,
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly onError: (err: unknown) => void = () => {},
+    private readonly prefix = 'countinghouse:gateway:sign-in:',
+  ) {
+    this.fallback = new SignInLimiter(max, windowMs);
+  }
+  async take(key: string): Promise<number> {
+    try {
+      const res = (await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + key, this.windowMs)) as [number, number];
+      const [count, ttl] = res;
+      return count > this.max ? Math.max(1, Math.ceil(Number(ttl) / 1000)) : 0;
+    } catch (err) {
+      this.onError(err);
+      return this.fallback.takeNow(key);
+    }
+  }
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => undefined);
+  }
+}
+
+export interface GuardOptions {
+  allowedOrigins: Set<string>;
+  limiter: SignInLimit;
+}
+
+/**
+ * The gateway's checks, in order: a page asked for by a path that is not in its normal form is
+ * redirected to it (so the browser, the UI's router and its maintenance switch see the path the gateway
+ * served); then, for the API, cross-site refusal, sign-in rate limit, token required off the allowlist.
+ * Every check reads `request.url`, which createApp has already rewritten to the normal form the router
+ * routes (services/kit/src/request-target.ts): one string for all of them.
+ */
 export function installGatewayGuards(app: App, o: GuardOptions) {
-  const limiter = new SignInLimiter(o.signInMax, o.signInWindowMs);
+  const limiter = o.limiter;
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url;
-    if (!url.startsWith('/api/')) return;
+    if (!url.startsWith('/api/')) {
+      if (url !== request.originalUrl && (request.method === 'GET' || request.method === 'HEAD') && url !== BAD_TARGET_PATH) {
+        return reply.redirect(url, 308);
+      }
+      return;
+    }
     if (isCrossSite(request, o.allowedOrigins)) {
       return sendError(reply, 403, 'CROSS_SITE_REQUEST', MESSAGES.crossSiteRefused);
     }
     const path = pathOf(url);
     if (request.method === 'POST' && SIGN_IN_ROUTES.includes(path)) {
-      const wait = limiter.take(`${request.ip}|${path}`);
+      const wait = await limiter.take(`${request.ip}|${path}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return sendError(reply, 429, 'RATE_LIMITED', MESSAGES.tooManyRequests);

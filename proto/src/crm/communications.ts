@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SafeText } from '../text.js';
 import { CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
 
 export const COMMUNICATION_CHANNELS = ['email', 'phone', 'meeting', 'letter', 'portal'] as const;
@@ -48,7 +49,7 @@ export const CommunicationCreateBodySchema = Type.Object(
     channel: CommunicationChannelSchema,
     direction: CommunicationDirectionSchema,
     subject: Type.String({ minLength: 1, maxLength: 300 }),
-    body: Type.Optional(Nullable(Type.String({ maxLength: 20_000 }))),
+    body: Type.Optional(Nullable(SafeText({ maxLength: 20_000 }))),
     /** Defaults to now. */
     occurred_at: Type.Optional(CrmDateTime),
   },

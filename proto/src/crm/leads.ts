@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SafeText } from '../text.js';
 import { LEAD_STAGES } from '../constants.js';
 import { BusinessTypeSchema, ClientSchema, SubscriptionStatusSchema } from './clients.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
@@ -57,7 +58,7 @@ const leadWritable = {
   quote_amount: Nullable(Type.Number({ minimum: 0, maximum: 10_000_000 })),
   source: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
   tags: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 }),
-  notes: Nullable(Type.String({ maxLength: 5000 })),
+  notes: Nullable(SafeText({ maxLength: 5000 })),
 };
 
 /** Add Lead. Stage defaults to new_enquiry. A second lead with the same e-mail is a 409. */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SafeText } from '../text.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
 
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
@@ -47,7 +48,7 @@ export type TaskList = Static<typeof TaskListSchema>;
 
 const taskWritable = {
   title: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Nullable(Type.String({ maxLength: 5000 })),
+  description: Nullable(SafeText({ maxLength: 5000 })),
   client_id: Nullable(CrmUuid),
   assignee_id: Nullable(CrmUuid),
   due_date: Nullable(CrmDate),

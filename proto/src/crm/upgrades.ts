@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SafeText } from '../text.js';
 import { CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, literals } from './common.js';
 
 export const UPGRADE_STATUSES = ['pending', 'approved', 'rejected', 'completed'] as const;
@@ -47,7 +48,7 @@ export const UpgradeCreateBodySchema = Type.Object(
   {
     client_id: CrmUuid,
     to_package: Type.String({ minLength: 1, maxLength: 100 }),
-    notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+    notes: Type.Optional(Nullable(SafeText({ maxLength: 5000 }))),
   },
   { additionalProperties: false },
 );
@@ -55,7 +56,7 @@ export type UpgradeCreateBody = Static<typeof UpgradeCreateBodySchema>;
 
 /** Decide on a request (see UPGRADE_TRANSITIONS); a move the rules do not allow is a 409. */
 export const UpgradeUpdateBodySchema = Type.Object(
-  { status: Type.Optional(UpgradeStatusSchema), notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))) },
+  { status: Type.Optional(UpgradeStatusSchema), notes: Type.Optional(Nullable(SafeText({ maxLength: 5000 }))) },
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpgradeUpdateBody = Static<typeof UpgradeUpdateBodySchema>;

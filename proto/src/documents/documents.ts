@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageNumber } from '../text.js';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPE_VALUES } from '../constants.js';
 
 // Contracts of the documents service (routes under /api/documents). Browser-safe.
@@ -72,7 +73,7 @@ export const ClientDocumentSchema = Type.Object({
 export type ClientDocument = Static<typeof ClientDocumentSchema>;
 
 export const DocumentListQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber(),
   page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   /** Case-insensitive, across file name, description, company name and contact e-mail. */
   search: Type.Optional(Type.String({ maxLength: 200 })),

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageNumber } from '../text.js';
 import { INVITABLE_ROLES, INVITATION_STATUSES, ROLES } from '../constants.js';
 
 const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
@@ -156,7 +157,7 @@ export const UserListSchema = Type.Object({
 });
 export type UserList = Static<typeof UserListSchema>;
 export const UserListQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber(),
   page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   search: Type.Optional(Type.String({ maxLength: 200 })),
 });

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PageNumber, SafeText } from '../text.js';
 import { VIDEO_TYPES, type Role } from '../constants.js';
 import { rolesFor } from '../permissions.js';
 
@@ -30,7 +31,7 @@ export function videoTypeInfo(type: VideoType) {
 export const GenerateScriptBodySchema = Type.Object(
   {
     type: Type.Optional(Nullable(VideoTypeSchema)),
-    customPrompt: Type.Optional(Nullable(Type.String({ maxLength: MAX_CUSTOM_PROMPT_CHARS }))),
+    customPrompt: Type.Optional(Nullable(SafeText({ maxLength: MAX_CUSTOM_PROMPT_CHARS }))),
   },
   { additionalProperties: false },
 );
@@ -99,7 +100,7 @@ export const ScriptParamsSchema = Type.Object({ id: Uuid });
 
 export const ScriptListQuerySchema = Type.Object(
   {
-    page: Type.Integer({ minimum: 1, default: 1 }),
+    page: PageNumber(),
     page_size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   },
   { additionalProperties: false },

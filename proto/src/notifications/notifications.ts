@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageNumber } from '../text.js';
 
 // Contracts of the notifications service (routes under /api/notifications). Browser-safe.
 
@@ -48,7 +49,7 @@ export type Notification = Static<typeof NotificationSchema>;
 export const NotificationListQuerySchema = Type.Object({
   status: Type.Union([Type.Literal('unread'), Type.Literal('all')], { default: 'all' }),
   kind: Type.Optional(Type.Union([Type.Literal('all'), NotificationKindSchema])),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber(),
   page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 export type NotificationListQuery = Static<typeof NotificationListQuerySchema>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageNumber } from '../text.js';
 
 // Contracts of the settings service (routes under /api/settings). Browser-safe.
 
@@ -93,7 +94,7 @@ export const SettingChangeSchema = Type.Object({
 export type SettingChange = Static<typeof SettingChangeSchema>;
 
 export const SettingChangesQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber(),
   page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 export type SettingChangesQuery = Static<typeof SettingChangesQuerySchema>;

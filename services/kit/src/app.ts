@@ -1,13 +1,14 @@
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorBodySchema, MESSAGES } from '@countinghouse/proto';
+import { EDGE_MESSAGES, ErrorBodySchema, MESSAGES, withTextRules } from '@countinghouse/proto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AppError, installErrorHandler, installNotFoundHandler } from './errors.js';
+import { AppError, installErrorHandler, installNotFoundHandler, sendError } from './errors.js';
+import { normaliseRequestTarget } from './request-target.js';
 import { tokenFrom, type TokenVerifier } from './auth.js';
 
 export type App = FastifyInstance;
@@ -25,6 +26,10 @@ export interface CreateAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
 
+/** Where a request whose target does not normalise is routed: one route that answers 400. */
+export const BAD_TARGET_PATH = '/__countinghouse/bad-request-target';
+const BAD_TARGET = Symbol.for('countinghouse.badRequestTarget');
+
 /** The one Fastify factory: request ids, the error shape, schema-validated routes. Only main files listen. */
 export function createApp(opts: CreateAppOptions): App {
   const app = Fastify({
@@ -38,6 +43,13 @@ export function createApp(opts: CreateAppOptions): App {
     },
     return503OnClosing: true,
     ...(opts.pluginTimeout ? { pluginTimeout: opts.pluginTimeout } : {}),
+    // One path for the router and every guard (see request-target.ts): `request.url` is the normal form.
+    rewriteUrl: (req) => {
+      const n = normaliseRequestTarget(req.url ?? '/');
+      if (n.ok) return n.url;
+      (req as unknown as Record<symbol, string>)[BAD_TARGET] = n.reason;
+      return BAD_TARGET_PATH;
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
   // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".
@@ -47,13 +59,29 @@ export function createApp(opts: CreateAppOptions): App {
   const strict = addFormats.default(
     new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
   );
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  // Every string of a body, query string or path parameter keeps proto's text rule (no NUL, no control
+  // characters; see proto/src/text.ts).
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strict : coercing).compile(httpPart === 'headers' ? schema : withTextRules(schema as Record<string, unknown>)),
+  );
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   installErrorHandler(app);
   if (opts.notFoundHandler !== false) installNotFoundHandler(app);
+  // (a route-level hook: the instance's own onRequest hooks, security headers included, run first)
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: BAD_TARGET_PATH,
+    schema: { hide: true } as object,
+    onRequest: async (request, reply) => {
+      const reason = (request.raw as unknown as Record<symbol, string | undefined>)[BAD_TARGET];
+      if (reason) request.log.info({ url: request.originalUrl, reason }, 'request target refused');
+      return sendError(reply, 400, 'BAD_REQUEST', EDGE_MESSAGES.badRequestTarget);
+    },
+    handler: async () => undefined,
+  });
   return app as unknown as App;
 }
 

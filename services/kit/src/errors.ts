@@ -1,4 +1,4 @@
-import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@countinghouse/proto';
+import { EDGE_MESSAGES, ERROR_STATUS, isTextRulePattern, MESSAGES, type ErrorCode } from '@countinghouse/proto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 
@@ -41,10 +41,12 @@ export function installErrorHandler(app: FastifyInstance) {
     if (fe.validation) {
       const details = fe.validation.map((v) => ({
         path: (v.instancePath || (v.params as { missingProperty?: string })?.missingProperty || '').replace(/^\//, '').replace(/\//g, '.'),
-        message: v.message ?? 'is not valid',
+        message:
+          v.keyword === 'pattern' && isTextRulePattern(v.params?.pattern) ? EDGE_MESSAGES.controlCharacters : (v.message ?? 'is not valid'),
       }));
       return sendError(reply, 400, 'VALIDATION_FAILED', MESSAGES.validationFailed, { details });
     }
+    if (isMalformedMultipart(fe)) return sendError(reply, 400, 'BAD_REQUEST', EDGE_MESSAGES.malformedMultipart);
     const status = fe.statusCode ?? 500;
     if (status === 429) return sendError(reply, 429, 'RATE_LIMITED', MESSAGES.tooManyRequests);
     if (status >= 400 && status < 500) {
@@ -56,6 +58,21 @@ export function installErrorHandler(app: FastifyInstance) {
     request.log.error({ err, errorId }, 'unhandled error');
     return sendError(reply, 500, 'INTERNAL', MESSAGES.internalError, { errorId });
   });
+}
+
+// The multipart parser's (busboy's) own errors carry no status: a body cut short or without its
+// boundary is the sender's mistake, not ours.
+const MULTIPART_FAILURES = [
+  /^Multipart: Boundary not found/,
+  /unexpected end of multipart data/i,
+  /^Malformed part header/,
+  /^Unexpected end of (form|file)/,
+];
+
+export function isMalformedMultipart(err: { statusCode?: number; message?: string; code?: string }): boolean {
+  if (err.code === 'FST_MP_PREMATURE_CLOSE') return true;
+  if (err.statusCode !== undefined || typeof err.message !== 'string') return false;
+  return MULTIPART_FAILURES.some((r) => r.test(err.message!));
 }
 
 export function installNotFoundHandler(app: FastifyInstance) {

@@ -11,3 +11,4 @@ export * from './runtime.js';
 export * from './service-main.js';
 export * from './report-range.js';
 export * from './live-settings.js';
+export * from './request-target.js';

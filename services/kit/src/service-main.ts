@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
 import { BaseConfigSchema, ConfigError, parseConfig, readPem } from './config.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
@@ -22,6 +23,16 @@ export async function registerOpenApi(app: App, title: string) {
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
+    },
+    // The document shows the text rule the validators apply (proto's withTextRules, see createApp).
+    transform: ({ schema, url }) => {
+      if (!schema) return { schema, url };
+      const out: Record<string, unknown> = { ...schema };
+      for (const part of ['body', 'querystring', 'params'] as const) {
+        const s = (schema as Record<string, unknown>)[part];
+        if (s && typeof s === 'object') out[part] = withTextRules(s as Record<string, unknown>);
+      }
+      return { schema: out as typeof schema, url };
     },
   });
 }

@@ -1,5 +1,11 @@
 import { londonDayStart, type Db } from '@countinghouse/kit';
-import type { AccessAction, ClientDocument, DocumentListQuery, DocumentSummary } from '@countinghouse/proto';
+import {
+  cleanDisplayName,
+  type AccessAction,
+  type ClientDocument,
+  type DocumentListQuery,
+  type DocumentSummary,
+} from '@countinghouse/proto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DocumentScope } from '../domain/access.js';
 
@@ -29,12 +35,12 @@ export interface DirectoryRow {
   assigned_accountant_id: string | null;
 }
 
-/** The row as the API shows it (no storage path). */
+/** The row as the API shows it (no storage path; the name cleaned for display, whatever an older row holds). */
 export function toDocument(r: DocumentRow): ClientDocument {
   return {
     id: r.id,
     client_id: r.client_id,
-    filename: r.filename,
+    filename: cleanDisplayName(r.filename),
     document_type: r.document_type,
     file_size: Number(r.file_size),
     content_type: r.content_type,

@@ -1,4 +1,4 @@
-import { fileKindFor, LIMITS, MESSAGES, type FileKind } from '@countinghouse/proto';
+import { cleanDisplayName, fileKindFor, LIMITS, MESSAGES, type FileKind } from '@countinghouse/proto';
 
 /** Canonical extension of each kind: the stored name's extension comes from here, never from the upload. */
 export const STORED_EXTENSION: Record<FileKind, string> = {
@@ -129,10 +129,9 @@ export class FileInspector {
   }
 }
 
-/** A display name from an upload: no path, no control characters, at most 255 characters. */
+/** A display name from an upload: no path, no control or bidirectional-override characters, at most 255 characters. */
 export function cleanFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const cleaned = cleanDisplayName(base).trim();
   return cleaned.slice(-255) || 'file';
 }

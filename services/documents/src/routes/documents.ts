@@ -14,6 +14,9 @@ import {
   MESSAGES,
   rolesFor,
   UPLOAD_FIELDS,
+  EDGE_MESSAGES,
+  isSafeLine,
+  isSafeText,
   UploadReplySchema,
   ViewLinkSchema,
   type ClientDocument,
@@ -229,6 +232,13 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
           // Fields must precede the files; later ones cannot change files already stored.
           if (sawFile) continue;
           const v = typeof part.value === 'string' ? part.value.trim() : '';
+          // (the text rule every JSON field keeps: no NUL or other control character; tab and new lines in the description)
+          if (!(part.fieldname === UPLOAD_FIELDS.description ? isSafeText(v) : isSafeLine(v))) {
+            failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [
+              { path: part.fieldname, message: EDGE_MESSAGES.controlCharacters },
+            ]);
+            continue;
+          }
           if (part.fieldname === UPLOAD_FIELDS.clientId) fields.clientId = v || undefined;
           else if (part.fieldname === UPLOAD_FIELDS.documentType) fields.documentType = v || undefined;
           else if (part.fieldname === UPLOAD_FIELDS.description) fields.description = v.slice(0, MAX_DESCRIPTION_LENGTH) || null;
