@@ -48,7 +48,7 @@ beforeAll(async () => {
     join(dir, 'accounting.json'),
   );
   [identity, accounting] = await Promise.all([startPrism(identitySpec), startPrism(accountingSpec)]);
-  proxy = Fastify({ logger: false });
+  proxy = Fastify({ logger: false, forceCloseConnections: true });
   proxy.all('/*', async (req, reply) => {
     const url = req.url;
     const isApi = url.startsWith('/api.xro/2.0/');
