@@ -164,11 +164,13 @@ for (const kind of ['bullmq', 'in-process'] as const) {
       expect(l.integrations.every((c) => c.sync?.state === 'completed' && c.last_sync_at)).toBe(true);
     });
 
-    it('a 429 is retried with backoff (second attempt completes)', async () => {
-      providers.xero.apiFailures = [429];
+    it('a 429 waits its Retry-After and completes, using no attempt', async () => {
+      providers.xero.apiFailures = [{ status: 429, retryAfter: '1' }];
+      const t0 = Date.now();
       const job = await sync(s, 'xero');
       expect(job.state).toBe('completed');
-      expect((await s.jobs.status('integrations.sync', job.id))!.attemptsMade).toBe(2);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+      expect((await s.jobs.status('integrations.sync', job.id))!.attemptsMade).toBe(1);
     });
 
     it('a revoked grant fails at once, without retrying, and needs reconnection', async () => {

@@ -38,7 +38,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'common'));
   copyFileSync(join(SPEC, '../../common/common-schemas.json'), join(dir, 'common', 'common-schemas.json'));
   prism = await startPrism(cutSpec(SPEC, ['/contacts/search', '/contacts/'], join(dir, 'apps', 'contacts.json')));
-  proxy = Fastify({ logger: false });
+  proxy = Fastify({ logger: false, forceCloseConnections: true });
   proxy.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   proxy.all('/*', async (req, reply) => {
     const headers: Record<string, string> = {};

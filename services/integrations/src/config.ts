@@ -37,6 +37,8 @@ export const IntegrationsConfigSchema = Type.Object({
   QUICKBOOKS_API_URL: Type.String({ default: 'https://quickbooks.api.intuit.com' }),
   /** The minor version of the QuickBooks Online API to ask for. */
   QUICKBOOKS_MINOR_VERSION: Type.String({ default: '75' }),
+  /** One provider call's time limit. */
+  INTEGRATIONS_PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 20_000 }),
   /** Xero's limits per organisation (tenant): the budget syncs are spread over. */
   XERO_CALLS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   XERO_CALLS_PER_DAY: Type.Integer({ minimum: 1, default: 5000 }),
@@ -63,6 +65,8 @@ export interface ProviderSettings {
   /** Xero only. */
   connectionsUrl: string;
   minorVersion: string;
+  /** One call's time limit, in milliseconds. */
+  timeoutMs: number;
 }
 
 export type ProvidersSettings = Record<IntegrationType, ProviderSettings>;
@@ -99,6 +103,7 @@ export function providerSettings(c: IntegrationsConfig, publicUrl: string): Prov
       apiUrl: trimSlash(c.XERO_API_URL),
       connectionsUrl: c.XERO_CONNECTIONS_URL,
       minorVersion: '',
+      timeoutMs: c.INTEGRATIONS_PROVIDER_TIMEOUT_MS,
     },
     quickbooks: {
       provider: 'quickbooks',
@@ -114,6 +119,7 @@ export function providerSettings(c: IntegrationsConfig, publicUrl: string): Prov
       apiUrl: trimSlash(c.QUICKBOOKS_API_URL),
       connectionsUrl: '',
       minorVersion: c.QUICKBOOKS_MINOR_VERSION,
+      timeoutMs: c.INTEGRATIONS_PROVIDER_TIMEOUT_MS,
     },
   };
 }

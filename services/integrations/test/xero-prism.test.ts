@@ -48,7 +48,7 @@ beforeAll(async () => {
     join(dir, 'accounting.json'),
   );
   [identity, accounting] = await Promise.all([startPrism(identitySpec), startPrism(accountingSpec)]);
-  proxy = Fastify({ logger: false });
+  proxy = Fastify({ logger: false, forceCloseConnections: true });
   proxy.all('/*', async (req, reply) => {
     const url = req.url;
     const isApi = url.startsWith('/api.xro/2.0/');
@@ -91,6 +91,8 @@ function adapter(): ProviderAdapter {
     XERO_CLIENT_SECRET: 'secret',
     XERO_CONNECTIONS_URL: `${proxyUrl}/Connections`,
     XERO_API_URL: `${proxyUrl}/api.xro/2.0`,
+    // Prism builds its answer for /Invoices from a large schema: seconds on a busy machine.
+    INTEGRATIONS_PROVIDER_TIMEOUT_MS: '110000',
   });
   return xeroAdapter(providerSettings(config, 'http://localhost:3000').xero, { now: () => NOW, beforeCall: async () => {} });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { InProcessJobQueue, PermanentJobError } from '../src/index.js';
+import { InProcessJobQueue, PermanentJobError, RetryLaterJobError } from '../src/index.js';
 import { waitFor } from '../src/testing/index.js';
 
 const logger = pino({ level: 'silent' });
@@ -48,6 +48,32 @@ describe('in-process job runner', () => {
     expect(sa).toMatchObject({ attemptsMade: 2, failedReason: 'always' });
     expect(sb).toMatchObject({ attemptsMade: 1, failedReason: 'revoked grant' });
     expect(calls).toBe(3);
+    await q.close();
+  });
+
+  it('runs a job again at the time a RetryLaterJobError names, without using up an attempt', async () => {
+    const q = new InProcessJobQueue(logger);
+    const runs: Array<{ attempt: number; at: number }> = [];
+    q.process('identity.purge_expired_sessions', async (_p, ctx) => {
+      runs.push({ attempt: ctx.attempt, at: Date.now() });
+      if (runs.length < 3) throw new RetryLaterJobError(new Date(Date.now() + 200), 'provider said wait');
+      return { ok: true };
+    });
+    const id = await q.enqueue('identity.purge_expired_sessions', { olderThanDays: 1 }, { attempts: 1, backoffMs: 5 });
+    await waitFor(
+      async () => ((await q.status('identity.purge_expired_sessions', id))?.state === 'delayed' ? true : null),
+      'delayed',
+      5000,
+      5,
+    );
+    const status = await waitFor(async () => {
+      const s = await q.status('identity.purge_expired_sessions', id);
+      return s?.state === 'completed' ? s : null;
+    }, 'completion after waiting');
+    expect(runs.map((r) => r.attempt)).toEqual([1, 1, 1]);
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(190);
+    expect(status).toMatchObject({ state: 'completed', attemptsMade: 1 });
+    expect(new RetryLaterJobError(new Date(1000), 'x').delayMs(5000)).toBe(0);
     await q.close();
   });
 

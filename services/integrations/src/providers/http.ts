@@ -26,7 +26,7 @@ export class ProviderError extends Error {
   }
 }
 
-const TIMEOUT_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** The OAuth `error` field, reduced to its code (providers may echo input in descriptions). */
 function oauthErrorCode(body: unknown): string {
@@ -57,6 +57,8 @@ export interface ProviderRequest {
   beforeCall?: () => Promise<void>;
   /** The clock the retry time is computed on (tests inject one). */
   now?: () => Date;
+  /** One call's time limit (INTEGRATIONS_PROVIDER_TIMEOUT_MS); 20 s when not given. */
+  timeoutMs?: number;
 }
 
 /** One HTTP call to a provider, classified: a JSON body on 2xx, else a ProviderError. */
@@ -69,7 +71,7 @@ export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> 
       headers: { accept: 'application/json', ...r.headers },
       body: r.body,
       redirect: 'error',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(r.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
   } catch {
     throw new ProviderError(r.provider, 'unavailable', r.step);

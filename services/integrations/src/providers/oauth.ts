@@ -42,6 +42,7 @@ async function tokenRequest(s: ProviderSettings, step: string, form: Record<stri
     url: s.tokenUrl,
     method: 'POST',
     tokenEndpoint: true,
+    timeoutMs: s.timeoutMs,
     headers: { authorization: basicAuth(s.clientId, s.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
@@ -80,6 +81,7 @@ export async function revokeGrant(s: ProviderSettings, refreshToken: string): Pr
     provider: s.provider,
     step: 'revocation',
     url: s.revokeUrl,
+    timeoutMs: s.timeoutMs,
     method: 'POST',
     tokenEndpoint: true,
     expectBody: false,

@@ -18,7 +18,14 @@ const REALM = /^[0-9A-Za-z-]{1,64}$/;
 export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<AdapterHooks, 'now'>): ProviderAdapter {
   const company = (realmId: string) => `${settings.apiUrl}/v3/company/${encodeURIComponent(realmId)}`;
   const get = <T>(step: string, url: string, accessToken: string) =>
-    providerCall<T>({ provider: 'quickbooks', step, url, headers: { authorization: `Bearer ${accessToken}` }, now: hooks.now });
+    providerCall<T>({
+      provider: 'quickbooks',
+      step,
+      url,
+      headers: { authorization: `Bearer ${accessToken}` },
+      now: hooks.now,
+      timeoutMs: settings.timeoutMs,
+    });
   const query = <T>(step: string, realmId: string, q: string, accessToken: string) =>
     get<{ QueryResponse?: Record<string, unknown> } & T>(
       step,

@@ -46,6 +46,7 @@ export function xeroAdapter(settings: ProviderSettings, hooks: AdapterHooks): Pr
       headers: { ...auth(accessToken), 'xero-tenant-id': tenantId },
       beforeCall: () => hooks.beforeCall(tenantId),
       now: hooks.now,
+      timeoutMs: settings.timeoutMs,
     });
 
   /** Every page of a list, until a short page. */
@@ -72,6 +73,7 @@ export function xeroAdapter(settings: ProviderSettings, hooks: AdapterHooks): Pr
         url: settings.connectionsUrl,
         headers: auth(accessToken),
         now: hooks.now,
+        timeoutMs: settings.timeoutMs,
       });
       if (!Array.isArray(list)) throw new ProviderError('xero', 'bad_response', 'connections');
       const orgs = list.filter((c) => c.tenantType === 'ORGANISATION' && typeof c.tenantId === 'string');
