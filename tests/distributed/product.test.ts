@@ -83,8 +83,11 @@ afterAll(async () => {
 
 describe('the distributed product', () => {
   it('runs every service as its own process (crm and documents twice) and lists them in processes.json', () => {
-    const listed = (JSON.parse(readFileSync(join(t.product.dataDir, 'processes.json'), 'utf8')) as { processes: Array<{ name: string; pid: number; port: number; url: string }> })
-      .processes;
+    const listed = (
+      JSON.parse(readFileSync(join(t.product.dataDir, 'processes.json'), 'utf8')) as {
+        processes: Array<{ name: string; pid: number; port: number; url: string }>;
+      }
+    ).processes;
     const names = listed.map((p) => p.name).sort();
     const expected = SERVICE_TABLE.flatMap((s) => (s.replicated ? [`${s.name}-1`, `${s.name}-2`] : [s.name])).concat('gateway');
     expect(names).toEqual(expected.sort());
@@ -114,27 +117,36 @@ describe('the distributed product', () => {
     expect((await api('GET', `${CRM_ROUTES.clients}?search=outage`)).status).toBe(200);
     const left = 30_000 - (Date.now() - started);
     if (left > 0) await new Promise((r) => setTimeout(r, left));
-    expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBeGreaterThanOrEqual(companies.length);
+    expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBeGreaterThanOrEqual(
+      companies.length,
+    );
     kafka('start');
 
     // documents (two replicas sharing one consumer group) learns of each client exactly once
     await waitFor(
-      async () => (await count(`select count(*)::int as n from documents.client_directory where company_name like 'Outage Bakery %'`, [])) === companies.length,
+      async () =>
+        (await count(`select count(*)::int as n from documents.client_directory where company_name like 'Outage Bakery %'`, [])) ===
+        companies.length,
       'the documents client directory',
       120_000,
     );
     await waitFor(
       async () =>
-        (await count(`select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`, [])) ===
-        companies.length,
+        (await count(
+          `select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`,
+          [],
+        )) === companies.length,
       'the new-client notifications',
       60_000,
     );
     // a little longer: a late duplicate would show now
     await new Promise((r) => setTimeout(r, 5000));
-    expect(await count(`select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`, [])).toBe(
-      companies.length,
-    );
+    expect(
+      await count(
+        `select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`,
+        [],
+      ),
+    ).toBe(companies.length);
     expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBe(0);
   }, 300_000);
 
@@ -161,8 +173,9 @@ describe('the distributed product', () => {
   }, 180_000);
 
   it('a document uploaded is viewable and downloadable while either documents replica alone runs', async () => {
-    const client = (await api<{ clients: Array<{ id: string; company_name: string }> }>('GET', `${CRM_ROUTES.clients}?search=Outage Bakery 1`)).body
-      .clients[0]!;
+    const client = (
+      await api<{ clients: Array<{ id: string; company_name: string }> }>('GET', `${CRM_ROUTES.clients}?search=Outage Bakery 1`)
+    ).body.clients[0]!;
     await waitFor(
       async () => (await count(`select count(*)::int as n from documents.client_directory where client_id = $1`, [client.id])) === 1,
       'the client in documents',
@@ -172,7 +185,11 @@ describe('the distributed product', () => {
     form.set('client_id', client.id);
     form.set('document_type', 'vat');
     form.set('files', new Blob([pdf], { type: 'application/pdf' }), 'VAT Q1.pdf');
-    const up = await fetch(`${t.baseUrl}${DOCUMENTS_ROUTES.upload}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const up = await fetch(`${t.baseUrl}${DOCUMENTS_ROUTES.upload}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(up.status, await up.clone().text()).toBe(201);
     const doc = ((await up.json()) as { documents: Array<{ id: string }> }).documents[0]!;
 
