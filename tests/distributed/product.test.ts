@@ -1,4 +1,12 @@
-import { ADMIN_AUTH_ROUTES, CRM_ROUTES, DOCUMENTS_ROUTES, type Client } from '@countinghouse/proto';
+import {
+  ADMIN_AUTH_ROUTES,
+  CRM_ROUTES,
+  DOCUMENTS_ROUTES,
+  MEDIA_ROUTES,
+  SETTINGS_ROUTES,
+  type Client,
+  type ScriptRecord,
+} from '@countinghouse/proto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -220,5 +228,26 @@ describe('the distributed product', () => {
     expect(after.status).toBe(200);
     expect(((await after.json()) as { user: { username: string } }).user.username).toBe(E2E_ADMIN.username);
     expect((await fetch(`${t.baseUrl}${CRM_ROUTES.clients}`, { headers: { cookie } })).status).toBe(200);
+  }, 180_000);
+
+  it('media (its own process) follows /admin/settings: a script written after a change carries the new practice name', async () => {
+    const name = 'Harbourside Ledger LLP';
+    const patch = await api('PATCH', SETTINGS_ROUTES.settings, { name });
+    expect(patch.status, JSON.stringify(patch.body)).toBe(200);
+    // settings.changed reaches every process that shows the practice (identity, media, the gateway)
+    await waitFor(async () => {
+      const pub = await fetch(`${t.baseUrl}/api/public/config`);
+      return ((await pub.json()) as { practice: { name: string } }).practice.name === name;
+    }, 'the gateway to follow');
+    await new Promise((r) => setTimeout(r, 2000));
+    const made = await api<ScriptRecord>('POST', MEDIA_ROUTES.scripts, { type: 'company_overview' });
+    expect([200, 201, 202], JSON.stringify(made.body)).toContain(made.status);
+    let script: ScriptRecord | null = null;
+    await waitFor(async () => {
+      script = (await api<ScriptRecord>('GET', MEDIA_ROUTES.script(made.body.id))).body;
+      return script.status === 'completed' || script.status === 'failed';
+    }, 'the script');
+    expect(script!.status).toBe('completed');
+    expect(script!.text).toContain(name);
   }, 180_000);
 });
