@@ -184,8 +184,16 @@ function loadKeys(dataDir: string): LaunchContext['keys'] {
 }
 
 /** Run an infra/ launcher; returns its KEY=VALUE lines. */
-function infraScript(script: string, cmd: 'start' | 'stop' | 'status', env: Env): { ok: boolean; vars: Record<string, string>; err: string } {
-  const r = spawnSync('bash', [join(repoRoot, 'infra', script), cmd], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 180_000 });
+function infraScript(
+  script: string,
+  cmd: 'start' | 'stop' | 'status',
+  env: Env,
+): { ok: boolean; vars: Record<string, string>; err: string } {
+  const r = spawnSync('bash', [join(repoRoot, 'infra', script), cmd], {
+    env: env as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   const vars: Record<string, string> = {};
   for (const line of (r.stdout ?? '').split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
@@ -204,7 +212,12 @@ interface InfraServer {
 const INFRA_SERVERS: InfraServer[] = [
   { name: 'postgres', script: 'postgres.sh', portVars: ['PG_PORT'], pidFile: () => null },
   { name: 'redis', script: 'redis.sh', portVars: ['REDIS_PORT'], pidFile: (d) => join(d, 'redis', 'redis.pid') },
-  { name: 'kafka', script: 'kafka/kafka.sh', portVars: ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'], pidFile: (d) => join(d, 'kafka', 'kafka.pid') },
+  {
+    name: 'kafka',
+    script: 'kafka/kafka.sh',
+    portVars: ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'],
+    pidFile: (d) => join(d, 'kafka', 'kafka.pid'),
+  },
   { name: 'minio', script: 'minio.sh', portVars: ['MINIO_PORT'], pidFile: (d) => join(d, 'minio', 'minio.pid') },
 ];
 
@@ -216,7 +229,9 @@ async function startInfra(dataDir: string, log: (l: string) => void) {
   const runDir = join(dataDir, 'infra');
   mkdirSync(runDir, { recursive: true });
   const portsFile = join(runDir, 'ports.json');
-  const saved: Record<string, number> = existsSync(portsFile) ? (JSON.parse(readFileSync(portsFile, 'utf8')) as Record<string, number>) : {};
+  const saved: Record<string, number> = existsSync(portsFile)
+    ? (JSON.parse(readFileSync(portsFile, 'utf8')) as Record<string, number>)
+    : {};
   const ports: Record<string, number> = {};
   for (const s of INFRA_SERVERS)
     for (const v of s.portVars) ports[v] = saved[v] && (await portFree(saved[v])) ? saved[v] : await freePort();
@@ -225,7 +240,8 @@ async function startInfra(dataDir: string, log: (l: string) => void) {
   const vars: Record<string, string> = {};
   const info: ProcessInfo[] = [];
   const stopAll = () => {
-    for (const s of [...started].reverse()) infraScript(s.script, 'stop', { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
+    for (const s of [...started].reverse())
+      infraScript(s.script, 'stop', { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
   };
   try {
     for (const s of INFRA_SERVERS) {
@@ -354,7 +370,8 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   const dataDir = resolve(repoRoot, env.DATA_DIR || '.data-distributed');
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   const replicas = Number(env.REPLICAS || 2);
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16) throw new Error(`REPLICAS must be a whole number from 1 to 16 (got ${env.REPLICAS})`);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16)
+    throw new Error(`REPLICAS must be a whole number from 1 to 16 (got ${env.REPLICAS})`);
   const frontendDir = env.FRONTEND_DIR ? resolve(env.FRONTEND_DIR) : join(repoRoot, 'frontend', 'dist');
   if (!existsSync(join(frontendDir, 'index.html'))) throw new Error(`the web app is not built (${frontendDir}): run \`npm run build\``);
 
@@ -412,7 +429,8 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     ADMIN_USERNAME: env.ADMIN_USERNAME || 'admin',
   };
 
-  const bundles = env.LAUNCH_WITH === 'tsx' ? null : await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
+  const bundles =
+    env.LAUNCH_WITH === 'tsx' ? null : await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
   const children: Child[] = [];
   const spawnChild = (c: Child) => {
     const compiled = bundles?.get(c.entry);
@@ -463,10 +481,17 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     clearTimeout(t);
   };
 
+  // Should this process end without stop() (an uncaught error), its children do not outlive it.
+  const killAll = () => {
+    for (const c of children) if (c.child && c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    process.removeListener('exit', killAll);
     const gateway = children.filter((c) => c.info.kind === 'gateway');
     await Promise.all(gateway.map((c) => stopChild(c)));
     await Promise.all(children.filter((c) => c.info.kind !== 'gateway').map((c) => stopChild(c)));
@@ -567,7 +592,9 @@ async function waitReady(c: Child, url: string, timeoutMs: number): Promise<void
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (c.child && (c.child.exitCode !== null || c.child.signalCode !== null)) {
-      throw new Error(`${c.info.name} exited (${c.child.exitCode ?? c.child.signalCode}) before it was ready:\n${c.out.trim().split('\n').slice(-15).join('\n')}`);
+      throw new Error(
+        `${c.info.name} exited (${c.child.exitCode ?? c.child.signalCode}) before it was ready:\n${c.out.trim().split('\n').slice(-15).join('\n')}`,
+      );
     }
     const ok = await fetch(url, { signal: AbortSignal.timeout(2000) })
       .then((r) => r.ok)

@@ -42,7 +42,12 @@ if (stopping) await product.stop();
 const list = product.processes();
 say('');
 say(`  Countinghouse (distributed) is running: ${product.baseUrl}`);
-say(`  ${list.filter((p) => p.kind === 'service').length} service processes, the gateway, and ${list.filter((p) => p.kind === 'infra').map((p) => p.name).join(', ')}`);
+say(
+  `  ${list.filter((p) => p.kind === 'service').length} service processes, the gateway, and ${list
+    .filter((p) => p.kind === 'infra')
+    .map((p) => p.name)
+    .join(', ')}`,
+);
 say(`  Processes: ${product.dataDir}/processes.json   Logs: ${product.dataDir}/logs/`);
 if (product.generatedAdminPassword) {
   say('');

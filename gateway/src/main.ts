@@ -20,7 +20,6 @@ import { buildGateway } from './gateway.js';
 import { LiveSettings } from './live-settings.js';
 import { parseUpstreamList } from './proxy.js';
 
-
 let config;
 try {
   config = parseConfig(GatewayConfigSchema);

@@ -31,7 +31,10 @@ const blocksOf = (service: string) =>
 async function schemaOf(service: string): Promise<TObject> {
   const mod = (await import(join(repoRoot, 'services', service, 'src', 'config.ts'))) as Record<string, unknown>;
   const found = Object.entries(mod).filter(([name]) => name.endsWith('ConfigSchema'));
-  expect(found.map(([n]) => n), `services/${service}/src/config.ts exports one *ConfigSchema`).toHaveLength(1);
+  expect(
+    found.map(([n]) => n),
+    `services/${service}/src/config.ts exports one *ConfigSchema`,
+  ).toHaveLength(1);
   return found[0]![1] as TObject;
 }
 
@@ -40,7 +43,9 @@ const keygen = JSON.stringify(compose.services.keygen?.command ?? []);
 
 describe('docker-compose.yml', () => {
   it('knows every service (the list is not empty and includes the replicated ones)', () => {
-    expect(serviceDirs).toEqual(expect.arrayContaining(['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings', 'notifications']));
+    expect(serviceDirs).toEqual(
+      expect.arrayContaining(['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings', 'notifications']),
+    );
   });
 
   it.each(serviceDirs)('%s: a block whose environment satisfies its config schema', async (service) => {
@@ -88,10 +93,9 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(GatewayConfigSchema.properties), `the gateway has no ${key}`).toContain(key);
       const urls = parseUpstreamList(env[key] ?? '').map((u) => new URL(u));
       const blocks = blocksOf(service);
-      expect(
-        urls.map((u) => `${u.hostname}:${u.port}`).sort(),
-        `${key} must list every ${service} block on its PORT`,
-      ).toEqual(blocks.map(([name, b]) => `${name}:${envOf(b).PORT}`).sort());
+      expect(urls.map((u) => `${u.hostname}:${u.port}`).sort(), `${key} must list every ${service} block on its PORT`).toEqual(
+        blocks.map(([name, b]) => `${name}:${envOf(b).PORT}`).sort(),
+      );
       for (const [name] of blocks) expect(Object.keys(gateway.depends_on ?? {}), `gateway depends on ${name}`).toContain(name);
     }
   });

@@ -105,7 +105,8 @@ async function three(): Promise<[FakeReplica, FakeReplica, FakeReplica]> {
 
 const auth = () => ({ authorization: `Bearer ${token}` });
 const get = (base: string, path = '/api/svc/list') => fetch(`${base}${path}`, { headers: auth() });
-const post = (base: string) => fetch(`${base}/api/svc/items`, { method: 'POST', headers: { ...auth(), 'content-type': 'text/plain' }, body: 'new item' });
+const post = (base: string) =>
+  fetch(`${base}/api/svc/items`, { method: 'POST', headers: { ...auth(), 'content-type': 'text/plain' }, body: 'new item' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('replicas behind the gateway', () => {

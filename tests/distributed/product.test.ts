@@ -1,4 +1,12 @@
-import { ADMIN_AUTH_ROUTES, CRM_ROUTES, DOCUMENTS_ROUTES, type Client } from '@countinghouse/proto';
+import {
+  ADMIN_AUTH_ROUTES,
+  CRM_ROUTES,
+  DOCUMENTS_ROUTES,
+  MEDIA_ROUTES,
+  SETTINGS_ROUTES,
+  type Client,
+  type ScriptRecord,
+} from '@countinghouse/proto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,8 +91,11 @@ afterAll(async () => {
 
 describe('the distributed product', () => {
   it('runs every service as its own process (crm and documents twice) and lists them in processes.json', () => {
-    const listed = (JSON.parse(readFileSync(join(t.product.dataDir, 'processes.json'), 'utf8')) as { processes: Array<{ name: string; pid: number; port: number; url: string }> })
-      .processes;
+    const listed = (
+      JSON.parse(readFileSync(join(t.product.dataDir, 'processes.json'), 'utf8')) as {
+        processes: Array<{ name: string; pid: number; port: number; url: string }>;
+      }
+    ).processes;
     const names = listed.map((p) => p.name).sort();
     const expected = SERVICE_TABLE.flatMap((s) => (s.replicated ? [`${s.name}-1`, `${s.name}-2`] : [s.name])).concat('gateway');
     expect(names).toEqual(expected.sort());
@@ -114,27 +125,36 @@ describe('the distributed product', () => {
     expect((await api('GET', `${CRM_ROUTES.clients}?search=outage`)).status).toBe(200);
     const left = 30_000 - (Date.now() - started);
     if (left > 0) await new Promise((r) => setTimeout(r, left));
-    expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBeGreaterThanOrEqual(companies.length);
+    expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBeGreaterThanOrEqual(
+      companies.length,
+    );
     kafka('start');
 
     // documents (two replicas sharing one consumer group) learns of each client exactly once
     await waitFor(
-      async () => (await count(`select count(*)::int as n from documents.client_directory where company_name like 'Outage Bakery %'`, [])) === companies.length,
+      async () =>
+        (await count(`select count(*)::int as n from documents.client_directory where company_name like 'Outage Bakery %'`, [])) ===
+        companies.length,
       'the documents client directory',
       120_000,
     );
     await waitFor(
       async () =>
-        (await count(`select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`, [])) ===
-        companies.length,
+        (await count(
+          `select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`,
+          [],
+        )) === companies.length,
       'the new-client notifications',
       60_000,
     );
     // a little longer: a late duplicate would show now
     await new Promise((r) => setTimeout(r, 5000));
-    expect(await count(`select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`, [])).toBe(
-      companies.length,
-    );
+    expect(
+      await count(
+        `select count(*)::int as n from notifications.notifications where kind = 'new_client' and body like '%Outage Bakery%'`,
+        [],
+      ),
+    ).toBe(companies.length);
     expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBe(0);
   }, 300_000);
 
@@ -161,8 +181,9 @@ describe('the distributed product', () => {
   }, 180_000);
 
   it('a document uploaded is viewable and downloadable while either documents replica alone runs', async () => {
-    const client = (await api<{ clients: Array<{ id: string; company_name: string }> }>('GET', `${CRM_ROUTES.clients}?search=Outage Bakery 1`)).body
-      .clients[0]!;
+    const client = (
+      await api<{ clients: Array<{ id: string; company_name: string }> }>('GET', `${CRM_ROUTES.clients}?search=Outage Bakery 1`)
+    ).body.clients[0]!;
     await waitFor(
       async () => (await count(`select count(*)::int as n from documents.client_directory where client_id = $1`, [client.id])) === 1,
       'the client in documents',
@@ -172,7 +193,11 @@ describe('the distributed product', () => {
     form.set('client_id', client.id);
     form.set('document_type', 'vat');
     form.set('files', new Blob([pdf], { type: 'application/pdf' }), 'VAT Q1.pdf');
-    const up = await fetch(`${t.baseUrl}${DOCUMENTS_ROUTES.upload}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const up = await fetch(`${t.baseUrl}${DOCUMENTS_ROUTES.upload}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(up.status, await up.clone().text()).toBe(201);
     const doc = ((await up.json()) as { documents: Array<{ id: string }> }).documents[0]!;
 
@@ -203,5 +228,26 @@ describe('the distributed product', () => {
     expect(after.status).toBe(200);
     expect(((await after.json()) as { user: { username: string } }).user.username).toBe(E2E_ADMIN.username);
     expect((await fetch(`${t.baseUrl}${CRM_ROUTES.clients}`, { headers: { cookie } })).status).toBe(200);
+  }, 180_000);
+
+  it('media (its own process) follows /admin/settings: a script written after a change carries the new practice name', async () => {
+    const name = 'Harbourside Ledger LLP';
+    const patch = await api('PATCH', SETTINGS_ROUTES.settings, { name });
+    expect(patch.status, JSON.stringify(patch.body)).toBe(200);
+    // settings.changed reaches every process that shows the practice (identity, media, the gateway)
+    await waitFor(async () => {
+      const pub = await fetch(`${t.baseUrl}/api/public/config`);
+      return ((await pub.json()) as { practice: { name: string } }).practice.name === name;
+    }, 'the gateway to follow');
+    await new Promise((r) => setTimeout(r, 2000));
+    const made = await api<ScriptRecord>('POST', MEDIA_ROUTES.scripts, { type: 'company_overview' });
+    expect([200, 201, 202], JSON.stringify(made.body)).toContain(made.status);
+    let script: ScriptRecord | null = null;
+    await waitFor(async () => {
+      script = (await api<ScriptRecord>('GET', MEDIA_ROUTES.script(made.body.id))).body;
+      return script.status === 'completed' || script.status === 'failed';
+    }, 'the script');
+    expect(script!.status).toBe('completed');
+    expect(script!.text).toContain(name);
   }, 180_000);
 });

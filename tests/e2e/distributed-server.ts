@@ -140,8 +140,10 @@ export async function startTestProduct(extraEnv: Record<string, string> = {}, o:
     async close() {
       await product.stop();
       const { keys, pending } = await listAll().catch(() => ({ keys: [] as string[], pending: [] }));
-      for (const u of pending) await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: u.Key!, UploadId: u.UploadId! })).catch(() => {});
-      if (keys.length > 0) await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } })).catch(() => {});
+      for (const u of pending)
+        await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: u.Key!, UploadId: u.UploadId! })).catch(() => {});
+      if (keys.length > 0)
+        await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } })).catch(() => {});
       await s3.send(new DeleteBucketCommand({ Bucket: bucket })).catch(() => {});
       s3.destroy();
       await db.drop();

@@ -13,7 +13,7 @@ import {
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiJson, waitUntil } from './http.js';
-import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
+import { launchBrowser, newContext, startE2EServer, E2E_SLOW_HOOK_MS, type E2EServer } from './server.js';
 
 // Issue 4's browser acceptance in Chromium against the all-in-one server: /admin/documents uploads
 // several files with progress per file, lists them, searches and filters, opens one through its signed
@@ -159,7 +159,7 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await waitUntil(() => /\/admin$/.test(page.url()));
   await page.getByRole('heading', { name: 'Admin Control Panel' }).waitFor();
-}, 180_000);
+}, E2E_SLOW_HOOK_MS);
 
 afterAll(async () => {
   await context?.close();

@@ -10,7 +10,7 @@ import {
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiJson, waitUntil } from './http.js';
-import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
+import { launchBrowser, newContext, startE2EServer, E2E_SLOW_HOOK_MS, type E2EServer } from './server.js';
 
 // Issue 9's browser acceptance for notifications, in Chromium against the all-in-one server: a document
 // upload raises a notification that the admin header's bell counts; the bell opens on the latest, the
@@ -71,7 +71,7 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await waitUntil(() => /\/admin$/.test(page.url()));
   await page.getByRole('heading', { name: 'Admin Control Panel' }).waitFor();
-}, 180_000);
+}, E2E_SLOW_HOOK_MS);
 
 afterAll(async () => {
   await context?.close();

@@ -10,6 +10,9 @@ import { freePort, repoRoot } from '../processes.js';
 
 export const E2E_ADMIN = { username: 'e2e.admin', password: 'e2e-admin-secret-1' };
 
+/** The longest set-up hooks: starting the distributed product (a dozen processes) takes longer than one. */
+export const E2E_SLOW_HOOK_MS = process.env.E2E_DISTRIBUTED === '1' ? 400_000 : 180_000;
+
 export interface E2EServer {
   /** e.g. http://127.0.0.1:41234 (no trailing slash) */
   baseUrl: string;

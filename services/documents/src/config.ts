@@ -58,10 +58,14 @@ export function linkSecretOf(c: DocumentsConfig): string {
     try {
       secret = readFileSync(c.DOCUMENTS_LINK_SECRET_FILE, 'utf8').trim();
     } catch (err) {
-      throw new ConfigError(`Invalid configuration:\n  - DOCUMENTS_LINK_SECRET_FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new ConfigError(
+        `Invalid configuration:\n  - DOCUMENTS_LINK_SECRET_FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
   }
   if (secret.length < 32)
-    throw new ConfigError('Invalid configuration:\n  - DOCUMENTS_LINK_SECRET (or DOCUMENTS_LINK_SECRET_FILE): at least 32 characters required');
+    throw new ConfigError(
+      'Invalid configuration:\n  - DOCUMENTS_LINK_SECRET (or DOCUMENTS_LINK_SECRET_FILE): at least 32 characters required',
+    );
   return secret;
 }

@@ -135,7 +135,9 @@ describe('documents configuration: the S3_* group is all or nothing', () => {
     );
   });
   it('without the group needs DOCUMENTS_STORAGE_DIR', () => {
-    expect(storageChoice(parseConfig(DocumentsConfigSchema, { ...base, DOCUMENTS_STORAGE_DIR: '/srv/docs' }))).toEqual({ dir: '/srv/docs' });
+    expect(storageChoice(parseConfig(DocumentsConfigSchema, { ...base, DOCUMENTS_STORAGE_DIR: '/srv/docs' }))).toEqual({
+      dir: '/srv/docs',
+    });
     expect(() => storageChoice(parseConfig(DocumentsConfigSchema, base))).toThrow(/DOCUMENTS_STORAGE_DIR or the S3_\* settings/);
   });
 });

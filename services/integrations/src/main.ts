@@ -7,7 +7,8 @@ await startService({
   name: 'integrations',
   configSchema: IntegrationsConfigSchema,
   async register(scope, runtime, config) {
-    if (config.INTEGRATIONS_ENCRYPTION_KEY_FILE) config.INTEGRATIONS_ENCRYPTION_KEY = readFileSync(config.INTEGRATIONS_ENCRYPTION_KEY_FILE, 'utf8').trim();
+    if (config.INTEGRATIONS_ENCRYPTION_KEY_FILE)
+      config.INTEGRATIONS_ENCRYPTION_KEY = readFileSync(config.INTEGRATIONS_ENCRYPTION_KEY_FILE, 'utf8').trim();
     await scope.register(integrationsPlugin, { runtime, config });
   },
 });

@@ -34,7 +34,8 @@ function notFound(key: string): NodeJS.ErrnoException {
 }
 
 function isNotFound(err: unknown): boolean {
-  if (err instanceof S3ServiceException) return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
+  if (err instanceof S3ServiceException)
+    return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
   return false;
 }
 
