@@ -6,6 +6,7 @@ import { SessionStore } from './db/session-store.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
+import { passwordRoutes } from './routes/passwords.js';
 import { peopleAuthRoutes } from './routes/people-auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { staffRoutes } from './routes/staff.js';
@@ -44,8 +45,19 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   staffRoutes(app, { db, relay, sessions: userSessions });
   userRoutes(app, { db, mailer });
   roleRoutes(app, { db, relay, userSessions, adminSessions });
+  passwordRoutes(app, {
+    db,
+    relay,
+    mailer,
+    publicUrl: runtime.publicUrl,
+    practiceName,
+    userSessions,
+    adminSessions,
+    signer: opts.signer,
+    cookieSecure: opts.cookieSecure,
+  });
 }
 
 export { SCHEMA } from './db/schema.js';
 export { ensureInitialAdmin, type InitialAdmin } from './bootstrap.js';
-export { DEMO_PASSWORD, DEMO_PEOPLE, seedIdentityDemo } from './demo.js';
+export { assertDemoSeedAllowed, DEMO_PEOPLE, DemoSeedRefused, seedIdentityDemo } from './demo.js';

@@ -30,7 +30,7 @@ import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, displayName, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
 import { afterFailure, isLocked } from '../domain/throttle.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
-import { sessionCookies } from './cookies.js';
+import { PEOPLE_COOKIES, sessionCookies } from './cookies.js';
 import { endSession, rotatePresented, sessionOrigin } from './session-flow.js';
 
 export interface PeopleAuthDeps {
@@ -46,7 +46,7 @@ export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Please wait 15 
 
 export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
   const { db, signer, relay, sessions } = deps;
-  const cookies = sessionCookies({ secure: deps.cookieSecure, refreshCookie: 'ch_rt', refreshPath: '/api/identity/auth' });
+  const cookies = sessionCookies({ secure: deps.cookieSecure, ...PEOPLE_COOKIES });
 
   async function meOf(userId: string, sessionExpiresAt: Date): Promise<Me> {
     const profile = await findProfile(db, userId);
