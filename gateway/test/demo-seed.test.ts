@@ -15,7 +15,8 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const signIn = (email: string, password: string) => gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.login, payload: { email, password } });
+const signIn = (email: string, password: string) =>
+  gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.login, payload: { email, password } });
 const people = async () => Number((await gw.kit.runtime.pool.query('select count(*)::int as n from identity.users')).rows[0].n);
 
 describe('demo seed', () => {

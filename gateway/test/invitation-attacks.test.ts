@@ -73,7 +73,9 @@ describe('nobody acts on invitations above their own role', () => {
       expect(r.statusCode, role).toBe(403);
       expect(err(r).message).toBe(MESSAGES.inviteRoleNotAllowed);
     }
-    const { rows } = await gw.kit.runtime.pool.query(`select count(*)::int as n from identity.staff_invitations where email like 'escalate.%'`);
+    const { rows } = await gw.kit.runtime.pool.query(
+      `select count(*)::int as n from identity.staff_invitations where email like 'escalate.%'`,
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -164,7 +166,11 @@ describe('accepting checks the inviter still may invite to the role', () => {
     );
     const panelTwo = (await login(gw.app, { username: 'panel.two', password: 'correct horse battery staple' })).json().session_token;
     const made = (await invite('invited.by.panel2@practice.co.uk', 'manager', panelTwo)).json();
-    const off = await gw.app.inject({ method: 'DELETE', url: `/api/identity/roles/admin-accounts/${rows[0].id}`, headers: bearer(adminToken) });
+    const off = await gw.app.inject({
+      method: 'DELETE',
+      url: `/api/identity/roles/admin-accounts/${rows[0].id}`,
+      headers: bearer(adminToken),
+    });
     expect(off.statusCode, off.body).toBe(200);
     const r = await accept({ token: tokenOf(made.invite_url), password: STRONG });
     expect(r.statusCode).toBe(410);

@@ -43,7 +43,12 @@ describe('invitations', () => {
     expect((await accept({ token, password: 'abc123', confirm_password: 'abc124' })).json().error.message).toBe(
       MESSAGES.passwordsDoNotMatch,
     );
-    const ok = await accept({ token, email: 'new.starter@practice.co.uk', password: 'Ledger-Quill-42', confirm_password: 'Ledger-Quill-42' });
+    const ok = await accept({
+      token,
+      email: 'new.starter@practice.co.uk',
+      password: 'Ledger-Quill-42',
+      confirm_password: 'Ledger-Quill-42',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe(MESSAGES.accountCreated);
     // a token works once

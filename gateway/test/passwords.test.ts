@@ -17,10 +17,12 @@ const err = (r: { json(): unknown }) => (r.json() as { error: { code: string; me
 const forgot = (email: string) => gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.forgotPassword, payload: { email } });
 const reset = (token: string, password: string) =>
   gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.resetPassword, payload: { token, password, confirm_password: password } });
-const signIn = (email: string, password: string) => gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.login, payload: { email, password } });
+const signIn = (email: string, password: string) =>
+  gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.login, payload: { email, password } });
 const me = (token: string) => gw.app.inject({ method: 'GET', url: IDENTITY_ROUTES.me, headers: bearer(token) });
 const refresh = (cookie: string) => gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.refresh, headers: { cookie } });
-const change = (token: string, body: object) => gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.changePassword, headers: bearer(token), payload: body });
+const change = (token: string, body: object) =>
+  gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.changePassword, headers: bearer(token), payload: body });
 
 async function mailsTo(email: string): Promise<string[]> {
   const { rows } = await gw.kit.runtime.pool.query(`select body from identity.outgoing_mail where "to" = $1 order by created_at`, [email]);
@@ -159,7 +161,11 @@ describe('change password', () => {
     expect((await me(other.json().access_token)).statusCode).toBe(200);
     const same = await change(person.token, { current_password: person.password, new_password: person.password });
     expect(err(same).message).toBe(MESSAGES.newPasswordSameAsCurrent);
-    const mismatch = await change(person.token, { current_password: person.password, new_password: 'Changer-New-2', confirm_password: 'x' });
+    const mismatch = await change(person.token, {
+      current_password: person.password,
+      new_password: 'Changer-New-2',
+      confirm_password: 'x',
+    });
     expect(err(mismatch).message).toBe(MESSAGES.passwordsDoNotMatch);
 
     const ok = await gw.app.inject({
@@ -207,8 +213,14 @@ describe('change password', () => {
     // a person's token cannot use the admin route, nor an admin's the person's
     const person = await makePerson(gw, 'not.an.admin@example.co.uk');
     expect(
-      (await gw.app.inject({ method: 'POST', url: ADMIN_AUTH_ROUTES.changePassword, headers: bearer(person.token), payload: { current_password: person.password, new_password: 'Whatever-1' } }))
-        .statusCode,
+      (
+        await gw.app.inject({
+          method: 'POST',
+          url: ADMIN_AUTH_ROUTES.changePassword,
+          headers: bearer(person.token),
+          payload: { current_password: person.password, new_password: 'Whatever-1' },
+        })
+      ).statusCode,
     ).toBe(403);
   });
 });

@@ -26,7 +26,8 @@ it('rate limits forgot-password per client address too (each request may send an
   const codes: number[] = [];
   for (let i = 0; i < 4; i++)
     codes.push(
-      (await gw.app.inject({ method: 'POST', url: '/api/identity/auth/forgot-password', payload: { email: `x${i}@example.co.uk` } })).statusCode,
+      (await gw.app.inject({ method: 'POST', url: '/api/identity/auth/forgot-password', payload: { email: `x${i}@example.co.uk` } }))
+        .statusCode,
     );
   expect(codes).toEqual([200, 200, 200, 429]);
 });

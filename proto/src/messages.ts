@@ -109,7 +109,8 @@ export const MESSAGES = {
   serviceUnavailable: 'This part of the service is not available right now. Please try again shortly.',
   // Invitations by rank, passwords (issue #21; ours)
   inviteRoleNotAllowed: 'You cannot invite to, see or change invitations for a role above your own.',
-  inviteReplacesHigherRole: 'A pending invitation for this e-mail was sent for a role above your own; only someone of that rank can replace it.',
+  inviteReplacesHigherRole:
+    'A pending invitation for this e-mail was sent for a role above your own; only someone of that rank can replace it.',
   inviterNoLongerAllowed:
     'This invitation is no longer valid: the person who sent it can no longer invite to this role. Please ask for a new invitation.',
   inviteLinkShownOnce: 'This link is shown only now. Copy it and share it with the staff member; afterwards only Re-send makes a new one.',

@@ -133,7 +133,10 @@ export type AcceptInviteBody = Static<typeof AcceptInviteBodySchema>;
 
 // ---- passwords ----
 
-export const ForgotPasswordBodySchema = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+export const ForgotPasswordBodySchema = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 254 }) },
+  { additionalProperties: false },
+);
 export type ForgotPasswordBody = Static<typeof ForgotPasswordBodySchema>;
 
 export const ResetPasswordBodySchema = Type.Object(

@@ -48,21 +48,25 @@ export function ChangePasswordButton({ realm, staff = false }: { realm: 'user' |
       <Button icon={<KeyOutlined />} onClick={() => setOpen(true)}>
         Change password
       </Button>
-      <Modal
-        open={open}
-        title="Change password"
-        okText="Change password"
-        onOk={() => form.submit()}
-        confirmLoading={busy}
-        onCancel={close}
-      >
+      <Modal open={open} title="Change password" okText="Change password" onOk={() => form.submit()} confirmLoading={busy} onCancel={close}>
         <Typography.Paragraph type="secondary">
           Every other session of this account is signed out; you stay signed in here.
           {(staff || realm === 'admin') && ' A commonly used password is refused.'}
         </Typography.Paragraph>
         {failure && <Alert type="error" showIcon role="alert" className="auth-page__alert" title={failure} />}
-        <Form<Values> form={form} name={`change-password-${realm}`} layout="vertical" requiredMark={false} onFinish={onFinish} disabled={busy}>
-          <Form.Item label="Current password" name="current_password" rules={[{ required: true, message: 'Please enter your current password' }]}>
+        <Form<Values>
+          form={form}
+          name={`change-password-${realm}`}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={onFinish}
+          disabled={busy}
+        >
+          <Form.Item
+            label="Current password"
+            name="current_password"
+            rules={[{ required: true, message: 'Please enter your current password' }]}
+          >
             <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="current-password" maxLength={200} autoFocus />
           </Form.Item>
           <PasswordPairFields label="New password" />

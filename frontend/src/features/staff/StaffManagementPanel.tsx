@@ -5,6 +5,7 @@ import {
   formatDate,
   formatDateTime,
   invitableRolesFor,
+  LIMITS,
   MESSAGES,
   type Invitation,
   type InvitationStatus,
@@ -330,7 +331,7 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
                     <Flex gap={8} wrap>
                       <Popconfirm
                         title="Re-send this invitation?"
-                        description={`A new link is made and e-mailed to ${inv.email}, valid for another week; the old link stops working.`}
+                        description={`A new link is made and e-mailed to ${inv.email}, valid for another ${LIMITS.invitationDays} days; the old link stops working.`}
                         okText="Re-send"
                         cancelText="Keep it"
                         onConfirm={() => onResend(inv)}
@@ -344,27 +345,25 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
                           Re-send
                         </Button>
                       </Popconfirm>
-                    </Flex>
-                  )}
-                  {inv.status === 'pending' && (
-                    <Flex gap={8} wrap>
-                      <Popconfirm
-                        title="Cancel this invitation?"
-                        description={`The link sent to ${inv.email} will stop working.`}
-                        okText="Cancel invitation"
-                        cancelText="Keep it"
-                        onConfirm={() => onCancel(inv)}
-                      >
-                        <Button
-                          size="small"
-                          danger
-                          icon={<StopOutlined />}
-                          loading={cancelling === inv.id}
-                          aria-label={`Cancel invitation for ${inv.email}`}
+                      {inv.status === 'pending' && (
+                        <Popconfirm
+                          title="Cancel this invitation?"
+                          description={`The link sent to ${inv.email} will stop working.`}
+                          okText="Cancel invitation"
+                          cancelText="Keep it"
+                          onConfirm={() => onCancel(inv)}
                         >
-                          Cancel
-                        </Button>
-                      </Popconfirm>
+                          <Button
+                            size="small"
+                            danger
+                            icon={<StopOutlined />}
+                            loading={cancelling === inv.id}
+                            aria-label={`Cancel invitation for ${inv.email}`}
+                          >
+                            Cancel
+                          </Button>
+                        </Popconfirm>
+                      )}
                     </Flex>
                   )}
                 </Flex>

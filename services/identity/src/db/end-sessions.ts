@@ -22,7 +22,13 @@ export async function endEverySession(
   const ids = await o.sessions.revokeAllOf(tx, o.ownerId);
   const until = Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60;
   for (const sessionId of ids) {
-    await enqueueEvent(tx, SCHEMA, 'identity.session_revoked', { sessionId, subjectId: o.ownerId, until }, { actor: o.actor, key: o.ownerId });
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'identity.session_revoked',
+      { sessionId, subjectId: o.ownerId, until },
+      { actor: o.actor, key: o.ownerId },
+    );
   }
   if (o.cutOffTokens) {
     await enqueueEvent(

@@ -261,7 +261,11 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       const { token } = request.query as { token?: string };
       const none = { valid: false, email: null, role: null, expires_at: null };
       if (!token) return { ...none, message: MESSAGES.noInvitationToken };
-      const rows = await db.select().from(staffInvitations).where(eq(staffInvitations.inviteTokenHash, hashToken(token))).limit(1);
+      const rows = await db
+        .select()
+        .from(staffInvitations)
+        .where(eq(staffInvitations.inviteTokenHash, hashToken(token)))
+        .limit(1);
       const r = rows[0];
       if (!r || r.status !== 'pending') return { ...none, message: MESSAGES.invalidOrExpiredInvitation };
       if (r.expiresAt <= new Date()) return { ...none, message: MESSAGES.invitationExpired };

@@ -53,14 +53,21 @@ export async function requestPasswordReset(deps: PasswordDeps, input: { email: s
     const recent = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(passwordResets)
-      .where(and(eq(passwordResets.userId, user.id), gt(passwordResets.createdAt, sql`now() - make_interval(mins => ${RESET_MAIL_WINDOW_MINUTES})`)));
+      .where(
+        and(
+          eq(passwordResets.userId, user.id),
+          gt(passwordResets.createdAt, sql`now() - make_interval(mins => ${RESET_MAIL_WINDOW_MINUTES})`),
+        ),
+      );
     if ((recent[0]?.n ?? 0) >= RESET_MAILS_PER_WINDOW) return false;
     // A new link replaces any earlier one still outstanding.
     await tx
       .update(passwordResets)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
-    await tx.insert(passwordResets).values({ userId: user.id, tokenHash: hashToken(token), expiresAt: resetExpiry(), requestedIp: input.ip });
+    await tx
+      .insert(passwordResets)
+      .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: resetExpiry(), requestedIp: input.ip });
     return true;
   });
   if (!inserted) return;
@@ -168,7 +175,12 @@ export async function changeAdminPassword(
       .where(and(eq(adminUsers.id, admin.id), eq(adminUsers.passwordHash, admin.passwordHash), eq(adminUsers.isActive, true)))
       .returning({ id: adminUsers.id });
     if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
-    await endEverySession(tx, { sessions: deps.adminSessions, ownerId: admin.id, actor: { kind: 'admin', id: admin.id }, cutOffTokens: false });
+    await endEverySession(tx, {
+      sessions: deps.adminSessions,
+      ownerId: admin.id,
+      actor: { kind: 'admin', id: admin.id },
+      cutOffTokens: false,
+    });
     return deps.adminSessions.create(tx, admin.id, origin);
   });
   deps.relay.kick();
