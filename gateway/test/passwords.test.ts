@@ -150,6 +150,17 @@ describe('forgot password', () => {
 });
 
 describe('change password', () => {
+  it('anonymous callers are refused; each kind of session has its own route', async () => {
+    const body = { current_password: 'whatever-1', new_password: 'Whatever-New-2' };
+    for (const url of [IDENTITY_ROUTES.changePassword, ADMIN_AUTH_ROUTES.changePassword])
+      expect((await gw.app.inject({ method: 'POST', url, payload: body })).statusCode, url).toBe(401);
+    const adminSession = (await login(gw.app)).json().session_token as string;
+    expect(
+      (await gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.changePassword, headers: bearer(adminSession), payload: body }))
+        .statusCode,
+    ).toBe(403);
+  });
+
   it('needs the current password; ends every other session; this browser goes on', async () => {
     const person = await makePerson(gw, 'changer@example.co.uk', ['client'], 'Changer-Old-1');
     const other = await signIn(person.email, person.password);

@@ -125,11 +125,13 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
         // One pending invitation per e-mail: a new one replaces the old, whose link stops working; but
         // replacing one is cancelling it, which nobody may do to an invitation above their own rank.
         const replaced = await tx
-          .select({ role: staffInvitations.role })
+          .select({ role: staffInvitations.role, expiresAt: staffInvitations.expiresAt })
           .from(staffInvitations)
           .where(and(sql`lower(${staffInvitations.email}) = ${email}`, eq(staffInvitations.status, 'pending')))
           .for('update');
-        if (replaced.some((r) => !canInviteTo(p.roles, r.role as Role))) throw new AppError('FORBIDDEN', MESSAGES.inviteReplacesHigherRole);
+        // (an expired one is dead already: replacing it takes nothing from anyone)
+        if (replaced.some((r) => r.expiresAt > new Date() && !canInviteTo(p.roles, r.role as Role)))
+          throw new AppError('FORBIDDEN', MESSAGES.inviteReplacesHigherRole);
         await tx
           .update(staffInvitations)
           .set({ status: 'cancelled', cancelledAt: sql`now()` })
