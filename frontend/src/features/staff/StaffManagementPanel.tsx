@@ -340,7 +340,7 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
                           size="small"
                           icon={<RedoOutlined />}
                           loading={resending === inv.id}
-                          aria-label={`Re-send invitation for ${inv.email}`}
+                          aria-label={`Re-send the invitation to ${inv.email}`}
                         >
                           Re-send
                         </Button>

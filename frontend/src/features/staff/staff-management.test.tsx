@@ -118,7 +118,7 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     const { callsTo } = mockFetch({ ...base, [key]: () => json(200, withLink({ invite_url: fresh })) });
     await openPanel();
     const user = userEvent.setup();
-    await user.click(await screen.findByLabelText(`Re-send invitation for ${pending.email}`));
+    await user.click(await screen.findByLabelText(`Re-send the invitation to ${pending.email}`));
     expect(callsTo(key)).toHaveLength(0);
     await user.click((await screen.findAllByText('Re-send')).at(-1)!);
     expect(await screen.findByText(`Invitation re-sent to ${pending.email}`)).toBeInTheDocument();

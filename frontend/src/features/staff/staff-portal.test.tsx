@@ -141,13 +141,13 @@ describe('Staff portal', () => {
     ]);
     // Text queries: role queries over antd's large DOM are slow in jsdom.
     for (const row of rows) expect(within(row).queryByText('Copy Link')).toBeNull();
-    expect(within(rows[0]!).getByLabelText('Re-send invitation for new@example.co.uk')).toBeInTheDocument();
+    expect(within(rows[0]!).getByLabelText('Re-send the invitation to new@example.co.uk')).toBeInTheDocument();
     expect(within(rows[0]!).getByLabelText(`Cancel invitation for new@example.co.uk`)).toBeInTheDocument();
     expect(within(rows[0]!).getByText('05 Mar 2026', { exact: false })).toBeInTheDocument();
     expect(rows[1]!.querySelector('button')).toBeNull();
     expect(within(rows[1]!).getByText('cancelled')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('expired')).toBeInTheDocument();
-    expect(within(rows[2]!).getByLabelText('Re-send invitation for old@example.co.uk')).toBeInTheDocument();
+    expect(within(rows[2]!).getByLabelText('Re-send the invitation to old@example.co.uk')).toBeInTheDocument();
     expect(within(rows[2]!).queryByLabelText('Cancel invitation for old@example.co.uk')).toBeNull();
   });
 
