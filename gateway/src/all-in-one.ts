@@ -9,7 +9,7 @@ import {
 } from '@countinghouse/kit';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { seedBillingDemo, stripeOptionsFromEnv } from '@countinghouse/billing';
-import { DEMO_PASSWORD, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
+import { assertDemoSeedAllowed, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { Type } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,10 @@ export const AllInOneConfigSchema = Type.Object({
   ADMIN_USERNAME: Type.String({ default: 'admin' }),
   ADMIN_PASSWORD: Type.String({ default: '' }),
   DEMO_MODE: Type.Boolean({ default: true }),
-  SEED_DEMO: Type.Boolean({ default: true }),
+  /** Unset: seed a fresh data folder unless NODE_ENV=production; true with production is refused. */
+  SEED_DEMO: Type.Optional(Type.Boolean()),
+  /** The demo people's shared password; unset, one is generated and printed once. */
+  DEMO_PASSWORD: Type.String({ default: '' }),
   PUBLIC_URL: Type.String({ default: '' }),
   COOKIE_SECURE: Type.Boolean({ default: false }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
@@ -100,6 +103,16 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     }
     throw err;
   }
+  // Demo people hold staff roles with one shared password: never in a production deployment.
+  if (config.SEED_DEMO === true && config.NODE_ENV === 'production') {
+    process.stderr.write(
+      'SEED_DEMO=true is refused when NODE_ENV=production: the demo practice gives staff roles to people with a shared password. Unset SEED_DEMO (or set it to false).\n',
+    );
+    process.exit(78);
+  }
+  const seedDemo = config.SEED_DEMO ?? config.NODE_ENV !== 'production';
+  const demoSeed = { nodeEnv: config.NODE_ENV, password: config.DEMO_PASSWORD || undefined };
+  if (seedDemo) assertDemoSeedAllowed(demoSeed); // a bad DEMO_PASSWORD stops the start before anything is created
   // Stripe is all or nothing: STRIPE_SECRET_KEY with STRIPE_WEBHOOK_SECRET (optional STRIPE_API_BASE).
   let stripe;
   try {
@@ -163,15 +176,18 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     );
   }
 
-  if (config.SEED_DEMO && made.created) {
+  if (seedDemo && made.created) {
     // A fresh data folder in demo mode gets a small demo practice, so a newcomer sees a working product.
-    const people = await seedIdentityDemo(runtime.db);
+    const people = await seedIdentityDemo(runtime.db, demoSeed);
     await seedCrmDemo(runtime.db);
     // billing's side of the same clients (plain data from crm's list; billing publishes no events for them).
     await seedBillingDemo(runtime.db, demoClientFacts());
-    if (people > 0) {
+    if (people.created > 0) {
+      const password = people.generatedPassword
+        ? `password "${people.generatedPassword}" for all of them (shown once; set DEMO_PASSWORD on a fresh data folder to choose it)`
+        : 'the password set in DEMO_PASSWORD for all of them';
       process.stdout.write(
-        `  Demo practice: ${people} people, password "${DEMO_PASSWORD}" for all of them:\n${DEMO_PEOPLE.map((p) => `    ${p.role.padEnd(10)} ${p.email}`).join('\n')}\n\n`,
+        `  Demo practice: ${people.created} people, ${password}:\n${DEMO_PEOPLE.map((p) => `    ${p.role.padEnd(10)} ${p.email}`).join('\n')}\n\n`,
       );
     }
   }

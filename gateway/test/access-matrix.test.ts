@@ -56,6 +56,12 @@ const endpoints: Array<{ name: string; method: 'GET' | 'POST'; url: () => string
     url: () => `/api/identity/invitations/${someInvitationId}/cancel`,
     allowed: MANAGERS,
   },
+  {
+    name: 'POST /invitations/:id/resend',
+    method: 'POST',
+    url: () => `/api/identity/invitations/${someInvitationId}/resend`,
+    allowed: MANAGERS,
+  },
   { name: 'GET /staff', method: 'GET', url: () => '/api/identity/staff', allowed: MANAGERS },
   { name: 'POST /staff/:id/deactivate', method: 'POST', url: () => `/api/identity/staff/${someUserId}/deactivate`, allowed: MANAGERS },
   { name: 'GET /users', method: 'GET', url: () => '/api/identity/users', allowed: ADMINS },

@@ -21,3 +21,13 @@ it('rate limits sign-in per client address with 429 and Retry-After', async () =
   // other routes are not limited
   expect((await gw.app.inject({ method: 'GET', url: '/api/public/config' })).statusCode).toBe(200);
 });
+
+it('rate limits forgot-password per client address too (each request may send an e-mail)', async () => {
+  const codes: number[] = [];
+  for (let i = 0; i < 4; i++)
+    codes.push(
+      (await gw.app.inject({ method: 'POST', url: '/api/identity/auth/forgot-password', payload: { email: `x${i}@example.co.uk` } }))
+        .statusCode,
+    );
+  expect(codes).toEqual([200, 200, 200, 429]);
+});

@@ -77,6 +77,8 @@ export const LIMITS = {
   maxUploadBytes: 10_485_760,
   signedUrlSeconds: 60,
   invitationDays: 7,
+  /** A password reset link works once, for this long (ours; docs/decisions.md). */
+  passwordResetMinutes: 30,
   minPasswordLength: 6,
   sidebarRefetchSeconds: 30,
   messagesBadgeHours: 24,

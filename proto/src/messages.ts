@@ -110,4 +110,19 @@ export const MESSAGES = {
   notFound: 'Not found',
   internalError: 'Something went wrong on our side. Please try again.',
   serviceUnavailable: 'This part of the service is not available right now. Please try again shortly.',
+  // Invitations by rank, passwords (issue #21; ours)
+  inviteRoleNotAllowed: 'You cannot invite to, see or change invitations for a role above your own.',
+  inviteReplacesHigherRole:
+    'A pending invitation for this e-mail was sent for a role above your own; only someone of that rank can replace it.',
+  inviterNoLongerAllowed:
+    'This invitation is no longer valid: the person who sent it can no longer invite to this role. Please ask for a new invitation.',
+  inviteLinkShownOnce: 'This link is shown only now. Copy it and share it with the staff member; afterwards only Re-send makes a new one.',
+  commonPassword: 'This password is one of the most commonly used and easy to guess. Please choose a different one.',
+  passwordResetRequested:
+    'If an account exists for that e-mail, we have sent a link to reset its password. The link works once and expires in 30 minutes.',
+  passwordResetInvalid: 'This password reset link is invalid, has already been used or has expired. Please ask for a new one.',
+  passwordResetDone: 'Your password has been reset. Please sign in with your new password.',
+  passwordChanged: 'Password changed. Every other session of this account has been signed out.',
+  currentPasswordWrong: 'Your current password is not correct.',
+  newPasswordSameAsCurrent: 'The new password must be different from the current one.',
 } as const;

@@ -83,3 +83,28 @@ export function hasPermission(roles: readonly Role[], key: PermissionKey): boole
   const allowed = rolesFor(key);
   return roles.some((r) => allowed.includes(r));
 }
+
+/**
+ * Who may invite to which role (and so see, re-send or cancel invitations to it): nobody above their own
+ * rank. An administrator invites to any staff role; a manager only to staff and accountant. The
+ * invitation routes, the acceptance check (the inviter must still hold such a role) and the invite form
+ * all read this one table.
+ */
+export const INVITE_HIERARCHY: Readonly<Record<Role, readonly Role[]>> = {
+  admin: ['admin', 'manager', 'staff', 'accountant'],
+  manager: ['staff', 'accountant'],
+  staff: [],
+  accountant: [],
+  client: [],
+};
+
+/** The roles someone holding `roles` may invite to, in the hierarchy's order. */
+export function invitableRolesFor(roles: readonly Role[]): Role[] {
+  const allowed = new Set(roles.flatMap((r) => INVITE_HIERARCHY[r] ?? []));
+  return INVITE_HIERARCHY.admin.filter((r) => allowed.has(r));
+}
+
+/** May someone holding `roles` invite to (see, re-send, cancel an invitation for) `role`? */
+export function canInviteTo(roles: readonly Role[], role: Role): boolean {
+  return roles.some((r) => (INVITE_HIERARCHY[r] ?? []).includes(role));
+}

@@ -18,6 +18,9 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'POST', path: '/api/identity/auth/logout' },
   { method: 'GET', path: '/api/identity/invitations/lookup' },
   { method: 'POST', path: '/api/identity/invitations/accept' },
+  { method: 'POST', path: '/api/identity/auth/forgot-password' },
+  { method: 'POST', path: '/api/identity/auth/reset-password' },
+  { method: 'GET', path: '/api/identity/auth/reset-password/lookup' },
   { method: 'GET', prefix: '/api/documents/files/' },
   // The providers' OAuth redirects: the one-time state authenticates them (integrations checks it).
   { method: 'GET', path: '/api/integrations/xero/callback' },
@@ -35,6 +38,11 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
   '/api/identity/auth/login',
   '/api/identity/auth/signup',
   '/api/identity/invitations/accept',
+  // Each request may send an e-mail, and a reset token or a current password is a secret to guess.
+  '/api/identity/auth/forgot-password',
+  '/api/identity/auth/reset-password',
+  '/api/identity/auth/password',
+  '/api/identity/admin/password',
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */

@@ -24,7 +24,10 @@ async function signInAdmin(page: Page) {
 
 const invitationRow = (page: Page, email: string) => page.getByTestId('invitation').filter({ hasText: email });
 
-/** Invite from the admin panel's Staff Management tab; returns the link Copy Link put on the clipboard. */
+/**
+ * Invite from the admin panel's Staff Management tab; returns the link Copy Link put on the clipboard
+ * (the link is shown once, in the answer to the invite: the list never carries it).
+ */
 async function invite(page: Page, email: string, role: 'Admin' | 'Manager' | 'Staff' | 'Accountant'): Promise<string> {
   const send = page.getByRole('button', { name: 'Send Invitation' });
   await page.getByLabel('Email').fill(email);
@@ -37,8 +40,10 @@ async function invite(page: Page, email: string, role: 'Admin' | 'Manager' | 'St
   await send.click();
   const row = invitationRow(page, email);
   await row.getByText('pending').waitFor();
-  await row.getByRole('button', { name: 'Copy Link' }).click();
-  await page.getByText(MESSAGES.inviteLinkCopiedShare).first().waitFor();
+  expect(await row.getByRole('button', { name: 'Copy Link' }).count()).toBe(0);
+  await page.getByLabel(`Sign-up link for ${email.toLowerCase()}`).waitFor();
+  await page.locator('.staff-management__link-once').getByRole('button', { name: 'Copy Link' }).click();
+  await page.getByText(MESSAGES.inviteLinkCopied, { exact: true }).first().waitFor();
   const link = await page.evaluate<string>('navigator.clipboard.readText()');
   expect(link).toMatch(new RegExp(`^${server.baseUrl}/staff/signup\\?token=[\\w-]{20,}$`));
   return link;

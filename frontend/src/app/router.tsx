@@ -30,6 +30,9 @@ const adminPages = () => import('../features/admin/pages');
 const LoginPage = lazyNamed(clientAuthPages, 'LoginPage');
 const SignupPage = lazyNamed(clientAuthPages, 'SignupPage');
 const TestLoginPage = lazyNamed(() => import('../features/public/TestLoginPage'), 'TestLoginPage');
+const passwordResetPages = () => import('../features/auth/PasswordResetPages');
+const ForgotPasswordPage = lazyNamed(passwordResetPages, 'ForgotPasswordPage');
+const ResetPasswordPage = lazyNamed(passwordResetPages, 'ResetPasswordPage');
 
 const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');
 const PaymentSuccessPage = lazyNamed(clientPages, 'PaymentSuccessPage');
@@ -113,6 +116,9 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'login', element: <LoginPage /> },
               { path: 'signup', element: <SignupPage /> },
+              // Forgot password for clients and staff (?from=staff), and the e-mailed reset link.
+              { path: 'forgot-password', element: <ForgotPasswordPage /> },
+              { path: 'reset-password', element: <ResetPasswordPage /> },
               // Signed-in client pages (spec 6): without a session they send the user to /login.
               {
                 element: <RequireClient />,

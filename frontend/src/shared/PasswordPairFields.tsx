@@ -6,11 +6,11 @@ import { LIMITS, MESSAGES } from '@countinghouse/proto';
  * A new password and its confirmation (fields `password` and `confirm_password`), as every sign-up
  * form asks for them: the minimum length, and the confirmation re-checked when the password changes.
  */
-export function PasswordPairFields() {
+export function PasswordPairFields({ label = 'Password' }: { label?: string } = {}) {
   return (
     <>
       <Form.Item
-        label="Password"
+        label={label}
         name="password"
         rules={[
           { required: true, message: 'Please choose a password' },
@@ -20,7 +20,7 @@ export function PasswordPairFields() {
         <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="new-password" maxLength={200} />
       </Form.Item>
       <Form.Item
-        label="Confirm password"
+        label={`Confirm ${label.toLowerCase()}`}
         name="confirm_password"
         dependencies={['password']}
         rules={[

@@ -6,4 +6,5 @@ export const ADMIN_AUTH_ROUTES = {
   verify: '/api/identity/admin/session',
   refresh: '/api/identity/admin/refresh',
   logout: '/api/identity/admin/logout',
+  changePassword: '/api/identity/admin/password',
 } as const;

@@ -86,12 +86,21 @@ export const InvitationSchema = Type.Object({
   status: InvitationStatusSchema,
   expires_at: Type.String({ format: 'date-time' }),
   created_at: Type.String({ format: 'date-time' }),
-  /** Only for pending invitations: the sign-up link to share. */
-  invite_url: Type.Union([Type.String(), Type.Null()]),
   /** How the link was sent: by e-mail, or kept in the outgoing-mail log because SMTP is not configured. */
   delivery: Type.Union([Type.Literal('smtp'), Type.Literal('log'), Type.Literal('failed'), Type.Null()]),
 });
 export type Invitation = Static<typeof InvitationSchema>;
+
+/**
+ * The answer to creating or re-sending an invitation: the only time its sign-up link is shown, to the
+ * person who made it (the server keeps only a hash of the token; lists never carry a link).
+ */
+export const InvitationWithLinkSchema = Type.Intersect([InvitationSchema, Type.Object({ invite_url: Type.String() })]);
+export type InvitationWithLink = Static<typeof InvitationWithLinkSchema>;
+
+/** Optional filter of the invitation list; a role above the caller's own is refused (403). */
+export const InvitationListQuerySchema = Type.Object({ role: Type.Optional(InvitableRoleSchema) }, { additionalProperties: false });
+export type InvitationListQuery = Static<typeof InvitationListQuerySchema>;
 
 export const InvitationListSchema = Type.Object({
   invitations: Type.Array(InvitationSchema),
@@ -122,6 +131,35 @@ export const AcceptInviteBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export type AcceptInviteBody = Static<typeof AcceptInviteBodySchema>;
+
+// ---- passwords ----
+
+export const ForgotPasswordBodySchema = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 254 }) },
+  { additionalProperties: false },
+);
+export type ForgotPasswordBody = Static<typeof ForgotPasswordBodySchema>;
+
+export const ResetPasswordBodySchema = Type.Object(
+  { token: Type.String({ maxLength: 200 }), password: Password, confirm_password: Type.Optional(Password) },
+  { additionalProperties: false },
+);
+export type ResetPasswordBody = Static<typeof ResetPasswordBodySchema>;
+
+export const ResetLookupSchema = Type.Object({
+  valid: Type.Boolean(),
+  message: Type.Union([Type.String(), Type.Null()]),
+  /** Staff and administrators' passwords are also checked against the common-password list. */
+  is_staff: Type.Boolean(),
+});
+export type ResetLookup = Static<typeof ResetLookupSchema>;
+
+/** Change password for the signed-in person or admin panel account: the current password is required. */
+export const ChangePasswordBodySchema = Type.Object(
+  { current_password: Password, new_password: Password, confirm_password: Type.Optional(Password) },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBodySchema>;
 
 // ---- staff ----
 

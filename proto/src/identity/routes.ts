@@ -9,6 +9,7 @@ export const IDENTITY_ROUTES = {
   me: '/api/identity/auth/me',
   invitations: '/api/identity/invitations',
   cancelInvitation: (id: string) => `/api/identity/invitations/${id}/cancel`,
+  resendInvitation: (id: string) => `/api/identity/invitations/${id}/resend`,
   invitationByToken: (token: string) => `/api/identity/invitations/lookup?token=${encodeURIComponent(token)}`,
   acceptInvitation: '/api/identity/invitations/accept',
   staff: '/api/identity/staff',
@@ -16,4 +17,8 @@ export const IDENTITY_ROUTES = {
   users: '/api/identity/users',
   outgoingMail: '/api/identity/outgoing-mail',
   lockouts: '/api/identity/security/lockouts',
+  forgotPassword: '/api/identity/auth/forgot-password',
+  resetPassword: '/api/identity/auth/reset-password',
+  resetLookup: (token: string) => `/api/identity/auth/reset-password/lookup?token=${encodeURIComponent(token)}`,
+  changePassword: '/api/identity/auth/password',
 } as const;

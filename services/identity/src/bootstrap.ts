@@ -2,8 +2,7 @@ import type { Db } from '@countinghouse/kit';
 import { adminUsers } from './db/schema.js';
 import { countAdmins } from './db/admin-queries.js';
 import { generatePassword, USERNAME_PATTERN } from './domain/admin-users.js';
-import { hashPassword } from './passwords.js';
-import { MESSAGES, LIMITS } from '@countinghouse/proto';
+import { hashPassword, passwordProblem } from './passwords.js';
 
 export interface InitialAdmin {
   username: string;
@@ -15,8 +14,8 @@ export interface InitialAdmin {
 export async function ensureInitialAdmin(db: Db, initial: InitialAdmin): Promise<{ created: boolean; generatedPassword?: string }> {
   if ((await countAdmins(db)) > 0) return { created: false };
   if (!USERNAME_PATTERN.test(initial.username)) throw new Error(`ADMIN_USERNAME must be 3-100 letters, digits or . _ @ -`);
-  if (initial.password !== undefined && initial.password.length < LIMITS.minPasswordLength)
-    throw new Error(`ADMIN_PASSWORD: ${MESSAGES.passwordTooShort}`);
+  const problem = initial.password === undefined ? null : passwordProblem(initial.password, { privileged: true });
+  if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
   const password = initial.password ?? generatePassword();
   const inserted = await db
     .insert(adminUsers)

@@ -3,11 +3,10 @@ import type { Role } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { grantRole } from './db/people-queries.js';
 import { profiles, SCHEMA, users } from './db/schema.js';
-import { hashPassword } from './passwords.js';
+import { generatePassword } from './domain/admin-users.js';
+import { hashPassword, passwordProblem } from './passwords.js';
 
-export const DEMO_PASSWORD = 'demo-password';
-
-/** The demo practice's people: one of each staff role and two clients. All share DEMO_PASSWORD. */
+/** The demo practice's people: one of each staff role and two clients. All share one password (seedIdentityDemo). */
 export const DEMO_PEOPLE: Array<{ email: string; first: string; last: string; role: Role; company?: string }> = [
   { email: 'margaret.hale@countinghouse.demo', first: 'Margaret', last: 'Hale', role: 'manager' },
   { email: 'tom.fraser@countinghouse.demo', first: 'Tom', last: 'Fraser', role: 'staff' },
@@ -17,11 +16,36 @@ export const DEMO_PEOPLE: Array<{ email: string; first: string; last: string; ro
   { email: 'james@hollowayandpartners.demo', first: 'James', last: 'Holloway', role: 'client', company: 'Holloway & Partners' },
 ];
 
-/** Seed the demo people into an identity schema that has none. Returns how many were created. */
-export async function seedIdentityDemo(db: Db): Promise<number> {
+export class DemoSeedRefused extends Error {}
+
+export interface DemoSeedOptions {
+  /** NODE_ENV: the seed refuses to run in production. */
+  nodeEnv: string;
+  /** DEMO_PASSWORD when set (checked as a staff password); otherwise one is generated, returned to be shown once. */
+  password?: string;
+}
+
+/** Throws DemoSeedRefused, with the reason, when the seed may not run: call it before anything else starts. */
+export function assertDemoSeedAllowed(o: DemoSeedOptions): void {
+  if (o.nodeEnv === 'production')
+    throw new DemoSeedRefused(
+      'The demo practice is not seeded when NODE_ENV=production: its people hold staff roles with a shared password. Set SEED_DEMO=false.',
+    );
+  const problem = o.password === undefined ? null : passwordProblem(o.password, { privileged: true });
+  if (problem) throw new DemoSeedRefused(`DEMO_PASSWORD: ${problem}`);
+}
+
+/**
+ * Seed the demo people into an identity schema that has none. Returns how many were created and, when
+ * it was generated, their password (the launcher prints it once; it is stored only as a hash).
+ * Demo people hold real staff roles: never in production.
+ */
+export async function seedIdentityDemo(db: Db, o: DemoSeedOptions): Promise<{ created: number; generatedPassword?: string }> {
+  assertDemoSeedAllowed(o);
   const existing = await db.execute(sql`select count(*)::int as n from identity.users`);
-  if (Number(existing.rows[0]?.n ?? 0) > 0) return 0;
-  const hash = await hashPassword(DEMO_PASSWORD);
+  if (Number(existing.rows[0]?.n ?? 0) > 0) return { created: 0 };
+  const password = o.password ?? generatePassword();
+  const hash = await hashPassword(password);
   await db.transaction(async (tx) => {
     for (const p of DEMO_PEOPLE) {
       const [u] = await tx.insert(users).values({ email: p.email, passwordHash: hash }).returning({ id: users.id });
@@ -39,5 +63,5 @@ export async function seedIdentityDemo(db: Db): Promise<number> {
       );
     }
   });
-  return DEMO_PEOPLE.length;
+  return { created: DEMO_PEOPLE.length, generatedPassword: o.password === undefined ? password : undefined };
 }

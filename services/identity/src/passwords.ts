@@ -1,4 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
+import { LIMITS, MESSAGES } from '@countinghouse/proto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 // argon2id with the library's defaults (m=19456 KiB, t=2, p=1: OWASP's minimum), about 19 ms here.
 export async function hashPassword(password: string): Promise<string> {
@@ -19,4 +22,37 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   } catch {
     return false;
   }
+}
+
+/** How many of the ranked list's most common passwords are refused for staff and administrators. */
+export const COMMON_PASSWORDS_CHECKED = 10_000;
+
+let common: Set<string> | null = null;
+
+/**
+ * The 10,000 most common passwords, lower-cased: the head of the ranked list that zxcvbn (Dropbox,
+ * MIT licence) ships as data in @zxcvbn-ts/language-common (docs/decisions.md). Read once, on first use.
+ */
+export function commonPasswords(): ReadonlySet<string> {
+  if (!common) {
+    const require = createRequire(import.meta.url);
+    const ranked = JSON.parse(readFileSync(require.resolve('@zxcvbn-ts/language-common/src/passwords.json'), 'utf8')) as string[];
+    common = new Set(ranked.slice(0, COMMON_PASSWORDS_CHECKED).map((p) => p.toLowerCase()));
+  }
+  return common;
+}
+
+export function isCommonPassword(password: string): boolean {
+  return commonPasswords().has(password.toLowerCase());
+}
+
+/**
+ * Why a new password is refused, or null. Everyone: the spec's 6-character minimum with its message.
+ * Staff and administrators (`privileged`) also may not use one of the most common passwords (NCSC and
+ * NIST SP 800-63B both advise refusing known-common passwords), checked case-insensitively.
+ */
+export function passwordProblem(password: string, o: { privileged: boolean }): string | null {
+  if (password.length < LIMITS.minPasswordLength) return MESSAGES.passwordTooShort;
+  if (o.privileged && isCommonPassword(password)) return MESSAGES.commonPassword;
+  return null;
 }

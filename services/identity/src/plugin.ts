@@ -9,6 +9,7 @@ import { senderOf } from './domain/sender.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
+import { passwordRoutes } from './routes/passwords.js';
 import { peopleAuthRoutes } from './routes/people-auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { securityRoutes } from './routes/security.js';
@@ -73,10 +74,21 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   userRoutes(app, { db, mailer });
   roleRoutes(app, { db, relay, userSessions, adminSessions, revocations });
   securityRoutes(app, { db });
+  passwordRoutes(app, {
+    db,
+    relay,
+    mailer,
+    publicUrl: runtime.publicUrl,
+    practiceName,
+    userSessions,
+    adminSessions,
+    signer: opts.signer,
+    cookieSecure: opts.cookieSecure,
+  });
 }
 
 export { SCHEMA } from './db/schema.js';
 export { RevocationBook, liveRevocations, type Revoker } from './db/revocations.js';
 export { SessionStore } from './db/session-store.js';
 export { ensureInitialAdmin, type InitialAdmin } from './bootstrap.js';
-export { DEMO_PASSWORD, DEMO_PEOPLE, seedIdentityDemo } from './demo.js';
+export { assertDemoSeedAllowed, DEMO_PEOPLE, DemoSeedRefused, seedIdentityDemo } from './demo.js';

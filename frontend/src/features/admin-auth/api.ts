@@ -4,6 +4,8 @@ import {
   type AdminLoginReply,
   type AdminLogoutReply,
   type AdminVerifyReply,
+  type ChangePasswordBody,
+  type MessageReply,
 } from '@countinghouse/proto';
 import { api, apiPath } from '../../app/api';
 import { adminUserReceived } from '../../app/admin-session';
@@ -32,7 +34,11 @@ export const adminAuthApi = api.injectEndpoints({
       query: () => ({ url: apiPath(ADMIN_AUTH_ROUTES.logout), method: 'POST' }),
       extraOptions: { auth: 'none' },
     }),
+    /** The admin panel account's password; the server ends every other session and hands this browser new cookies. */
+    adminChangePassword: build.mutation<MessageReply, ChangePasswordBody>({
+      query: (body) => ({ url: apiPath(ADMIN_AUTH_ROUTES.changePassword), method: 'POST', body }),
+    }),
   }),
 });
 
-export const { useAdminLoginMutation, useAdminSessionQuery, useAdminLogoutMutation } = adminAuthApi;
+export const { useAdminLoginMutation, useAdminSessionQuery, useAdminLogoutMutation, useAdminChangePasswordMutation } = adminAuthApi;

@@ -1,4 +1,15 @@
-import { IDENTITY_ROUTES, type LoginBody, type LoginReply, type Me, type MessageReply, type SignupBody } from '@countinghouse/proto';
+import {
+  IDENTITY_ROUTES,
+  type ChangePasswordBody,
+  type ForgotPasswordBody,
+  type LoginBody,
+  type LoginReply,
+  type Me,
+  type MessageReply,
+  type ResetLookup,
+  type ResetPasswordBody,
+  type SignupBody,
+} from '@countinghouse/proto';
 import { api, apiPath } from '../../app/api';
 
 /** A person's (staff or client) session: sign-up, sign-in, who am I, sign-out. */
@@ -23,7 +34,35 @@ export const authApi = api.injectEndpoints({
       query: () => ({ url: apiPath(IDENTITY_ROUTES.logout), method: 'POST' }),
       extraOptions: { auth: 'none' },
     }),
+    /** Always the same neutral answer, whether or not the e-mail has an account. */
+    forgotPassword: build.mutation<MessageReply, ForgotPasswordBody>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.forgotPassword), method: 'POST', body }),
+      extraOptions: { auth: 'none' },
+    }),
+    resetLookup: build.query<ResetLookup, string>({
+      query: (token) => apiPath(IDENTITY_ROUTES.resetLookup(token)),
+      extraOptions: { auth: 'none' },
+      keepUnusedDataFor: 0,
+    }),
+    resetPassword: build.mutation<MessageReply, ResetPasswordBody>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.resetPassword), method: 'POST', body }),
+      extraOptions: { auth: 'none' },
+    }),
+    /** The server ends every other session and hands this browser new cookies. */
+    changePassword: build.mutation<MessageReply, ChangePasswordBody>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.changePassword), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+    }),
   }),
 });
 
-export const { usePersonSignupMutation, usePersonLoginMutation, useMeQuery, usePersonLogoutMutation } = authApi;
+export const {
+  usePersonSignupMutation,
+  usePersonLoginMutation,
+  useMeQuery,
+  usePersonLogoutMutation,
+  useForgotPasswordMutation,
+  useResetLookupQuery,
+  useResetPasswordMutation,
+  useChangePasswordMutation,
+} = authApi;

@@ -22,6 +22,8 @@ export function LoginPage() {
       intro="Sign in to your client dashboard."
       footer={
         <>
+          <Link to="/forgot-password">Forgot password?</Link>
+          <br />
           New here? <Link to="/signup">Create an account</Link>
           <br />
           <Link to="/">Back to Home</Link>

@@ -3,6 +3,7 @@ import { Button, Card, Modal, Result, Select, Space, Tag, Typography } from 'ant
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { errorBody, httpStatus } from '../../app/api';
+import { ChangePasswordButton } from '../auth/ChangePasswordButton';
 import { ClientDocumentsView, DocumentUploader } from '../documents';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { serverText, useToast } from '../../shared/toast';
@@ -189,6 +190,9 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
           {s.package_name && <ChangePackage current={s.package_name} />}
         </>
       )}
+      <Card title="Your account" className="client-gap">
+        <ChangePasswordButton realm="user" />
+      </Card>
       <PracticeContact />
     </div>
   );

@@ -8,6 +8,7 @@ import { lazyNamed } from '../../app/lazy-named';
 import { personSessionReset, selectPersonSessionEnd } from '../../app/person-session';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useMeQuery } from '../auth/api';
+import { ChangePasswordButton } from '../auth/ChangePasswordButton';
 import { firstNameOrEmail, hasStaffPortalAccess, usePersonSignOut } from '../auth/session';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { useToast } from '../../shared/toast';
@@ -96,7 +97,12 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
             label: 'Staff Management',
             children: (
               <Suspense fallback={<PageSpinner />}>
-                <StaffManagementPanel realm="user" currentUserId={me.user.user_id} canReadMailLog={me.roles.includes('admin')} />
+                <StaffManagementPanel
+                  realm="user"
+                  roles={me.roles}
+                  currentUserId={me.user.user_id}
+                  canReadMailLog={me.roles.includes('admin')}
+                />
               </Suspense>
             ),
           },
@@ -116,9 +122,12 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
             <RoleTag role={role} />
           </Flex>
         </div>
-        <Button icon={<LogoutOutlined />} onClick={onSignOut} loading={isSigningOut}>
-          Logout
-        </Button>
+        <Flex gap={8} wrap>
+          <ChangePasswordButton realm="user" staff />
+          <Button icon={<LogoutOutlined />} onClick={onSignOut} loading={isSigningOut}>
+            Logout
+          </Button>
+        </Flex>
       </Flex>
 
       {Stats ? (

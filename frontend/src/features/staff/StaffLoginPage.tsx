@@ -20,7 +20,17 @@ export function StaffLoginPage() {
   const notice = (location.state as StaffLoginState | null)?.notice;
 
   return (
-    <AuthCard title="Staff login" intro="Sign in to the staff portal." footer={<Link to="/">Back to Home</Link>}>
+    <AuthCard
+      title="Staff login"
+      intro="Sign in to the staff portal."
+      footer={
+        <>
+          <Link to="/forgot-password?from=staff">Forgot password?</Link>
+          <br />
+          <Link to="/">Back to Home</Link>
+        </>
+      }
+    >
       {notice && <Alert type="success" showIcon title={notice} className="auth-page__alert" />}
       <PersonLoginForm
         portal="staff"

@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Drawer, Empty, Flex, Form, Input, List, Modal, Popconfirm, Select, Spin, Tag, Typography } from 'antd';
-import { CopyOutlined, MailOutlined, StopOutlined, UserDeleteOutlined } from '@ant-design/icons';
+import { CopyOutlined, MailOutlined, RedoOutlined, StopOutlined, UserDeleteOutlined } from '@ant-design/icons';
 import {
   formatDate,
   formatDateTime,
-  INVITABLE_ROLES,
+  invitableRolesFor,
+  LIMITS,
   MESSAGES,
   type Invitation,
   type InvitationStatus,
+  type InvitationWithLink,
   type InviteBody,
+  type Role,
   type StaffMember,
 } from '@countinghouse/proto';
 import { errorBody } from '../../app/api';
@@ -19,6 +22,7 @@ import {
   useInvitationsQuery,
   useInviteStaffMutation,
   useOutgoingMailQuery,
+  useResendInvitationMutation,
   useStaffMembersQuery,
   type StaffRealm,
 } from './api';
@@ -28,6 +32,8 @@ import './staff-management.css';
 export interface StaffManagementPanelProps {
   /** The session the calls run under: the admin panel's, or the staff portal's person session. */
   realm: StaffRealm;
+  /** The signed-in person's roles: they invite only to the roles proto's INVITE_HIERARCHY gives them. */
+  roles: readonly Role[];
   /** The signed-in person, who cannot deactivate themselves. */
   currentUserId?: string;
   /** Administrators may read the outgoing-mail log (e-mails kept because SMTP is not configured). */
@@ -35,7 +41,7 @@ export interface StaffManagementPanelProps {
 }
 
 /** Invite by e-mail and role, list invitations and active staff, deactivate (spec: Staff Management panel). */
-export function StaffManagementPanel({ realm, currentUserId, canReadMailLog = false }: StaffManagementPanelProps) {
+export function StaffManagementPanel({ realm, roles, currentUserId, canReadMailLog = false }: StaffManagementPanelProps) {
   const invitations = useInvitationsQuery(realm);
   const staff = useStaffMembersQuery(realm);
   const [mailLogOpen, setMailLogOpen] = useState(false);
@@ -50,7 +56,7 @@ export function StaffManagementPanel({ realm, currentUserId, canReadMailLog = fa
 
   return (
     <Flex vertical gap={16} className="staff-management">
-      <InviteForm realm={realm} />
+      <InviteForm realm={realm} roles={roles} />
       {!smtpConfigured && (
         <Alert
           type="info"
@@ -58,8 +64,8 @@ export function StaffManagementPanel({ realm, currentUserId, canReadMailLog = fa
           title="E-mail is not set up on this server"
           description={
             <>
-              Invitation e-mails are not sent: they are kept in the outgoing-mail log. Use Copy Link to share the sign-up link with the new
-              staff member yourself.{' '}
+              Invitation e-mails are not sent: they are kept in the outgoing-mail log. Copy the sign-up link when you create (or re-send) an
+              invitation and share it with the new staff member yourself.{' '}
               {canReadMailLog && (
                 <Button type="link" size="small" className="staff-management__inline-link" onClick={() => setMailLogOpen(true)}>
                   Open the outgoing-mail log
@@ -118,12 +124,13 @@ function failureDetail(error: unknown): ToastText | undefined {
   return message ? serverText(message) : undefined;
 }
 
-function InviteForm({ realm }: { realm: StaffRealm }) {
+function InviteForm({ realm, roles }: { realm: StaffRealm; roles: readonly Role[] }) {
   const [form] = Form.useForm<InviteValues>();
   const email = Form.useWatch('email', form)?.trim() ?? '';
   const role = Form.useWatch('role', form);
   const [invite, { isLoading }] = useInviteStaffMutation();
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<InvitationWithLink | null>(null);
+  const invitable = invitableRolesFor(roles);
   const toast = useToast();
   const isComplete = email !== '' && Boolean(role);
 
@@ -136,9 +143,9 @@ function InviteForm({ realm }: { realm: StaffRealm }) {
       return;
     }
     try {
-      await invite({ email: to, role: values.role, realm }).unwrap();
+      const made = await invite({ email: to, role: values.role, realm }).unwrap();
       form.resetFields();
-      setCreated(to);
+      setCreated(made);
     } catch (error) {
       const detail = failureDetail(error);
       if (detail) toast.notifyError(MESSAGES.failedToSendInvitation, detail, 'invite');
@@ -175,7 +182,8 @@ function InviteForm({ realm }: { realm: StaffRealm }) {
         <Form.Item label="Role" name="role" className="staff-management__invite-role">
           <Select<InviteBody['role']>
             placeholder="Choose a role"
-            options={INVITABLE_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+            // Only the roles this person may invite to: nobody invites above their own rank.
+            options={invitable.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
           />
         </Form.Item>
         <Form.Item label=" " className="staff-management__invite-send">
@@ -185,11 +193,53 @@ function InviteForm({ realm }: { realm: StaffRealm }) {
         </Form.Item>
       </Form>
       <div role="status" aria-live="polite">
-        {created && (
-          <Typography.Text type="success">Invitation created for {created}. Use Copy Link below to share the sign-up link.</Typography.Text>
-        )}
+        {created && <LinkOnce invitation={created} heading={`Invitation created for ${created.email}`} />}
       </div>
     </Card>
+  );
+}
+
+/**
+ * A fresh invitation's sign-up link, shown once to the person who made it (on creation or re-send):
+ * the server keeps only a hash, and no list carries it again.
+ */
+function LinkOnce({ invitation, heading }: { invitation: InvitationWithLink; heading: string }) {
+  const [copyRefused, setCopyRefused] = useState(false);
+  const toast = useToast();
+  const url = invitation.invite_url;
+
+  async function copyLink() {
+    if (await copyText(url)) {
+      setCopyRefused(false);
+      toast.success(MESSAGES.inviteLinkCopied, 'copy-link');
+    } else setCopyRefused(true); // no clipboard (an insecure origin, or permission refused)
+  }
+
+  return (
+    <Alert
+      type="success"
+      showIcon
+      className="staff-management__link-once"
+      title={heading}
+      description={
+        <Flex vertical gap={8}>
+          <span>{MESSAGES.inviteLinkShownOnce}</span>
+          <Flex gap={8} wrap>
+            <Input
+              readOnly
+              value={url}
+              aria-label={`Sign-up link for ${invitation.email}`}
+              onFocus={(e) => e.currentTarget.select()}
+              className="staff-management__link-input"
+            />
+            <Button icon={<CopyOutlined />} onClick={() => void copyLink()}>
+              Copy Link
+            </Button>
+          </Flex>
+          {copyRefused && <span>Your browser did not allow copying. Select the link above and copy it yourself.</span>}
+        </Flex>
+      }
+    />
   );
 }
 
@@ -218,14 +268,23 @@ async function copyText(text: string): Promise<boolean> {
 
 function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; invitations?: Invitation[]; loading: boolean }) {
   const [cancel] = useCancelInvitationMutation();
+  const [resend] = useResendInvitationMutation();
   const [cancelling, setCancelling] = useState<string | null>(null);
-  const [manualLink, setManualLink] = useState<string | null>(null);
+  const [resending, setResending] = useState<string | null>(null);
+  const [renewed, setRenewed] = useState<InvitationWithLink | null>(null);
   const toast = useToast();
 
-  async function copyLink(url: string) {
-    if (await copyText(url)) toast.success(MESSAGES.inviteLinkCopiedShare, 'copy-link');
-    // No clipboard (an insecure origin, or permission refused): show the link to copy by hand.
-    else setManualLink(url);
+  async function onResend(invitation: Invitation) {
+    setResending(invitation.id);
+    try {
+      setRenewed(await resend({ id: invitation.id, realm }).unwrap());
+    } catch (error) {
+      const detail = failureDetail(error);
+      if (detail) toast.notifyError(MESSAGES.failedToSendInvitation, detail, 'resend-invitation');
+      else toast.error(MESSAGES.failedToSendInvitation, 'resend-invitation');
+    } finally {
+      setResending(null);
+    }
   }
 
   async function onCancel(invitation: Invitation) {
@@ -268,28 +327,43 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
                     {inv.status === 'pending' && ` · expires ${formatDate(inv.expires_at)}`}
                     {inv.status === 'pending' && inv.delivery === 'failed' && ' · the e-mail could not be sent'}
                   </span>
-                  {inv.status === 'pending' && inv.invite_url && (
+                  {(inv.status === 'pending' || inv.status === 'expired') && (
                     <Flex gap={8} wrap>
-                      <Button size="small" icon={<CopyOutlined />} onClick={() => void copyLink(inv.invite_url!)}>
-                        Copy Link
-                      </Button>
                       <Popconfirm
-                        title="Cancel this invitation?"
-                        description={`The link sent to ${inv.email} will stop working.`}
-                        okText="Cancel invitation"
+                        title="Re-send this invitation?"
+                        description={`A new link is made and e-mailed to ${inv.email}, valid for another ${LIMITS.invitationDays} days; the old link stops working.`}
+                        okText="Re-send"
                         cancelText="Keep it"
-                        onConfirm={() => onCancel(inv)}
+                        onConfirm={() => onResend(inv)}
                       >
                         <Button
                           size="small"
-                          danger
-                          icon={<StopOutlined />}
-                          loading={cancelling === inv.id}
-                          aria-label={`Cancel invitation for ${inv.email}`}
+                          icon={<RedoOutlined />}
+                          loading={resending === inv.id}
+                          aria-label={`Re-send the invitation to ${inv.email}`}
                         >
-                          Cancel
+                          Re-send
                         </Button>
                       </Popconfirm>
+                      {inv.status === 'pending' && (
+                        <Popconfirm
+                          title="Cancel this invitation?"
+                          description={`The link sent to ${inv.email} will stop working.`}
+                          okText="Cancel invitation"
+                          cancelText="Keep it"
+                          onConfirm={() => onCancel(inv)}
+                        >
+                          <Button
+                            size="small"
+                            danger
+                            icon={<StopOutlined />}
+                            loading={cancelling === inv.id}
+                            aria-label={`Cancel invitation for ${inv.email}`}
+                          >
+                            Cancel
+                          </Button>
+                        </Popconfirm>
+                      )}
                     </Flex>
                   )}
                 </Flex>
@@ -298,9 +372,8 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
           </List.Item>
         )}
       />
-      <Modal open={manualLink !== null} title="Copy the invite link" footer={null} onCancel={() => setManualLink(null)}>
-        <Typography.Paragraph>Your browser did not allow copying. Select the link and copy it yourself:</Typography.Paragraph>
-        <Input.TextArea value={manualLink ?? ''} readOnly autoSize aria-label="Invite link" onFocus={(e) => e.currentTarget.select()} />
+      <Modal open={renewed !== null} title="New invite link" footer={null} onCancel={() => setRenewed(null)}>
+        {renewed && <LinkOnce invitation={renewed} heading={`Invitation re-sent to ${renewed.email}`} />}
       </Modal>
     </>
   );

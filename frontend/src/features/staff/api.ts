@@ -4,6 +4,7 @@ import {
   type Invitation,
   type InvitationList,
   type InvitationLookup,
+  type InvitationWithLink,
   type InviteBody,
   type MessageReply,
   type OutgoingMail,
@@ -31,13 +32,19 @@ export const staffApi = api.injectEndpoints({
       query: (realm) => ({ url: apiPath(IDENTITY_ROUTES.invitations), auth: realm }),
       providesTags: ['Invitation'],
     }),
-    inviteStaff: build.mutation<Invitation, InviteBody & { realm: StaffRealm }>({
+    /** The answer carries the sign-up link: the only time it is shown. */
+    inviteStaff: build.mutation<InvitationWithLink, InviteBody & { realm: StaffRealm }>({
       query: ({ realm, ...body }) => ({ url: apiPath(IDENTITY_ROUTES.invitations), method: 'POST', body, auth: realm }),
       invalidatesTags: ['Invitation', 'OutgoingMail'],
     }),
     cancelInvitation: build.mutation<Invitation, { id: string; realm: StaffRealm }>({
       query: ({ id, realm }) => ({ url: apiPath(IDENTITY_ROUTES.cancelInvitation(id)), method: 'POST', auth: realm }),
       invalidatesTags: ['Invitation'],
+    }),
+    /** A fresh link (the old one stops working), shown once to the re-sender. */
+    resendInvitation: build.mutation<InvitationWithLink, { id: string; realm: StaffRealm }>({
+      query: ({ id, realm }) => ({ url: apiPath(IDENTITY_ROUTES.resendInvitation(id)), method: 'POST', auth: realm }),
+      invalidatesTags: ['Invitation', 'OutgoingMail'],
     }),
     staffMembers: build.query<StaffList, StaffRealm>({
       query: (realm) => ({ url: apiPath(IDENTITY_ROUTES.staff), auth: realm }),
@@ -68,6 +75,7 @@ export const {
   useInvitationsQuery,
   useInviteStaffMutation,
   useCancelInvitationMutation,
+  useResendInvitationMutation,
   useStaffMembersQuery,
   useDeactivateStaffMutation,
   useOutgoingMailQuery,

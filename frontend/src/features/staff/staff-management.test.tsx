@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, type Invitation, type StaffMember } from '@countinghouse/proto';
+import { MESSAGES, type Invitation, type InvitationWithLink, type StaffMember } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 
@@ -20,9 +20,10 @@ const pending: Invitation = {
   status: 'pending',
   expires_at: '2026-03-12T10:00:00Z',
   created_at: '2026-03-05T10:00:00Z',
-  invite_url: 'http://localhost:3000/staff/signup?token=abc',
   delivery: 'log',
 };
+const LINK = 'http://localhost:3000/staff/signup?token=abc';
+const withLink = (over: Partial<InvitationWithLink> = {}): InvitationWithLink => ({ ...pending, invite_url: LINK, ...over });
 const sam: StaffMember = {
   id: '20000000-0000-4000-8000-000000000001',
   user_id: '00000000-0000-4000-8000-000000000001',
@@ -63,7 +64,7 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
   it('invites with e-mail and role and refreshes the list; copies nothing by itself', async () => {
     const { callsTo } = mockFetch({
       ...base,
-      [INVITE]: () => json(201, { ...pending, id: '10000000-0000-4000-8000-000000000009', email: 'x@example.co.uk' }),
+      [INVITE]: () => json(201, withLink({ id: '10000000-0000-4000-8000-000000000009', email: 'x@example.co.uk' })),
     });
     await openPanel();
     // user-event puts a clipboard stub on navigator.
@@ -93,19 +94,42 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     expect(screen.getByText('x@example.co.uk already has the staff role.')).toBeInTheDocument();
   });
 
-  it('Copy Link puts the link on the clipboard and says so', async () => {
-    mockFetch(base);
+  it("the link is shown once, at creation; Copy Link puts it on the clipboard with 'Invite link copied to clipboard!'", async () => {
+    mockFetch({ ...base, [INVITE]: () => json(201, withLink({ email: 'x@example.co.uk' })) });
+    await openPanel();
+    // the list carries no link, so nothing to copy before an invitation is made
+    await screen.findAllByTestId('invitation');
+    expect(screen.queryByRole('button', { name: /Copy Link/ })).toBeNull();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'x@example.co.uk');
+    await user.click(screen.getByLabelText('Role'));
+    await user.click(await screen.findByTitle('Staff'));
+    await user.click(screen.getByRole('button', { name: /Send Invitation/ }));
+    expect(await screen.findByText(MESSAGES.inviteLinkShownOnce)).toBeInTheDocument();
+    expect(screen.getByLabelText('Sign-up link for x@example.co.uk')).toHaveValue(LINK);
+    await user.click(screen.getByRole('button', { name: /Copy Link/ }));
+    expect(await screen.findByText(MESSAGES.inviteLinkCopied)).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(LINK);
+  });
+
+  it('Re-send asks first, then shows the fresh link once', async () => {
+    const key = `POST /api/identity/invitations/${pending.id}/resend`;
+    const fresh = 'http://localhost:3000/staff/signup?token=fresh';
+    const { callsTo } = mockFetch({ ...base, [key]: () => json(200, withLink({ invite_url: fresh })) });
     await openPanel();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: /Copy Link/ }));
-    expect(await screen.findByText(MESSAGES.inviteLinkCopiedShare)).toBeInTheDocument();
-    expect(await navigator.clipboard.readText()).toBe(pending.invite_url);
+    await user.click(await screen.findByLabelText(`Re-send the invitation to ${pending.email}`));
+    expect(callsTo(key)).toHaveLength(0);
+    await user.click((await screen.findAllByText('Re-send')).at(-1)!);
+    expect(await screen.findByText(`Invitation re-sent to ${pending.email}`)).toBeInTheDocument();
+    expect(screen.getByLabelText(`Sign-up link for ${pending.email}`)).toHaveValue(fresh);
+    expect(callsTo(key)).toHaveLength(1);
   });
 
   // Text and label queries: role queries over antd's large DOM are slow in jsdom.
   it("cancel asks first, then 'Invitation cancelled'", async () => {
     const key = `POST /api/identity/invitations/${pending.id}/cancel`;
-    const { callsTo } = mockFetch({ ...base, [key]: () => json(200, { ...pending, status: 'cancelled', invite_url: null }) });
+    const { callsTo } = mockFetch({ ...base, [key]: () => json(200, { ...pending, status: 'cancelled' }) });
     await openPanel();
     const user = userEvent.setup();
     await user.click(await screen.findByLabelText(`Cancel invitation for ${pending.email}`));

@@ -22,7 +22,6 @@ const invitation = (over: Partial<Invitation>): Invitation => ({
   status: 'pending',
   expires_at: '2026-03-12T10:00:00Z',
   created_at: '2026-03-05T10:00:00Z',
-  invite_url: 'http://localhost:3000/staff/signup?token=abc',
   delivery: 'log',
   ...over,
 });
@@ -107,7 +106,7 @@ describe('Staff portal', () => {
     expect(await screen.findByText(MESSAGES.pleaseLogInStaff)).toBeInTheDocument();
   });
 
-  it('lists invitations newest first; only pending ones have Copy Link and Cancel', async () => {
+  it('lists invitations newest first, never with a link; Re-send for pending and expired ones, Cancel for pending ones', async () => {
     mockFetch({
       ...config,
       [ME]: () => json(200, ME_MANAGER),
@@ -119,7 +118,6 @@ describe('Staff portal', () => {
               id: '10000000-0000-4000-8000-000000000002',
               email: 'old@example.co.uk',
               status: 'expired',
-              invite_url: null,
               created_at: '2026-02-01T10:00:00Z',
             }),
             invitation({ email: 'new@example.co.uk' }),
@@ -127,7 +125,6 @@ describe('Staff portal', () => {
               id: '10000000-0000-4000-8000-000000000003',
               email: 'gone@example.co.uk',
               status: 'cancelled',
-              invite_url: null,
               created_at: '2026-02-20T10:00:00Z',
             }),
           ],
@@ -143,12 +140,32 @@ describe('Staff portal', () => {
       'old@example.co.uk',
     ]);
     // Text queries: role queries over antd's large DOM are slow in jsdom.
-    expect(within(rows[0]!).getByText('Copy Link')).toBeInTheDocument();
+    for (const row of rows) expect(within(row).queryByText('Copy Link')).toBeNull();
+    expect(within(rows[0]!).getByLabelText('Re-send the invitation to new@example.co.uk')).toBeInTheDocument();
     expect(within(rows[0]!).getByLabelText(`Cancel invitation for new@example.co.uk`)).toBeInTheDocument();
     expect(within(rows[0]!).getByText('05 Mar 2026', { exact: false })).toBeInTheDocument();
-    for (const row of rows.slice(1)) expect(row.querySelector('button')).toBeNull();
+    expect(rows[1]!.querySelector('button')).toBeNull();
     expect(within(rows[1]!).getByText('cancelled')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('expired')).toBeInTheDocument();
+    expect(within(rows[2]!).getByLabelText('Re-send the invitation to old@example.co.uk')).toBeInTheDocument();
+    expect(within(rows[2]!).queryByLabelText('Cancel invitation for old@example.co.uk')).toBeNull();
+  });
+
+  it('a manager is offered only the roles below their own', async () => {
+    mockFetch({
+      ...config,
+      [ME]: () => json(200, ME_MANAGER),
+      [INVITATIONS]: () => json(200, { smtp_configured: true, invitations: [] }),
+      [STAFF]: () => json(200, { staff: [] }),
+    });
+    renderAt('/staff/dashboard');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Staff Management' }));
+    await user.click(await screen.findByLabelText('Role'));
+    expect(await screen.findByTitle('Accountant')).toBeInTheDocument();
+    expect(screen.getByTitle('Staff')).toBeInTheDocument();
+    expect(screen.queryByTitle('Admin')).toBeNull();
+    expect(screen.queryByTitle('Manager')).toBeNull();
   });
 
   it("'Failed to load staff data' when the lists cannot load", async () => {

@@ -212,14 +212,32 @@ export const staffInvitations = identity.table(
     invitedByName: text('invited_by_name'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     status: text('status').notNull().default('pending'),
-    inviteToken: text('invite_token').notNull(),
+    /** SHA-256 of the sign-up link's token: the link itself is shown once, to its creator, and never stored. */
+    inviteTokenHash: text('invite_token_hash').notNull(),
     delivery: text('delivery'),
     acceptedUserId: uuid('accepted_user_id'),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('staff_invitations_token_idx').on(t.inviteToken), index('staff_invitations_created_idx').on(t.createdAt)],
+  (t) => [uniqueIndex('staff_invitations_token_hash_idx').on(t.inviteTokenHash), index('staff_invitations_created_idx').on(t.createdAt)],
+);
+
+/** Password reset links: single use, LIMITS.passwordResetMinutes long, the token stored only as a SHA-256 hash. */
+export const passwordResets = identity.table(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    requestedIp: text('requested_ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('password_resets_token_hash_idx').on(t.tokenHash), index('password_resets_user_idx').on(t.userId, t.createdAt)],
 );
 
 /** Every e-mail the practice sends; without SMTP configured it is kept here for admins to read. */

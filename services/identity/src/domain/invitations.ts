@@ -1,4 +1,4 @@
-import { LIMITS, type InvitationStatus } from '@countinghouse/proto';
+import { canInviteTo, LIMITS, type InvitationStatus, type Role } from '@countinghouse/proto';
 
 export function invitationExpiry(now = new Date()): Date {
   return new Date(now.getTime() + LIMITS.invitationDays * 86_400_000);
@@ -28,4 +28,12 @@ export function invitationEmail(o: { practiceName: string; role: string; url: st
       `If you were not expecting this e-mail you can ignore it.`,
     ].join('\n'),
   };
+}
+
+/**
+ * Whether an invitation may still be accepted, given its inviter now (issue #21): the inviter must still
+ * be active and hold a role that may invite to the invitation's role (proto's INVITE_HIERARCHY).
+ */
+export function inviterStillAllows(inviter: { isActive: boolean; roles: readonly Role[] } | null, role: Role): boolean {
+  return Boolean(inviter?.isActive) && canInviteTo(inviter!.roles, role);
 }

@@ -15,7 +15,7 @@ import { findAdminById, findAdminByUsername } from '../db/admin-queries.js';
 import { adminUsers, SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { verifyPassword } from '../passwords.js';
-import { sessionCookies } from './cookies.js';
+import { ADMIN_COOKIES, sessionCookies } from './cookies.js';
 import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
 export interface AdminAuthDeps {
@@ -30,7 +30,7 @@ const ErrorRef = Type.Ref('ErrorBody');
 
 export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
   const { db, signer, relay, sessions } = deps;
-  const cookies = sessionCookies({ secure: deps.cookieSecure, refreshCookie: 'ch_admin_rt', refreshPath: '/api/identity/admin' });
+  const cookies = sessionCookies({ secure: deps.cookieSecure, ...ADMIN_COOKIES });
 
   const toUser = (a: { id: string; username: string; role: string }): AdminUser => ({
     id: a.id,

@@ -16,3 +16,7 @@ export function sessionCookies(o: { secure: boolean; refreshCookie: string; refr
     },
   };
 }
+
+/** The people's (staff and clients') refresh cookie, and the admin panel accounts'. */
+export const PEOPLE_COOKIES = { refreshCookie: 'ch_rt', refreshPath: '/api/identity/auth' } as const;
+export const ADMIN_COOKIES = { refreshCookie: 'ch_admin_rt', refreshPath: '/api/identity/admin' } as const;

@@ -29,7 +29,7 @@ import { profiles, SCHEMA, users } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, displayName, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
-import { sessionCookies } from './cookies.js';
+import { PEOPLE_COOKIES, sessionCookies } from './cookies.js';
 import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
 export interface PeopleAuthDeps {
@@ -44,7 +44,7 @@ const ErrorRef = Type.Ref('ErrorBody');
 
 export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
   const { db, signer, relay, sessions } = deps;
-  const cookies = sessionCookies({ secure: deps.cookieSecure, refreshCookie: 'ch_rt', refreshPath: '/api/identity/auth' });
+  const cookies = sessionCookies({ secure: deps.cookieSecure, ...PEOPLE_COOKIES });
 
   async function meOf(userId: string, sessionExpiresAt: Date): Promise<Me> {
     const profile = await findProfile(db, userId);

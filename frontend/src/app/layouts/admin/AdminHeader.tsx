@@ -4,6 +4,7 @@ import type { AdminUser } from '@countinghouse/proto';
 import { SIDER_ID } from './AdminSidebar';
 import { HeaderSearch } from '../../../features/crm';
 import { NotificationBell } from '../../../features/notifications';
+import { ChangePasswordButton } from '../../../features/auth/ChangePasswordButton';
 
 interface Props {
   user: AdminUser | null;
@@ -38,6 +39,7 @@ export function AdminHeader({ user, sidebarOpen, onToggleSidebar }: Props) {
             <Avatar aria-hidden="true" className="admin-layout__avatar">
               {user.username.charAt(0).toUpperCase()}
             </Avatar>
+            <ChangePasswordButton realm="admin" />
           </>
         )}
       </div>

@@ -1,0 +1,188 @@
+import { AppError, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
+import { MESSAGES, type ChangePasswordBody, type ResetLookup, type ResetPasswordBody } from '@countinghouse/proto';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { findAdminById } from '../db/admin-queries.js';
+import { endEverySession } from '../db/end-sessions.js';
+import { activeRoles, clearThrottle, findUserByEmail } from '../db/people-queries.js';
+import { adminUsers, passwordResets, users } from '../db/schema.js';
+import type { SessionRow, SessionStore } from '../db/session-store.js';
+import {
+  isPrivileged,
+  passwordResetEmail,
+  RESET_MAIL_WINDOW_MINUTES,
+  RESET_MAILS_PER_WINDOW,
+  resetExpiry,
+  resetUrl,
+} from '../domain/password-resets.js';
+import { normaliseEmail } from '../domain/roles.js';
+import { hashToken, newOpaqueToken } from '../domain/tokens.js';
+import type { Mailer } from '../mailer.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
+
+export interface PasswordDeps {
+  db: Db;
+  relay: OutboxRelay;
+  mailer: Mailer;
+  publicUrl: string;
+  practiceName: () => string;
+  userSessions: SessionStore;
+  adminSessions: SessionStore;
+}
+
+type Origin = { ip: string | null; userAgent: string };
+
+function checkNew(password: string, confirm: string | undefined, privileged: boolean) {
+  if (confirm !== undefined && confirm !== password) throw new AppError('VALIDATION_FAILED', MESSAGES.passwordsDoNotMatch);
+  const problem = passwordProblem(password, { privileged });
+  if (problem) throw new AppError('VALIDATION_FAILED', problem);
+}
+
+/**
+ * Forgot password: when the e-mail belongs to an account, a single-use link valid for
+ * LIMITS.passwordResetMinutes is e-mailed (SMTP or the outgoing-mail log). The caller always gives the
+ * same answer, and the mail goes out after it, so neither the answer nor its timing tells whether the
+ * e-mail has an account. A few mails per account per quarter-hour at most.
+ */
+export async function requestPasswordReset(deps: PasswordDeps, input: { email: string; ip: string | null }): Promise<void> {
+  const user = await findUserByEmail(deps.db, normaliseEmail(input.email));
+  if (!user) return;
+  const token = newOpaqueToken();
+  const inserted = await deps.db.transaction(async (tx) => {
+    // Serialise one account's requests, so the per-window count cannot be raced past.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('identity.password_resets'), hashtext(${user.id}))`);
+    const recent = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(passwordResets)
+      .where(
+        and(
+          eq(passwordResets.userId, user.id),
+          gt(passwordResets.createdAt, sql`now() - make_interval(mins => ${RESET_MAIL_WINDOW_MINUTES})`),
+        ),
+      );
+    if ((recent[0]?.n ?? 0) >= RESET_MAILS_PER_WINDOW) return false;
+    // A new link replaces any earlier one still outstanding.
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
+    await tx
+      .insert(passwordResets)
+      .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: resetExpiry(), requestedIp: input.ip });
+    return true;
+  });
+  if (!inserted) return;
+  const url = resetUrl(deps.publicUrl, token);
+  deps.mailer.sendLater({ to: user.email, ...passwordResetEmail({ practiceName: deps.practiceName(), url }), secret: url });
+}
+
+async function liveReset(db: Pick<Db, 'select'>, token: string) {
+  const rows = await db
+    .select()
+    .from(passwordResets)
+    .where(and(eq(passwordResets.tokenHash, hashToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** For the reset page: is this link still usable, and will the new password be checked as a staff one? */
+export async function findPasswordReset(deps: Pick<PasswordDeps, 'db'>, token: string | undefined): Promise<ResetLookup> {
+  const reset = token ? await liveReset(deps.db, token) : null;
+  if (!reset) return { valid: false, message: MESSAGES.passwordResetInvalid, is_staff: false };
+  return { valid: true, message: null, is_staff: isPrivileged(await activeRoles(deps.db, reset.userId)) };
+}
+
+/** Set a new password with a reset link: the link is spent, and every session of the account ends. */
+export async function resetPassword(deps: PasswordDeps, input: ResetPasswordBody): Promise<void> {
+  const found = input.token ? await liveReset(deps.db, input.token) : null;
+  if (!found) throw new AppError('GONE', MESSAGES.passwordResetInvalid);
+  checkNew(input.password, input.confirm_password, isPrivileged(await activeRoles(deps.db, found.userId)));
+  const passwordHash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    // Spend the link first: of two submissions at once, one wins and the other finds it used.
+    const spent = await tx
+      .update(passwordResets)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResets.id, found.id), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
+      .returning({ userId: passwordResets.userId });
+    if (spent.length === 0) throw new AppError('GONE', MESSAGES.passwordResetInvalid);
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResets.userId, found.userId), isNull(passwordResets.usedAt), ne(passwordResets.id, found.id)));
+    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, found.userId)).returning({ email: users.email });
+    await endEverySession(tx, {
+      sessions: deps.userSessions,
+      ownerId: found.userId,
+      actor: { kind: 'user', id: found.userId },
+      cutOffTokens: true,
+    });
+    // Whoever proved control of the mailbox is no longer locked out by someone else's guesses.
+    if (user) await clearThrottle(tx, normaliseEmail(user.email));
+  });
+  deps.relay.kick();
+}
+
+/**
+ * Change the signed-in person's password: the current one is required. Every session of the account
+ * ends; the caller's browser continues in a new session, returned here for the route to hand over.
+ */
+export async function changePersonPassword(
+  deps: PasswordDeps,
+  principal: Principal,
+  input: ChangePasswordBody,
+  origin: Origin,
+): Promise<{ session: SessionRow; refreshToken: string }> {
+  const [user] = await deps.db.select().from(users).where(eq(users.id, principal.id)).limit(1);
+  if (!user) throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
+  if (!(await verifyPassword(user.passwordHash, input.current_password)))
+    throw new AppError('INVALID_CREDENTIALS', MESSAGES.currentPasswordWrong);
+  if (input.new_password === input.current_password) throw new AppError('VALIDATION_FAILED', MESSAGES.newPasswordSameAsCurrent);
+  checkNew(input.new_password, input.confirm_password, isPrivileged(await activeRoles(deps.db, user.id)));
+  const passwordHash = await hashPassword(input.new_password);
+  const next = await deps.db.transaction(async (tx) => {
+    // Only if the password is still the one just checked: two changes at once cannot both pass.
+    const done = await tx
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+      .returning({ id: users.id });
+    if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
+    await endEverySession(tx, { sessions: deps.userSessions, ownerId: user.id, actor: { kind: 'user', id: user.id }, cutOffTokens: false });
+    return deps.userSessions.create(tx, user.id, origin);
+  });
+  deps.relay.kick();
+  return next;
+}
+
+/** The same for an admin panel account (identity's admin tables). */
+export async function changeAdminPassword(
+  deps: PasswordDeps,
+  principal: Principal,
+  input: ChangePasswordBody,
+  origin: Origin,
+): Promise<{ session: SessionRow; refreshToken: string; admin: { id: string; username: string; role: string } }> {
+  const admin = await findAdminById(deps.db, principal.id);
+  if (!admin?.isActive) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
+  if (!(await verifyPassword(admin.passwordHash, input.current_password)))
+    throw new AppError('INVALID_CREDENTIALS', MESSAGES.currentPasswordWrong);
+  if (input.new_password === input.current_password) throw new AppError('VALIDATION_FAILED', MESSAGES.newPasswordSameAsCurrent);
+  checkNew(input.new_password, input.confirm_password, true);
+  const passwordHash = await hashPassword(input.new_password);
+  const next = await deps.db.transaction(async (tx) => {
+    const done = await tx
+      .update(adminUsers)
+      .set({ passwordHash })
+      .where(and(eq(adminUsers.id, admin.id), eq(adminUsers.passwordHash, admin.passwordHash), eq(adminUsers.isActive, true)))
+      .returning({ id: adminUsers.id });
+    if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
+    await endEverySession(tx, {
+      sessions: deps.adminSessions,
+      ownerId: admin.id,
+      actor: { kind: 'admin', id: admin.id },
+      cutOffTokens: false,
+    });
+    return deps.adminSessions.create(tx, admin.id, origin);
+  });
+  deps.relay.kick();
+  return { ...next, admin };
+}

@@ -1,0 +1,99 @@
+import { IDENTITY_ROUTES, MESSAGES } from '@countinghouse/proto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
+
+// Issue #21 in Chromium against the all-in-one server: forgot password → the outgoing-mail log (no
+// SMTP here) → reset → sign in with the new password; and the invite link copied once, at creation.
+let server: E2EServer;
+let browser: Browser;
+let admin: BrowserContext;
+let adminPage: Page;
+
+const CLIENT = { email: 'forgetful.fiona@example.co.uk', password: 'fiona-first-pass-1', next: 'fiona-second-pass-2' };
+
+beforeAll(async () => {
+  server = await startE2EServer();
+  browser = await launchBrowser();
+  admin = await newContext(browser, server.baseUrl, { permissions: ['clipboard-read', 'clipboard-write'] });
+  adminPage = await admin.newPage();
+  await adminPage.goto('/admin/login');
+  await adminPage.getByLabel('Username').fill(server.admin.username);
+  await adminPage.getByLabel('Password').fill(server.admin.password);
+  await adminPage.getByRole('button', { name: 'Sign in' }).click();
+  await adminPage.waitForURL('**/admin');
+  const signup = await fetch(`${server.baseUrl}${IDENTITY_ROUTES.signup}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: CLIENT.email, password: CLIENT.password, first_name: 'Fiona' }),
+  });
+  expect(signup.status).toBe(201);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('passwords and invitations in the browser', () => {
+  it('forgot password → the mail log → reset → sign in with the new password', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByLabel('Email').fill(CLIENT.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText(MESSAGES.passwordResetRequested).waitFor();
+
+    // No SMTP: the e-mail waits in the outgoing-mail log, which the administrator reads.
+    await adminPage.goto('/admin/staff');
+    await adminPage.getByRole('button', { name: 'Open the outgoing-mail log' }).click();
+    const body = adminPage
+      .locator('.staff-management__mail')
+      .filter({ hasText: `To ${CLIENT.email}` })
+      .locator('pre');
+    await body.waitFor();
+    const link = /http\S+\/reset-password\?token=[\w-]+/.exec(await body.innerText())?.[0];
+    expect(link).toBeDefined();
+    await adminPage.keyboard.press('Escape');
+
+    await page.goto(link!);
+    await page.getByLabel('New password', { exact: true }).fill(CLIENT.next);
+    await page.getByLabel('Confirm new password').fill(CLIENT.next);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText(MESSAGES.passwordResetDone).waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(CLIENT.email);
+    await page.getByLabel('Password').fill(CLIENT.next);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL('**/client-dashboard');
+
+    // The link worked once.
+    await page.goto(link!);
+    await page.getByText(MESSAGES.passwordResetInvalid).waitFor();
+    await context.close();
+  });
+
+  it("the invite link is shown once, at creation, and Copy Link says 'Invite link copied to clipboard!'", async () => {
+    await adminPage.goto('/admin/staff');
+    await adminPage.getByLabel('Email').fill('new.joiner@example.co.uk');
+    await adminPage.getByLabel('Role').click();
+    await adminPage
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^Accountant$/ })
+      .click();
+    await adminPage.getByRole('button', { name: 'Send Invitation' }).click();
+    await adminPage.getByText(MESSAGES.inviteLinkShownOnce).waitFor();
+    await adminPage.locator('.staff-management__link-once').getByRole('button', { name: 'Copy Link' }).click();
+    await adminPage.getByText(MESSAGES.inviteLinkCopied, { exact: true }).waitFor();
+    const link = await adminPage.evaluate<string>('navigator.clipboard.readText()');
+    expect(link).toMatch(new RegExp(`^${server.baseUrl}/staff/signup\\?token=[\\w-]{40,}$`));
+    await adminPage.screenshot({ path: '/tmp/e2e-invite-link-once.png', fullPage: true });
+    // After a reload the list has no link to copy.
+    await adminPage.reload();
+    await adminPage.getByTestId('invitation').filter({ hasText: 'new.joiner@example.co.uk' }).getByText('pending').waitFor();
+    expect(await adminPage.getByRole('button', { name: 'Copy Link' }).count()).toBe(0);
+    expect(await adminPage.content()).not.toContain(new URL(link).searchParams.get('token')!);
+  });
+});
