@@ -34,3 +34,4 @@ export * from './documents/reports.js';
 export * from './permissions.js';
 export * from './identity/roles.js';
 export * from './notifications/notifications.js';
+export * from './job-status.js';
