@@ -80,7 +80,8 @@ export const JobFailedSchema = Type.Object({
   error: Type.String(),
   attempts: Type.Integer({ minimum: 1 }),
   scheduleKey: Type.Union([Type.String(), Type.Null()]),
-  failedAt: Type.String({ format: 'date-time' }),
+  // ISO 8601 (no 'format': events are checked with TypeBox's Value, which knows no formats).
+  failedAt: Type.String(),
 });
 
 export const JOBS_EVENTS = {

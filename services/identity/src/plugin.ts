@@ -10,6 +10,7 @@ import { peopleAuthRoutes } from './routes/people-auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { staffRoutes } from './routes/staff.js';
 import { userRoutes } from './routes/users.js';
+import { scheduleHousekeeping } from './jobs/housekeeping.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -44,6 +45,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   staffRoutes(app, { db, relay, sessions: userSessions });
   userRoutes(app, { db, mailer });
   roleRoutes(app, { db, relay, userSessions, adminSessions });
+  await scheduleHousekeeping(runtime.jobs, db, runtime.logger);
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -304,3 +304,4 @@ export class BullMqJobQueue implements JobQueue {
   }
 }
 
+export { jobsAdminPlugin } from './jobs/admin-routes.js';
