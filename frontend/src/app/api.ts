@@ -226,6 +226,7 @@ export const api = createApi({
     'SidebarStats',
     'Settings',
     'Role',
+    'Job',
   ],
   endpoints: () => ({}),
 });
