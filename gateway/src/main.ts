@@ -33,6 +33,8 @@ const GatewayConfigSchema = Type.Object({
   MEDIA_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   SETTINGS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   NOTIFICATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  /** The job status API (/api/jobs); empty means the notifications service, which serves it. */
+  JOBS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
   PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
@@ -95,7 +97,8 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   settings: config.SETTINGS_URL,
   notifications: config.NOTIFICATIONS_URL,
 };
-const upstreamUrls = Object.fromEntries(Object.entries(configured).filter(([, url]) => url));
+const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
+const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));
 const app = await buildGateway({
   logger,
   verifier,

@@ -96,7 +96,11 @@ describe('job status API', () => {
   it('is for administrators only: a manager is refused (403), an anonymous caller 401', async () => {
     const r = await gw.app.inject({ method: 'GET', url: JOBS_ROUTES.overview, headers: bearer(manager.token) });
     expect(r.statusCode).toBe(403);
-    const retry = await gw.app.inject({ method: 'POST', url: JOBS_ROUTES.retry('identity.purge_expired_sessions', 'x'), headers: bearer(manager.token) });
+    const retry = await gw.app.inject({
+      method: 'POST',
+      url: JOBS_ROUTES.retry('identity.purge_expired_sessions', 'x'),
+      headers: bearer(manager.token),
+    });
     expect(retry.statusCode).toBe(403);
     expect((await gw.app.inject({ method: 'GET', url: JOBS_ROUTES.overview })).statusCode).toBe(401);
   });

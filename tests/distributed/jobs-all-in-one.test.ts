@@ -76,7 +76,10 @@ describe('all-in-one jobs across restarts (child processes, SIGKILL)', { timeout
     await waitFor(async () => (await jobRow(id))?.state === 'completed', 'job completed after restart', 20_000);
     // started once: a retry would have raised retry_count
     expect(await jobRow(id)).toMatchObject({ state: 'completed', retry_count: 0 });
-    const n = await pool.query(`select count(*)::int as n from pgboss.job where name = $1 and data->>'payload' = '{"olderThanDays": 30}' and data->'schedule' is null`, [J]);
+    const n = await pool.query(
+      `select count(*)::int as n from pgboss.job where name = $1 and data->>'payload' = '{"olderThanDays": 30}' and data->'schedule' is null`,
+      [J],
+    );
     expect(n.rows[0].n).toBe(1);
     await second.stop();
   });
@@ -84,14 +87,20 @@ describe('all-in-one jobs across restarts (child processes, SIGKILL)', { timeout
   it('a daily slot due while the process was down runs once after it starts, not once per missed day', async () => {
     // The process is down; the last run was three days ago (three slots missed).
     const newest = previousSlot(DAILY, new Date());
-    await pool.query(`update jobs.schedules set last_slot = $1 where key = 'identity.housekeeping'`, [new Date(newest.getTime() - 3 * DAY)]);
+    await pool.query(`update jobs.schedules set last_slot = $1 where key = 'identity.housekeeping'`, [
+      new Date(newest.getTime() - 3 * DAY),
+    ]);
     const p = await startAllInOne();
-    const runs = await waitFor(async () => {
-      const { rows } = await pool.query(
-        `select data->'schedule'->>'slot' as slot, state from pgboss.job where data->'schedule'->>'key' = 'identity.housekeeping'`,
-      );
-      return rows.length > 0 && rows.every((r) => r.state === 'completed') ? rows : null;
-    }, 'the missed run completed', 20_000);
+    const runs = await waitFor(
+      async () => {
+        const { rows } = await pool.query(
+          `select data->'schedule'->>'slot' as slot, state from pgboss.job where data->'schedule'->>'key' = 'identity.housekeeping'`,
+        );
+        return rows.length > 0 && rows.every((r) => r.state === 'completed') ? rows : null;
+      },
+      'the missed run completed',
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 1500)); // a few more schedule checks
     const after = await pool.query(`select count(*)::int as n from pgboss.job where data->'schedule'->>'key' = 'identity.housekeeping'`);
     expect(after.rows[0].n).toBe(1);
@@ -125,7 +134,10 @@ describe('all-in-one jobs across restarts (child processes, SIGKILL)', { timeout
     // one job for the newest slot (its id is derived from the slot: a second enqueue is the same job)
     expect(rows).toHaveLength(1);
     expect(rows[0].id).toBe(jobUuid(J, `schedule:identity.housekeeping:${previousSlot(DAILY, new Date()).toISOString()}`));
-    await waitFor(async () => (await pool.query(`select state from pgboss.job where id = $1`, [rows[0].id])).rows[0].state === 'completed', 'ran');
+    await waitFor(
+      async () => (await pool.query(`select state from pgboss.job where id = $1`, [rows[0].id])).rows[0].state === 'completed',
+      'ran',
+    );
     expect((await pool.query(`select retry_count from pgboss.job where id = $1`, [rows[0].id])).rows[0].retry_count).toBe(0);
     await Promise.all([a.stop(), b.stop()]);
   });

@@ -38,14 +38,18 @@ describe('Background Jobs page (browser)', () => {
     await client.enqueue('media.generate_script', { scriptId }, { jobId: scriptId, attempts: 3 });
     await client.close();
     await expect
-      .poll(async () => (await server.pool.query(`select state from pgboss.job where id = $1`, [scriptId])).rows[0]?.state, { timeout: 15_000 })
+      .poll(async () => (await server.pool.query(`select state from pgboss.job where id = $1`, [scriptId])).rows[0]?.state, {
+        timeout: 15_000,
+      })
       .toBe('failed');
 
     await page.getByRole('link', { name: 'Background Jobs' }).click();
     await page.getByRole('heading', { level: 1, name: 'Background Jobs' }).waitFor();
     const schedules = page.locator('.ant-card').filter({ hasText: 'Schedules' });
     await schedules.getByRole('row', { name: /Sign-in housekeeping/ }).waitFor();
-    expect(await schedules.getByRole('row', { name: /Sign-in housekeeping/ }).textContent()).toMatch(/Not yet run.*\d{2} [A-Z][a-z]{2} \d{4}, 03:30/);
+    expect(await schedules.getByRole('row', { name: /Sign-in housekeeping/ }).textContent()).toMatch(
+      /Not yet run.*\d{2} [A-Z][a-z]{2} \d{4}, 03:30/,
+    );
 
     const failed = page.locator('.ant-card').filter({ hasText: 'Failed jobs' });
     const row = failed.getByRole('row', { name: /Video script generation/ });

@@ -34,10 +34,10 @@ describe('identity housekeeping (identity.purge_expired_sessions, daily 03:30 Lo
     await session('expired-recently', at(29), null);
     await session('revoked-recently', at(-5), at(2));
     await session('active', at(-5), null);
-    await q(`insert into identity.processed_events (consumer, event_id, processed_at) values ('x', gen_random_uuid(), $1), ('x', gen_random_uuid(), $2)`, [
-      at(31),
-      at(1),
-    ]);
+    await q(
+      `insert into identity.processed_events (consumer, event_id, processed_at) values ('x', gen_random_uuid(), $1), ('x', gen_random_uuid(), $2)`,
+      [at(31), at(1)],
+    );
 
     // The schedule was declared by the plugin; the product was then down over two of its slots.
     const declared = await q(`select job, cron, payload from jobs.schedules where key = 'identity.housekeeping'`);

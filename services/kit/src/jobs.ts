@@ -1,4 +1,12 @@
-import { FAILED_JOBS_SHOWN, JOBS, QUEUES, type FailedJobView, type JobName, type JobPayload, type ScheduleView } from '@countinghouse/proto';
+import {
+  FAILED_JOBS_SHOWN,
+  JOBS,
+  QUEUES,
+  type FailedJobView,
+  type JobName,
+  type JobPayload,
+  type ScheduleView,
+} from '@countinghouse/proto';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -17,7 +25,7 @@ import {
   type JobStatus,
   type ScheduleSpec,
 } from './jobs/core.js';
-import { assertCron, dueSlots, nextSlot, SCHEDULE_TIME_ZONE } from './jobs/slots.js';
+import { assertCron, dueSlots, SCHEDULE_TIME_ZONE } from './jobs/slots.js';
 import { errorText, failedView, readSchedules, recordScheduleRun, toScheduleView, upsertSchedule, writeJobFailed } from './jobs/store.js';
 
 export * from './jobs/core.js';
@@ -191,7 +199,8 @@ export class BullMqJobQueue implements JobQueue {
   async schedule<N extends JobName>(s: ScheduleSpec<N>): Promise<void> {
     validate(s.job, s.payload);
     assertCron(s.cron);
-    if (this.pool) await upsertSchedule(this.pool, { key: s.key, job: s.job, cron: s.cron, payload: s.payload, catchUp: s.catchUp ?? false });
+    if (this.pool)
+      await upsertSchedule(this.pool, { key: s.key, job: s.job, cron: s.cron, payload: s.payload, catchUp: s.catchUp ?? false });
     this.scheduleSpecs.set(s.key, s as unknown as ScheduleSpec<JobName>);
     // BullMQ's job scheduler: one job per slot (its id is repeat:<key>:<slot ms>), whatever the replicas.
     await this.queue(JOBS[s.job].queue).upsertJobScheduler(

@@ -112,7 +112,6 @@ describe('PostgreSQL job queue (pg-boss)', () => {
       latencies.push(started[i]! - t0);
     }
     latencies.sort((x, y) => x - y);
-    // eslint-disable-next-line no-console
     console.info(`pg queue enqueue→start: median ${latencies[5]} ms, max ${latencies[9]} ms`);
     expect(latencies[9]).toBeLessThan(1000);
   });

@@ -78,7 +78,8 @@ function SchedulesCard({ schedules }: { schedules: ScheduleView[] }) {
           {
             title: 'Last run',
             key: 'last',
-            render: (_, s) => (s.last_run_at ? formatDateTime(s.last_run_at) : <Typography.Text type="secondary">Not yet run</Typography.Text>),
+            render: (_, s) =>
+              s.last_run_at ? formatDateTime(s.last_run_at) : <Typography.Text type="secondary">Not yet run</Typography.Text>,
           },
           {
             title: 'Outcome',
@@ -129,11 +130,7 @@ function FailedCard({ failed }: { failed: FailedJobView[] }) {
             key: 'retry',
             align: 'right',
             render: (_, j) => (
-              <Button
-                aria-label={`Retry ${j.label}`}
-                loading={isLoading && originalArgs?.id === j.id}
-                onClick={() => void onRetry(j)}
-              >
+              <Button aria-label={`Retry ${j.label}`} loading={isLoading && originalArgs?.id === j.id} onClick={() => void onRetry(j)}>
                 Retry
               </Button>
             ),

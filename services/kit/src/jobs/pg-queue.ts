@@ -126,11 +126,16 @@ export class PgJobQueue implements JobQueue {
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
     validate(name, payload);
     const given = opts.jobId ?? randomUUID();
-    await this.send(this.pool, name, { payload, backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS }, {
-      id: jobUuid(name, given),
-      attempts: opts.attempts ?? DEFAULT_ATTEMPTS,
-      startAfter: opts.delayMs ? new Date(Date.now() + opts.delayMs) : undefined,
-    });
+    await this.send(
+      this.pool,
+      name,
+      { payload, backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS },
+      {
+        id: jobUuid(name, given),
+        attempts: opts.attempts ?? DEFAULT_ATTEMPTS,
+        startAfter: opts.delayMs ? new Date(Date.now() + opts.delayMs) : undefined,
+      },
+    );
     if (!opts.delayMs) this.wake(name);
     return given;
   }
