@@ -56,6 +56,10 @@ export const AllInOneConfigSchema = Type.Object({
   OPENAI_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   OPENAI_MODEL: Type.String({ default: '' }),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
+  /** The durable job queue: how often idle workers look for jobs enqueued by another instance (a job enqueued here starts at once). */
+  JOBS_POLL_MS: Type.Integer({ minimum: 500, maximum: 60_000, default: 1000 }),
+  /** How often schedules are checked for a due slot (a slot is a minute: a check starts it within this). */
+  JOBS_SCHEDULE_CHECK_MS: Type.Integer({ minimum: 200, maximum: 60_000, default: 15_000 }),
 });
 
 function loadKeys(dataDir: string) {
@@ -140,6 +144,8 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     logger,
     demoMode: config.DEMO_MODE,
     publicUrl,
+    jobsPollingMs: config.JOBS_POLL_MS,
+    scheduleTickMs: config.JOBS_SCHEDULE_CHECK_MS,
   });
   const signer = await TokenSigner.fromPem(keys.privateKeyPem);
   const frontendDir = config.FRONTEND_DIR ? resolve(config.FRONTEND_DIR) : join(repoRoot, 'frontend', 'dist');

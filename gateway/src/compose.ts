@@ -1,4 +1,4 @@
-import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
+import { jobsAdminPlugin, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
 import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { crmPlugin } from '@countinghouse/crm';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
@@ -110,6 +110,8 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: () => live.practice(), openai: o.openai })),
       },
       { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
+      // The job status page: every queue and schedule lives in this one PostgreSQL.
+      { name: 'jobs', register: async (scope) => void (await scope.register(jobsAdminPlugin, { runtime: o.runtime })) },
     ],
   });
   await app.ready();

@@ -79,7 +79,8 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   settings: config.SETTINGS_URL,
   notifications: config.NOTIFICATIONS_URL,
 };
-const upstreamUrls = Object.fromEntries(Object.entries(configured).filter(([, url]) => url));
+const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
+const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));
 const app = await buildGateway({
   logger,
   verifier,

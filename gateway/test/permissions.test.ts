@@ -81,6 +81,7 @@ const CHECKS: Record<PermissionKey, Check> = {
   reports: route('GET', () => '/api/crm/reports/clients?from=2026-01-01&to=2026-01-31'),
   settings: route('GET', () => '/api/settings'),
   notifications: route('GET', () => '/api/notifications'),
+  jobs: route('GET', () => '/api/jobs'),
 };
 
 beforeAll(async () => {

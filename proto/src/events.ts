@@ -4,6 +4,7 @@ import { CRM_EVENTS } from './crm/events.js';
 import { DOCUMENTS_EVENTS } from './documents/events.js';
 import { IDENTITY_EVENTS } from './identity/events.js';
 import { INTEGRATIONS_EVENTS } from './integrations/events.js';
+import { JOBS_EVENTS } from './job-status.js';
 import { MEDIA_EVENTS } from './media/events.js';
 import { SETTINGS_EVENTS } from './settings/events.js';
 
@@ -16,6 +17,8 @@ export const TOPICS = {
   integrations: 'countinghouse.integrations',
   media: 'countinghouse.media',
   settings: 'countinghouse.settings',
+  /** The job platform (kit): jobs.failed. */
+  jobs: 'countinghouse.jobs',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -44,6 +47,7 @@ export const EVENT_TYPES = {
   ...INTEGRATIONS_EVENTS,
   ...MEDIA_EVENTS,
   ...SETTINGS_EVENTS,
+  ...JOBS_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

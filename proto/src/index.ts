@@ -36,3 +36,4 @@ export * from './permissions.js';
 export * from './identity/roles.js';
 export * from './notifications/notifications.js';
 export * from './text.js';
+export * from './job-status.js';

@@ -62,6 +62,7 @@ export const PERMISSIONS = [
   { key: 'reports', area: 'Practice', label: 'Reports', roles: ADMIN },
   { key: 'settings', area: 'Practice', label: 'Company settings', roles: ADMIN },
   { key: 'notifications', area: 'Practice', label: 'Notifications', roles: ADMIN },
+  { key: 'jobs', area: 'Practice', label: 'Background jobs and schedules: status and retry', roles: ADMIN },
 ] as const satisfies readonly Permission[];
 
 export type PermissionKey = (typeof PERMISSIONS)[number]['key'];

@@ -5,7 +5,6 @@ import {
   createApp,
   createRuntime,
   generateSigningKeys,
-  InProcessJobQueue,
   makeEnvelope,
   TokenSigner,
   type App,
@@ -22,7 +21,7 @@ import { requireEnv } from '../processes.js';
 
 /**
  * The integrations service alone (as its own process runs it: the plugin under /api/integrations),
- * its sync jobs on BullMQ with real Redis, and the same scenario on the in-process runner.
+ * its sync jobs on BullMQ with real Redis, and the same scenario on the PostgreSQL queue (all-in-one's).
  */
 let providers: LocalProviders;
 beforeAll(async () => {
@@ -40,7 +39,7 @@ interface Service {
   close(): Promise<void>;
 }
 
-async function startService(kind: 'bullmq' | 'in-process'): Promise<Service> {
+async function startService(kind: 'bullmq' | 'postgres'): Promise<Service> {
   const db: TestDatabase = await createTestDatabase();
   const keys = generateSigningKeys();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -56,7 +55,7 @@ async function startService(kind: 'bullmq' | 'in-process'): Promise<Service> {
   const jobs: JobQueue =
     kind === 'bullmq'
       ? new BullMqJobQueue(requireEnv('TEST_REDIS_URL'), logger, `test-integrations-${randomUUID().slice(0, 8)}`)
-      : new InProcessJobQueue(logger);
+      : base.jobs;
   const runtime: Runtime = { ...base, jobs };
   const app = createApp({ logger });
   await app.register(authContext, { verifier: runtime.verifier });
@@ -139,8 +138,8 @@ async function cards(s: Service): Promise<IntegrationList> {
   return (await s.app.inject({ method: 'GET', url: '/api/integrations', headers: { authorization: `Bearer ${s.token}` } })).json();
 }
 
-for (const kind of ['bullmq', 'in-process'] as const) {
-  describe(`sync processor on ${kind === 'bullmq' ? 'BullMQ with real Redis' : 'the in-process runner'}`, () => {
+for (const kind of ['bullmq', 'postgres'] as const) {
+  describe(`sync processor on ${kind === 'bullmq' ? 'BullMQ with real Redis' : 'the PostgreSQL queue'}`, () => {
     let s: Service;
     beforeAll(async () => {
       s = await startService(kind);

@@ -135,18 +135,18 @@ describe('media.generate_script on BullMQ (real Redis)', () => {
   });
 });
 
-describe('media.generate_script on the in-process runner', () => {
+describe('media.generate_script on the PostgreSQL queue', () => {
   it('runs the same processor, and picks up scripts left queued by a restart', async () => {
     const kit = await createTestKit();
     closers.push(() => kit.close());
     const token = await adminToken(kit);
-    // A script queued before a restart: the in-process runner forgot its job.
+    // A script row whose job was never queued (written before a crash): the plugin queues it at start.
     const { rows } = await kit.runtime.pool.query(
       `insert into media.generated_scripts (type, requested_by_kind, requested_by_id, requested_by_name) values ('company_overview', 'admin', $1, 'earlier') returning id`,
       [randomUUID()],
     );
     const leftOver = rows[0].id as string;
-    expect(kit.runtime.jobs.kind).toBe('in-process');
+    expect(kit.runtime.jobs.kind).toBe('postgres');
     const app = await startMedia(kit, kit.runtime.jobs);
     const recovered = await waitFor(async () => {
       const s = (

@@ -227,6 +227,7 @@ export const api = createApi({
     'Settings',
     'Role',
     'Lockout',
+    'Job',
   ],
   endpoints: () => ({}),
 });

@@ -46,6 +46,7 @@ const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
 const AdminReportsPage = lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage');
 const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
+const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'JobsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
@@ -174,6 +175,7 @@ export const routes: RouteObject[] = [
           { path: 'billing', element: <AdminBillingPage /> },
           { path: 'reports', element: <AdminReportsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
+          { path: 'jobs', element: <AdminJobsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },

@@ -15,6 +15,7 @@ import { roleRoutes } from './routes/roles.js';
 import { securityRoutes } from './routes/security.js';
 import { staffRoutes } from './routes/staff.js';
 import { userRoutes } from './routes/users.js';
+import { scheduleHousekeeping } from './jobs/housekeeping.js';
 
 const HOUSEKEEPING_MS = 10 * 60_000;
 
@@ -85,6 +86,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
     signer: opts.signer,
     cookieSecure: opts.cookieSecure,
   });
+  await scheduleHousekeeping(runtime.jobs, db, runtime.logger);
 }
 
 export { SCHEMA } from './db/schema.js';

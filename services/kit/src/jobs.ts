@@ -1,221 +1,54 @@
-import { JOBS, type JobName, type JobPayload } from '@countinghouse/proto';
-import { Value } from '@sinclair/typebox/value';
+import {
+  FAILED_JOBS_SHOWN,
+  JOBS,
+  QUEUES,
+  type FailedJobView,
+  type JobName,
+  type JobPayload,
+  type ScheduleView,
+} from '@countinghouse/proto';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import type { Logger } from 'pino';
+import {
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_SCHEDULE_BACKOFF_MS,
+  isJobName,
+  PermanentJobError,
+  RetryLaterJobError,
+  validate,
+  type EnqueueOptions,
+  type JobProcessor,
+  type JobQueue,
+  type JobState,
+  type JobStatus,
+  type ScheduleSpec,
+} from './jobs/core.js';
+import { assertCron, dueSlots, SCHEDULE_TIME_ZONE } from './jobs/slots.js';
+import { errorText, failedView, readSchedules, recordScheduleRun, toScheduleView, upsertSchedule, writeJobFailed } from './jobs/store.js';
 
-export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'delayed' | 'unknown';
+export * from './jobs/core.js';
+export { PgJobQueue, PGBOSS_SCHEMA, type PgJobQueueOptions } from './jobs/pg-queue.js';
+export { assertCron, dueSlots, nextSlot, previousSlot, MAX_CATCH_UP_SLOTS, SCHEDULE_TIME_ZONE } from './jobs/slots.js';
+export { jobUuid, migrateJobsSchema, jobsMigrationsFolder } from './jobs/store.js';
+export { JOBS_SCHEMA } from './jobs/tables.js';
 
-export interface JobStatus {
-  id: string;
-  name: string;
-  state: JobState;
-  attemptsMade: number;
-  progress: number;
-  result?: unknown;
-  failedReason?: string;
-}
-
-export interface JobContext {
-  id: string;
-  attempt: number;
-  reportProgress(pct: number): Promise<void>;
-}
-
-export type JobProcessor<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<unknown>;
-
-export interface EnqueueOptions {
-  attempts?: number;
-  backoffMs?: number;
-  jobId?: string;
-  delayMs?: number;
-}
-
-/** An error that retrying cannot fix (bad payload, revoked grant): the job fails at once. */
-export class PermanentJobError extends Error {
-  override name = 'PermanentJobError';
+/** A scheduled run's key and slot, from the id BullMQ gives a scheduler's job (repeat:<key>:<ms>) or ours. */
+function scheduledRun(job: Job): { key: string; slot: string } | null {
+  const id = job.id ?? '';
+  const m = /^repeat:(.+):(\d+)$/.exec(id);
+  if (m) return { key: job.repeatJobKey ?? m[1]!, slot: new Date(Number(m[2])).toISOString() };
+  const c = /^schedule:(.+):(\d{4}-\d{2}-\d{2}T[\d:.]+Z)$/.exec(id);
+  return c ? { key: c[1]!, slot: c[2]! } : null;
 }
 
 /**
- * The processor cannot do its work now but can at `at` (a provider's Retry-After, a rate budget that
- * refills then): the queue runs the job again at that time. This is not a failure, so it uses up no
- * attempt; the processor decides when waiting has gone on too long (it throws PermanentJobError).
+ * BullMQ on Redis: one Queue and one Worker per queue name, dispatching to processors by job name.
+ * Given the service's PostgreSQL pool it also records schedules and their runs (for the status page)
+ * and writes jobs.failed to the jobs schema's outbox when a job fails for good.
  */
-export class RetryLaterJobError extends Error {
-  override name = 'RetryLaterJobError';
-  constructor(
-    readonly at: Date,
-    message: string,
-  ) {
-    super(message);
-  }
-  /** Milliseconds from `now` until the retry (never negative). */
-  delayMs(now = Date.now()): number {
-    return Math.max(0, this.at.getTime() - now);
-  }
-}
-
-/** The job queue: BullMQ on Redis in distributed mode, the in-process runner in all-in-one. */
-export interface JobQueue {
-  readonly kind: 'in-process' | 'bullmq';
-  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts?: EnqueueOptions): Promise<string>;
-  process<N extends JobName>(name: N, processor: JobProcessor<N>, opts?: { concurrency?: number }): void;
-  status(name: JobName, id: string): Promise<JobStatus | null>;
-  isReady(): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-function validate<N extends JobName>(name: N, payload: unknown): JobPayload<N> {
-  const def = JOBS[name];
-  if (!def) throw new PermanentJobError(`Unknown job ${name}`);
-  if (!Value.Check(def.schema, payload)) {
-    const first = [...Value.Errors(def.schema, payload)][0];
-    throw new PermanentJobError(`Invalid payload for ${name}: ${first?.path} ${first?.message}`);
-  }
-  return payload as JobPayload<N>;
-}
-
-const DEFAULT_ATTEMPTS = 5;
-const DEFAULT_BACKOFF_MS = 1000;
-
-interface MemJob {
-  id: string;
-  name: JobName;
-  payload: unknown;
-  state: JobState;
-  attemptsMade: number;
-  attempts: number;
-  backoffMs: number;
-  progress: number;
-  result?: unknown;
-  failedReason?: string;
-}
-
-/** In-process runner: same processors, validation, retries with exponential backoff, and status. */
-export class InProcessJobQueue implements JobQueue {
-  readonly kind = 'in-process' as const;
-  private jobs = new Map<string, MemJob>();
-  private processors = new Map<string, { fn: JobProcessor<JobName>; concurrency: number; active: number }>();
-  private pending: MemJob[] = [];
-  private timers = new Set<NodeJS.Timeout>();
-  private closed = false;
-
-  constructor(private readonly logger: Logger) {}
-
-  async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
-    validate(name, payload);
-    const id = opts.jobId ?? randomUUID();
-    const existing = this.jobs.get(id);
-    if (existing && existing.state !== 'completed' && existing.state !== 'failed') return id;
-    const job: MemJob = {
-      id,
-      name,
-      payload,
-      state: 'waiting',
-      attemptsMade: 0,
-      attempts: opts.attempts ?? DEFAULT_ATTEMPTS,
-      backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS,
-      progress: 0,
-    };
-    this.jobs.set(id, job);
-    if (opts.delayMs) this.later(job, opts.delayMs);
-    else this.pending.push(job);
-    this.pump();
-    return id;
-  }
-
-  process<N extends JobName>(name: N, processor: JobProcessor<N>, opts: { concurrency?: number } = {}): void {
-    this.processors.set(name, { fn: processor as unknown as JobProcessor<JobName>, concurrency: opts.concurrency ?? 2, active: 0 });
-    this.pump();
-  }
-
-  private later(job: MemJob, ms: number) {
-    job.state = 'delayed';
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      job.state = 'waiting';
-      this.pending.push(job);
-      this.pump();
-    }, ms);
-    t.unref?.();
-    this.timers.add(t);
-  }
-
-  private pump() {
-    if (this.closed) return;
-    for (let i = 0; i < this.pending.length; i++) {
-      const job = this.pending[i]!;
-      const proc = this.processors.get(job.name);
-      if (!proc || proc.active >= proc.concurrency) continue;
-      this.pending.splice(i--, 1);
-      proc.active++;
-      void this.run(job, proc).finally(() => {
-        proc.active--;
-        this.pump();
-      });
-    }
-  }
-
-  private async run(job: MemJob, proc: { fn: JobProcessor<JobName> }) {
-    job.state = 'active';
-    job.attemptsMade++;
-    try {
-      const payload = validate(job.name, job.payload);
-      job.result = await proc.fn(payload, {
-        id: job.id,
-        attempt: job.attemptsMade,
-        reportProgress: async (pct) => {
-          job.progress = pct;
-        },
-      });
-      job.state = 'completed';
-      job.progress = 100;
-    } catch (err) {
-      if (err instanceof RetryLaterJobError && !this.closed) {
-        job.attemptsMade--;
-        this.logger.info({ job: job.name, id: job.id, at: err.at.toISOString() }, 'job deferred');
-        this.later(job, err.delayMs());
-        return;
-      }
-      job.failedReason = (err as Error)?.message ?? String(err);
-      const permanent = err instanceof PermanentJobError || err instanceof UnrecoverableError;
-      if (!permanent && job.attemptsMade < job.attempts && !this.closed) {
-        this.logger.warn({ job: job.name, id: job.id, attempt: job.attemptsMade, err }, 'job failed, retrying');
-        this.later(job, job.backoffMs * 2 ** (job.attemptsMade - 1));
-      } else {
-        job.state = 'failed';
-        this.logger.error({ job: job.name, id: job.id, err }, 'job failed');
-      }
-    }
-  }
-
-  async status(_name: JobName, id: string): Promise<JobStatus | null> {
-    const j = this.jobs.get(id);
-    if (!j) return null;
-    return {
-      id: j.id,
-      name: j.name,
-      state: j.state,
-      attemptsMade: j.attemptsMade,
-      progress: j.progress,
-      result: j.result,
-      failedReason: j.failedReason,
-    };
-  }
-
-  async isReady(): Promise<boolean> {
-    return !this.closed;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-  }
-}
-
-/** BullMQ on Redis: one Queue and one Worker per queue name, dispatching to processors by job name. */
 export class BullMqJobQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
   private queues = new Map<string, Queue>();
@@ -223,12 +56,16 @@ export class BullMqJobQueue implements JobQueue {
   private processors = new Map<string, { fn: JobProcessor<JobName> }>();
   private connection: Redis;
   private workerConnections: Redis[] = [];
+  private scheduleSpecs = new Map<string, ScheduleSpec<JobName>>();
+  private readonly pool: pg.Pool | null;
 
   constructor(
     private readonly redisUrl: string,
     private readonly logger: Logger,
     private readonly prefix = 'countinghouse',
+    o: { pool?: pg.Pool } = {},
   ) {
+    this.pool = o.pool ?? null;
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
     this.connection.on('error', () => {});
   }
@@ -242,15 +79,22 @@ export class BullMqJobQueue implements JobQueue {
     return q;
   }
 
+  private jobOptions(attempts: number, backoffMs: number) {
+    return {
+      attempts,
+      backoff: { type: 'exponential', delay: backoffMs },
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      // Failed jobs stay 30 days: listed on the status page, retryable.
+      removeOnFail: { age: 30 * 24 * 3600 },
+    };
+  }
+
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
     validate(name, payload);
     const job = await this.queue(JOBS[name].queue).add(name, payload, {
       jobId: opts.jobId,
-      attempts: opts.attempts ?? DEFAULT_ATTEMPTS,
-      backoff: { type: 'exponential', delay: opts.backoffMs ?? DEFAULT_BACKOFF_MS },
       delay: opts.delayMs,
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      ...this.jobOptions(opts.attempts ?? DEFAULT_ATTEMPTS, opts.backoffMs ?? DEFAULT_BACKOFF_MS),
     });
     return job.id!;
   }
@@ -273,12 +117,17 @@ export class BullMqJobQueue implements JobQueue {
         } catch (err) {
           throw new UnrecoverableError((err as Error).message);
         }
+        const run = scheduledRun(job);
+        if (run) await this.startScheduledRun(job, run);
         try {
-          return await proc.fn(payload as never, {
+          const result = await proc.fn(payload as never, {
             id: job.id!,
             attempt: job.attemptsMade + 1,
+            scheduledFor: run?.slot,
             reportProgress: (pct) => job.updateProgress(pct),
           });
+          if (run && this.pool) await recordScheduleRun(this.pool, run.key, job.id!, 'completed').catch(() => {});
+          return result;
         } catch (err) {
           if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
           if (err instanceof RetryLaterJobError) {
@@ -295,11 +144,80 @@ export class BullMqJobQueue implements JobQueue {
         concurrency: opts.concurrency ?? 2,
       },
     );
-    worker.on('failed', (job, err) =>
-      this.logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err }, 'job attempt failed'),
-    );
+    worker.on('failed', (job, err) => {
+      this.logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err }, 'job attempt failed');
+      if (job) void this.afterFailure(job, err);
+    });
     worker.on('error', (err) => this.logger.error({ err }, 'bullmq worker error'));
     this.workers.set(queueName, worker);
+  }
+
+  /**
+   * A scheduled run starts: note it, and for a catch-up schedule enqueue the slots missed since the
+   * last run (BullMQ's scheduler itself keeps one pending run, so a long outage leaves one).
+   */
+  private async startScheduledRun(job: Job, run: { key: string; slot: string }) {
+    if (!this.pool) return;
+    try {
+      await recordScheduleRun(this.pool, run.key, job.id!, 'running');
+      const { rows } = await this.pool.query<{ before: Date | null; cron: string; catch_up: boolean }>(
+        `with old as (select key, last_slot from jobs.schedules where key = $1 for update)
+         update jobs.schedules s set last_slot = $2 from old
+          where s.key = old.key and (old.last_slot is null or old.last_slot < $2)
+         returning old.last_slot as before, s.cron, s.catch_up`,
+        [run.key, run.slot],
+      );
+      const r = rows[0];
+      if (!r?.catch_up || !r.before) return;
+      const missed = dueSlots({ cron: r.cron, lastSlot: r.before, now: new Date(new Date(run.slot).getTime() - 1), catchUp: true });
+      const spec = this.scheduleSpecs.get(run.key);
+      for (const slot of missed) {
+        await this.queue(job.queueName).add(job.name, job.data, {
+          jobId: `schedule:${run.key}:${slot.toISOString()}`,
+          ...this.jobOptions(spec?.attempts ?? DEFAULT_ATTEMPTS, spec?.backoffMs ?? DEFAULT_SCHEDULE_BACKOFF_MS),
+        });
+      }
+    } catch (err) {
+      this.logger.warn({ err, schedule: run.key }, 'could not record a scheduled run');
+    }
+  }
+
+  private async afterFailure(job: Job, err: Error) {
+    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const run = scheduledRun(job);
+    if (!this.pool) return;
+    try {
+      if (run) await recordScheduleRun(this.pool, run.key, job.id!, final ? 'failed' : 'retrying', errorText(err));
+      if (final) {
+        await writeJobFailed(this.pool, {
+          jobId: job.id!,
+          name: job.name,
+          error: errorText(err),
+          attempts: Math.max(1, job.attemptsMade),
+          scheduleKey: run?.key ?? null,
+        });
+      }
+    } catch (e) {
+      this.logger.error({ err: e, job: job.name, id: job.id }, 'could not record a failed job');
+    }
+  }
+
+  async schedule<N extends JobName>(s: ScheduleSpec<N>): Promise<void> {
+    validate(s.job, s.payload);
+    assertCron(s.cron);
+    if (this.pool)
+      await upsertSchedule(this.pool, { key: s.key, job: s.job, cron: s.cron, payload: s.payload, catchUp: s.catchUp ?? false });
+    this.scheduleSpecs.set(s.key, s as unknown as ScheduleSpec<JobName>);
+    // BullMQ's job scheduler: one job per slot (its id is repeat:<key>:<slot ms>), whatever the replicas.
+    await this.queue(JOBS[s.job].queue).upsertJobScheduler(
+      s.key,
+      { pattern: s.cron, tz: SCHEDULE_TIME_ZONE },
+      {
+        name: s.job,
+        data: s.payload,
+        opts: this.jobOptions(s.attempts ?? DEFAULT_ATTEMPTS, s.backoffMs ?? DEFAULT_SCHEDULE_BACKOFF_MS),
+      },
+    );
   }
 
   async status(name: JobName, id: string): Promise<JobStatus | null> {
@@ -326,6 +244,66 @@ export class BullMqJobQueue implements JobQueue {
     };
   }
 
+  async listSchedules(): Promise<ScheduleView[]> {
+    const now = new Date();
+    if (this.pool) return (await readSchedules(this.pool)).map((r) => toScheduleView(r, now));
+    const views: ScheduleView[] = [];
+    for (const queueName of Object.values(QUEUES)) {
+      for (const s of await this.queue(queueName).getJobSchedulers()) {
+        if (!s.pattern || !isJobName(s.name)) continue;
+        views.push(
+          toScheduleView(
+            {
+              key: s.key,
+              job: s.name,
+              cron: s.pattern,
+              time_zone: s.tz ?? SCHEDULE_TIME_ZONE,
+              payload: null,
+              catch_up: false,
+              last_slot: null,
+              last_job_id: null,
+              last_run_at: null,
+              last_outcome: null,
+              last_error: null,
+            },
+            now,
+          ),
+        );
+      }
+    }
+    return views;
+  }
+
+  /** Failed jobs of every queue, read from Redis (so any instance can list them all). */
+  async listFailed(limit = FAILED_JOBS_SHOWN): Promise<FailedJobView[]> {
+    const all: FailedJobView[] = [];
+    for (const queueName of Object.values(QUEUES)) {
+      for (const job of await this.queue(queueName).getFailed(0, limit - 1)) {
+        if (!job?.id) continue;
+        all.push(
+          failedView({
+            id: job.id,
+            name: job.name,
+            error: job.failedReason || 'Failed',
+            attempts: job.attemptsMade,
+            createdAt: new Date(job.timestamp),
+            failedAt: job.finishedOn ? new Date(job.finishedOn) : null,
+            scheduleKey: scheduledRun(job)?.key ?? null,
+          }),
+        );
+      }
+    }
+    return all.sort((a, b) => (b.failed_at ?? '').localeCompare(a.failed_at ?? '')).slice(0, limit);
+  }
+
+  async retry(name: JobName, id: string): Promise<boolean> {
+    const queue = this.queue(JOBS[name].queue);
+    const job = await queue.getJob(id);
+    if (!job || job.name !== name || (await job.getState()) !== 'failed') return false;
+    await job.retry('failed');
+    return true;
+  }
+
   async isReady(): Promise<boolean> {
     try {
       return (await this.connection.ping()) === 'PONG';
@@ -340,3 +318,5 @@ export class BullMqJobQueue implements JobQueue {
     await Promise.allSettled([this.connection, ...this.workerConnections].map((c) => c.quit()));
   }
 }
+
+export { jobsAdminPlugin } from './jobs/admin-routes.js';

@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import { applyRevocationEvent, REVOCATION_REPLAY_MS, RevocationList, TokenVerifier } from './auth.js';
 import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
 import { createDb, createPool, pingDb, type Db } from './db.js';
-import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from './jobs.js';
+import { BullMqJobQueue, JOBS_SCHEMA, migrateJobsSchema, PgJobQueue, type JobQueue } from './jobs.js';
 import { OutboxRelay } from './outbox.js';
 
 /**
@@ -45,6 +45,10 @@ export interface RuntimeOptions {
   demoMode?: boolean;
   publicUrl?: string;
   relayIntervalMs?: number;
+  /** PostgreSQL queue: how often idle workers poll (a job enqueued in this process starts at once). */
+  jobsPollingMs?: number;
+  /** PostgreSQL queue: how often this process checks its schedules for a due slot. */
+  scheduleTickMs?: number;
 }
 
 export function createLogger(name: string, level = 'info'): Logger {
@@ -84,7 +88,16 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
         namespace: o.kafkaNamespace,
       })
     : new InProcessBus();
-  const jobs: JobQueue = o.redisUrl ? new BullMqJobQueue(o.redisUrl, logger, o.jobsPrefix) : new InProcessJobQueue(logger);
+  // Jobs are durable in both modes: BullMQ on Redis when distributed, pg-boss on this PostgreSQL otherwise.
+  let jobs: JobQueue;
+  if (o.redisUrl) {
+    await migrateJobsSchema(pool);
+    jobs = new BullMqJobQueue(o.redisUrl, logger, o.jobsPrefix, { pool });
+  } else {
+    const pgJobs = new PgJobQueue({ pool, logger, pollingIntervalMs: o.jobsPollingMs, scheduleTickMs: o.scheduleTickMs });
+    await pgJobs.start();
+    jobs = pgJobs;
+  }
   const revocations = new RevocationList();
   const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
   const relays = new Map<string, OutboxRelay>();
@@ -102,7 +115,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const pruneTimer = setInterval(() => revocations.prune(), 60_000);
   pruneTimer.unref();
 
-  return {
+  const runtime: Runtime = {
     instanceId,
     logger,
     pool,
@@ -126,9 +139,14 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     },
     async close() {
       clearInterval(pruneTimer);
+      // Jobs first: a job still finishing writes its outcome (and perhaps an event) before the relays stop.
+      await jobs.close().catch(() => {});
       await Promise.allSettled([...relays.values()].map((r) => r.stop()));
-      await Promise.allSettled([jobs.close(), bus.close()]);
+      await bus.close().catch(() => {});
       await pool.end().catch(() => {});
     },
   };
+  // jobs.failed events (a job that failed for good) leave through the jobs schema's outbox.
+  runtime.relay(JOBS_SCHEMA);
+  return runtime;
 }

@@ -3,12 +3,15 @@ import { Type, type Static, type TObject, type TProperties } from '@sinclair/typ
 import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
 import { BaseConfigSchema, ConfigError, parseConfig, readPem } from './config.js';
+import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
 
 export interface StartServiceOptions<P extends TProperties> {
   name: string;
   configSchema: TObject<P>;
   register: (scope: App, runtime: Runtime, config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => Promise<void>;
+  /** Also serve the job status API at /api/jobs (one service does, for every queue: docs/decisions.md). */
+  jobsAdmin?: boolean;
 }
 
 /** Register OpenAPI generation for an app; the service's document is served at `/api/<name>/openapi.json`. */
@@ -81,6 +84,7 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
   await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });
+  if (o.jobsAdmin) await app.register(async (scope) => scope.register(jobsAdminPlugin, { runtime }), { prefix: '/api/jobs' });
   app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } as object }, async () => app.swagger());
   closeOnSignals(app, () => runtime.close());
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { generateSigningKeys, TokenSigner } from '../auth.js';
 import { runMigrations } from '../db.js';
+import { PgJobQueue } from '../jobs.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 
 export const TEMPLATE_DB = 'countinghouse_template';
@@ -41,6 +42,10 @@ export async function prepareTemplate(services: Array<{ schema: string; migratio
   const pool = new pg.Pool({ connectionString: withDatabase(testServerUrl(), TEMPLATE_DB), max: 2 });
   try {
     for (const s of services) await runMigrations(pool, s.schema, s.migrationsFolder);
+    // The job platform's schemas (jobs, pgboss) and queues, so a cloned database starts its queue at once.
+    const jobs = new PgJobQueue({ pool, logger: pino({ level: 'silent' }) });
+    await jobs.start();
+    await jobs.close();
   } finally {
     await pool.end();
   }

@@ -1,4 +1,4 @@
-import { DOCUMENT_TYPES, formatGBP, type EventData, type NotificationKind } from '@countinghouse/proto';
+import { DOCUMENT_TYPES, formatGBP, jobLabel, type EventData, type NotificationKind } from '@countinghouse/proto';
 
 /** What a notification says and where it leads; en-GB wording, amounts in pounds. */
 export interface NotificationText {
@@ -79,5 +79,16 @@ export function integrationSyncFailed(d: EventData<'integrations.sync_failed'>, 
     title: 'Integration sync failed',
     body: `The ${provider} sync for ${companyName ?? 'a client'} failed: ${SYNC_REASONS[d.reason]}.`,
     link: clientLink(d.clientId),
+  };
+}
+
+/** A job failed for good (not each retry); the status page lists it with its Retry button. */
+export function jobFailed(d: EventData<'jobs.failed'>): NotificationText {
+  const tries = d.attempts === 1 ? '1 attempt' : `${d.attempts} attempts`;
+  return {
+    kind: 'job_failed',
+    title: 'Background job failed',
+    body: `${jobLabel(d.name)} failed after ${tries}: ${d.error.slice(0, 300)}`,
+    link: '/admin/jobs',
   };
 }

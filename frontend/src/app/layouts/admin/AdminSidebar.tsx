@@ -11,6 +11,7 @@ import {
   PoundOutlined,
   RiseOutlined,
   SafetyOutlined,
+  ScheduleOutlined,
   SettingOutlined,
   TeamOutlined,
   UserAddOutlined,
@@ -41,6 +42,7 @@ export const ADMIN_NAV: readonly NavEntry[] = [
 ];
 export const ADMIN_SETTINGS_NAV: readonly NavEntry[] = [
   { path: '/admin/settings', label: 'Company Settings', icon: <SettingOutlined /> },
+  { path: '/admin/jobs', label: 'Background Jobs', icon: <ScheduleOutlined /> },
   { path: '/admin/roles', label: 'User Roles', icon: <SafetyOutlined /> },
   { path: '/admin/notifications', label: 'Notifications', icon: <BellOutlined /> },
 ];

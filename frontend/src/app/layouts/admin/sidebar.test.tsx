@@ -34,6 +34,7 @@ describe('Admin sidebar', () => {
       'Billing',
       'Reports',
       'Company Settings',
+      'Background Jobs',
       'User Roles',
       'Notifications',
       'Sign Out',
@@ -44,6 +45,7 @@ describe('Admin sidebar', () => {
     expect(href('Clients')).toBe('/admin/clients');
     expect(href('Reports')).toBe('/admin/reports');
     expect(href('Company Settings')).toBe('/admin/settings');
+    expect(href('Background Jobs')).toBe('/admin/jobs');
     expect(href('User Roles')).toBe('/admin/roles');
     expect(href('Notifications')).toBe('/admin/notifications');
   });
