@@ -6,6 +6,7 @@ import { IDENTITY_EVENTS } from './identity/events.js';
 import { INTEGRATIONS_EVENTS } from './integrations/events.js';
 import { MEDIA_EVENTS } from './media/events.js';
 import { SETTINGS_EVENTS } from './settings/events.js';
+import { DEADLINES_EVENTS } from './deadlines/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -16,6 +17,7 @@ export const TOPICS = {
   integrations: 'countinghouse.integrations',
   media: 'countinghouse.media',
   settings: 'countinghouse.settings',
+  deadlines: 'countinghouse.deadlines',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -44,6 +46,7 @@ export const EVENT_TYPES = {
   ...INTEGRATIONS_EVENTS,
   ...MEDIA_EVENTS,
   ...SETTINGS_EVENTS,
+  ...DEADLINES_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

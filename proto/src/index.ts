@@ -34,3 +34,5 @@ export * from './documents/reports.js';
 export * from './permissions.js';
 export * from './identity/roles.js';
 export * from './notifications/notifications.js';
+export * from './deadlines/deadlines.js';
+export * from './deadlines/events.js';
