@@ -51,6 +51,9 @@ export const AllInOneConfigSchema = Type.Object({
   OPENAI_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   OPENAI_MODEL: Type.String({ default: '' }),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
+  /** Companies House Public Data API; without a key the company fields of a client are entered by hand. */
+  COMPANIES_HOUSE_API_KEY: Type.String({ default: '' }),
+  COMPANIES_HOUSE_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
 });
 
 function loadKeys(dataDir: string) {
@@ -146,6 +149,7 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     openai: config.OPENAI_API_KEY
       ? { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS }
       : null,
+    companiesHouse: { apiKey: config.COMPANIES_HOUSE_API_KEY, baseUrl: config.COMPANIES_HOUSE_BASE_URL || undefined },
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,

@@ -1,6 +1,7 @@
 import type { App, Runtime, TokenSigner } from '@countinghouse/kit';
 import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { crmPlugin } from '@countinghouse/crm';
+import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
 import { documentsPlugin } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin } from '@countinghouse/integrations';
@@ -41,6 +42,10 @@ export interface ComposeOptions {
   integrationsEncryptionKey?: Buffer;
   /** The AI provider for video scripts; without it (or without a key) the built-in template generator writes them. */
   openai?: OpenAiOptions | null;
+  /** Companies House Public Data API (COMPANIES_HOUSE_API_KEY, COMPANIES_HOUSE_BASE_URL); without a key the company fields are entered by hand. */
+  companiesHouse?: CompaniesHouseOptions;
+  /** Today in London for the deadlines (tests pin it). */
+  deadlinesToday?: () => string;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -100,6 +105,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           void (await scope.register(mediaPlugin, { runtime: o.runtime, practice: () => live.practice(), openai: o.openai })),
       },
       { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
+      {
+        name: 'deadlines',
+        register: async (scope) =>
+          void (await scope.register(deadlinesPlugin, { runtime: o.runtime, companiesHouse: o.companiesHouse, today: o.deadlinesToday })),
+      },
     ],
   });
   await app.ready();

@@ -33,6 +33,7 @@ const GatewayConfigSchema = Type.Object({
   MEDIA_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   SETTINGS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   NOTIFICATIONS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  DEADLINES_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
   PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
@@ -94,6 +95,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   media: config.MEDIA_URL,
   settings: config.SETTINGS_URL,
   notifications: config.NOTIFICATIONS_URL,
+  deadlines: config.DEADLINES_URL,
 };
 const upstreamUrls = Object.fromEntries(Object.entries(configured).filter(([, url]) => url));
 const app = await buildGateway({

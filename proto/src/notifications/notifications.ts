@@ -9,6 +9,7 @@ export const NOTIFICATION_KINDS = [
   { value: 'document_uploaded', label: 'Document uploaded' },
   { value: 'invitation_accepted', label: 'Invitation accepted' },
   { value: 'integration_sync_failed', label: 'Integration sync failed' },
+  { value: 'deadline_overdue', label: 'Deadline overdue' },
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['value'];
 export const NOTIFICATION_KIND_VALUES = NOTIFICATION_KINDS.map((k) => k.value) as NotificationKind[];
@@ -79,6 +80,7 @@ export const NotificationPreferencesSchema = Type.Object({
       document_uploaded: Type.Boolean(),
       integration_sync_failed: Type.Boolean(),
       invitation_accepted: Type.Boolean(),
+      deadline_overdue: Type.Boolean(),
     } satisfies Record<NotificationKind, unknown>,
     { additionalProperties: false },
   ),

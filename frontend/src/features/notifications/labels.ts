@@ -12,6 +12,7 @@ export const KIND_COLOUR: Record<NotificationKind, string> = {
   document_uploaded: 'blue',
   invitation_accepted: 'purple',
   integration_sync_failed: 'orange',
+  deadline_overdue: 'volcano',
 };
 
 /** The badge's text: the number, '99+' above 99; nothing at 0. */

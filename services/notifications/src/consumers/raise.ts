@@ -4,12 +4,12 @@ import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
 import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { documentUploaded, integrationSyncFailed, invitationAccepted, newClient, paymentFailed } from '../domain/compose.js';
+import { deadlineOverdue, documentUploaded, integrationSyncFailed, invitationAccepted, newClient, paymentFailed } from '../domain/compose.js';
 
 export const RAISE_CONSUMER = 'notifications.raise';
 
 /** The topics whose events raise notifications (each publishing service has one). */
-export const RAISE_TOPICS = [TOPICS.crm, TOPICS.billing, TOPICS.documents, TOPICS.identity, TOPICS.integrations];
+export const RAISE_TOPICS = [TOPICS.crm, TOPICS.billing, TOPICS.documents, TOPICS.identity, TOPICS.integrations, TOPICS.deadlines];
 
 const HANDLED = [
   'crm.client_upserted',
@@ -17,6 +17,7 @@ const HANDLED = [
   'documents.document_uploaded',
   'identity.staff_joined',
   'integrations.sync_failed',
+  'deadlines.deadline_overdue',
 ] as const;
 type Handled = (typeof HANDLED)[number];
 
@@ -50,6 +51,9 @@ export function raiseHandler(db: Db, logger: Logger): EventHandler {
         raised = await raise(tx, envelope.id, integrationSyncFailed(d, await companyNameOf(tx, d.clientId)));
         break;
       }
+      case 'deadlines.deadline_overdue':
+        raised = await raise(tx, envelope.id, deadlineOverdue(envelope.data as EventData<'deadlines.deadline_overdue'>));
+        break;
     }
     if (raised) logger.debug({ eventId: envelope.id, type: envelope.type }, 'notification raised');
   });

@@ -1,4 +1,4 @@
-import { DOCUMENT_TYPES, formatGBP, type EventData, type NotificationKind } from '@countinghouse/proto';
+import { deadlineKindLabel, DOCUMENT_TYPES, formatDate, formatGBP, type EventData, type NotificationKind } from '@countinghouse/proto';
 
 /** What a notification says and where it leads; en-GB wording, amounts in pounds. */
 export interface NotificationText {
@@ -70,5 +70,14 @@ export function integrationSyncFailed(d: EventData<'integrations.sync_failed'>, 
     title: 'Integration sync failed',
     body: `The ${provider} sync for ${companyName ?? 'a client'} failed: ${SYNC_REASONS[d.reason]}.`,
     link: clientLink(d.clientId),
+  };
+}
+
+export function deadlineOverdue(d: EventData<'deadlines.deadline_overdue'>): NotificationText {
+  return {
+    kind: 'deadline_overdue',
+    title: 'Deadline overdue',
+    body: `${deadlineKindLabel(d.kind)} for ${d.clientName} (${d.period}) was due ${formatDate(d.dueOn)} and is not marked done.`,
+    link: `/admin/deadlines?client_id=${encodeURIComponent(d.clientId)}`,
   };
 }
