@@ -19,7 +19,7 @@ export const IntegrationSyncJobSchema = Type.Object({
 });
 
 /** The daily deadline jobs; `day` (YYYY-MM-DD, London) is the run's day: tests and catch-up runs pass it. */
-export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ format: 'date' })) });
+export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 export const CompaniesHouseRefreshJobSchema = Type.Object({ clientId: Type.Optional(Type.String()) });
 
 export const JOBS = {

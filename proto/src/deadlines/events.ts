@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { CompanyOfficerSchema, CompanyPscSchema, DeadlineKindSchema } from './deadlines.js';
 
 const Nullable = <T extends import('@sinclair/typebox').TSchema>(s: T) => Type.Union([s, Type.Null()]);
-const IsoDate = Type.String({ format: 'date' });
+// Patterns, not formats: consumers check events with TypeBox's Value, which knows no formats.
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
 /**
  * Ask crm to open a task ahead of a deadline. idempotencyKey is stable per deadline and due date
@@ -25,7 +26,7 @@ export const DeadlineDoneSchema = Type.Object({
   kind: DeadlineKindSchema,
   period: Type.String(),
   dueOn: IsoDate,
-  doneAt: Type.String({ format: 'date-time' }),
+  doneAt: Type.String({ minLength: 20 }),
   doneByName: Type.String(),
 });
 

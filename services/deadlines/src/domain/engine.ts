@@ -60,7 +60,10 @@ export function computeDeadlines(input: EngineInput): ComputedDeadline[] {
     ...payeDeadlines(input),
     ...input.profile.sa_taxpayers.flatMap((t) => selfAssessmentDeadlines(t, input)),
   ];
-  return out.filter((d) => d.dueOn >= input.from && d.dueOn <= input.to).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.key.localeCompare(b.key));
+  // Companies House's next due dates are outstanding by definition (it moves them on when filed), so
+  // they are kept however long ago they fell due.
+  return out
+    .filter((d) => (d.dueOn >= input.from || d.source === 'companies_house') && d.dueOn <= input.to).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.key.localeCompare(b.key));
 }
 
 // ---------------------------------------------------------------- company: accounts, CT, confirmation
@@ -248,12 +251,14 @@ function companyDeadlines(input: EngineInput): ComputedDeadline[] {
   }
   if (review) {
     // A hand-entered review date rolls forward a year at a time to the first whose deadline may be in view.
+    // Companies House's own next due date is always kept (outstanding until filed).
+    const chDue = company?.confirmationNextDue ?? null;
     let k = 0;
-    while (k < 200 && confirmationDue(addMonths(review, 12 * k)) < input.from) k++;
+    while (!chDue && k < 200 && confirmationDue(addMonths(review, 12 * k)) < input.from) k++;
     for (let i = 0; i < 3; i++) {
       const r = addMonths(review, 12 * (k + i));
       if (r > input.to) break;
-      const fromCh = k + i === 0 && company?.confirmationNextDue;
+      const fromCh = k + i === 0 && chDue;
       out.push({
         key: `confirmation_statement:${r}`,
         kind: 'confirmation_statement',
