@@ -226,6 +226,8 @@ export const api = createApi({
     'SidebarStats',
     'Settings',
     'Role',
+    'Deadline',
+    'TaxProfile',
   ],
   endpoints: () => ({}),
 });

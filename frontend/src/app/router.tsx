@@ -44,6 +44,7 @@ const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBilling
 const AdminReportsPage = lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage');
 const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
+const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
@@ -169,6 +170,7 @@ export const routes: RouteObject[] = [
           { path: 'reports', element: <AdminReportsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
+          { path: 'deadlines', element: <AdminDeadlinesPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
