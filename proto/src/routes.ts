@@ -40,5 +40,15 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings', 'notifications', 'deadlines'] as const;
+export const SERVICES = [
+  'identity',
+  'crm',
+  'documents',
+  'billing',
+  'integrations',
+  'media',
+  'settings',
+  'notifications',
+  'deadlines',
+] as const;
 export type GatewayService = (typeof SERVICES)[number];

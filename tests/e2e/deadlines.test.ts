@@ -24,7 +24,9 @@ beforeAll(async () => {
   });
   clientId = client.id;
   await waitUntil(async () => {
-    const r = await fetch(`${server.baseUrl}/api/deadlines/clients/${clientId}`, { headers: { authorization: `Bearer ${session.session_token}` } });
+    const r = await fetch(`${server.baseUrl}/api/deadlines/clients/${clientId}`, {
+      headers: { authorization: `Bearer ${session.session_token}` },
+    });
     return r.status === 200;
   });
   browser = await launchBrowser();
@@ -78,9 +80,10 @@ describe('Deadlines (browser)', () => {
     await page.getByText('Deadline marked as done').waitFor();
     await expect.poll(() => accounts.count(), { timeout: 10_000 }).toBe(0);
     // Still there for the record, done, with who did it.
-    const { rows } = await server.pool.query(`select done_by_name from deadlines.deadlines where client_id = $1 and kind = 'accounts' and due_on = '2026-12-31'`, [
-      clientId,
-    ]);
+    const { rows } = await server.pool.query(
+      `select done_by_name from deadlines.deadlines where client_id = $1 and kind = 'accounts' and due_on = '2026-12-31'`,
+      [clientId],
+    );
     expect(rows[0].done_by_name).toBeTruthy();
   });
 });

@@ -106,7 +106,9 @@ export type DeadlineListQuery = Static<typeof DeadlineListQuerySchema>;
 
 export const DeadlineListSchema = Type.Object({
   deadlines: Type.Array(DeadlineSchema),
+  /** Matching deadlines, counted up to 10,000 (total_capped then says there are more). */
   total: Type.Integer({ minimum: 0 }),
+  total_capped: Type.Boolean(),
   page: Type.Integer({ minimum: 1 }),
   page_size: Type.Integer({ minimum: 1 }),
   /** Today in London, the day statuses are worked out from. */
@@ -237,10 +239,7 @@ export const ClientTaxSaveReplySchema = Type.Object({ record: ClientTaxRecordSch
 export const ClientDeadlinesSchema = Type.Object({ deadlines: Type.Array(DeadlineSchema), today: IsoDate });
 export type ClientDeadlines = Static<typeof ClientDeadlinesSchema>;
 
-export const CompanySearchQuerySchema = Type.Object(
-  { q: Type.String({ minLength: 1, maxLength: 160 }) },
-  { additionalProperties: false },
-);
+export const CompanySearchQuerySchema = Type.Object({ q: Type.String({ minLength: 1, maxLength: 160 }) }, { additionalProperties: false });
 export const CompanySearchResultSchema = Type.Object({
   items: Type.Array(
     Type.Object({

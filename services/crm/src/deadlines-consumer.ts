@@ -41,7 +41,12 @@ export async function applyDeadlineTask(tx: Db, envelope: EventEnvelope): Promis
 }
 
 export async function subscribeDeadlinesConsumer(runtime: Runtime): Promise<void> {
-  const apply = idempotent(runtime.db, SCHEMA, DEADLINE_TASKS_CONSUMER, async (envelope, tx) => void (await applyDeadlineTask(tx, envelope)));
+  const apply = idempotent(
+    runtime.db,
+    SCHEMA,
+    DEADLINE_TASKS_CONSUMER,
+    async (envelope, tx) => void (await applyDeadlineTask(tx, envelope)),
+  );
   await runtime.bus.subscribe({
     group: DEADLINE_TASKS_CONSUMER,
     topics: [TOPICS.deadlines],

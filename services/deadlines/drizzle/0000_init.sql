@@ -49,6 +49,7 @@ CREATE TABLE "deadlines"."settings" (
 CREATE TABLE "deadlines"."deadlines" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"client_id" text NOT NULL,
+	"assigned_accountant_id" text,
 	"key" text NOT NULL,
 	"kind" text NOT NULL,
 	"period" text NOT NULL,
@@ -102,6 +103,7 @@ CREATE INDEX "deadline_changes_client_idx" ON "deadlines"."deadline_changes" USI
 CREATE UNIQUE INDEX "deadlines_client_key_idx" ON "deadlines"."deadlines" USING btree ("client_id","key");--> statement-breakpoint
 CREATE INDEX "deadlines_open_due_idx" ON "deadlines"."deadlines" USING btree ("due_on","id") WHERE "deadlines"."deadlines"."done_at" is null;--> statement-breakpoint
 CREATE INDEX "deadlines_open_kind_due_idx" ON "deadlines"."deadlines" USING btree ("kind","due_on","id") WHERE "deadlines"."deadlines"."done_at" is null;--> statement-breakpoint
+CREATE INDEX "deadlines_open_accountant_due_idx" ON "deadlines"."deadlines" USING btree ("assigned_accountant_id","due_on","id") WHERE "deadlines"."deadlines"."done_at" is null;--> statement-breakpoint
 CREATE INDEX "deadlines_client_due_idx" ON "deadlines"."deadlines" USING btree ("client_id","due_on");--> statement-breakpoint
 CREATE INDEX "outbox_unpublished_idx" ON "deadlines"."outbox" USING btree ("id") WHERE published_at is null;--> statement-breakpoint
 CREATE INDEX "tax_profiles_company_number_idx" ON "deadlines"."tax_profiles" USING btree ("company_number") WHERE "deadlines"."tax_profiles"."company_number" is not null;

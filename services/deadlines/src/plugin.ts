@@ -43,7 +43,11 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
     today: opts.today ?? (() => londonToday()),
     publicUrl: runtime.publicUrl,
   };
-  await runtime.bus.subscribe({ group: CLIENT_DIRECTORY_CONSUMER, topics: [TOPICS.crm], handler: clientDirectoryHandler(runtime.db, runtime.logger) });
+  await runtime.bus.subscribe({
+    group: CLIENT_DIRECTORY_CONSUMER,
+    topics: [TOPICS.crm],
+    handler: clientDirectoryHandler(runtime.db, runtime.logger),
+  });
   registerProcessors(runtime, deps);
   if (opts.schedules) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

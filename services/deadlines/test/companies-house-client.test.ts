@@ -30,7 +30,11 @@ describe('Companies House client against a local server', () => {
   it('numbers are accepted too, and next_accounts.due_on wins over the deprecated next_due', () => {
     const p = parseCompanyProfile({
       company_number: '1',
-      accounts: { accounting_reference_date: { day: 30, month: 6 }, next_due: '2020-01-01', next_accounts: { due_on: '2026-03-31', period_end_on: '2025-06-30' } },
+      accounts: {
+        accounting_reference_date: { day: 30, month: 6 },
+        next_due: '2020-01-01',
+        next_accounts: { due_on: '2026-03-31', period_end_on: '2025-06-30' },
+      },
     });
     expect(p.ard).toEqual({ day: 30, month: 6 });
     expect(p.nextAccountsDueOn).toBe('2026-03-31');

@@ -1,7 +1,14 @@
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { makeEnvelope } from '@countinghouse/kit';
 import { createTestKit, waitFor } from '@countinghouse/kit/testing';
-import { TOPICS, type ClientDeadlines, type ClientTaxRecord, type Deadline, type EventData, type TaxProfileInput } from '@countinghouse/proto';
+import {
+  TOPICS,
+  type ClientDeadlines,
+  type ClientTaxRecord,
+  type Deadline,
+  type EventData,
+  type TaxProfileInput,
+} from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +55,9 @@ async function publishClient(d: Partial<EventData<'crm.client_upserted'>> & { cl
     businessType: 'limited',
     ...d,
   };
-  await gw.kit.runtime.bus.publish(TOPICS.crm, [{ key: d.clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) }]);
+  await gw.kit.runtime.bus.publish(TOPICS.crm, [
+    { key: d.clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) },
+  ]);
 }
 
 const inject = (token: string, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
@@ -137,7 +146,10 @@ describe('Companies House link', () => {
     const r = await inject(staff.token, 'POST', `/api/deadlines/clients/${acmeId}/refresh`);
     expect(r.statusCode, r.body).toBe(200);
     expect(pick(await deadlinesOf(admin, acmeId), 'accounts')).toEqual(['2027-03-31', '2027-12-31']);
-    const changes = await gw.kit.runtime.pool.query(`select kind, from_due::text, to_due::text, reason from deadlines.deadline_changes where client_id = $1`, [acmeId]);
+    const changes = await gw.kit.runtime.pool.query(
+      `select kind, from_due::text, to_due::text, reason from deadlines.deadline_changes where client_id = $1`,
+      [acmeId],
+    );
     expect(changes.rows).toEqual([{ kind: 'accounts', from_due: '2026-12-31', to_due: '2027-03-31', reason: 'companies_house' }]);
     ch.companies.set('09876543', acmeCompany());
     await inject(staff.token, 'POST', `/api/deadlines/clients/${acmeId}/refresh`);
@@ -153,7 +165,12 @@ describe('Companies House link', () => {
   });
 
   it('an unknown company number is saved and said so; the rules work from the hand-entered fields', async () => {
-    const r = await inject(admin, 'PUT', `/api/deadlines/clients/${otherId}`, profile({ company_number: '01234567', ard_day: 31, ard_month: 12 }));
+    const r = await inject(
+      admin,
+      'PUT',
+      `/api/deadlines/clients/${otherId}`,
+      profile({ company_number: '01234567', ard_day: 31, ard_month: 12 }),
+    );
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().message).toContain('Companies House has no company with this number');
     expect(r.json().record.company).toBeNull();
@@ -188,7 +205,13 @@ describe('Companies House link', () => {
     const r = await inject(staff.token, 'GET', '/api/deadlines/companies-house/search?q=acme');
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().items).toEqual([
-      { company_number: '09876543', title: 'ACME WIDGETS LIMITED', company_status: 'active', date_of_creation: '2015-11-02', address_snippet: '1 Ledger Lane, London, EC1A 1AA' },
+      {
+        company_number: '09876543',
+        title: 'ACME WIDGETS LIMITED',
+        company_status: 'active',
+        date_of_creation: '2015-11-02',
+        address_snippet: '1 Ledger Lane, London, EC1A 1AA',
+      },
     ]);
     expect((await inject(owner.token, 'GET', '/api/deadlines/companies-house/search?q=acme')).statusCode).toBe(403);
   });
@@ -204,7 +227,9 @@ describe('who sees and changes what', () => {
     expect((await inject(accountant.token, 'GET', `/api/deadlines/clients/${ownedId}`)).statusCode).toBe(200);
     expect((await inject(accountant.token, 'GET', `/api/deadlines/clients/${otherId}`)).statusCode).toBe(403);
     expect((await inject(accountant.token, 'PUT', `/api/deadlines/clients/${otherId}`, profile())).statusCode).toBe(403);
-    expect((await inject(accountant.token, 'PUT', `/api/deadlines/clients/${ownedId}`, profile({ vat_scheme: 'stagger_1' }))).statusCode).toBe(200);
+    expect(
+      (await inject(accountant.token, 'PUT', `/api/deadlines/clients/${ownedId}`, profile({ vat_scheme: 'stagger_1' }))).statusCode,
+    ).toBe(200);
     const list = await inject(accountant.token, 'GET', '/api/deadlines?window=all');
     expect(list.statusCode, list.body).toBe(200);
     const clients = new Set((list.json().deadlines as Deadline[]).map((d) => d.client_id));
@@ -269,7 +294,9 @@ describe('done, tasks and notices', () => {
     expect(first.tasksRequested).toBeGreaterThan(0);
     expect(first.overdueAnnounced).toBeGreaterThan(0);
     const tasks = () =>
-      gw.kit.runtime.pool.query(`select title, client_id, due_date::text from crm.tasks where source_key like 'deadline:%' order by due_date, title`);
+      gw.kit.runtime.pool.query(
+        `select title, client_id, due_date::text from crm.tasks where source_key like 'deadline:%' order by due_date, title`,
+      );
     await waitFor(async () => (await tasks()).rows.length === first.tasksRequested, 'crm tasks');
     const acmeTask = (await tasks()).rows.find((t) => t.client_id === acmeId);
     expect(acmeTask).toMatchObject({ title: 'Annual accounts (Companies House): Acme Widgets Ltd', due_date: '2026-12-31' });
@@ -277,7 +304,9 @@ describe('done, tasks and notices', () => {
     const second = await run();
     expect(second).toMatchObject({ tasksRequested: 0, overdueAnnounced: 0 });
     // A redelivered event opens nothing either.
-    const { rows } = await gw.kit.runtime.pool.query(`select envelope from deadlines.outbox where type = 'deadlines.task_requested' limit 1`);
+    const { rows } = await gw.kit.runtime.pool.query(
+      `select envelope from deadlines.outbox where type = 'deadlines.task_requested' limit 1`,
+    );
     const envelope = rows[0].envelope;
     await gw.kit.runtime.bus.publish(TOPICS.deadlines, [{ key: 'x', envelope: { ...envelope, id: randomUUID() } }]);
     await new Promise((r) => setTimeout(r, 300));

@@ -190,19 +190,46 @@ describe('Self Assessment, PAYE and MTD for Income Tax', () => {
   it('MTD in scope: quarterly updates 7 Aug, 7 Nov, 7 Feb, 7 May and the final declaration on 31 January', () => {
     const sole = { id: 's1', name: 'Sam Trader', role: 'sole_trader' as const, paper_return: false, qualifying_income: 60_000 };
     const ds = computeDeadlines({ profile: profile({ sa_taxpayers: [sole] }), company: null, from: '2026-04-06', to: '2028-01-31' });
-    expect(ds.filter((d) => d.kind === 'mtd_quarterly_update').map((d) => d.dueOn)).toEqual(['2026-08-07', '2026-11-07', '2027-02-07', '2027-05-07', '2027-08-07', '2027-11-07']);
+    expect(ds.filter((d) => d.kind === 'mtd_quarterly_update').map((d) => d.dueOn)).toEqual([
+      '2026-08-07',
+      '2026-11-07',
+      '2027-02-07',
+      '2027-05-07',
+      '2027-08-07',
+      '2027-11-07',
+    ]);
     expect(ds.filter((d) => d.kind === 'mtd_final_declaration').map((d) => d.dueOn)).toEqual(['2028-01-31']);
     // 2025-26 (before MTD) still has an ordinary return.
     expect(ds.filter((d) => d.kind === 'sa_online_return').map((d) => d.dueOn)).toEqual(['2027-01-31']);
   });
 
   it('PAYE: FPS on each payday (31 → month end), payment by the 22nd, P11D 6 July, Class 1A 22 July', () => {
-    const ds = computeDeadlines({ profile: profile({ paye_scheme: true, paye_payday: 31 }), company: null, from: '2027-02-01', to: '2027-07-31' });
-    expect(ds.filter((d) => d.kind === 'paye_fps').map((d) => d.dueOn)).toEqual(['2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31', '2027-06-30', '2027-07-31']);
-    expect(ds.filter((d) => d.kind === 'paye_payment').map((d) => [d.period, d.dueOn])[0]).toEqual(['Tax month to 05 Feb 2027', '2027-02-22']);
+    const ds = computeDeadlines({
+      profile: profile({ paye_scheme: true, paye_payday: 31 }),
+      company: null,
+      from: '2027-02-01',
+      to: '2027-07-31',
+    });
+    expect(ds.filter((d) => d.kind === 'paye_fps').map((d) => d.dueOn)).toEqual([
+      '2027-02-28',
+      '2027-03-31',
+      '2027-04-30',
+      '2027-05-31',
+      '2027-06-30',
+      '2027-07-31',
+    ]);
+    expect(ds.filter((d) => d.kind === 'paye_payment').map((d) => [d.period, d.dueOn])[0]).toEqual([
+      'Tax month to 05 Feb 2027',
+      '2027-02-22',
+    ]);
     expect(ds.filter((d) => d.kind === 'p11d').map((d) => [d.period, d.dueOn])).toEqual([['2026-27', '2027-07-06']]);
     expect(ds.filter((d) => d.kind === 'class_1a_payment').map((d) => d.dueOn)).toEqual(['2027-07-22']);
-    const leap = computeDeadlines({ profile: profile({ paye_scheme: true, paye_payday: 30 }), company: null, from: '2028-02-01', to: '2028-02-29' });
+    const leap = computeDeadlines({
+      profile: profile({ paye_scheme: true, paye_payday: 30 }),
+      company: null,
+      from: '2028-02-01',
+      to: '2028-02-29',
+    });
     expect(leap.filter((d) => d.kind === 'paye_fps').map((d) => d.dueOn)).toEqual(['2028-02-29']);
   });
 });
@@ -220,7 +247,12 @@ describe('a company end to end', () => {
   };
 
   it('linked to Companies House (the acceptance example): its dates first, rules after', () => {
-    const ds = computeDeadlines({ profile: profile({ company_number: '09876543' }), company: linked, from: '2026-07-01', to: '2027-04-30' });
+    const ds = computeDeadlines({
+      profile: profile({ company_number: '09876543' }),
+      company: linked,
+      from: '2026-07-01',
+      to: '2027-04-30',
+    });
     const pick = (kind: string) => ds.filter((d) => d.kind === kind).map((d) => [d.dueOn, d.source]);
     expect(pick('accounts')).toEqual([['2026-12-31', 'companies_house']]);
     expect(pick('confirmation_statement')).toEqual([['2026-08-14', 'companies_house']]);
@@ -283,11 +315,21 @@ describe('a company end to end', () => {
       to: '2026-02-01',
     });
     expect(ds.filter((d) => d.kind === 'accounts').map((d) => [d.periodEnd, d.dueOn])[0]).toEqual(['2025-01-31', '2025-10-15']);
-    expect(ds.filter((d) => d.kind === 'ct_payment').map((d) => [d.periodEnd, d.dueOn]).slice(0, 2)).toEqual([
+    expect(
+      ds
+        .filter((d) => d.kind === 'ct_payment')
+        .map((d) => [d.periodEnd, d.dueOn])
+        .slice(0, 2),
+    ).toEqual([
       ['2025-01-14', '2025-10-15'],
       ['2025-01-31', '2025-11-01'],
     ]);
-    expect(ds.filter((d) => d.kind === 'ct600').map((d) => d.dueOn).slice(0, 2)).toEqual(['2026-01-31', '2026-01-31']);
+    expect(
+      ds
+        .filter((d) => d.kind === 'ct600')
+        .map((d) => d.dueOn)
+        .slice(0, 2),
+    ).toEqual(['2026-01-31', '2026-01-31']);
   });
 });
 
@@ -304,14 +346,44 @@ describe('status and reconciliation', () => {
 
   it('a moved date is an update and a move; a done deadline is never touched; stale open ones in the window go', () => {
     const stored = [
-      { id: 'a', key: 'accounts:2026-03-31', dueOn: '2026-12-31', period: 'Year ended 31 Mar 2026', periodEnd: '2026-03-31', source: 'companies_house', doneAt: null },
-      { id: 'b', key: 'vat_return:2026-09-30', dueOn: '2026-11-07', period: 'Q', periodEnd: '2026-09-30', source: 'rule', doneAt: new Date() },
+      {
+        id: 'a',
+        key: 'accounts:2026-03-31',
+        dueOn: '2026-12-31',
+        period: 'Year ended 31 Mar 2026',
+        periodEnd: '2026-03-31',
+        source: 'companies_house',
+        doneAt: null,
+      },
+      {
+        id: 'b',
+        key: 'vat_return:2026-09-30',
+        dueOn: '2026-11-07',
+        period: 'Q',
+        periodEnd: '2026-09-30',
+        source: 'rule',
+        doneAt: new Date(),
+      },
       { id: 'c', key: 'vat_return:2026-12-31', dueOn: '2027-02-07', period: 'Q', periodEnd: '2026-12-31', source: 'rule', doneAt: null },
       { id: 'd', key: 'vat_return:2020-12-31', dueOn: '2021-02-07', period: 'Q', periodEnd: '2020-12-31', source: 'rule', doneAt: null },
     ];
     const computed = [
-      { key: 'accounts:2026-03-31', kind: 'accounts' as const, period: 'Year ended 31 Mar 2026', periodEnd: '2026-03-31', dueOn: '2027-03-31', source: 'companies_house' as const },
-      { key: 'ct600:2026-03-31', kind: 'ct600' as const, period: 'Year ended 31 Mar 2026', periodEnd: '2026-03-31', dueOn: '2027-03-31', source: 'rule' as const },
+      {
+        key: 'accounts:2026-03-31',
+        kind: 'accounts' as const,
+        period: 'Year ended 31 Mar 2026',
+        periodEnd: '2026-03-31',
+        dueOn: '2027-03-31',
+        source: 'companies_house' as const,
+      },
+      {
+        key: 'ct600:2026-03-31',
+        kind: 'ct600' as const,
+        period: 'Year ended 31 Mar 2026',
+        periodEnd: '2026-03-31',
+        dueOn: '2027-03-31',
+        source: 'rule' as const,
+      },
     ];
     const r = reconcile(stored, computed, { from: '2026-10-23', to: '2028-01-01' });
     expect(r.insert.map((c) => c.key)).toEqual(['ct600:2026-03-31']);

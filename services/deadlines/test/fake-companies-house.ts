@@ -55,7 +55,14 @@ export function acmeCompany(overrides: Record<string, unknown> = {}): FakeCompan
       ...overrides,
     },
     officers: [
-      { name: 'WIDGET, Alice Mary', officer_role: 'director', appointed_on: '2015-11-02', nationality: 'British', occupation: 'Director', links: {} },
+      {
+        name: 'WIDGET, Alice Mary',
+        officer_role: 'director',
+        appointed_on: '2015-11-02',
+        nationality: 'British',
+        occupation: 'Director',
+        links: {},
+      },
       { name: 'GEAR, Bob', officer_role: 'secretary', appointed_on: '2016-01-01', resigned_on: '2020-06-30', links: {} },
     ],
     pscs: [
@@ -93,7 +100,11 @@ export async function startFakeCompaniesHouse(apiKey = 'test-ch-key'): Promise<F
     if (!ok) return send(401, { error: 'Invalid Authorization', type: 'ch:service' });
     if (throttle.n > 0) {
       throttle.n--;
-      return send(429, { error: 'Too Many Requests' }, { 'retry-after': String(throttle.retryAfter), 'x-ratelimit-limit': '600', 'x-ratelimit-remain': '0' });
+      return send(
+        429,
+        { error: 'Too Many Requests' },
+        { 'retry-after': String(throttle.retryAfter), 'x-ratelimit-limit': '600', 'x-ratelimit-remain': '0' },
+      );
     }
     const m = /^\/company\/([A-Z0-9]+)(\/officers|\/persons-with-significant-control)?$/.exec(url.pathname);
     if (m) {
@@ -142,7 +153,14 @@ export async function startFakeCompaniesHouse(apiKey = 'test-ch-key'): Promise<F
           address_snippet: '1 Ledger Lane, London, EC1A 1AA',
           links: { self: `/company/${String(c.profile.company_number)}` },
         }));
-      return send(200, { kind: 'search#companies', items, items_per_page: 20, page_number: 1, start_index: 0, total_results: items.length });
+      return send(200, {
+        kind: 'search#companies',
+        items,
+        items_per_page: 20,
+        page_number: 1,
+        start_index: 0,
+        total_results: items.length,
+      });
     }
     send(404, { errors: [{ error: 'not-found', type: 'ch:service' }] });
   });

@@ -84,7 +84,12 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
             <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
               Docs
             </Button>
-            <Button size="small" icon={<CalendarOutlined />} onClick={() => setDeadlinesFor(c)} aria-label={`Deadlines for ${c.company_name}`}>
+            <Button
+              size="small"
+              icon={<CalendarOutlined />}
+              onClick={() => setDeadlinesFor(c)}
+              aria-label={`Deadlines for ${c.company_name}`}
+            >
               Deadlines
             </Button>
             <Tooltip title="Edit client">

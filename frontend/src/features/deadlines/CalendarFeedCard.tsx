@@ -15,15 +15,15 @@ export function CalendarFeedCard({ realm = 'admin' }: { realm?: AuthRealm }) {
     <Card size="small" title="Calendar feed">
       <Flex vertical gap={8}>
         <Typography.Text>
-          Subscribe to your clients' deadlines in Outlook, Google or Apple Calendar with your private address. Keep it secret: anyone with it can read the
-          deadlines.
+          Subscribe to your clients' deadlines in Outlook, Google or Apple Calendar with your private address. Keep it secret: anyone with
+          it can read the deadlines.
         </Typography.Text>
-        {url && (
-          <Input readOnly value={url} aria-label="Your calendar address" onFocus={(e) => e.currentTarget.select()} />
-        )}
+        {url && <Input readOnly value={url} aria-label="Your calendar address" onFocus={(e) => e.currentTarget.select()} />}
         {url && <Typography.Text type="secondary">Copy it now: it is shown only once.</Typography.Text>}
         {!url && has && feed.data?.created_at && (
-          <Typography.Text type="secondary">Address made {formatDateTime(feed.data.created_at)}. Make a new one if you lost it or it leaked.</Typography.Text>
+          <Typography.Text type="secondary">
+            Address made {formatDateTime(feed.data.created_at)}. Make a new one if you lost it or it leaked.
+          </Typography.Text>
         )}
         <div>
           <Button

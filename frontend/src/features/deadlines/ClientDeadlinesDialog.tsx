@@ -25,7 +25,14 @@ export function ClientDeadlinesDialog({ client, onClose, realm = 'admin', canEdi
   const markDone = useMarkDone(realm);
   const loadFailed = record.isError || deadlines.isError;
   return (
-    <Modal open={client !== null} title={client ? `Deadlines — ${client.company_name}` : 'Deadlines'} onCancel={onClose} footer={null} destroyOnHidden width={980}>
+    <Modal
+      open={client !== null}
+      title={client ? `Deadlines — ${client.company_name}` : 'Deadlines'}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      width={980}
+    >
       {loadFailed ? (
         <Alert type="error" showIcon title="The client's deadlines could not be loaded" />
       ) : !record.data ? (

@@ -20,7 +20,14 @@ interface Props {
 }
 
 /** Deadlines as a table: due date en-GB, overdue ones in red, done ones with who and when. */
-export function DeadlineTable({ deadlines, loading, showClient = true, onMarkDone, emptyText = 'No deadlines', pagination = false }: Props) {
+export function DeadlineTable({
+  deadlines,
+  loading,
+  showClient = true,
+  onMarkDone,
+  emptyText = 'No deadlines',
+  pagination = false,
+}: Props) {
   const columns: ColumnsType<Deadline> = [
     {
       title: 'Due',
@@ -54,12 +61,16 @@ export function DeadlineTable({ deadlines, loading, showClient = true, onMarkDon
     ...(onMarkDone
       ? [
           {
-            title: "Actions",
+            title: 'Actions',
             key: 'actions',
             width: 130,
             render: (_: unknown, d: Deadline) =>
               d.status === 'done' ? null : (
-                <Button size="small" onClick={() => onMarkDone(d)} aria-label={`Mark done: ${deadlineKindLabel(d.kind)}, ${d.client_name}, due ${formatDate(d.due_on)}`}>
+                <Button
+                  size="small"
+                  onClick={() => onMarkDone(d)}
+                  aria-label={`Mark done: ${deadlineKindLabel(d.kind)}, ${d.client_name}, due ${formatDate(d.due_on)}`}
+                >
                   Mark done
                 </Button>
               ),

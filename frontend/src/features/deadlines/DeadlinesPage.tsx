@@ -12,7 +12,9 @@ export function DeadlinesPage() {
     <Flex vertical gap={16}>
       <div>
         <Typography.Title level={1}>Deadlines</Typography.Title>
-        <Typography.Text type="secondary">Companies House, Corporation Tax, VAT, Self Assessment, PAYE and Making Tax Digital dates for every client.</Typography.Text>
+        <Typography.Text type="secondary">
+          Companies House, Corporation Tax, VAT, Self Assessment, PAYE and Making Tax Digital dates for every client.
+        </Typography.Text>
       </div>
       <DeadlinesWorkspace initialClientId={params.get('client_id')} />
       <CalendarFeedCard />

@@ -43,10 +43,12 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
     ...(assignee ? { assignee_id: assignee } : {}),
   });
   const markDone = useMarkDone(realm);
-  const first = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setPage(1);
-  };
+  const first =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
   const accountants = (team.data?.members ?? []).filter((m) => m.roles.includes('accountant'));
 
   return (
@@ -84,7 +86,7 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
       ) : (
         <>
           <Typography.Text type="secondary">
-            {list.data ? `${new Intl.NumberFormat('en-GB').format(list.data.total)} deadlines` : ' '}
+            {list.data ? `${new Intl.NumberFormat('en-GB').format(list.data.total)}${list.data.total_capped ? '+' : ''} deadlines` : ' '}
           </Typography.Text>
           <DeadlineTable
             deadlines={list.data?.deadlines ?? []}

@@ -1,5 +1,21 @@
 import { useEffect } from 'react';
-import { Alert, Button, Checkbox, Col, DatePicker, Descriptions, Flex, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Col,
+  DatePicker,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Typography,
+} from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
@@ -18,7 +34,20 @@ import { errorBody, type AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { useRefreshCompanyMutation, useSaveTaxProfileMutation } from './api';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'].map((label, i) => ({
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+].map((label, i) => ({
   value: i + 1,
   label,
 }));
@@ -97,10 +126,16 @@ function CompanyDetails({ record }: { record: ClientTaxRecord }) {
         <Descriptions.Item label="Next accounts due">{formatDate(c.next_accounts_due_on)}</Descriptions.Item>
         <Descriptions.Item label="Confirmation statement due">{formatDate(c.confirmation_statement_next_due)}</Descriptions.Item>
         <Descriptions.Item label="Officers" span={2}>
-          {c.officers.filter((o) => !o.resigned_on).map((o) => `${o.name} (${o.officer_role})`).join('; ') || 'None listed'}
+          {c.officers
+            .filter((o) => !o.resigned_on)
+            .map((o) => `${o.name} (${o.officer_role})`)
+            .join('; ') || 'None listed'}
         </Descriptions.Item>
         <Descriptions.Item label="People with significant control" span={2}>
-          {c.pscs.filter((p) => !p.ceased_on).map((p) => p.name).join('; ') || 'None listed'}
+          {c.pscs
+            .filter((p) => !p.ceased_on)
+            .map((p) => p.name)
+            .join('; ') || 'None listed'}
         </Descriptions.Item>
         <Descriptions.Item label="Read" span={2}>
           {formatDate(c.refreshed_at)}
@@ -148,7 +183,12 @@ export function TaxProfileForm({ record, realm = 'admin', canEdit }: Props) {
   return (
     <Flex vertical gap={16}>
       {!record.companies_house_configured && (
-        <Alert type="info" showIcon title={DEADLINES_MESSAGES.notConfiguredLink} description="Enter the company's dates by hand; the rules work out its deadlines." />
+        <Alert
+          type="info"
+          showIcon
+          title={DEADLINES_MESSAGES.notConfiguredLink}
+          description="Enter the company's dates by hand; the rules work out its deadlines."
+        />
       )}
       {record.company_error && <Alert type="warning" showIcon title={record.company_error} />}
       <CompanyDetails record={record} />
@@ -234,17 +274,37 @@ export function TaxProfileForm({ record, realm = 'admin', canEdit }: Props) {
                       <Input placeholder="Name" aria-label={`Taxpayer ${i + 1} name`} />
                     </Form.Item>
                     <Form.Item name={[field.name, 'role']} initialValue="director">
-                      <Select aria-label={`Taxpayer ${i + 1} role`} style={{ width: 140 }} options={SA_TAXPAYER_ROLES.map((r) => ({ value: r.value, label: r.label }))} />
+                      <Select
+                        aria-label={`Taxpayer ${i + 1} role`}
+                        style={{ width: 140 }}
+                        options={SA_TAXPAYER_ROLES.map((r) => ({ value: r.value, label: r.label }))}
+                      />
                     </Form.Item>
                     {mtd && (
-                      <Form.Item name={[field.name, 'qualifying_income']} extra={`Making Tax Digital: over ${formatGBP(50_000)} from April 2026`}>
-                        <InputNumber aria-label={`Taxpayer ${i + 1} qualifying income`} min={0} prefix="£" placeholder="Qualifying income" style={{ width: 180 }} />
+                      <Form.Item
+                        name={[field.name, 'qualifying_income']}
+                        extra={`Making Tax Digital: over ${formatGBP(50_000)} from April 2026`}
+                      >
+                        <InputNumber
+                          aria-label={`Taxpayer ${i + 1} qualifying income`}
+                          min={0}
+                          prefix="£"
+                          placeholder="Qualifying income"
+                          style={{ width: 180 }}
+                        />
                       </Form.Item>
                     )}
                     <Form.Item name={[field.name, 'paper_return']} valuePropName="checked">
                       <Checkbox>Paper return</Checkbox>
                     </Form.Item>
-                    {canEdit && <Button type="text" aria-label={`Remove taxpayer ${i + 1}`} icon={<MinusCircleOutlined />} onClick={() => remove(field.name)} />}
+                    {canEdit && (
+                      <Button
+                        type="text"
+                        aria-label={`Remove taxpayer ${i + 1}`}
+                        icon={<MinusCircleOutlined />}
+                        onClick={() => remove(field.name)}
+                      />
+                    )}
                   </Space>
                 );
               })}

@@ -36,10 +36,17 @@ export const deadlinesApi = api.injectEndpoints({
       query: () => ({ url: apiPath(DEADLINES_ROUTES.mine), auth: 'user' }),
       providesTags: [{ type: 'Deadline', id: 'MINE' }],
     }),
-    saveTaxProfile: build.mutation<{ record: ClientTaxRecord; message: string }, { clientId: string; profile: TaxProfileInput } & RealmArg>({
-      query: ({ clientId, profile, realm }) => ({ url: apiPath(DEADLINES_ROUTES.client(clientId)), method: 'PUT', body: profile, auth: realm ?? 'admin' }),
-      invalidatesTags: (_r, _e, a) => [{ type: 'TaxProfile', id: a.clientId }, 'Deadline', 'Task'],
-    }),
+    saveTaxProfile: build.mutation<{ record: ClientTaxRecord; message: string }, { clientId: string; profile: TaxProfileInput } & RealmArg>(
+      {
+        query: ({ clientId, profile, realm }) => ({
+          url: apiPath(DEADLINES_ROUTES.client(clientId)),
+          method: 'PUT',
+          body: profile,
+          auth: realm ?? 'admin',
+        }),
+        invalidatesTags: (_r, _e, a) => [{ type: 'TaxProfile', id: a.clientId }, 'Deadline', 'Task'],
+      },
+    ),
     refreshCompany: build.mutation<{ record: ClientTaxRecord; message: string }, { clientId: string } & RealmArg>({
       query: ({ clientId, realm }) => ({ url: apiPath(DEADLINES_ROUTES.clientRefresh(clientId)), method: 'POST', auth: realm ?? 'admin' }),
       invalidatesTags: (_r, _e, a) => [{ type: 'TaxProfile', id: a.clientId }, 'Deadline'],

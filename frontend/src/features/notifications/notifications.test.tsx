@@ -37,7 +37,14 @@ const page = (notifications: Notification[], total = notifications.length): Noti
   page_size: 20,
 });
 const ALL_ON: NotificationPreferences = {
-  kinds: { new_client: true, payment_failed: true, document_uploaded: true, invitation_accepted: true, integration_sync_failed: true, deadline_overdue: true },
+  kinds: {
+    new_client: true,
+    payment_failed: true,
+    document_uploaded: true,
+    invitation_accepted: true,
+    integration_sync_failed: true,
+    deadline_overdue: true,
+  },
 };
 const queryOf = (fetchMock: ReturnType<typeof mockFetch>['fetchMock'], path: string) =>
   fetchMock.mock.calls.map(([r]) => new URL((r as Request).url)).filter((u) => u.pathname === path);

@@ -218,7 +218,9 @@ export class CompaniesHouseClient {
 
   async pscs(number: string): Promise<CompanyPsc[]> {
     return parsePscs(
-      await this.get(`/company/${encodeURIComponent(number)}/persons-with-significant-control?items_per_page=100`, { notFoundAsEmpty: true }),
+      await this.get(`/company/${encodeURIComponent(number)}/persons-with-significant-control?items_per_page=100`, {
+        notFoundAsEmpty: true,
+      }),
     );
   }
 

@@ -25,7 +25,10 @@ export function clientDirectoryHandler(db: Db, logger: Logger): EventHandler {
     if (envelope.type !== 'crm.client_upserted') return;
     if (!Value.Check(ClientUpsertedSchema, envelope.data)) {
       // A malformed event could never apply and would be retried forever: logged and skipped.
-      logger.error({ eventId: envelope.id, errors: [...Value.Errors(ClientUpsertedSchema, envelope.data)].slice(0, 5) }, 'bad crm.client_upserted skipped');
+      logger.error(
+        { eventId: envelope.id, errors: [...Value.Errors(ClientUpsertedSchema, envelope.data)].slice(0, 5) },
+        'bad crm.client_upserted skipped',
+      );
       return;
     }
     await apply(envelope);

@@ -23,7 +23,15 @@ export type DirectoryRow = typeof clientDirectory.$inferSelect;
 
 export async function upsertDirectory(
   db: Exec,
-  e: { clientId: string; userId: string | null; companyName: string; businessType: string | null; status: string; accountantId: string | null; at: string },
+  e: {
+    clientId: string;
+    userId: string | null;
+    companyName: string;
+    businessType: string | null;
+    status: string;
+    accountantId: string | null;
+    at: string;
+  },
 ): Promise<void> {
   await db.execute(sql`
     insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, source_at, updated_at)
@@ -34,6 +42,11 @@ export async function upsertDirectory(
       subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
       source_at = excluded.source_at, updated_at = now()
     where deadlines.client_directory.source_at <= excluded.source_at`);
+  // The accountant copied onto the client's deadlines follows the directory (only when this event won).
+  await db.execute(sql`
+    update deadlines.deadlines d set assigned_accountant_id = c.assigned_accountant_id
+    from deadlines.client_directory c
+    where c.client_id = ${e.clientId} and d.client_id = c.client_id and d.assigned_accountant_id is distinct from c.assigned_accountant_id`);
 }
 
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
@@ -76,7 +89,13 @@ export async function readCompany(db: Exec, clientId: string) {
   return rows[0] ?? null;
 }
 
-export async function saveCompany(db: Exec, clientId: string, companyNumber: string, snapshot: CompanySnapshot | null, error: string | null) {
+export async function saveCompany(
+  db: Exec,
+  clientId: string,
+  companyNumber: string,
+  snapshot: CompanySnapshot | null,
+  error: string | null,
+) {
   // A failed refresh keeps the last good answer and records why.
   await db
     .insert(companyCache)
@@ -85,7 +104,11 @@ export async function saveCompany(db: Exec, clientId: string, companyNumber: str
       target: companyCache.clientId,
       set: snapshot
         ? { companyNumber, snapshot, error: null, refreshedAt: sql`now()` }
-        : { companyNumber, error, snapshot: sql`case when ${companyCache.companyNumber} = ${companyNumber} then ${companyCache.snapshot} else null end` },
+        : {
+            companyNumber,
+            error,
+            snapshot: sql`case when ${companyCache.companyNumber} = ${companyNumber} then ${companyCache.snapshot} else null end`,
+          },
     });
 }
 
@@ -110,11 +133,22 @@ export async function storedDeadlines(db: Exec, clientId: string): Promise<Array
   return rows;
 }
 
-export async function insertDeadlines(db: Exec, clientId: string, rows: ComputedDeadline[]) {
+export async function insertDeadlines(db: Exec, clientId: string, rows: ComputedDeadline[], accountantId: string | null) {
   if (rows.length === 0) return;
   await db
     .insert(deadlines)
-    .values(rows.map((c) => ({ clientId, key: c.key, kind: c.kind, period: c.period, periodEnd: c.periodEnd, dueOn: c.dueOn, source: c.source })))
+    .values(
+      rows.map((c) => ({
+        clientId,
+        assignedAccountantId: accountantId,
+        key: c.key,
+        kind: c.kind,
+        period: c.period,
+        periodEnd: c.periodEnd,
+        dueOn: c.dueOn,
+        source: c.source,
+      })),
+    )
     .onConflictDoNothing();
 }
 
@@ -168,15 +202,17 @@ export function toDeadline(r: ListRow, today: IsoDate): Deadline {
   };
 }
 
-const LIST_COLUMNS = sql`d.id, d.client_id, c.company_name, c.assigned_accountant_id, d.kind, d.period, d.period_end::text as period_end,
+const LIST_COLUMNS = sql`d.id, d.client_id, c.company_name, d.assigned_accountant_id, d.kind, d.period, d.period_end::text as period_end,
   d.due_on::text as due_on, d.source, d.done_at, d.done_by_name`;
 
 function scopeFilter(scope: ClientScope): SQL | null {
   if (scope.all) return null;
-  return scope.accountantId
-    ? sql`(c.user_id = ${scope.ownerUserId} or c.assigned_accountant_id = ${scope.accountantId})`
-    : sql`c.user_id = ${scope.ownerUserId}`;
+  const owned = sql`d.client_id in (select client_id from deadlines.client_directory where user_id = ${scope.ownerUserId})`;
+  return scope.accountantId ? sql`(d.assigned_accountant_id = ${scope.accountantId} or ${owned})` : owned;
 }
+
+/** Totals above this are shown as "10,000+": counting a whole quarter of a large practice costs more than the page. */
+export const COUNT_CAP = 10_000;
 
 /**
  * The practice's list. Open deadlines walk deadlines_open_due_idx in due-date order and join the
@@ -190,8 +226,8 @@ export async function listDeadlines(db: Exec, scope: ClientScope, q: DeadlineLis
   else if (window !== 'all') where.push(sql`d.due_on >= ${today}`, sql`d.due_on <= ${addDays(today, Number(window))}`);
   if (q.kind) where.push(sql`d.kind = ${q.kind}`);
   if (q.client_id) where.push(sql`d.client_id = ${q.client_id}`);
-  if (q.assignee_id === 'none') where.push(sql`c.assigned_accountant_id is null`);
-  else if (q.assignee_id) where.push(sql`c.assigned_accountant_id = ${q.assignee_id}`);
+  if (q.assignee_id === 'none') where.push(sql`d.assigned_accountant_id is null`);
+  else if (q.assignee_id) where.push(sql`d.assigned_accountant_id = ${q.assignee_id}`);
   const s = scopeFilter(scope);
   if (s) where.push(s);
   const cond = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
@@ -200,13 +236,16 @@ export async function listDeadlines(db: Exec, scope: ClientScope, q: DeadlineLis
   const [rows, total] = await Promise.all([
     db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
       ${cond} ${order} limit ${q.page_size} offset ${offset}`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id ${cond}`),
+    // Every condition is on the deadline itself, so the count reads one partial index and stops at the cap.
+    db.execute<{ n: number }>(sql`select count(*)::int as n from (select 1 from deadlines.deadlines d ${cond} limit ${COUNT_CAP + 1}) t`),
   ]);
-  return { deadlines: rows.rows.map((r) => toDeadline(r, today)), total: total.rows[0]?.n ?? 0 };
+  const n = total.rows[0]?.n ?? 0;
+  return { deadlines: rows.rows.map((r) => toDeadline(r, today)), total: Math.min(n, COUNT_CAP), totalCapped: n > COUNT_CAP };
 }
 
 export async function clientDeadlines(db: Exec, clientId: string, today: IsoDate, opts: { limit?: number; openOnly?: boolean } = {}) {
-  const rows = await db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+  const rows =
+    await db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
     where d.client_id = ${clientId} ${opts.openOnly ? sql`and d.done_at is null` : sql``}
       and (d.done_at is null or d.due_on >= ${addDays(today, -92)})
     order by d.due_on, d.id limit ${opts.limit ?? 500}`);
@@ -316,8 +355,9 @@ export async function principalOfToken(db: Exec, tokenHash: string) {
 
 /** Open deadlines for a member of staff's calendar feed: the clients assigned to them. */
 export async function feedDeadlines(db: Exec, accountantId: string, today: IsoDate) {
-  const rows = await db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
-    where d.done_at is null and c.assigned_accountant_id = ${accountantId} and d.due_on >= ${addDays(today, -31)} and d.due_on <= ${addDays(today, 400)}
+  const rows =
+    await db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+    where d.done_at is null and d.assigned_accountant_id = ${accountantId} and d.due_on >= ${addDays(today, -31)} and d.due_on <= ${addDays(today, 400)}
     order by d.due_on, d.id limit 5000`);
   return rows.rows.map((r) => toDeadline(r, today));
 }

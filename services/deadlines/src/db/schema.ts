@@ -37,7 +37,11 @@ export const taxProfiles = deadlinesSchema.table(
     updatedBy: text('updated_by'),
     updatedByName: text('updated_by_name'),
   },
-  (t) => [index('tax_profiles_company_number_idx').on(t.companyNumber).where(sql`${t.companyNumber} is not null`)],
+  (t) => [
+    index('tax_profiles_company_number_idx')
+      .on(t.companyNumber)
+      .where(sql`${t.companyNumber} is not null`),
+  ],
 );
 
 /** The last answer of Companies House for a linked client (profile, officers, PSCs), or why it failed. */
@@ -55,6 +59,8 @@ export const deadlines = deadlinesSchema.table(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     clientId: text('client_id').notNull(),
+    /** The client's accountant, copied from the directory (kept in step by its consumer) so the assignee filter and an accountant's list read one index. */
+    assignedAccountantId: text('assigned_accountant_id'),
     /** The engine's stable key of the obligation (kind, period end, taxpayer). */
     key: text('key').notNull(),
     kind: text('kind').notNull(),
@@ -75,8 +81,15 @@ export const deadlines = deadlinesSchema.table(
   (t) => [
     uniqueIndex('deadlines_client_key_idx').on(t.clientId, t.key),
     // The practice list: open deadlines by due date (and paging ties on id).
-    index('deadlines_open_due_idx').on(t.dueOn, t.id).where(sql`${t.doneAt} is null`),
-    index('deadlines_open_kind_due_idx').on(t.kind, t.dueOn, t.id).where(sql`${t.doneAt} is null`),
+    index('deadlines_open_due_idx')
+      .on(t.dueOn, t.id)
+      .where(sql`${t.doneAt} is null`),
+    index('deadlines_open_kind_due_idx')
+      .on(t.kind, t.dueOn, t.id)
+      .where(sql`${t.doneAt} is null`),
+    index('deadlines_open_accountant_due_idx')
+      .on(t.assignedAccountantId, t.dueOn, t.id)
+      .where(sql`${t.doneAt} is null`),
     index('deadlines_client_due_idx').on(t.clientId, t.dueOn),
     check('deadlines_source_check', sql`${t.source} in ('companies_house', 'rule')`),
   ],

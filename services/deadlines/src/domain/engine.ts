@@ -63,7 +63,8 @@ export function computeDeadlines(input: EngineInput): ComputedDeadline[] {
   // Companies House's next due dates are outstanding by definition (it moves them on when filed), so
   // they are kept however long ago they fell due.
   return out
-    .filter((d) => (d.dueOn >= input.from || d.source === 'companies_house') && d.dueOn <= input.to).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.key.localeCompare(b.key));
+    .filter((d) => (d.dueOn >= input.from || d.source === 'companies_house') && d.dueOn <= input.to)
+    .sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.key.localeCompare(b.key));
 }
 
 // ---------------------------------------------------------------- company: accounts, CT, confirmation
@@ -234,7 +235,14 @@ function companyDeadlines(input: EngineInput): ComputedDeadline[] {
     const ct600 = ct600Due(period);
     for (const ap of aps) {
       const apLabel = aps.length > 1 ? `Accounting period ${enGb(ap.start)} to ${enGb(ap.end)}` : label;
-      out.push({ key: `ct_payment:${ap.end}`, kind: 'ct_payment', period: apLabel, periodEnd: ap.end, dueOn: ctPaymentDue(ap.end), source: 'rule' });
+      out.push({
+        key: `ct_payment:${ap.end}`,
+        kind: 'ct_payment',
+        period: apLabel,
+        periodEnd: ap.end,
+        dueOn: ctPaymentDue(ap.end),
+        source: 'rule',
+      });
       out.push({ key: `ct600:${ap.end}`, kind: 'ct600', period: apLabel, periodEnd: ap.end, dueOn: ct600, source: 'rule' });
     }
   }
@@ -302,7 +310,14 @@ function vatDeadlines(input: EngineInput): ComputedDeadline[] {
     const end = lastDayOfMonth(y, m);
     if (scheme === 'annual') {
       if (m !== input.profile.vat_annual_end_month) continue;
-      out.push({ key: `vat_return:${end}`, kind: 'vat_return', period: `Year ended ${enGb(end)}`, periodEnd: end, dueOn: vatAnnualDue(end), source: 'rule' });
+      out.push({
+        key: `vat_return:${end}`,
+        kind: 'vat_return',
+        period: `Year ended ${enGb(end)}`,
+        periodEnd: end,
+        dueOn: vatAnnualDue(end),
+        source: 'rule',
+      });
       continue;
     }
     if (scheme !== 'monthly' && !VAT_STAGGER_MONTHS[scheme].includes(m)) continue;
@@ -328,7 +343,14 @@ function payeDeadlines(input: EngineInput): ComputedDeadline[] {
     const { y, m } = shiftMonth(fy, fm, i);
     // RTI: the Full Payment Submission on or before each payday (Income Tax (PAYE) Regulations 2003 reg 67B).
     const payday = dayInMonth(y, m, p.paye_payday);
-    out.push({ key: `paye_fps:${payday}`, kind: 'paye_fps', period: `Payday ${enGb(payday)}`, periodEnd: payday, dueOn: payday, source: 'rule' });
+    out.push({
+      key: `paye_fps:${payday}`,
+      kind: 'paye_fps',
+      period: `Payday ${enGb(payday)}`,
+      periodEnd: payday,
+      dueOn: payday,
+      source: 'rule',
+    });
     // The tax month ending on the 5th is paid by the 22nd when paid electronically (PAYE Regulations reg 69).
     const taxMonthEnd = dayInMonth(y, m, 5);
     out.push({
@@ -344,7 +366,14 @@ function payeDeadlines(input: EngineInput): ComputedDeadline[] {
     const taxYearEnd = dayInMonth(year + 1, 4, 5);
     // P11D and P11D(b) by 6 July after the tax year (PAYE Regulations reg 85; SSCR 2001 reg 80);
     // Class 1A NICs paid by 22 July electronically (SSCR 2001 Sch 4 para 17).
-    out.push({ key: `p11d:${taxYearEnd}`, kind: 'p11d', period: taxYearLabel(year), periodEnd: taxYearEnd, dueOn: dayInMonth(year + 1, 7, 6), source: 'rule' });
+    out.push({
+      key: `p11d:${taxYearEnd}`,
+      kind: 'p11d',
+      period: taxYearLabel(year),
+      periodEnd: taxYearEnd,
+      dueOn: dayInMonth(year + 1, 7, 6),
+      source: 'rule',
+    });
     out.push({
       key: `class_1a_payment:${taxYearEnd}`,
       kind: 'class_1a_payment',

@@ -28,7 +28,10 @@ export function foldLine(line: string): string {
 const compact = (iso: string) => iso.replace(/-/g, '');
 
 export function buildCalendar(opts: { name: string; deadlines: Deadline[]; now: Date; baseUrl: string }): string {
-  const stamp = opts.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const stamp = opts.now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

@@ -5,7 +5,9 @@ import type { DeadlinesDeps } from '../use-cases/deps.js';
 /** The processors of the deadline jobs (proto JOBS); the job queue validates their payloads at both ends. */
 export function registerProcessors(runtime: Runtime, deps: DeadlinesDeps) {
   runtime.jobs.process('deadlines.daily', async (payload) => runDaily(deps, payload.day), { concurrency: 1 });
-  runtime.jobs.process('deadlines.companies_house_refresh', async (payload) => runCompaniesHouseRefresh(deps, payload.clientId), { concurrency: 1 });
+  runtime.jobs.process('deadlines.companies_house_refresh', async (payload) => runCompaniesHouseRefresh(deps, payload.clientId), {
+    concurrency: 1,
+  });
 }
 
 /** The durable daily schedules (Europe/London) the jobs helper's JobQueue.schedule will run. */

@@ -123,7 +123,12 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     '/clients/:clientId/deadlines',
     {
       preHandler: canView,
-      schema: { tags: ['deadlines'], summary: "A client's deadlines", params: ClientParams, response: { 200: ClientDeadlinesSchema, ...E } },
+      schema: {
+        tags: ['deadlines'],
+        summary: "A client's deadlines",
+        params: ClientParams,
+        response: { 200: ClientDeadlinesSchema, ...E },
+      },
     },
     async (request) => findClientDeadlines(deps, requireAuth(request), request.params.clientId),
   );

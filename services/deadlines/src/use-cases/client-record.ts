@@ -6,7 +6,17 @@ import {
   type ClientTaxRecord,
   type TaxProfileInput,
 } from '@countinghouse/proto';
-import { canSee, directoryEntry, profileOf, readCompany, readProfile, saveProfile, deleteCompany, type ClientScope, type DirectoryRow } from '../db/queries.js';
+import {
+  canSee,
+  directoryEntry,
+  profileOf,
+  readCompany,
+  readProfile,
+  saveProfile,
+  deleteCompany,
+  type ClientScope,
+  type DirectoryRow,
+} from '../db/queries.js';
 import { manageScopeOf, scopeOf } from '../domain/access.js';
 import type { DeadlinesDeps } from './deps.js';
 import { recomputeClient } from './recompute-client.js';

@@ -33,7 +33,7 @@ export interface DailyResult {
 export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<DailyResult> {
   const today = day ?? deps.today();
   const result: DailyResult = { recomputed: 0, tasksRequested: 0, overdueAnnounced: 0 };
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const ids = await profiledClientIds(deps.db, after, BATCH);
     if (ids.length === 0) break;
     for (const id of ids) {
@@ -112,7 +112,7 @@ export async function runCompaniesHouseRefresh(deps: DeadlinesDeps, clientId?: s
   let refreshed = 0;
   let failed = 0;
   if (!deps.companiesHouse) return { refreshed, failed, configured: false };
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const rows: Array<{ clientId: string }> = clientId ? [{ clientId }] : await linkedClients(deps.db, after, BATCH);
     if (rows.length === 0) break;
     for (const r of rows) {

@@ -8,8 +8,8 @@ import { visibleClient } from './client-record.js';
 
 export async function findDeadlines(deps: DeadlinesDeps, principal: Principal, q: DeadlineListQuery) {
   const today = deps.today();
-  const { deadlines, total } = await listDeadlines(deps.db, scopeOf(principal), q, today);
-  return { deadlines, total, page: q.page, page_size: q.page_size, today };
+  const { deadlines, total, totalCapped } = await listDeadlines(deps.db, scopeOf(principal), q, today);
+  return { deadlines, total, total_capped: totalCapped, page: q.page, page_size: q.page_size, today };
 }
 
 export async function findClientDeadlines(deps: DeadlinesDeps, principal: Principal, clientId: string) {
@@ -49,7 +49,15 @@ export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal
       tx,
       SCHEMA,
       'deadlines.deadline_done',
-      { deadlineId: d.id, clientId: d.client_id, kind: d.kind, period: d.period, dueOn: d.due_on, doneAt: doneAt.toISOString(), doneByName: actorName },
+      {
+        deadlineId: d.id,
+        clientId: d.client_id,
+        kind: d.kind,
+        period: d.period,
+        dueOn: d.due_on,
+        doneAt: doneAt.toISOString(),
+        doneByName: actorName,
+      },
       { actor: { kind: principal.kind, id: principal.id }, key: d.client_id },
     );
     return (await deadlineById(tx, id, today))!.deadline;

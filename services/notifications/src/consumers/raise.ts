@@ -4,7 +4,14 @@ import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
 import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { deadlineOverdue, documentUploaded, integrationSyncFailed, invitationAccepted, newClient, paymentFailed } from '../domain/compose.js';
+import {
+  deadlineOverdue,
+  documentUploaded,
+  integrationSyncFailed,
+  invitationAccepted,
+  newClient,
+  paymentFailed,
+} from '../domain/compose.js';
 
 export const RAISE_CONSUMER = 'notifications.raise';
 
