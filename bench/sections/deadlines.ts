@@ -39,6 +39,8 @@ export const deadlinesSection: Section = {
     const server = await scope.spawn({
       name: 'deadlines-all-in-one',
       script: 'bench/servers/in-process.ts',
+      // Every plugin's migrations and tsx's first compile: over 90 s on two loaded cores.
+      readyTimeoutMs: 240_000,
       env: {
         BENCH_MODE: 'gateway',
         BENCH_COMPOSE_MODULE: pathToFileURL(join(gatewaySrc(), 'compose.ts')).href,
