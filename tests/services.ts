@@ -6,6 +6,7 @@ import { migrationsFolder as integrationsMigrations, SCHEMA as INTEGRATIONS } fr
 import { migrationsFolder as mediaMigrations, SCHEMA as MEDIA } from '@countinghouse/media';
 import { migrationsFolder as notificationsMigrations, SCHEMA as NOTIFICATIONS } from '@countinghouse/notifications';
 import { migrationsFolder as settingsMigrations, SCHEMA as SETTINGS } from '@countinghouse/settings';
+import { migrationsFolder as deadlinesMigrations, SCHEMA as DEADLINES } from '@countinghouse/deadlines';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: MEDIA, migrationsFolder: mediaMigrations },
   { schema: NOTIFICATIONS, migrationsFolder: notificationsMigrations },
   { schema: SETTINGS, migrationsFolder: settingsMigrations },
+  { schema: DEADLINES, migrationsFolder: deadlinesMigrations },
 ];

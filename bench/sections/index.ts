@@ -1,6 +1,7 @@
 import type { Section } from '../lib/section.js';
 import { allInOneSection } from './all-in-one.js';
 import { crmSection } from './crm.js';
+import { deadlinesSection } from './deadlines.js';
 import { documentsSection } from './documents.js';
 import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
@@ -16,6 +17,7 @@ export const SECTIONS: Section[] = [
   allInOneSection,
   identitySection,
   crmSection,
+  deadlinesSection,
   documentsSection,
   publicSection,
   gatewaySection,

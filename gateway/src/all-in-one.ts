@@ -60,6 +60,9 @@ export const AllInOneConfigSchema = Type.Object({
   JOBS_POLL_MS: Type.Integer({ minimum: 500, maximum: 60_000, default: 1000 }),
   /** How often schedules are checked for a due slot (a slot is a minute: a check starts it within this). */
   JOBS_SCHEDULE_CHECK_MS: Type.Integer({ minimum: 200, maximum: 60_000, default: 15_000 }),
+  /** Companies House Public Data API; without a key the company fields of a client are entered by hand. */
+  COMPANIES_HOUSE_API_KEY: Type.String({ default: '' }),
+  COMPANIES_HOUSE_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
 });
 
 function loadKeys(dataDir: string) {
@@ -168,6 +171,7 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     openai: config.OPENAI_API_KEY
       ? { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS }
       : null,
+    companiesHouse: { apiKey: config.COMPANIES_HOUSE_API_KEY, baseUrl: config.COMPANIES_HOUSE_BASE_URL || undefined },
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,

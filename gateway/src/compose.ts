@@ -1,6 +1,7 @@
 import { jobsAdminPlugin, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
 import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { crmPlugin } from '@countinghouse/crm';
+import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin } from '@countinghouse/integrations';
@@ -47,6 +48,10 @@ export interface ComposeOptions {
   integrationsEncryptionKey?: Buffer;
   /** The AI provider for video scripts; without it (or without a key) the built-in template generator writes them. */
   openai?: OpenAiOptions | null;
+  /** Companies House Public Data API (COMPANIES_HOUSE_API_KEY, COMPANIES_HOUSE_BASE_URL); without a key the company fields are entered by hand. */
+  companiesHouse?: CompaniesHouseOptions;
+  /** Today in London for the deadlines (tests pin it). */
+  deadlinesToday?: () => string;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -112,6 +117,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
       { name: 'notifications', register: async (scope) => void (await scope.register(notificationsPlugin, { runtime: o.runtime })) },
       // The job status page: every queue and schedule lives in this one PostgreSQL.
       { name: 'jobs', register: async (scope) => void (await scope.register(jobsAdminPlugin, { runtime: o.runtime })) },
+      {
+        name: 'deadlines',
+        register: async (scope) =>
+          void (await scope.register(deadlinesPlugin, { runtime: o.runtime, companiesHouse: o.companiesHouse, today: o.deadlinesToday })),
+      },
     ],
   });
   await app.ready();

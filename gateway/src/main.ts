@@ -78,6 +78,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   media: config.MEDIA_URL,
   settings: config.SETTINGS_URL,
   notifications: config.NOTIFICATIONS_URL,
+  deadlines: config.DEADLINES_URL,
 };
 const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
 const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));

@@ -23,7 +23,7 @@ type Check = (caller: Caller) => Promise<Outcome>;
 
 const tokenOf = (c: Caller) => (c === 'adminSession' ? adminSession : people[c].token);
 
-function route(method: 'GET' | 'PATCH', url: () => string, payload?: object): Check {
+function route(method: 'GET' | 'PATCH' | 'PUT' | 'POST', url: () => string, payload?: object): Check {
   return async (caller) => {
     const r = await gw.app.inject({ method, url: url(), headers: bearer(tokenOf(caller)), payload });
     if (r.statusCode === 401 || r.statusCode === 403) return 'denied';
@@ -82,6 +82,10 @@ const CHECKS: Record<PermissionKey, Check> = {
   settings: route('GET', () => '/api/settings'),
   notifications: route('GET', () => '/api/notifications'),
   jobs: route('GET', () => '/api/jobs'),
+  // An unknown client: the guard decides first, then 404 (allowed) for those it lets through.
+  'deadlines.view': route('GET', () => `/api/deadlines/clients/${someId}`),
+  'deadlines.manage': route('POST', () => `/api/deadlines/${someId}/done`),
+  'deadlines.settings': route('PUT', () => '/api/deadlines/settings', { task_lead_days: 30 }),
 };
 
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import { INTEGRATIONS_EVENTS } from './integrations/events.js';
 import { JOBS_EVENTS } from './job-status.js';
 import { MEDIA_EVENTS } from './media/events.js';
 import { SETTINGS_EVENTS } from './settings/events.js';
+import { DEADLINES_EVENTS } from './deadlines/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -19,6 +20,7 @@ export const TOPICS = {
   settings: 'countinghouse.settings',
   /** The job platform (kit): jobs.failed. */
   jobs: 'countinghouse.jobs',
+  deadlines: 'countinghouse.deadlines',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -48,6 +50,7 @@ export const EVENT_TYPES = {
   ...MEDIA_EVENTS,
   ...SETTINGS_EVENTS,
   ...JOBS_EVENTS,
+  ...DEADLINES_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

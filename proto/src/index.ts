@@ -37,3 +37,5 @@ export * from './identity/roles.js';
 export * from './notifications/notifications.js';
 export * from './text.js';
 export * from './job-status.js';
+export * from './deadlines/deadlines.js';
+export * from './deadlines/events.js';

@@ -7,6 +7,7 @@ export const QUEUES = {
   maintenance: 'countinghouse-maintenance',
   integrations: 'countinghouse-integrations',
   media: 'countinghouse-media',
+  deadlines: 'countinghouse-deadlines',
 } as const;
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
@@ -19,12 +20,19 @@ export const IntegrationSyncJobSchema = Type.Object({
 
 /** The daily keep-alive of provider grants (refresh tokens lapsing within 14 days are refreshed). */
 export const IntegrationKeepAliveJobSchema = Type.Object({});
+/** The daily deadline jobs; `day` (YYYY-MM-DD, London) is the run's day: tests and catch-up runs pass it. */
+export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
+export const CompaniesHouseRefreshJobSchema = Type.Object({ clientId: Type.Optional(Type.String()) });
 
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
   'integrations.keep_alive': { queue: QUEUES.integrations, schema: IntegrationKeepAliveJobSchema },
   'media.generate_script': { queue: QUEUES.media, schema: GenerateScriptJobSchema },
+  /** Daily: recompute deadlines, open tasks ahead of them, announce the ones passed and not done. */
+  'deadlines.daily': { queue: QUEUES.deadlines, schema: DeadlinesDailyJobSchema },
+  /** Daily: read every linked company (or one) from Companies House and move changed dates. */
+  'deadlines.companies_house_refresh': { queue: QUEUES.deadlines, schema: CompaniesHouseRefreshJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;

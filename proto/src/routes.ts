@@ -28,6 +28,8 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'GET', path: '/api/billing/packages' },
   // Gateways load the practice settings and the maintenance switch from it before anyone signs in.
   { method: 'GET', path: '/api/settings/public' },
+  // Calendar apps fetch a member of staff's feed; the long random token in the address is the key (deadlines checks it).
+  { method: 'GET', prefix: '/api/deadlines/feed/' },
   // Stripe calls it; billing verifies the signature.
   { method: 'POST', path: '/api/billing/webhooks/stripe' },
 ];
@@ -46,5 +48,15 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = ['identity', 'crm', 'documents', 'billing', 'integrations', 'media', 'settings', 'notifications'] as const;
+export const SERVICES = [
+  'identity',
+  'crm',
+  'documents',
+  'billing',
+  'integrations',
+  'media',
+  'settings',
+  'notifications',
+  'deadlines',
+] as const;
 export type GatewayService = (typeof SERVICES)[number];

@@ -228,6 +228,8 @@ export const api = createApi({
     'Role',
     'Lockout',
     'Job',
+    'Deadline',
+    'TaxProfile',
   ],
   endpoints: () => ({}),
 });

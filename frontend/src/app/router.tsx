@@ -48,6 +48,7 @@ const AdminReportsPage = lazyNamed(() => import('../features/reports/ReportsPage
 const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'JobsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
+const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
@@ -177,6 +178,7 @@ export const routes: RouteObject[] = [
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'jobs', element: <AdminJobsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
+          { path: 'deadlines', element: <AdminDeadlinesPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),

@@ -12,6 +12,8 @@ export const ClientUpsertedSchema = Type.Object({
   monthlyFee: Type.Number(),
   subscriptionStatus: Type.String(),
   assignedAccountantId: Type.Union([Type.String(), Type.Null()]),
+  /** sole_trader, partnership or limited; optional so events written before it was added still apply. */
+  businessType: Type.Optional(Type.String()),
 });
 
 export const CRM_EVENTS = {

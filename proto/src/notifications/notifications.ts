@@ -11,6 +11,7 @@ export const NOTIFICATION_KINDS = [
   { value: 'invitation_accepted', label: 'Invitation accepted' },
   { value: 'integration_sync_failed', label: 'Integration sync failed' },
   { value: 'job_failed', label: 'Background job failed' },
+  { value: 'deadline_overdue', label: 'Deadline overdue' },
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['value'];
 export const NOTIFICATION_KIND_VALUES = NOTIFICATION_KINDS.map((k) => k.value) as NotificationKind[];
@@ -82,6 +83,7 @@ export const NotificationPreferencesSchema = Type.Object({
       integration_sync_failed: Type.Boolean(),
       invitation_accepted: Type.Boolean(),
       job_failed: Type.Boolean(),
+      deadline_overdue: Type.Boolean(),
     } satisfies Record<NotificationKind, unknown>,
     { additionalProperties: false },
   ),

@@ -1,6 +1,7 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
 import { subscribeBillingConsumer } from './billing-consumer.js';
+import { subscribeDeadlinesConsumer } from './deadlines-consumer.js';
 import { SCHEMA } from './db/schema.js';
 import { subscribeCrmConsumers } from './events.js';
 import { clientRoutes } from './routes/clients.js';
@@ -28,6 +29,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   await app.register(authContext, { verifier: runtime.verifier });
   await subscribeCrmConsumers(runtime);
   await subscribeBillingConsumer(runtime);
+  await subscribeDeadlinesConsumer(runtime);
   const deps = { db: runtime.db, relay };
   clientRoutes(app, deps);
   leadRoutes(app, deps);
@@ -42,4 +44,5 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
 export { SCHEMA } from './db/schema.js';
 export { demoClientFacts, seedCrmDemo, type DemoClientFacts } from './seed-demo.js';
 export { upsertClientFromSubscription } from './db/client-upsert.js';
+export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './deadlines-consumer.js';
 export type { GhlOptions } from './routes/ghl.js';

@@ -295,6 +295,7 @@ describe('client create and update: validation, nothing half-written, the event'
       monthlyFee: 150,
       subscriptionStatus: 'pending',
       assignedAccountantId: null,
+      businessType: 'limited',
     });
     expect((mine[1]!.data as { companyName: string }).companyName).toBe('Event Company Ltd');
     await gw.app.inject({ method: 'PATCH', url: CRM_ROUTES.client(id), headers: admin, payload: { subscription_status: 'cancelled' } });

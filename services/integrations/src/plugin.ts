@@ -66,7 +66,7 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
   });
   runtime.jobs.process(SYNC_JOB, (payload, ctx) => svc.runSync(payload, ctx));
   runtime.jobs.process(KEEP_ALIVE_JOB, () => svc.keepAlive(), { concurrency: 1 });
-  registerSchedules(runtime.jobs);
+  await registerSchedules(runtime.jobs);
   await app.register(authContext, { verifier: runtime.verifier });
   integrationRoutes(app, svc);
 }

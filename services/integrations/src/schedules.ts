@@ -7,14 +7,7 @@ import { KEEP_ALIVE_JOB } from './integrations-service.js';
  */
 export const SCHEDULES = [{ key: 'integrations.keep-alive.daily', cron: '15 3 * * *', job: KEEP_ALIVE_JOB, payload: {} }] as const;
 
-/**
- * Register the integrations' schedules with the job queue.
- *
- * The kit's JobQueue has no schedule API yet: the jobs helper's work (pg-boss behind JobQueue) proposes
- * `jobs.schedule({ key, cron, job, payload })`. Until that is merged this function registers nothing;
- * once it is, it becomes `for (const s of SCHEDULES) await jobs.schedule(s)`, and the keep-alive
- * processor registered in plugin.ts runs daily. Tests run the processor directly.
- */
-export function registerSchedules(_jobs: JobQueue): void {
-  // intentionally empty until JobQueue.schedule exists (see above)
+/** Register the integrations' schedules with the job queue (one run per slot across replicas and restarts). */
+export async function registerSchedules(jobs: JobQueue): Promise<void> {
+  for (const s of SCHEDULES) await jobs.schedule({ ...s });
 }

@@ -133,8 +133,10 @@ describe('the daily keep-alive', () => {
     expect(again.refused).toEqual([]);
   });
 
-  it('is registered through one function with the daily schedule (a no-op until JobQueue.schedule exists)', () => {
+  it('is registered with the job queue as a daily schedule at 03:15 London time', async () => {
     expect(SCHEDULES).toEqual([{ key: 'integrations.keep-alive.daily', cron: '15 3 * * *', job: 'integrations.keep_alive', payload: {} }]);
-    expect(() => registerSchedules(gw.kit.runtime.jobs)).not.toThrow();
+    await registerSchedules(gw.kit.runtime.jobs);
+    const listed = (await gw.kit.runtime.jobs.listSchedules()).find((s) => s.key === 'integrations.keep-alive.daily');
+    expect(listed).toMatchObject({ key: 'integrations.keep-alive.daily', cron: '15 3 * * *' });
   });
 });

@@ -11,6 +11,7 @@ import { usePageTitle } from '../../shared/use-page-title';
 import { pendingPackage, useChangePackageMutation, useMyClientQuery, useSubscriptionQuery } from './api';
 import { BUSINESS_TYPE_LABELS, BusinessProfileForm } from './BusinessProfileForm';
 import { PracticeContact } from './PracticeContact';
+import { MyDeadlinesCard } from '../deadlines/MyDeadlinesCard';
 import './client.css';
 
 function StatusBadge({ status }: { status: string | null }) {
@@ -179,6 +180,12 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
           </Card>
 
           {c && <BusinessProfileForm client={c} open={editingProfile} onClose={() => setEditingProfile(false)} />}
+
+          {c && (
+            <div className="client-gap">
+              <MyDeadlinesCard />
+            </div>
+          )}
 
           {c && (
             <Card title="Your documents" className="client-gap">

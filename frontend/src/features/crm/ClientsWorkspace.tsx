@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Flex, Tooltip } from 'antd';
-import { EditOutlined, FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
+import { CalendarOutlined, EditOutlined, FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
 import { MESSAGES, type Client } from '@countinghouse/proto';
 import { useClientQuery, useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientFormModal } from './components/ClientFormModal';
+import { ClientDeadlinesDialog, type DeadlinesTarget } from '../deadlines/ClientDeadlinesDialog';
 import { ClientTable } from './components/ClientTable';
 import {
   CLIENT_SEARCH_PLACEHOLDER,
@@ -35,6 +36,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const { page, pageSize, andFirstPage } = paging;
   const [form, setForm] = useState<{ open: boolean; client: Client | null }>({ open: false, client: null });
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
+  const [deadlinesFor, setDeadlinesFor] = useState<DeadlinesTarget | null>(null);
 
   const clients = useClientsQuery({
     search,
@@ -82,6 +84,14 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
             <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
               Docs
             </Button>
+            <Button
+              size="small"
+              icon={<CalendarOutlined />}
+              onClick={() => setDeadlinesFor(c)}
+              aria-label={`Deadlines for ${c.company_name}`}
+            >
+              Deadlines
+            </Button>
             <Tooltip title="Edit client">
               <Button
                 size="small"
@@ -95,6 +105,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
       />
       {form.open && <ClientFormModal open client={form.client} onClose={() => setForm({ open: false, client: null })} />}
       {docsFor && <ClientDocumentsDialog client={docsFor} onClose={() => setDocsFor(null)} />}
+      {deadlinesFor && <ClientDeadlinesDialog client={deadlinesFor} onClose={() => setDeadlinesFor(null)} />}
     </Flex>
   );
 }

@@ -13,6 +13,7 @@ export const KIND_COLOUR: Record<NotificationKind, string> = {
   invitation_accepted: 'purple',
   integration_sync_failed: 'orange',
   job_failed: 'volcano',
+  deadline_overdue: 'volcano',
 };
 
 /** The badge's text: the number, '99+' above 99; nothing at 0. */

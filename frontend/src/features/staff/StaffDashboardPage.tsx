@@ -21,6 +21,9 @@ const CHECKING = 'Checking access…';
 
 // Only admins and managers see it: others never download it.
 const StaffManagementPanel = lazyNamed(() => import('./StaffManagementPanel'), 'StaffManagementPanel');
+const deadlinesArea = () => import('../deadlines');
+const DeadlinesWorkspace = lazyNamed(deadlinesArea, 'DeadlinesWorkspace');
+const CalendarFeedCard = lazyNamed(deadlinesArea, 'CalendarFeedCard');
 
 /**
  * The staff portal at /staff/dashboard. Who may enter is the server's answer to GET /auth/me
@@ -90,6 +93,18 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
       children: ClientDocuments ? <ClientDocuments /> : <NotBuiltPanel what="Client Documents" />,
     },
     { key: 'leads', label: 'Leads', children: Leads ? <Leads /> : <NotBuiltPanel what="Leads" /> },
+    {
+      key: 'deadlines',
+      label: 'Deadlines',
+      children: (
+        <Suspense fallback={<PageSpinner />}>
+          <Flex vertical gap={16}>
+            <DeadlinesWorkspace realm="user" clientFilter={false} />
+            <CalendarFeedCard realm="user" />
+          </Flex>
+        </Suspense>
+      ),
+    },
     ...(canManageStaff
       ? [
           {

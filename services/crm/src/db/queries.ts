@@ -155,6 +155,7 @@ export async function publishClientUpserted(tx: Db, row: ClientRow, actor: Actor
       monthlyFee: Number(row.monthlyFee),
       subscriptionStatus: row.subscriptionStatus,
       assignedAccountantId: row.assignedAccountantId,
+      businessType: row.businessType,
     },
     { actor, key: row.id },
   );

@@ -127,8 +127,13 @@ export const tasks = crm.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Who asked for it, for tasks opened by another service (deadlines' idempotency key): one task per key. */
+    sourceKey: text('source_key'),
   },
   (t) => [
+    uniqueIndex('tasks_source_key_idx')
+      .on(t.sourceKey)
+      .where(sql`${t.sourceKey} is not null`),
     check('tasks_status_check', sql`${t.status} in ('pending', 'in_progress', 'completed', 'cancelled')`),
     check('tasks_priority_check', sql`${t.priority} in ('low', 'medium', 'high', 'urgent')`),
     index('tasks_title_trgm').using('gin', t.title.op('gin_trgm_ops')),

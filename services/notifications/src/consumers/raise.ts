@@ -4,12 +4,20 @@ import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
 import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { documentUploaded, integrationSyncFailed, invitationAccepted, jobFailed, newClient, paymentFailed } from '../domain/compose.js';
+import {
+  deadlineOverdue,
+  documentUploaded,
+  integrationSyncFailed,
+  invitationAccepted,
+  jobFailed,
+  newClient,
+  paymentFailed,
+} from '../domain/compose.js';
 
 export const RAISE_CONSUMER = 'notifications.raise';
 
 /** The topics whose events raise notifications (each publishing service has one). */
-export const RAISE_TOPICS = [TOPICS.crm, TOPICS.billing, TOPICS.documents, TOPICS.identity, TOPICS.integrations, TOPICS.jobs];
+export const RAISE_TOPICS = [TOPICS.crm, TOPICS.billing, TOPICS.documents, TOPICS.identity, TOPICS.integrations, TOPICS.jobs, TOPICS.deadlines];
 
 const HANDLED = [
   'crm.client_upserted',
@@ -18,6 +26,7 @@ const HANDLED = [
   'identity.staff_joined',
   'integrations.sync_failed',
   'jobs.failed',
+  'deadlines.deadline_overdue',
 ] as const;
 type Handled = (typeof HANDLED)[number];
 
@@ -53,6 +62,8 @@ export function raiseHandler(db: Db, logger: Logger): EventHandler {
       }
       case 'jobs.failed':
         raised = await raise(tx, envelope.id, jobFailed(envelope.data as EventData<'jobs.failed'>));
+      case 'deadlines.deadline_overdue':
+        raised = await raise(tx, envelope.id, deadlineOverdue(envelope.data as EventData<'deadlines.deadline_overdue'>));
         break;
     }
     if (raised) logger.debug({ eventId: envelope.id, type: envelope.type }, 'notification raised');

@@ -1,4 +1,4 @@
-import { DOCUMENT_TYPES, formatGBP, jobLabel, type EventData, type NotificationKind } from '@countinghouse/proto';
+import { deadlineKindLabel, DOCUMENT_TYPES, formatDate, formatGBP, jobLabel, type EventData, type NotificationKind } from '@countinghouse/proto';
 
 /** What a notification says and where it leads; en-GB wording, amounts in pounds. */
 export interface NotificationText {
@@ -90,5 +90,14 @@ export function jobFailed(d: EventData<'jobs.failed'>): NotificationText {
     title: 'Background job failed',
     body: `${jobLabel(d.name)} failed after ${tries}: ${d.error.slice(0, 300)}`,
     link: '/admin/jobs',
+  };
+}
+
+export function deadlineOverdue(d: EventData<'deadlines.deadline_overdue'>): NotificationText {
+  return {
+    kind: 'deadline_overdue',
+    title: 'Deadline overdue',
+    body: `${deadlineKindLabel(d.kind)} for ${d.clientName} (${d.period}) was due ${formatDate(d.dueOn)} and is not marked done.`,
+    link: `/admin/deadlines?client_id=${encodeURIComponent(d.clientId)}`,
   };
 }

@@ -3,6 +3,7 @@ import { Badge, Layout, Menu } from 'antd';
 import {
   BarChartOutlined,
   BellOutlined,
+  CalendarOutlined,
   CheckSquareOutlined,
   DashboardOutlined,
   FileTextOutlined,
@@ -35,6 +36,7 @@ export const ADMIN_NAV: readonly NavEntry[] = [
   { path: '/admin/staff', label: 'Staff', icon: <TeamOutlined /> },
   { path: '/admin/upgrades', label: 'Upgrades', icon: <RiseOutlined /> },
   { path: '/admin/tasks', label: 'Tasks', icon: <CheckSquareOutlined /> },
+  { path: '/admin/deadlines', label: 'Deadlines', icon: <CalendarOutlined /> },
   { path: '/admin/documents', label: 'Documents', icon: <FileTextOutlined /> },
   { path: '/admin/communications', label: 'Communications', icon: <MessageOutlined /> },
   { path: '/admin/billing', label: 'Billing', icon: <PoundOutlined /> },

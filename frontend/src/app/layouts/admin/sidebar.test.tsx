@@ -29,6 +29,7 @@ describe('Admin sidebar', () => {
       'Staff',
       'Upgrades',
       'Tasks',
+      'Deadlines',
       'Documents',
       'Communications',
       'Billing',

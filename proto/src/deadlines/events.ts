@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import { CompanyOfficerSchema, CompanyPscSchema, DeadlineKindSchema } from './deadlines.js';
+
+const Nullable = <T extends import('@sinclair/typebox').TSchema>(s: T) => Type.Union([s, Type.Null()]);
+// Patterns, not formats: consumers check events with TypeBox's Value, which knows no formats.
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+
+/**
+ * Ask crm to open a task ahead of a deadline. idempotencyKey is stable per deadline and due date
+ * (`deadline:<id>:<due_on>`): crm opens at most one task per key however often it arrives.
+ */
+export const DeadlineTaskRequestedSchema = Type.Object({
+  idempotencyKey: Type.String({ minLength: 1, maxLength: 200 }),
+  deadlineId: Type.String(),
+  clientId: Type.String(),
+  kind: DeadlineKindSchema,
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.String({ maxLength: 5000 }),
+  dueOn: IsoDate,
+  assigneeId: Nullable(Type.String()),
+});
+
+export const DeadlineDoneSchema = Type.Object({
+  deadlineId: Type.String(),
+  clientId: Type.String(),
+  kind: DeadlineKindSchema,
+  period: Type.String(),
+  dueOn: IsoDate,
+  doneAt: Type.String({ minLength: 20 }),
+  doneByName: Type.String(),
+});
+
+/** A deadline passed and not done: notifications raises one notification per deadline. */
+export const DeadlineOverdueSchema = Type.Object({
+  deadlineId: Type.String(),
+  clientId: Type.String(),
+  clientName: Type.String(),
+  kind: DeadlineKindSchema,
+  period: Type.String(),
+  dueOn: IsoDate,
+  assigneeId: Nullable(Type.String()),
+});
+
+/** Companies House was read for a linked client; officers and PSCs for the AML due diligence to prefill from. */
+export const CompanyRefreshedSchema = Type.Object({
+  clientId: Type.String(),
+  companyNumber: Type.String(),
+  companyName: Type.String(),
+  companyStatus: Type.String(),
+  officers: Type.Array(CompanyOfficerSchema),
+  pscs: Type.Array(CompanyPscSchema),
+  /** Deadlines whose date moved, with the old and new date. */
+  changes: Type.Array(Type.Object({ kind: DeadlineKindSchema, period: Type.String(), from: IsoDate, to: IsoDate })),
+});
+
+export const DEADLINES_EVENTS = {
+  'deadlines.task_requested': DeadlineTaskRequestedSchema,
+  'deadlines.deadline_done': DeadlineDoneSchema,
+  'deadlines.deadline_overdue': DeadlineOverdueSchema,
+  'deadlines.company_refreshed': CompanyRefreshedSchema,
+} as const;

@@ -1,0 +1,2 @@
+ALTER TABLE "crm"."tasks" ADD COLUMN "source_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "tasks_source_key_idx" ON "crm"."tasks" USING btree ("source_key") WHERE "crm"."tasks"."source_key" is not null;

@@ -1,0 +1,363 @@
+import type { Db } from '@countinghouse/kit';
+import {
+  TaxProfileDefaults,
+  type CompanySnapshot,
+  type Deadline,
+  type DeadlineKind,
+  type DeadlineListQuery,
+  type TaxProfileInput,
+} from '@countinghouse/proto';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { addDays, type IsoDate } from '../domain/dates.js';
+import type { ComputedDeadline } from '../domain/engine.js';
+import type { StoredDeadline } from '../domain/reconcile.js';
+import { deadlineStatus } from '../domain/status.js';
+import { calendarTokens, clientDirectory, companyCache, deadlineChanges, deadlines, deadlineSettings, taxProfiles } from './schema.js';
+
+type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+
+/** Which clients a principal may see: all of them, or the ones they own or are the accountant of. */
+export type ClientScope = { all: true } | { all: false; ownerUserId: string; accountantId: string | null };
+
+export type DirectoryRow = typeof clientDirectory.$inferSelect;
+
+export async function upsertDirectory(
+  db: Exec,
+  e: {
+    clientId: string;
+    userId: string | null;
+    companyName: string;
+    businessType: string | null;
+    status: string;
+    accountantId: string | null;
+    at: string;
+  },
+): Promise<void> {
+  await db.execute(sql`
+    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, source_at, updated_at)
+    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.at}, now())
+    on conflict (client_id) do update set
+      user_id = excluded.user_id, company_name = excluded.company_name,
+      business_type = coalesce(excluded.business_type, deadlines.client_directory.business_type),
+      subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
+      source_at = excluded.source_at, updated_at = now()
+    where deadlines.client_directory.source_at <= excluded.source_at`);
+  // The accountant copied onto the client's deadlines follows the directory (only when this event won).
+  await db.execute(sql`
+    update deadlines.deadlines d set assigned_accountant_id = c.assigned_accountant_id
+    from deadlines.client_directory c
+    where c.client_id = ${e.clientId} and d.client_id = c.client_id and d.assigned_accountant_id is distinct from c.assigned_accountant_id`);
+}
+
+export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
+  const rows = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
+  return rows[0] ?? null;
+}
+
+export function canSee(scope: ClientScope, entry: Pick<DirectoryRow, 'userId' | 'assignedAccountantId'>): boolean {
+  if (scope.all) return true;
+  return entry.userId === scope.ownerUserId || (scope.accountantId !== null && entry.assignedAccountantId === scope.accountantId);
+}
+
+export async function readProfile(db: Exec, clientId: string) {
+  const rows = await db.select().from(taxProfiles).where(eq(taxProfiles.clientId, clientId));
+  return rows[0] ?? null;
+}
+
+export function profileOf(row: { profile: TaxProfileInput } | null): TaxProfileInput {
+  return { ...TaxProfileDefaults, ...(row?.profile ?? {}) };
+}
+
+export async function saveProfile(
+  db: Exec,
+  clientId: string,
+  profile: TaxProfileInput,
+  companyNumber: string | null,
+  actor: { id: string; name: string },
+): Promise<void> {
+  await db
+    .insert(taxProfiles)
+    .values({ clientId, profile, companyNumber, updatedBy: actor.id, updatedByName: actor.name })
+    .onConflictDoUpdate({
+      target: taxProfiles.clientId,
+      set: { profile, companyNumber, updatedAt: sql`now()`, updatedBy: actor.id, updatedByName: actor.name },
+    });
+}
+
+export async function readCompany(db: Exec, clientId: string) {
+  const rows = await db.select().from(companyCache).where(eq(companyCache.clientId, clientId));
+  return rows[0] ?? null;
+}
+
+export async function saveCompany(
+  db: Exec,
+  clientId: string,
+  companyNumber: string,
+  snapshot: CompanySnapshot | null,
+  error: string | null,
+) {
+  // A failed refresh keeps the last good answer and records why.
+  await db
+    .insert(companyCache)
+    .values({ clientId, companyNumber, snapshot, error })
+    .onConflictDoUpdate({
+      target: companyCache.clientId,
+      set: snapshot
+        ? { companyNumber, snapshot, error: null, refreshedAt: sql`now()` }
+        : {
+            companyNumber,
+            error,
+            snapshot: sql`case when ${companyCache.companyNumber} = ${companyNumber} then ${companyCache.snapshot} else null end`,
+          },
+    });
+}
+
+export async function deleteCompany(db: Exec, clientId: string) {
+  await db.delete(companyCache).where(eq(companyCache.clientId, clientId));
+}
+
+export async function storedDeadlines(db: Exec, clientId: string): Promise<Array<StoredDeadline & { kind: string }>> {
+  const rows = await db
+    .select({
+      id: deadlines.id,
+      key: deadlines.key,
+      kind: deadlines.kind,
+      dueOn: deadlines.dueOn,
+      period: deadlines.period,
+      periodEnd: deadlines.periodEnd,
+      source: deadlines.source,
+      doneAt: deadlines.doneAt,
+    })
+    .from(deadlines)
+    .where(eq(deadlines.clientId, clientId));
+  return rows;
+}
+
+export async function insertDeadlines(db: Exec, clientId: string, rows: ComputedDeadline[], accountantId: string | null) {
+  if (rows.length === 0) return;
+  await db
+    .insert(deadlines)
+    .values(
+      rows.map((c) => ({
+        clientId,
+        assignedAccountantId: accountantId,
+        key: c.key,
+        kind: c.kind,
+        period: c.period,
+        periodEnd: c.periodEnd,
+        dueOn: c.dueOn,
+        source: c.source,
+      })),
+    )
+    .onConflictDoNothing();
+}
+
+export async function updateDeadline(db: Exec, id: string, c: ComputedDeadline) {
+  await db
+    .update(deadlines)
+    .set({ period: c.period, periodEnd: c.periodEnd, dueOn: c.dueOn, source: c.source, updatedAt: sql`now()` })
+    .where(and(eq(deadlines.id, id), isNull(deadlines.doneAt)));
+}
+
+export async function removeDeadlines(db: Exec, ids: string[]) {
+  if (ids.length) await db.delete(deadlines).where(and(inArray(deadlines.id, ids), isNull(deadlines.doneAt)));
+}
+
+export async function recordChanges(
+  db: Exec,
+  rows: Array<{ deadlineId: string; clientId: string; kind: string; period: string; fromDue: string; toDue: string; reason: string }>,
+) {
+  if (rows.length) await db.insert(deadlineChanges).values(rows);
+}
+
+interface ListRow extends Record<string, unknown> {
+  id: string;
+  client_id: string;
+  company_name: string;
+  assigned_accountant_id: string | null;
+  kind: DeadlineKind;
+  period: string;
+  period_end: string | null;
+  due_on: string;
+  source: 'companies_house' | 'rule';
+  done_at: Date | string | null;
+  done_by_name: string | null;
+}
+
+export function toDeadline(r: ListRow, today: IsoDate): Deadline {
+  const doneAt = r.done_at ? new Date(r.done_at).toISOString() : null;
+  return {
+    id: r.id,
+    client_id: r.client_id,
+    client_name: r.company_name,
+    assigned_accountant_id: r.assigned_accountant_id,
+    kind: r.kind,
+    period: r.period,
+    period_end: r.period_end,
+    due_on: r.due_on,
+    status: deadlineStatus(r.due_on, doneAt, today),
+    source: r.source,
+    done_at: doneAt,
+    done_by_name: r.done_by_name,
+  };
+}
+
+const LIST_COLUMNS = sql`d.id, d.client_id, c.company_name, d.assigned_accountant_id, d.kind, d.period, d.period_end::text as period_end,
+  d.due_on::text as due_on, d.source, d.done_at, d.done_by_name`;
+
+function scopeFilter(scope: ClientScope): SQL | null {
+  if (scope.all) return null;
+  const owned = sql`d.client_id in (select client_id from deadlines.client_directory where user_id = ${scope.ownerUserId})`;
+  return scope.accountantId ? sql`(d.assigned_accountant_id = ${scope.accountantId} or ${owned})` : owned;
+}
+
+/** Totals above this are shown as "10,000+": counting a whole quarter of a large practice costs more than the page. */
+export const COUNT_CAP = 10_000;
+
+/**
+ * The practice's list. Open deadlines walk deadlines_open_due_idx in due-date order and join the
+ * directory by primary key; the window bounds the range (docs/perf/deadlines.md has the plan).
+ */
+export async function listDeadlines(db: Exec, scope: ClientScope, q: DeadlineListQuery, today: IsoDate) {
+  const where: SQL[] = [];
+  const window = q.window ?? '90';
+  if (!q.include_done) where.push(sql`d.done_at is null`);
+  if (window === 'overdue') where.push(sql`d.due_on < ${today}`, sql`d.done_at is null`);
+  else if (window !== 'all') where.push(sql`d.due_on >= ${today}`, sql`d.due_on <= ${addDays(today, Number(window))}`);
+  if (q.kind) where.push(sql`d.kind = ${q.kind}`);
+  if (q.client_id) where.push(sql`d.client_id = ${q.client_id}`);
+  if (q.assignee_id === 'none') where.push(sql`d.assigned_accountant_id is null`);
+  else if (q.assignee_id) where.push(sql`d.assigned_accountant_id = ${q.assignee_id}`);
+  const s = scopeFilter(scope);
+  if (s) where.push(s);
+  const cond = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const order = window === 'overdue' ? sql`order by d.due_on desc, d.id desc` : sql`order by d.due_on, d.id`;
+  const offset = (q.page - 1) * q.page_size;
+  const [rows, total] = await Promise.all([
+    db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+      ${cond} ${order} limit ${q.page_size} offset ${offset}`),
+    // Every condition is on the deadline itself, so the count reads one partial index and stops at the cap.
+    db.execute<{ n: number }>(sql`select count(*)::int as n from (select 1 from deadlines.deadlines d ${cond} limit ${COUNT_CAP + 1}) t`),
+  ]);
+  const n = total.rows[0]?.n ?? 0;
+  return { deadlines: rows.rows.map((r) => toDeadline(r, today)), total: Math.min(n, COUNT_CAP), totalCapped: n > COUNT_CAP };
+}
+
+export async function clientDeadlines(db: Exec, clientId: string, today: IsoDate, opts: { limit?: number; openOnly?: boolean } = {}) {
+  const rows =
+    await db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+    where d.client_id = ${clientId} ${opts.openOnly ? sql`and d.done_at is null` : sql``}
+      and (d.done_at is null or d.due_on >= ${addDays(today, -92)})
+    order by d.due_on, d.id limit ${opts.limit ?? 500}`);
+  return rows.rows.map((r) => toDeadline(r, today));
+}
+
+export async function deadlineById(db: Exec, id: string, today: IsoDate, opts: { forUpdate?: boolean } = {}) {
+  const rows = await db.execute<ListRow & { user_id: string | null }>(sql`select ${LIST_COLUMNS}, c.user_id
+    from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id where d.id = ${id}
+    ${opts.forUpdate ? sql`for update of d` : sql``}`);
+  const r = rows.rows[0];
+  return r ? { deadline: toDeadline(r, today), userId: r.user_id, accountantId: r.assigned_accountant_id } : null;
+}
+
+export async function markDone(db: Exec, id: string, actor: { id: string; name: string }) {
+  const rows = await db
+    .update(deadlines)
+    .set({ doneAt: sql`now()`, doneBy: actor.id, doneByName: actor.name, updatedAt: sql`now()` })
+    .where(and(eq(deadlines.id, id), isNull(deadlines.doneAt)))
+    .returning({ doneAt: deadlines.doneAt });
+  return rows[0]?.doneAt ?? null;
+}
+
+/** Open deadlines due within [today, today + leadDays] whose task was not yet asked for at this due date. */
+export async function deadlinesNeedingTasks(db: Exec, today: IsoDate, leadDays: number, limit: number) {
+  const rows = await db.execute<ListRow & { task_requested_for: string | null }>(sql`select ${LIST_COLUMNS}
+    from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+    where d.done_at is null and d.due_on >= ${today} and d.due_on <= ${addDays(today, leadDays)}
+      and (d.task_requested_for is distinct from d.due_on)
+    order by d.due_on, d.id limit ${limit}`);
+  return rows.rows;
+}
+
+export async function markTaskRequested(db: Exec, id: string, dueOn: string): Promise<boolean> {
+  const rows = await db
+    .update(deadlines)
+    .set({ taskRequestedFor: dueOn })
+    .where(and(eq(deadlines.id, id), sql`${deadlines.taskRequestedFor} is distinct from ${dueOn}::date`, eq(deadlines.dueOn, dueOn)))
+    .returning({ id: deadlines.id });
+  return rows.length > 0;
+}
+
+export async function deadlinesNewlyOverdue(db: Exec, today: IsoDate, limit: number) {
+  const rows = await db.execute<ListRow>(sql`select ${LIST_COLUMNS}
+    from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+    where d.done_at is null and d.due_on < ${today} and d.overdue_announced_at is null
+    order by d.due_on, d.id limit ${limit}`);
+  return rows.rows;
+}
+
+export async function markOverdueAnnounced(db: Exec, id: string): Promise<boolean> {
+  const rows = await db
+    .update(deadlines)
+    .set({ overdueAnnouncedAt: sql`now()` })
+    .where(and(eq(deadlines.id, id), isNull(deadlines.overdueAnnouncedAt), isNull(deadlines.doneAt)))
+    .returning({ id: deadlines.id });
+  return rows.length > 0;
+}
+
+export async function profiledClientIds(db: Exec, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: taxProfiles.clientId })
+    .from(taxProfiles)
+    .where(afterId ? sql`${taxProfiles.clientId} > ${afterId}` : undefined)
+    .orderBy(asc(taxProfiles.clientId))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+export async function linkedClients(db: Exec, afterId: string | null, limit: number) {
+  return db
+    .select({ clientId: taxProfiles.clientId, companyNumber: taxProfiles.companyNumber })
+    .from(taxProfiles)
+    .where(and(sql`${taxProfiles.companyNumber} is not null`, afterId ? sql`${taxProfiles.clientId} > ${afterId}` : undefined))
+    .orderBy(asc(taxProfiles.clientId))
+    .limit(limit);
+}
+
+export async function readLeadDays(db: Exec): Promise<number> {
+  const rows = await db.select({ d: deadlineSettings.taskLeadDays }).from(deadlineSettings).where(eq(deadlineSettings.id, 1));
+  return rows[0]?.d ?? 30;
+}
+
+export async function writeLeadDays(db: Exec, days: number) {
+  await db
+    .insert(deadlineSettings)
+    .values({ id: 1, taskLeadDays: days })
+    .onConflictDoUpdate({ target: deadlineSettings.id, set: { taskLeadDays: days, updatedAt: sql`now()` } });
+}
+
+export async function calendarTokenOf(db: Exec, principalId: string) {
+  const rows = await db.select().from(calendarTokens).where(eq(calendarTokens.principalId, principalId));
+  return rows[0] ?? null;
+}
+
+export async function setCalendarToken(db: Exec, principalId: string, principalKind: string, tokenHash: string) {
+  await db
+    .insert(calendarTokens)
+    .values({ principalId, principalKind, tokenHash })
+    .onConflictDoUpdate({ target: calendarTokens.principalId, set: { tokenHash, createdAt: sql`now()` } });
+}
+
+export async function principalOfToken(db: Exec, tokenHash: string) {
+  const rows = await db.select().from(calendarTokens).where(eq(calendarTokens.tokenHash, tokenHash));
+  return rows[0] ?? null;
+}
+
+/** Open deadlines for a member of staff's calendar feed: the clients assigned to them. */
+export async function feedDeadlines(db: Exec, accountantId: string, today: IsoDate) {
+  const rows =
+    await db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+    where d.done_at is null and d.assigned_accountant_id = ${accountantId} and d.due_on >= ${addDays(today, -31)} and d.due_on <= ${addDays(today, 400)}
+    order by d.due_on, d.id limit 5000`);
+  return rows.rows.map((r) => toDeadline(r, today));
+}

@@ -1,0 +1,60 @@
+import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
+import { TOPICS } from '@countinghouse/proto';
+import { fileURLToPath } from 'node:url';
+import { CompaniesHouseClient } from './companies-house/client.js';
+import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { SCHEMA } from './db/schema.js';
+import { londonToday } from './domain/dates.js';
+import { registerProcessors, registerSchedules } from './jobs/processors.js';
+import { deadlineRoutes } from './routes/deadlines.js';
+import type { DeadlinesDeps } from './use-cases/deps.js';
+
+export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+export interface CompaniesHouseOptions {
+  /** COMPANIES_HOUSE_API_KEY; empty means not configured (the company fields are entered by hand). */
+  apiKey?: string;
+  /** COMPANIES_HOUSE_BASE_URL; default the public API host. */
+  baseUrl?: string;
+}
+
+export interface DeadlinesPluginOptions {
+  runtime: Runtime;
+  companiesHouse?: CompaniesHouseOptions;
+  /** Today in London (tests pin it). */
+  today?: () => string;
+  /** Register the daily schedules (default on; tests that drive the jobs themselves turn them off). */
+  schedules?: boolean;
+}
+
+/** The deadlines service: tax profiles, the Companies House link, statutory deadlines, calendar feeds, daily jobs. */
+export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
+  const { runtime } = opts;
+  await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
+  const relay = runtime.relay(SCHEMA);
+  const ch = opts.companiesHouse?.apiKey
+    ? new CompaniesHouseClient({ apiKey: opts.companiesHouse.apiKey, baseUrl: opts.companiesHouse.baseUrl, maxRetryWaitMs: 5_000 })
+    : null;
+  const deps: DeadlinesDeps = {
+    db: runtime.db,
+    relay,
+    logger: runtime.logger,
+    companiesHouse: ch,
+    today: opts.today ?? (() => londonToday()),
+    publicUrl: runtime.publicUrl,
+  };
+  await runtime.bus.subscribe({
+    group: CLIENT_DIRECTORY_CONSUMER,
+    topics: [TOPICS.crm],
+    handler: clientDirectoryHandler(runtime.db, runtime.logger),
+  });
+  registerProcessors(runtime, deps);
+  if (opts.schedules !== false) await registerSchedules(runtime);
+  await app.register(authContext, { verifier: runtime.verifier });
+  deadlineRoutes(app, deps);
+}
+
+export { SCHEMA } from './db/schema.js';
+export { CompaniesHouseClient } from './companies-house/client.js';
+export { computeDeadlines } from './domain/engine.js';
+export { registerSchedules, DEADLINE_SCHEDULES } from './jobs/processors.js';

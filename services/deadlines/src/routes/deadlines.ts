@@ -1,0 +1,226 @@
+import { AppError, requireAuth, requireRole, type App } from '@countinghouse/kit';
+import {
+  CalendarFeedSchema,
+  ClientDeadlinesSchema,
+  ClientTaxRecordSchema,
+  ClientTaxSaveReplySchema,
+  CompanySearchQuerySchema,
+  CompanySearchResultSchema,
+  DEADLINES_MESSAGES,
+  DeadlineListQuerySchema,
+  DeadlineListSchema,
+  DeadlineSettingsSchema,
+  FeedParamsSchema,
+  MarkDoneReplySchema,
+  rolesFor,
+  TaxProfileInputSchema,
+} from '@countinghouse/proto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { CompaniesHouseError } from '../companies-house/client.js';
+import { readLeadDays, writeLeadDays } from '../db/queries.js';
+import { getCalendarFeed, renderFeed, resetCalendarFeed } from '../use-cases/calendar.js';
+import { getClientRecord, refreshClientCompany, saveTaxProfile } from '../use-cases/client-record.js';
+import { findClientDeadlines, findDeadlines, findMyDeadlines, markDeadlineDone } from '../use-cases/deadlines.js';
+import type { DeadlinesDeps } from '../use-cases/deps.js';
+
+const ErrorRef = Type.Ref('ErrorBody');
+const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef };
+const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }) });
+const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+const canView = requireRole(rolesFor('deadlines.view'));
+const canManage = requireRole(rolesFor('deadlines.manage'));
+const canSettle = requireRole(rolesFor('deadlines.settings'));
+// Staff-side views (the practice list, the calendar feed): every role but client.
+const staffView = requireRole(rolesFor('deadlines.manage'));
+const clientOnly = requireRole(['client'], { kind: 'user' });
+
+export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    '/',
+    {
+      preHandler: staffView,
+      schema: {
+        tags: ['deadlines'],
+        summary: "Every visible client's coming deadlines; accountants see their assigned clients only",
+        querystring: DeadlineListQuerySchema,
+        response: { 200: DeadlineListSchema, ...E },
+      },
+    },
+    async (request) => findDeadlines(deps, requireAuth(request), request.query),
+  );
+
+  r.post(
+    '/:id/done',
+    {
+      preHandler: canManage,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Mark a deadline done (who and when are kept)',
+        params: IdParams,
+        response: { 200: MarkDoneReplySchema, ...E, 409: ErrorRef },
+      },
+    },
+    async (request) => markDeadlineDone(deps, requireAuth(request), request.params.id),
+  );
+
+  r.get(
+    '/mine',
+    {
+      preHandler: clientOnly,
+      schema: { tags: ['deadlines'], summary: "The signed-in client's next deadlines", response: { 200: ClientDeadlinesSchema, ...E } },
+    },
+    async (request) => findMyDeadlines(deps, requireAuth(request)),
+  );
+
+  r.get(
+    '/clients/:clientId',
+    {
+      preHandler: canView,
+      schema: {
+        tags: ['deadlines'],
+        summary: "A client's tax profile and Companies House details",
+        params: ClientParams,
+        response: { 200: ClientTaxRecordSchema, ...E },
+      },
+    },
+    async (request) => getClientRecord(deps, requireAuth(request), request.params.clientId),
+  );
+
+  r.put(
+    '/clients/:clientId',
+    {
+      preHandler: canManage,
+      schema: {
+        tags: ['deadlines'],
+        summary: "Save a client's tax profile; a new company number is read from Companies House",
+        params: ClientParams,
+        body: TaxProfileInputSchema,
+        response: { 200: ClientTaxSaveReplySchema, ...E, 503: ErrorRef },
+      },
+    },
+    async (request) => saveTaxProfile(deps, requireAuth(request), request.params.clientId, request.body),
+  );
+
+  r.post(
+    '/clients/:clientId/refresh',
+    {
+      preHandler: canManage,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Read the company from Companies House now',
+        params: ClientParams,
+        response: { 200: ClientTaxSaveReplySchema, ...E, 503: ErrorRef },
+      },
+    },
+    async (request) => refreshClientCompany(deps, requireAuth(request), request.params.clientId),
+  );
+
+  r.get(
+    '/clients/:clientId/deadlines',
+    {
+      preHandler: canView,
+      schema: {
+        tags: ['deadlines'],
+        summary: "A client's deadlines",
+        params: ClientParams,
+        response: { 200: ClientDeadlinesSchema, ...E },
+      },
+    },
+    async (request) => findClientDeadlines(deps, requireAuth(request), request.params.clientId),
+  );
+
+  r.get(
+    '/companies-house/search',
+    {
+      preHandler: canManage,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Search Companies House by company name',
+        querystring: CompanySearchQuerySchema,
+        response: { 200: CompanySearchResultSchema, ...E, 503: ErrorRef },
+      },
+    },
+    async (request) => {
+      if (!deps.companiesHouse) throw new AppError('NOT_CONFIGURED', DEADLINES_MESSAGES.companiesHouseNotConfigured);
+      try {
+        return await deps.companiesHouse.search(request.query.q);
+      } catch (err) {
+        if (err instanceof CompaniesHouseError) throw new AppError('UPSTREAM_UNAVAILABLE', DEADLINES_MESSAGES.companiesHouseUnavailable);
+        throw err;
+      }
+    },
+  );
+
+  r.get(
+    '/calendar',
+    {
+      preHandler: staffView,
+      schema: { tags: ['deadlines'], summary: 'Whether the caller has a calendar feed', response: { 200: CalendarFeedSchema, ...E } },
+    },
+    async (request) => getCalendarFeed(deps, requireAuth(request)),
+  );
+
+  r.post(
+    '/calendar/reset',
+    {
+      preHandler: staffView,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Make a new secret calendar address (the old one stops working); shown once',
+        response: { 200: CalendarFeedSchema, ...E },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return resetCalendarFeed(deps, requireAuth(request));
+    },
+  );
+
+  r.get(
+    '/feed/:token',
+    {
+      schema: {
+        tags: ['deadlines'],
+        summary: 'iCalendar feed of a member of staff (no sign-in: the secret address is the key)',
+        security: [],
+        params: FeedParamsSchema,
+        response: { 200: Type.String(), 400: ErrorRef, 404: ErrorRef },
+      },
+    },
+    async (request, reply) => {
+      const body = await renderFeed(deps, request.params.token);
+      reply.header('content-type', 'text/calendar; charset=utf-8').header('cache-control', 'private, max-age=300');
+      return body;
+    },
+  );
+
+  r.get(
+    '/settings',
+    {
+      preHandler: staffView,
+      schema: { tags: ['deadlines'], summary: 'How many days ahead a task is opened', response: { 200: DeadlineSettingsSchema, ...E } },
+    },
+    async () => ({ task_lead_days: await readLeadDays(deps.db) }),
+  );
+
+  r.put(
+    '/settings',
+    {
+      preHandler: canSettle,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Change how many days ahead a task is opened (managers)',
+        body: DeadlineSettingsSchema,
+        response: { 200: DeadlineSettingsSchema, ...E },
+      },
+    },
+    async (request) => {
+      await writeLeadDays(deps.db, request.body.task_lead_days);
+      return { task_lead_days: await readLeadDays(deps.db) };
+    },
+  );
+}

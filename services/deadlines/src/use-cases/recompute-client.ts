@@ -1,0 +1,56 @@
+import type { TaxProfileInput } from '@countinghouse/proto';
+import { companyFactsOf } from '../companies-house/snapshot.js';
+import {
+  directoryEntry,
+  insertDeadlines,
+  readCompany,
+  readProfile,
+  profileOf,
+  recordChanges,
+  removeDeadlines,
+  storedDeadlines,
+  updateDeadline,
+} from '../db/queries.js';
+import { computeDeadlines } from '../domain/engine.js';
+import { reconcile, type DateMove } from '../domain/reconcile.js';
+import { engineWindow } from '../domain/status.js';
+import type { Tx } from './deps.js';
+
+export interface Recomputed {
+  moves: Array<DateMove & { kind: string; period: string }>;
+  inserted: number;
+  removed: number;
+}
+
+/**
+ * Bring one client's stored deadlines in line with its profile and Companies House answer, inside the
+ * caller's transaction. Dates that move are recorded in deadline_changes with the reason.
+ */
+export async function recomputeClient(
+  tx: Tx,
+  clientId: string,
+  today: string,
+  reason: 'profile' | 'companies_house' | 'daily',
+): Promise<Recomputed> {
+  const [profileRow, companyRow, stored, entry] = await Promise.all([
+    readProfile(tx, clientId),
+    readCompany(tx, clientId),
+    storedDeadlines(tx, clientId),
+    directoryEntry(tx, clientId),
+  ]);
+  const profile: TaxProfileInput = profileOf(profileRow);
+  const company = profile.company_number && companyRow?.snapshot ? companyFactsOf(companyRow.snapshot) : null;
+  const window = engineWindow(today);
+  const computed = profileRow ? computeDeadlines({ profile, company, ...window }) : [];
+  const r = reconcile(stored, computed, window);
+  await insertDeadlines(tx, clientId, r.insert, entry?.assignedAccountantId ?? null);
+  for (const u of r.update) await updateDeadline(tx, u.id, u.next);
+  await removeDeadlines(tx, r.remove);
+  const byId = new Map(r.update.map((u) => [u.id, u.next]));
+  const moves = r.moves.map((m) => ({ ...m, kind: byId.get(m.id)!.kind, period: byId.get(m.id)!.period }));
+  await recordChanges(
+    tx,
+    moves.map((m) => ({ deadlineId: m.id, clientId, kind: m.kind, period: m.period, fromDue: m.from, toDue: m.to, reason })),
+  );
+  return { moves, inserted: r.insert.length, removed: r.remove.length };
+}

@@ -1,0 +1,89 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acmeCompany, startFakeCompaniesHouse, type FakeCompaniesHouse } from '../../services/deadlines/test/fake-companies-house.js';
+import { apiJson, waitUntil } from './http.js';
+import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
+
+// Issue 13's acceptance in Chromium: link a company on a local Companies House server and see its
+// deadlines in the client's record; mark a deadline done and see it leave the list.
+let ch: FakeCompaniesHouse;
+let server: E2EServer;
+let browser: Browser;
+let admin: BrowserContext;
+let page: Page;
+let clientId = '';
+
+beforeAll(async () => {
+  ch = await startFakeCompaniesHouse('e2e-ch-key');
+  ch.companies.set('09876543', acmeCompany());
+  server = await startE2EServer({ COMPANIES_HOUSE_API_KEY: ch.apiKey, COMPANIES_HOUSE_BASE_URL: ch.url });
+  const session = await apiJson<{ session_token: string }>(server.baseUrl, '', 'POST', '/api/identity/admin/login', server.admin);
+  const client = await apiJson<{ id: string }>(server.baseUrl, session.session_token, 'POST', '/api/crm/clients', {
+    company_name: 'Acme Widgets Ltd',
+    contact_email: 'accounts@acme-widgets.co.uk',
+  });
+  clientId = client.id;
+  await waitUntil(async () => {
+    const r = await fetch(`${server.baseUrl}/api/deadlines/clients/${clientId}`, {
+      headers: { authorization: `Bearer ${session.session_token}` },
+    });
+    return r.status === 200;
+  });
+  browser = await launchBrowser();
+  admin = await newContext(browser, server.baseUrl);
+  page = await admin.newPage();
+  await page.goto('/admin/login');
+  await page.getByLabel('Username').fill(server.admin.username);
+  await page.getByLabel('Password').fill(server.admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/admin');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await ch?.close();
+});
+
+describe('Deadlines (browser)', () => {
+  it("linking 09876543 shows the company's deadlines in the client's record", async () => {
+    await page.goto('/admin/clients');
+    await page.getByRole('button', { name: 'Deadlines for Acme Widgets Ltd' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deadlines — Acme Widgets Ltd' });
+    await dialog.getByText('No deadlines yet: fill in the tax profile').waitFor();
+    await dialog.getByRole('tab', { name: 'Tax profile' }).click();
+    await dialog.getByLabel('Company number').fill('09876543');
+    await dialog.getByRole('button', { name: 'Save tax profile' }).click();
+    await page.getByText('Tax profile saved').waitFor();
+    // What Companies House said, shown beside the form.
+    await dialog.getByText('ACME WIDGETS LIMITED').waitFor();
+
+    await dialog.getByRole('tab', { name: 'Deadlines' }).click();
+    const row = (kind: string, due: string) => dialog.getByRole('row').filter({ hasText: kind }).filter({ hasText: due });
+    await row('Annual accounts (Companies House)', '31 Dec 2026').waitFor();
+    await row('Confirmation statement', '14 Aug 2026').waitFor();
+    await row('Corporation Tax payment', '01 Jan 2027').waitFor();
+    await row('Corporation Tax return (CT600)', '31 Mar 2027').waitFor();
+    // The confirmation statement's date has passed: overdue, in red.
+    expect(await row('Confirmation statement', '14 Aug 2026').textContent()).toContain('Overdue');
+    await page.keyboard.press('Escape');
+  });
+
+  it('marking a deadline done (with confirmation) takes it off the list', async () => {
+    await page.goto('/admin/deadlines');
+    await page.getByRole('heading', { level: 1, name: 'Deadlines' }).waitFor();
+    const accounts = page.getByRole('row').filter({ hasText: 'Acme Widgets Ltd' }).filter({ hasText: '31 Dec 2026' });
+    await accounts.waitFor();
+    await page.getByRole('button', { name: 'Mark done: Annual accounts (Companies House), Acme Widgets Ltd, due 31 Dec 2026' }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Mark this deadline as done?' });
+    await confirm.getByRole('button', { name: 'Mark done' }).click();
+    await page.getByText('Deadline marked as done').waitFor();
+    await expect.poll(() => accounts.count(), { timeout: 10_000 }).toBe(0);
+    // Still there for the record, done, with who did it.
+    const { rows } = await server.pool.query(
+      `select done_by_name from deadlines.deadlines where client_id = $1 and kind = 'accounts' and due_on = '2026-12-31'`,
+      [clientId],
+    );
+    expect(rows[0].done_by_name).toBeTruthy();
+  });
+});
