@@ -8,7 +8,7 @@
 import { createDb, createPool, generateSigningKeys, type Db } from '@countinghouse/kit';
 import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
-import { DEMO_PASSWORD, DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
+import { DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
 import type { TObject } from '@sinclair/typebox';
 import { build, type Plugin } from 'esbuild';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -126,6 +126,8 @@ export interface Distributed {
   generatedAdminPassword: string | null;
   /** Demo people seeded on this start (0 when none). */
   demoPeople: number;
+  /** The demo people's password when this start generated it (shown once); null when DEMO_PASSWORD chose it or nothing was seeded. */
+  demoPassword: string | null;
   /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit. */
   kill(name: string, signal?: NodeJS.Signals): Promise<void>;
   /** Start a stopped process again on its port and wait until ready. */
@@ -550,12 +552,15 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
 
   // A fresh data folder in demo mode gets the demo practice, as with `npm start` (once: a marker remembers it).
   let demoPeople = 0;
+  let demoPassword: string | null = null;
   const marker = join(dataDir, 'demo-seeded');
   if (bool(env.SEED_DEMO, true) && !existsSync(marker)) {
     const pool = createPool(infra.databaseUrl, 2);
     try {
       const db: Db = createDb(pool);
-      demoPeople = await seedIdentityDemo(db);
+      const seeded = await seedIdentityDemo(db, { nodeEnv: env.NODE_ENV ?? 'development', password: env.DEMO_PASSWORD || undefined });
+      demoPeople = seeded.created;
+      demoPassword = seeded.generatedPassword ?? null;
       await seedCrmDemo(db);
       await seedBillingDemo(db, demoClientFacts());
       writeFileSync(marker, new Date().toISOString());
@@ -571,6 +576,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     databaseUrl: infra.databaseUrl,
     generatedAdminPassword: generated,
     demoPeople,
+    demoPassword,
     processes: () => [...infraInfo, ...children.map((c) => ({ ...c.info }))],
     output: (name) => children.find((c) => c.info.name === name)?.out ?? '',
     async kill(name, signal = 'SIGKILL') {
@@ -607,4 +613,4 @@ async function waitReady(c: Child, url: string, timeoutMs: number): Promise<void
   throw new Error(`${c.info.name} not ready after ${timeoutMs / 1000} s (${url}):\n${c.out.trim().split('\n').slice(-15).join('\n')}`);
 }
 
-export { DEMO_PASSWORD, DEMO_PEOPLE };
+export { DEMO_PEOPLE };

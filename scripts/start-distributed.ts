@@ -5,7 +5,7 @@
 // Env: PORT, DATA_DIR (.data-distributed), ADMIN_USERNAME, ADMIN_PASSWORD, SEED_DEMO, REPLICAS, LOG_LEVEL,
 // and any service's own settings (e.g. STRIPE_SECRET_KEY, SMTP_URL), passed to the service that reads it.
 import { buildUiIfStale } from './build-ui.mjs';
-import { DEMO_PASSWORD, DEMO_PEOPLE, repoRoot, startDistributed, type Distributed } from './distributed.js';
+import { DEMO_PEOPLE, repoRoot, startDistributed, type Distributed } from './distributed.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 buildUiIfStale(repoRoot);
@@ -58,7 +58,11 @@ if (product.generatedAdminPassword) {
 }
 if (product.demoPeople > 0) {
   say('');
-  say(`  Demo practice: ${product.demoPeople} people, password "${DEMO_PASSWORD}" for all of them:`);
+  say(
+    product.demoPassword
+      ? `  Demo practice: ${product.demoPeople} people, password "${product.demoPassword}" for all of them (shown once; set DEMO_PASSWORD on a fresh data folder to choose it):`
+      : `  Demo practice: ${product.demoPeople} people, with the password DEMO_PASSWORD sets:`,
+  );
   for (const p of DEMO_PEOPLE) say(`    ${p.role.padEnd(10)} ${p.email}`);
 }
 say('');

@@ -8,6 +8,9 @@ export const JOB_LABELS: Record<JobName, string> = {
   'identity.purge_expired_sessions': 'Sign-in housekeeping',
   'integrations.sync': 'Accounting integration sync',
   'media.generate_script': 'Video script generation',
+  'integrations.keep_alive': 'Accounting connections kept alive',
+  'deadlines.daily': 'Deadline tasks and overdue notices',
+  'deadlines.companies_house_refresh': 'Companies House refresh',
 };
 export const jobLabel = (name: string): string => JOB_LABELS[name as JobName] ?? name;
 

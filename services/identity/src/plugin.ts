@@ -83,6 +83,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
     practiceName,
     userSessions,
     adminSessions,
+    revocations,
     signer: opts.signer,
     cookieSecure: opts.cookieSecure,
   });

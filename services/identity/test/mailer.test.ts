@@ -70,7 +70,7 @@ const logged = async (to: string) =>
 describe('outgoing mail', () => {
   it('sent by SMTP: the recipient gets the link; the log keeps the mail without it', async () => {
     const smtp = smtpServer();
-    const mailer = new Mailer(kit.runtime.db, logger, await smtp.listen(), 'Practice <no-reply@practice.test>');
+    const mailer = new Mailer(kit.runtime.db, logger, await smtp.listen(), () => ({ name: 'Practice', address: 'no-reply@practice.test' }));
     expect(await mailer.send(message('sent@example.co.uk'))).toBe('smtp');
     await mailer.close();
     await smtp.close();
@@ -84,7 +84,7 @@ describe('outgoing mail', () => {
 
   it('refused by the SMTP server: recorded as failed, still without the link', async () => {
     const smtp = smtpServer({ refuse: true });
-    const mailer = new Mailer(kit.runtime.db, logger, await smtp.listen(), 'Practice <no-reply@practice.test>');
+    const mailer = new Mailer(kit.runtime.db, logger, await smtp.listen(), () => ({ name: 'Practice', address: 'no-reply@practice.test' }));
     expect(await mailer.send(message('refused@example.co.uk'))).toBe('failed');
     await mailer.close();
     await smtp.close();
@@ -94,7 +94,7 @@ describe('outgoing mail', () => {
   });
 
   it('without SMTP the log is the delivery: the link stays for administrators to pass on', async () => {
-    const mailer = new Mailer(kit.runtime.db, logger, '', 'Practice <no-reply@practice.test>');
+    const mailer = new Mailer(kit.runtime.db, logger, '', () => ({ name: 'Practice', address: 'no-reply@practice.test' }));
     expect(await mailer.send(message('logged@example.co.uk'))).toBe('log');
     const rows = await logged('logged@example.co.uk');
     expect(rows[0]).toMatchObject({ transport: 'log', status: 'logged' });
@@ -103,7 +103,7 @@ describe('outgoing mail', () => {
 
   it('sendLater: close() waits for mail under way', async () => {
     const smtp = smtpServer();
-    const mailer = new Mailer(kit.runtime.db, logger, await smtp.listen(), 'Practice <no-reply@practice.test>');
+    const mailer = new Mailer(kit.runtime.db, logger, await smtp.listen(), () => ({ name: 'Practice', address: 'no-reply@practice.test' }));
     mailer.sendLater(message('later@example.co.uk'));
     await mailer.close();
     await smtp.close();

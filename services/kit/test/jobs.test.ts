@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createPool, dueSlots, jobUuid, nextSlot, PermanentJobError, PgJobQueue, RetryLaterJobError, previousSlot, type JobQueue } from '../src/index.js';
+import {
+  createPool,
+  dueSlots,
+  jobUuid,
+  nextSlot,
+  PermanentJobError,
+  PgJobQueue,
+  RetryLaterJobError,
+  previousSlot,
+  type JobQueue,
+} from '../src/index.js';
 import { createTestDatabase, waitFor, type TestDatabase } from '../src/testing/index.js';
 import type pg from 'pg';
 

@@ -1,43 +1,25 @@
-import { enqueueEvent, type Db } from '@countinghouse/kit';
-import { SESSION, type Actor } from '@countinghouse/proto';
-import { SCHEMA } from './schema.js';
+import type { Actor } from '@countinghouse/proto';
+import type { Db } from '@countinghouse/kit';
+import type { Revoker } from './revocations.js';
 import type { SessionStore } from './session-store.js';
-
-// After a password change or reset, the account's sessions end. This is the one place the password
-// code calls the session store's revocation (db/session-store.ts is being reworked in parallel: a
-// merge adapts these few lines only).
 
 type Tx = Pick<Db, 'execute'>;
 
 /**
- * Inside `tx`: revoke every session of `ownerId` and announce each one (identity.session_revoked), so
- * every service and gateway refuses its still-unexpired access tokens at once. With `cutOffTokens`,
- * every token issued to the account so far is refused as well (identity.subject_access_revoked): for a
- * reset, where no session of the caller is kept. Returns the ids of the sessions ended.
+ * After a password change or reset, the account's sessions end. Inside the RevocationBook's
+ * transaction `r`: every live session of `ownerId` is revoked, recorded and announced
+ * (identity.session_revoked), refused by this process before the answer and by every other one when the
+ * event arrives. With `cutOffTokens`, every token issued to the account so far is refused as well
+ * (identity.subject_access_revoked): for a reset, where no session of the caller is kept. Returns the
+ * ids of the sessions ended.
  */
 export async function endEverySession(
   tx: Tx,
+  r: Revoker,
   o: { sessions: SessionStore; ownerId: string; actor: Actor; cutOffTokens: boolean },
 ): Promise<string[]> {
-  const ids = await o.sessions.revokeAllOf(tx, o.ownerId);
-  const until = Math.floor(Date.now() / 1000) + SESSION.accessTokenSeconds + 60;
-  for (const sessionId of ids) {
-    await enqueueEvent(
-      tx,
-      SCHEMA,
-      'identity.session_revoked',
-      { sessionId, subjectId: o.ownerId, until },
-      { actor: o.actor, key: o.ownerId },
-    );
-  }
-  if (o.cutOffTokens) {
-    await enqueueEvent(
-      tx,
-      SCHEMA,
-      'identity.subject_access_revoked',
-      { subjectId: o.ownerId, issuedBefore: Math.floor(Date.now() / 1000) + 1 },
-      { actor: o.actor, key: o.ownerId },
-    );
-  }
+  const actor = o.actor as { kind: 'admin' | 'user'; id: string };
+  const ids = await o.sessions.revokeOthersOf(tx, r, o.ownerId, null, actor);
+  if (o.cutOffTokens) await r.subject(o.ownerId, actor);
   return ids;
 }

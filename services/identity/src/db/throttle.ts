@@ -103,6 +103,16 @@ export async function countFailure(
 }
 
 /**
+ * Whoever proved control of the account (a password reset through its mailbox) is no longer held back
+ * by strangers' guesses: its count, running delay and delay level start again.
+ */
+export async function clearAccountThrottle(db: Exec, account: { scope: 'user' | 'admin'; key: string }): Promise<void> {
+  await db.execute(sql`
+    update identity.sign_in_throttle set failures = 0, window_start = now(), delay_level = 0, delay_until = null
+     where scope = ${account.scope} and key = ${account.key}`);
+}
+
+/**
  * A successful sign-in: the account's failure count starts again (its delay level and any running
  * delay stay: they are for strangers), and the address becomes known to the account.
  */

@@ -3,7 +3,9 @@ import { MESSAGES, type ChangePasswordBody, type ResetLookup, type ResetPassword
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { findAdminById } from '../db/admin-queries.js';
 import { endEverySession } from '../db/end-sessions.js';
-import { activeRoles, clearThrottle, findUserByEmail } from '../db/people-queries.js';
+import { activeRoles, findUserByEmail } from '../db/people-queries.js';
+import type { RevocationBook } from '../db/revocations.js';
+import { clearAccountThrottle } from '../db/throttle.js';
 import { adminUsers, passwordResets, users } from '../db/schema.js';
 import type { SessionRow, SessionStore } from '../db/session-store.js';
 import {
@@ -27,6 +29,8 @@ export interface PasswordDeps {
   practiceName: () => string;
   userSessions: SessionStore;
   adminSessions: SessionStore;
+  /** Ended sessions are recorded and refused by this process before the answer (sign-in security). */
+  revocations: RevocationBook;
 }
 
 type Origin = { ip: string | null; userAgent: string };
@@ -97,7 +101,7 @@ export async function resetPassword(deps: PasswordDeps, input: ResetPasswordBody
   if (!found) throw new AppError('GONE', MESSAGES.passwordResetInvalid);
   checkNew(input.password, input.confirm_password, isPrivileged(await activeRoles(deps.db, found.userId)));
   const passwordHash = await hashPassword(input.password);
-  await deps.db.transaction(async (tx) => {
+  await deps.revocations.transaction(async (tx, r) => {
     // Spend the link first: of two submissions at once, one wins and the other finds it used.
     const spent = await tx
       .update(passwordResets)
@@ -110,14 +114,14 @@ export async function resetPassword(deps: PasswordDeps, input: ResetPasswordBody
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResets.userId, found.userId), isNull(passwordResets.usedAt), ne(passwordResets.id, found.id)));
     const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, found.userId)).returning({ email: users.email });
-    await endEverySession(tx, {
+    await endEverySession(tx, r, {
       sessions: deps.userSessions,
       ownerId: found.userId,
       actor: { kind: 'user', id: found.userId },
       cutOffTokens: true,
     });
     // Whoever proved control of the mailbox is no longer locked out by someone else's guesses.
-    if (user) await clearThrottle(tx, normaliseEmail(user.email));
+    if (user) await clearAccountThrottle(tx, { scope: 'user', key: normaliseEmail(user.email) });
   });
   deps.relay.kick();
 }
@@ -139,7 +143,7 @@ export async function changePersonPassword(
   if (input.new_password === input.current_password) throw new AppError('VALIDATION_FAILED', MESSAGES.newPasswordSameAsCurrent);
   checkNew(input.new_password, input.confirm_password, isPrivileged(await activeRoles(deps.db, user.id)));
   const passwordHash = await hashPassword(input.new_password);
-  const next = await deps.db.transaction(async (tx) => {
+  const next = await deps.revocations.transaction(async (tx, r) => {
     // Only if the password is still the one just checked: two changes at once cannot both pass.
     const done = await tx
       .update(users)
@@ -147,7 +151,12 @@ export async function changePersonPassword(
       .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
       .returning({ id: users.id });
     if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
-    await endEverySession(tx, { sessions: deps.userSessions, ownerId: user.id, actor: { kind: 'user', id: user.id }, cutOffTokens: false });
+    await endEverySession(tx, r, {
+      sessions: deps.userSessions,
+      ownerId: user.id,
+      actor: { kind: 'user', id: user.id },
+      cutOffTokens: false,
+    });
     return deps.userSessions.create(tx, user.id, origin);
   });
   deps.relay.kick();
@@ -168,14 +177,14 @@ export async function changeAdminPassword(
   if (input.new_password === input.current_password) throw new AppError('VALIDATION_FAILED', MESSAGES.newPasswordSameAsCurrent);
   checkNew(input.new_password, input.confirm_password, true);
   const passwordHash = await hashPassword(input.new_password);
-  const next = await deps.db.transaction(async (tx) => {
+  const next = await deps.revocations.transaction(async (tx, r) => {
     const done = await tx
       .update(adminUsers)
       .set({ passwordHash })
       .where(and(eq(adminUsers.id, admin.id), eq(adminUsers.passwordHash, admin.passwordHash), eq(adminUsers.isActive, true)))
       .returning({ id: adminUsers.id });
     if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
-    await endEverySession(tx, {
+    await endEverySession(tx, r, {
       sessions: deps.adminSessions,
       ownerId: admin.id,
       actor: { kind: 'admin', id: admin.id },

@@ -245,9 +245,7 @@ export class PgJobQueue implements JobQueue {
       if (scheduleKey) await recordScheduleRun(this.pool, scheduleKey, job.id, 'completed').catch(() => {});
     } catch (err) {
       if (err instanceof RetryLaterJobError && !this.closed) {
-        await this.deferJob(name, job.id, err).catch((e) =>
-          this.logger.error({ err: e, job: name, id: job.id }, 'could not defer a job'),
-        );
+        await this.deferJob(name, job.id, err).catch((e) => this.logger.error({ err: e, job: name, id: job.id }, 'could not defer a job'));
         return;
       }
       await this.failAttempt(name, job, attempt, err, scheduleKey).catch((e) =>

@@ -17,7 +17,15 @@ import {
 export const RAISE_CONSUMER = 'notifications.raise';
 
 /** The topics whose events raise notifications (each publishing service has one). */
-export const RAISE_TOPICS = [TOPICS.crm, TOPICS.billing, TOPICS.documents, TOPICS.identity, TOPICS.integrations, TOPICS.jobs, TOPICS.deadlines];
+export const RAISE_TOPICS = [
+  TOPICS.crm,
+  TOPICS.billing,
+  TOPICS.documents,
+  TOPICS.identity,
+  TOPICS.integrations,
+  TOPICS.jobs,
+  TOPICS.deadlines,
+];
 
 const HANDLED = [
   'crm.client_upserted',
@@ -62,6 +70,7 @@ export function raiseHandler(db: Db, logger: Logger): EventHandler {
       }
       case 'jobs.failed':
         raised = await raise(tx, envelope.id, jobFailed(envelope.data as EventData<'jobs.failed'>));
+        break;
       case 'deadlines.deadline_overdue':
         raised = await raise(tx, envelope.id, deadlineOverdue(envelope.data as EventData<'deadlines.deadline_overdue'>));
         break;

@@ -1,4 +1,12 @@
-import { deadlineKindLabel, DOCUMENT_TYPES, formatDate, formatGBP, jobLabel, type EventData, type NotificationKind } from '@countinghouse/proto';
+import {
+  deadlineKindLabel,
+  DOCUMENT_TYPES,
+  formatDate,
+  formatGBP,
+  jobLabel,
+  type EventData,
+  type NotificationKind,
+} from '@countinghouse/proto';
 
 /** What a notification says and where it leads; en-GB wording, amounts in pounds. */
 export interface NotificationText {
