@@ -1,4 +1,4 @@
-import { formatDate, formatGBP, type AdminSubscription, type FailedPayment } from '@countinghouse/proto';
+import { formatDate, formatGBP, MONTHLY_REVENUE_DEFINITION, MONTHLY_REVENUE_LABEL, type AdminSubscription, type FailedPayment } from '@countinghouse/proto';
 import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -32,7 +32,11 @@ export function AdminBillingPage() {
       <Row gutter={[16, 16]} className="client-gap">
         <Col xs={12} md={6}>
           <Card>
-            <Statistic title="Monthly recurring revenue" value={s ? formatGBP(s.mrr) : '…'} />
+            <Statistic title={MONTHLY_REVENUE_LABEL} value={s ? formatGBP(s.mrr) : '…'} />
+            <Typography.Text type="secondary">
+              {MONTHLY_REVENUE_DEFINITION}
+              {s && s.overdue_fees > 0 ? `; ${formatGBP(s.overdue_fees)} more is overdue` : ''}
+            </Typography.Text>
           </Card>
         </Col>
         <Col xs={12} md={6}>
