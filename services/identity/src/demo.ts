@@ -37,6 +37,16 @@ export async function seedIdentityDemo(db: Db): Promise<number> {
         { userId: u!.id, role: p.role, isActive: true, email: p.email, name: `${p.first} ${p.last}` },
         { actor: { kind: 'system', id: null }, key: u!.id },
       );
+      // A demo client signed up like anyone else: billing needs the e-mail (and the new client record
+      // the name and company) to take a payment, so the demo's own checkout works (issue 22).
+      if (p.role === 'client')
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.user_registered',
+          { userId: u!.id, email: p.email, firstName: p.first, lastName: p.last, companyName: p.company ?? null },
+          { actor: { kind: 'system', id: null }, key: u!.id },
+        );
     }
   });
   return DEMO_PEOPLE.length;

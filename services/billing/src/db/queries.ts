@@ -106,3 +106,13 @@ export async function monthlyRevenue(db: Db): Promise<MonthlyRevenue> {
     overdue_subscriptions: Number(r?.n_overdue ?? 0),
   };
 }
+
+/** The name and company a person typed at sign-up (null each when none was given or not yet known). */
+export async function customerNames(db: Db, userId: string): Promise<{ contactName: string | null; companyName: string | null }> {
+  const [row] = await db
+    .select({ name: customers.name, companyName: customers.companyName })
+    .from(customers)
+    .where(eq(customers.userId, userId))
+    .limit(1);
+  return { contactName: row?.name ?? null, companyName: row?.companyName ?? null };
+}
