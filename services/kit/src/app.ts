@@ -35,7 +35,16 @@ export function createApp(opts: CreateAppOptions): App {
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
     return503OnClosing: true,
+    // Fastify logs two info lines per request; ours is one line at debug (LOG_LEVEL=debug shows them).
+    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onResponse', async (request, reply) => {
+    const level = reply.statusCode >= 500 ? 'warn' : 'debug';
+    request.log[level](
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
   // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
   // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".
   const coercing = addFormats.default(
