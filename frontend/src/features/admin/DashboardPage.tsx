@@ -1,4 +1,4 @@
-import { Button, Card, Col, Flex, Row, Tabs, Tag, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Tag, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { LIMITS, SESSION, type Role } from '@countinghouse/proto';
 import { selectAdminUser } from '../../app/admin-session';
@@ -10,6 +10,7 @@ import { AiVideoTab } from '../media';
 import { ClientManagement, ControlPanelStats } from '../crm';
 import { ClientDocumentsView } from '../documents';
 import './dashboard.css';
+import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 
 const ROLE_COLOURS: Record<Role, string> = {
   admin: 'red',
@@ -95,7 +96,7 @@ export function DashboardPage() {
       <ControlPanelStats />
 
       <Card>
-        <Tabs items={TABS} defaultActiveKey="staff" />
+        <ResponsiveTabs items={TABS} defaultActiveKey="staff" label="Section" />
       </Card>
     </Flex>
   );

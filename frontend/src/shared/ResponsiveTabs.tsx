@@ -1,0 +1,43 @@
+import { useId, useState } from 'react';
+import { Grid, Select, Tabs, type TabsProps } from 'antd';
+
+type Item = NonNullable<TabsProps['items']>[number];
+
+interface Props {
+  items: Item[];
+  defaultActiveKey?: string;
+  /** What the choice is called on a phone (the select's label). */
+  label: string;
+}
+
+/**
+ * Tabs on a wide screen; below 768 px, where five tabs do not fit (antd then hides some behind a
+ * "more" button that breaks the tab list's ARIA), a labelled select and the chosen panel (issue 22).
+ * The chosen tab is kept when the screen changes size.
+ */
+export function ResponsiveTabs({ items, defaultActiveKey, label }: Props) {
+  const screens = Grid.useBreakpoint();
+  const [active, setActive] = useState(defaultActiveKey ?? String(items[0]?.key ?? ''));
+  const id = useId();
+  // useBreakpoint is empty on the first render: treat that as wide (no flash of the select on desktop).
+  const narrow = screens.md === false;
+  if (!narrow) return <Tabs items={items} activeKey={active} onChange={setActive} />;
+  const current = items.find((i) => String(i.key) === active) ?? items[0];
+  return (
+    <div className="responsive-tabs">
+      <label htmlFor={id} className="responsive-tabs__label">
+        {label}
+      </label>
+      <Select
+        id={id}
+        value={active}
+        onChange={setActive}
+        options={items.map((i) => ({ value: String(i.key), label: i.label }))}
+        className="responsive-tabs__select"
+      />
+      <section className="responsive-tabs__panel" aria-labelledby={id}>
+        {current?.children}
+      </section>
+    </div>
+  );
+}
