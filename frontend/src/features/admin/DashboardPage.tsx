@@ -1,6 +1,6 @@
-import { Button, Card, Col, Flex, Row, Tag, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
-import { LIMITS, SESSION, type Role } from '@countinghouse/proto';
+import { LIMITS, SESSION } from '@countinghouse/proto';
 import { selectAdminUser } from '../../app/admin-session';
 import { useAppSelector } from '../../app/store';
 import { useAdminLogout } from '../admin-auth/use-admin-logout';
@@ -11,14 +11,8 @@ import { ClientManagement, ControlPanelStats } from '../crm';
 import { ClientDocumentsView } from '../documents';
 import './dashboard.css';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
+import { StatusBadge } from '../../shared/StatusBadge';
 
-const ROLE_COLOURS: Record<Role, string> = {
-  admin: 'red',
-  manager: 'purple',
-  staff: 'blue',
-  accountant: 'green',
-  client: 'default',
-};
 
 /** Shown wherever a later issue will put real data: never a made-up number. */
 
@@ -82,9 +76,7 @@ export function DashboardPage() {
           <Flex align="center" gap={8} wrap>
             <Typography.Text>Welcome back, {user?.username}</Typography.Text>
             {user && (
-              <Tag color={ROLE_COLOURS[user.role]} className="admin-dashboard__role">
-                {user.role}
-              </Tag>
+              <StatusBadge status={user.role} className="admin-dashboard__role" />
             )}
           </Flex>
         </div>
