@@ -29,7 +29,11 @@ describe('the demo practice', () => {
 
   it("lets a demo client complete the test checkout; the client record takes the demo person's name and company", async () => {
     const person = DEMO_PEOPLE.find((p) => p.role === 'client')!;
-    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: { email: person.email, password: DEMO_PASSWORD } });
+    const li = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/login',
+      payload: { email: person.email, password: DEMO_PASSWORD },
+    });
     expect(li.statusCode, li.body).toBe(200);
     const token = li.json().access_token as string;
     const userId = li.json().user.user_id as string;
@@ -38,12 +42,22 @@ describe('the demo practice', () => {
       const { rows } = await gw.kit.runtime.pool.query('select 1 from billing.customers where user_id = $1', [userId]);
       return rows.length === 1;
     }, 'billing knows the demo client');
-    const started = await gw.app.inject({ method: 'POST', url: '/api/billing/checkout', headers: bearer(token), payload: { package_name: 'Growth' } });
+    const started = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: bearer(token),
+      payload: { package_name: 'Growth' },
+    });
     expect(started.statusCode, started.body).toBe(200);
     const id = started.json().session_id as string;
     const pay = await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${id}/pay`, headers: bearer(token) });
     expect(pay.statusCode, pay.body).toBe(200);
-    const verified = await gw.app.inject({ method: 'POST', url: '/api/billing/verify', headers: bearer(token), payload: { session_id: id } });
+    const verified = await gw.app.inject({
+      method: 'POST',
+      url: '/api/billing/verify',
+      headers: bearer(token),
+      payload: { session_id: id },
+    });
     expect(verified.statusCode, verified.body).toBe(200);
     const client = await waitFor(async () => {
       const { rows } = await gw.kit.runtime.pool.query<{ company_name: string; contact_name: string; package_name: string }>(

@@ -48,9 +48,13 @@ const PAGES = [
 
 describe('accessibility and phone width: back office', () => {
   for (const path of PAGES) {
-    it(path, async () => {
-      const checks = await auditPage(page, path, heading);
-      expect(describeProblems(checks)).toEqual([]);
-    }, 90_000);
+    it(
+      path,
+      async () => {
+        const checks = await auditPage(page, path, heading);
+        expect(describeProblems(checks)).toEqual([]);
+      },
+      90_000,
+    );
   }
 });

@@ -40,7 +40,20 @@ describe('accessibility and phone width: public site', () => {
   });
   afterAll(async () => context.close());
 
-  for (const path of ['/', '/package-selection', '/who-we-help', '/services', '/resources', '/about-us', '/blog', '/login', '/signup', '/staff-login', '/test-login', '/admin/login']) {
+  for (const path of [
+    '/',
+    '/package-selection',
+    '/who-we-help',
+    '/services',
+    '/resources',
+    '/about-us',
+    '/blog',
+    '/login',
+    '/signup',
+    '/staff-login',
+    '/test-login',
+    '/admin/login',
+  ]) {
     it(path, async () => check(path), 60_000);
   }
 });
@@ -89,5 +102,9 @@ describe('accessibility and phone width: staff portal', () => {
 
   it('/staff/dashboard', async () => check('/staff/dashboard'), 60_000);
   // A manager is told this page is for administrators (a result, not a page title).
-  it('/user-management', async () => check('/user-management', (p) => p.locator('h1, .ant-result-title').first().waitFor({ timeout: 30_000 })), 60_000);
+  it(
+    '/user-management',
+    async () => check('/user-management', (p) => p.locator('h1, .ant-result-title').first().waitFor({ timeout: 30_000 })),
+    60_000,
+  );
 });

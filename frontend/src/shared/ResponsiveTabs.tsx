@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
-import { Grid, Select, Tabs, type TabsProps } from 'antd';
+import { useEffect, useId, useState } from 'react';
+import { Select, Tabs, type TabsProps } from 'antd';
+import { LIMITS } from '@countinghouse/proto';
 
 type Item = NonNullable<TabsProps['items']>[number];
 
@@ -15,12 +16,26 @@ interface Props {
  * "more" button that breaks the tab list's ARIA), a labelled select and the chosen panel (issue 22).
  * The chosen tab is kept when the screen changes size.
  */
+const NARROW_QUERY = `(max-width: ${LIMITS.mobileBreakpointPx - 0.02}px)`;
+
+/** Whether the screen is below 768 px (the sidebar's edge too), following changes. */
+function useNarrow(): boolean {
+  const query = () => typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches;
+  const [narrow, setNarrow] = useState(query);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const mql = window.matchMedia(NARROW_QUERY);
+    const onChange = () => setNarrow(mql.matches);
+    mql.addEventListener('change', onChange);
+    return () => mql.removeEventListener('change', onChange);
+  }, []);
+  return narrow;
+}
+
 export function ResponsiveTabs({ items, defaultActiveKey, label }: Props) {
-  const screens = Grid.useBreakpoint();
+  const narrow = useNarrow();
   const [active, setActive] = useState(defaultActiveKey ?? String(items[0]?.key ?? ''));
   const id = useId();
-  // useBreakpoint is empty on the first render: treat that as wide (no flash of the select on desktop).
-  const narrow = screens.md === false;
   if (!narrow) return <Tabs items={items} activeKey={active} onChange={setActive} />;
   const current = items.find((i) => String(i.key) === active) ?? items[0];
   return (

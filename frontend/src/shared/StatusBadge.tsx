@@ -33,11 +33,9 @@ export const STATUS_TONES: Record<string, BadgeTone> = {
   client: 'grey',
 };
 
-const LABELS: Record<string, string> = { in_progress: 'In progress' };
-
-/** "overdue" → "Overdue", "in_progress" → "In progress". */
+/** "in_progress" → "in progress" (shown with a capital first letter by the stylesheet). */
 export function statusLabel(status: string): string {
-  return LABELS[status] ?? status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');
+  return status.replace(/_/g, ' ');
 }
 
 interface Props {

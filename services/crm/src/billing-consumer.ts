@@ -28,7 +28,8 @@ const BILLING_EVENT_TYPES = new Set([
  */
 export async function applyBillingEvent(tx: Db, envelope: EventEnvelope): Promise<void> {
   if (!BILLING_EVENT_TYPES.has(envelope.type)) return;
-  const d = envelope.data as SubscriptionEventData & Partial<Pick<EventData<'billing.subscription_activated'>, 'contactName' | 'companyName'>>;
+  const d = envelope.data as SubscriptionEventData &
+    Partial<Pick<EventData<'billing.subscription_activated'>, 'contactName' | 'companyName'>>;
   const actor: Actor = envelope.actor;
   const client = await upsertClientFromSubscription(
     tx,

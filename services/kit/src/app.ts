@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBodySchema, MESSAGES } from '@countinghouse/proto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -36,7 +36,8 @@ export function createApp(opts: CreateAppOptions): App {
     },
     return503OnClosing: true,
     // Fastify logs two info lines per request; ours is one line at debug (LOG_LEVEL=debug shows them).
-    disableRequestLogging: true,
+    // (Errors are still logged: installErrorHandler logs 5xx and unhandled errors itself.)
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onResponse', async (request, reply) => {
     const level = reply.statusCode >= 500 ? 'warn' : 'debug';

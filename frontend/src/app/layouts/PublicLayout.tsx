@@ -31,6 +31,9 @@ function isStaff(me: Pick<Me, 'roles'>): boolean {
   return me.roles.some((r) => (STAFF_PORTAL_ROLES as readonly Role[]).includes(r));
 }
 
+/** Signed-in pages whose own guard asks `me` (the header reads its answer). */
+const SELF_CHECKING = ['/dashboard', '/client-dashboard', '/payment-success', '/integrations', '/staff/dashboard'];
+
 /** Notice shown once after the header's Log out (router state, so a reload does not repeat it). */
 interface FrameState {
   notice?: string;
@@ -42,8 +45,11 @@ interface FrameState {
  * the client pages' `me` when cached, else from a probe that never refreshes or ends a session.
  */
 function SessionLinks() {
+  const { pathname } = useLocation();
   const cached = authApi.endpoints.me.useQueryState();
-  const probe = useSessionProbeQuery(undefined, { skip: Boolean(cached.data) });
+  // Pages that check the session themselves (RequireClient, the staff portal) fill `me`: no second call.
+  const ownCheck = SELF_CHECKING.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  const probe = useSessionProbeQuery(undefined, { skip: Boolean(cached.data) || ownCheck });
   const me = cached.data ?? probe.data;
   const [logout, { isLoading }] = usePersonLogoutMutation();
   const dispatch = useAppDispatch();

@@ -13,7 +13,6 @@ import './dashboard.css';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { StatusBadge } from '../../shared/StatusBadge';
 
-
 /** Shown wherever a later issue will put real data: never a made-up number. */
 
 const SETTINGS_BLOCKS = [
@@ -75,9 +74,7 @@ export function DashboardPage() {
           </Typography.Title>
           <Flex align="center" gap={8} wrap>
             <Typography.Text>Welcome back, {user?.username}</Typography.Text>
-            {user && (
-              <StatusBadge status={user.role} className="admin-dashboard__role" />
-            )}
+            {user && <StatusBadge status={user.role} className="admin-dashboard__role" />}
           </Flex>
         </div>
         <Button icon={<LogoutOutlined />} onClick={() => void signOut()} loading={isSigningOut}>

@@ -1,11 +1,17 @@
-import { formatDate, formatGBP, MONTHLY_REVENUE_DEFINITION, MONTHLY_REVENUE_LABEL, type AdminSubscription, type FailedPayment } from '@countinghouse/proto';
+import {
+  formatDate,
+  formatGBP,
+  MONTHLY_REVENUE_DEFINITION,
+  MONTHLY_REVENUE_LABEL,
+  type AdminSubscription,
+  type FailedPayment,
+} from '@countinghouse/proto';
 import { Alert, Card, Col, Row, Statistic, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { usePageTitle } from '../../shared/use-page-title';
 import { useAdminBillingSummaryQuery, useAdminSubscriptionsQuery } from './api';
 import { PageHeader } from '../../shared/PageHeader';
 import { StatusBadge } from '../../shared/StatusBadge';
-
 
 /** /admin/billing: subscriptions and their status, monthly recurring revenue, failed payments (admin and manager). */
 export function AdminBillingPage() {

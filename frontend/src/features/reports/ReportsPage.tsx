@@ -214,7 +214,13 @@ export function ReportsPage() {
     { title: 'Month', show: (r) => monthLabel(r.month), csv: (r) => monthLabel(r.month) },
     { title: 'Measured at end of', show: (r) => formatDate(`${r.as_of}T12:00:00Z`), csv: (r) => csvDate(r.as_of) },
     { title: 'Subscriptions', show: (r) => count(r.subscriptions), csv: (r) => r.subscriptions, numeric: true },
-    { title: 'Fees (active and overdue)', csvTitle: 'Fees (GBP)', show: (r) => formatGBP(r.mrr), csv: (r) => csvPounds(r.mrr), numeric: true },
+    {
+      title: 'Fees (active and overdue)',
+      csvTitle: 'Fees (GBP)',
+      show: (r) => formatGBP(r.mrr),
+      csv: (r) => csvPounds(r.mrr),
+      numeric: true,
+    },
   ];
   const statusColumns = SUBSCRIPTION_STATUSES.map((s): Column<ClientsByPackage> => ({
     title: STATUS_LABELS[s],
@@ -386,7 +392,12 @@ export function ReportsPage() {
         query={mrr}
         isEmpty={mrrMonths.length === 0}
         emptyText="No months of this range have begun yet"
-        csv={{ label: 'Subscription fees at each month end', name: 'subscription-fees', range: csvRange, build: () => csvOf(mrrColumns, mrrMonths) }}
+        csv={{
+          label: 'Subscription fees at each month end',
+          name: 'subscription-fees',
+          range: csvRange,
+          build: () => csvOf(mrrColumns, mrrMonths),
+        }}
       >
         <LineChart
           categories={mrrMonths.map((m) => monthLabel(m.month))}
@@ -396,7 +407,13 @@ export function ReportsPage() {
           formatAxis={wholePounds}
           ariaLabel={`Subscription fees at each month end: ${mrrMonths.map((m) => `${monthLabel(m.month)} ${formatGBP(m.mrr)}`).join(', ')}`}
         />
-        <ReportTable label="Subscription fees at each month end" rows={mrrMonths} columns={mrrColumns} rowKey={(r) => r.month} pageSize={12} />
+        <ReportTable
+          label="Subscription fees at each month end"
+          rows={mrrMonths}
+          columns={mrrColumns}
+          rowKey={(r) => r.month}
+          pageSize={12}
+        />
       </ReportCard>
 
       <Row gutter={[16, 16]}>
