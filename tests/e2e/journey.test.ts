@@ -147,7 +147,7 @@ describe('The client journey', () => {
       await a.getByRole('heading', { name: 'Billing' }).waitFor();
       await a.getByRole('cell', { name: CLIENT.email }).waitFor();
       expect(await a.getByRole('cell', { name: CLIENT.email }).count()).toBe(1);
-      await a.locator('.ant-statistic').filter({ hasText: 'Monthly recurring revenue' }).getByText('£100.00').waitFor();
+      await a.locator('.ant-statistic').filter({ hasText: 'Monthly Revenue' }).getByText('£100.00').waitFor();
     } finally {
       await admin.close();
     }

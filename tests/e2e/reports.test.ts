@@ -120,7 +120,7 @@ describe('Reports in the admin panel', () => {
     await waitUntil(() => page.url().endsWith('/admin/reports'));
     await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
 
-    const mrr = page.getByRole('img', { name: /^Monthly recurring revenue by month: / });
+    const mrr = page.getByRole('img', { name: /^Subscription fees at each month end: / });
     await mrr.waitFor();
     const mrrLabel = (await mrr.getAttribute('aria-label'))!;
     // Twelve months; the last (today) counts both live subscriptions, three months back only Acme's.
@@ -193,7 +193,7 @@ describe('Reports in the admin panel', () => {
     await page.getByText('No documents uploaded in this range').waitFor();
     await page.getByText('No failed payments in this range').waitFor();
     // Three years ago no subscription had started: twelve months at £0.00.
-    const mrr = page.getByRole('img', { name: /^Monthly recurring revenue by month: / });
+    const mrr = page.getByRole('img', { name: /^Subscription fees at each month end: / });
     expect((await mrr.getAttribute('aria-label'))!.match(/£0\.00/g)).toHaveLength(12);
   });
 });

@@ -4,14 +4,16 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import dayjs from 'dayjs';
 import 'dayjs/locale/en-gb';
+import { useScrollRegions } from './scroll-regions';
+import { THEME } from './theme';
+import './a11y.css';
 
 // Dates in pickers and antd's own texts follow en-GB (dd/mm/yyyy, Monday first).
 dayjs.locale('en-gb');
 
-const THEME = { token: { colorPrimary: '#1677ff' } };
-
 /** antd's theme and en-GB locale, and its App context (message, notification, modal) for useToast. */
 export function AntdProviders({ children }: { children: ReactNode }) {
+  useScrollRegions();
   return (
     <ConfigProvider locale={enGB} theme={THEME}>
       <AntApp>{children}</AntApp>

@@ -29,7 +29,30 @@ export const BILLING_ROUTES = {
   stripeWebhook: '/api/billing/webhooks/stripe',
   adminSubscriptions: '/api/billing/admin/subscriptions',
   adminSummary: '/api/billing/admin/summary',
+  /** The practice's monthly revenue (the one definition, for the control panel and staff portal). */
+  revenue: '/api/billing/revenue',
 } as const;
+
+/**
+ * Monthly revenue, one definition everywhere (control panel, staff portal, /admin/billing, Reports):
+ * the monthly fees of subscriptions that are active now. Overdue subscriptions' fees are shown apart
+ * (owed, not being received); pending and cancelled ones count nowhere. docs/decisions.md.
+ */
+export const MONTHLY_REVENUE_LABEL = 'Monthly Revenue';
+/** The control panel's note for it (spec section 9, word for word). */
+export const MONTHLY_REVENUE_NOTE = 'Recurring income';
+/** What it counts, said where the figure is explained (Billing, Reports). */
+export const MONTHLY_REVENUE_DEFINITION = 'Recurring income: the monthly fees of active subscriptions';
+
+export const MonthlyRevenueSchema = Type.Object({
+  /** Sum of the monthly fees of active subscriptions, GBP. */
+  monthly_revenue: Type.Number(),
+  active_subscriptions: Type.Integer({ minimum: 0 }),
+  /** Sum of the monthly fees of overdue subscriptions (not in monthly_revenue), GBP. */
+  overdue_fees: Type.Number(),
+  overdue_subscriptions: Type.Integer({ minimum: 0 }),
+});
+export type MonthlyRevenue = Static<typeof MonthlyRevenueSchema>;
 
 /** The roles that see the practice's billing (/admin/billing). */
 export const BILLING_ADMIN_ROLES: readonly Role[] = rolesFor('billing.manage');
@@ -138,9 +161,10 @@ export const FailedPaymentSchema = Type.Object({
 });
 export type FailedPayment = Static<typeof FailedPaymentSchema>;
 
-/** The /admin/billing figures. MRR counts active subscriptions only (overdue ones are shown apart). */
+/** The /admin/billing figures. `mrr` is the monthly revenue (MonthlyRevenueSchema); overdue fees apart. */
 export const BillingSummarySchema = Type.Object({
   mrr: Type.Number(),
+  overdue_fees: Type.Number(),
   active: Type.Integer({ minimum: 0 }),
   overdue: Type.Integer({ minimum: 0 }),
   cancelled: Type.Integer({ minimum: 0 }),

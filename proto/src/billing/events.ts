@@ -21,8 +21,16 @@ const SubscriptionState = {
   provider: Type.Union([Type.Literal('stripe'), Type.Literal('test')]),
 };
 
-/** A verified payment started a subscription (checkout completed). */
-export const SubscriptionActivatedSchema = Type.Object({ ...SubscriptionState, checkoutSessionId: Type.String() });
+/**
+ * A verified payment started a subscription (checkout completed). The name and company the person
+ * typed at sign-up (null when none was given) go with it, so the new client record starts with them.
+ */
+export const SubscriptionActivatedSchema = Type.Object({
+  ...SubscriptionState,
+  checkoutSessionId: Type.String(),
+  contactName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  companyName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
 /**
  * The subscription changed: renewed (invoice paid), status or period moved at the provider, or the
  * package changed (previousPackageName differs from packageName: an upgrade or downgrade).

@@ -11,7 +11,7 @@ import {
 } from '@countinghouse/proto';
 import { and, eq, sql } from 'drizzle-orm';
 import { isLive } from './domain/subscriptions.js';
-import { emailOf, eventState, findLiveSubscription, publish, toCheck, type SubscriptionRow } from './db/queries.js';
+import { customerNames, emailOf, eventState, findLiveSubscription, publish, toCheck, type SubscriptionRow } from './db/queries.js';
 import { checkoutSessions, payments, subscriptions } from './db/schema.js';
 import { TestProvider, type PaidCheckout, type PaymentProvider } from './providers.js';
 
@@ -119,7 +119,8 @@ export async function completeCheckout(
     })
     .where(eq(checkoutSessions.id, session.id));
   if (o.recordPayment) await tx.insert(payments).values({ subscriptionId: row.id, amount: row.monthlyFee, status: 'paid' });
-  await publish(tx, 'billing.subscription_activated', { ...eventState(row), checkoutSessionId: session.id }, o.actor);
+  const who = await customerNames(tx, row.userId);
+  await publish(tx, 'billing.subscription_activated', { ...eventState(row), checkoutSessionId: session.id, ...who }, o.actor);
   return row;
 }
 

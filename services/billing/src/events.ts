@@ -14,7 +14,8 @@ import { customers, SCHEMA } from './db/schema.js';
  * - billing.subscription_cancelled.
  *
  * Consumes:
- * - identity.user_registered → billing.customers (the e-mail address the client record and Stripe need).
+ * - identity.user_registered → billing.customers (the e-mail address the client record and Stripe need,
+ *   and the name and company typed at sign-up, for the new client record).
  */
 export async function subscribeBillingConsumers(runtime: Runtime): Promise<void> {
   await runtime.bus.subscribe({
@@ -23,11 +24,12 @@ export async function subscribeBillingConsumers(runtime: Runtime): Promise<void>
     handler: idempotent(runtime.db, SCHEMA, 'billing.customers', async (envelope, tx) => {
       if (envelope.type !== 'identity.user_registered') return;
       const d = envelope.data as EventData<'identity.user_registered'>;
-      const name = [d.firstName, d.lastName].filter(Boolean).join(' ') || null;
+      const name = [d.firstName?.trim(), d.lastName?.trim()].filter(Boolean).join(' ') || null;
+      const companyName = d.companyName?.trim() || null;
       await tx
         .insert(customers)
-        .values({ userId: d.userId, email: d.email.toLowerCase(), name })
-        .onConflictDoUpdate({ target: customers.userId, set: { email: d.email.toLowerCase(), name, updatedAt: sql`now()` } });
+        .values({ userId: d.userId, email: d.email.toLowerCase(), name, companyName })
+        .onConflictDoUpdate({ target: customers.userId, set: { email: d.email.toLowerCase(), name, companyName, updatedAt: sql`now()` } });
     }),
   });
 }

@@ -1,4 +1,4 @@
-import { londonToday, type FailedPaymentsReport, type MrrReport } from '@countinghouse/proto';
+import { londonToday, type FailedPaymentsReport, type MonthlyRevenue, type MrrReport } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../../gateway/test/helpers.js';
@@ -87,8 +87,32 @@ describe('billing reports', () => {
     ]);
     // Now: a and d are active (the /admin/billing MRR), c is overdue.
     expect([r.active_mrr_now, r.overdue_mrr_now]).toEqual([140, 300]);
-    const summary = await get<{ mrr: number }>('/api/billing/admin/summary');
+    const summary = await get<{ mrr: number; overdue_fees: number }>('/api/billing/admin/summary');
     expect(summary.mrr).toBe(r.active_mrr_now);
+    expect(summary.overdue_fees).toBe(r.overdue_mrr_now);
+  });
+
+  it('monthly revenue has one definition: active fees, overdue apart, the same on every screen (issue 22)', async () => {
+    const revenue = await get<MonthlyRevenue>('/api/billing/revenue');
+    // a 100 + d 40 active; c 300 overdue; b and f cancelled and e pending count nowhere.
+    expect(revenue).toEqual({ monthly_revenue: 140, active_subscriptions: 2, overdue_fees: 300, overdue_subscriptions: 1 });
+    const summary = await get<{ mrr: number }>('/api/billing/admin/summary');
+    const report = await get<MrrReport>('/api/billing/reports/mrr?from=2025-01-01&to=2025-06-30');
+    expect([summary.mrr, report.active_mrr_now]).toEqual([revenue.monthly_revenue, revenue.monthly_revenue]);
+  });
+
+  it('monthly revenue is a practice figure: admin, manager and staff; not an accountant, a client or nobody', async () => {
+    const status = async (token?: string) =>
+      (await gw.app.inject({ method: 'GET', url: '/api/billing/revenue', headers: token ? bearer(token) : {} })).statusCode;
+    expect({
+      panelAdmin: await status(who.panelAdmin),
+      personAdmin: await status(who.personAdmin),
+      manager: await status(who.manager),
+      staff: await status(who.staff),
+      accountant: await status(who.accountant),
+      client: await status(who.client),
+      anonymous: await status(),
+    }).toEqual({ panelAdmin: 200, personAdmin: 200, manager: 200, staff: 200, accountant: 403, client: 403, anonymous: 401 });
   });
 
   it('a range ending mid-month is measured at its last day; months not yet begun are left out', async () => {

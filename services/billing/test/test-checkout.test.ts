@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, findPackage, MESSAGES } from '@countinghouse/proto';
+import { BILLING_MESSAGES, CLIENT_PLACEHOLDERS, findPackage, MESSAGES } from '@countinghouse/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePerson, startTestGateway, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
 import {
@@ -126,8 +126,9 @@ describe('billing: test checkout', () => {
       monthly_fee: '100.00',
       onboarding_completed: false,
     });
-    expect(client.company_name.length).toBeGreaterThan(0);
-    expect(client.contact_name).toBeTruthy();
+    // alice gave a first name at sign-up and no company: the name is kept, the company is the placeholder.
+    expect(client.contact_name).toBe('alice');
+    expect(client.company_name).toBe(CLIENT_PLACEHOLDERS.companyName);
     expect(client.next_billing_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
@@ -205,5 +206,28 @@ describe('billing: test checkout', () => {
       payload: '{}',
     });
     expect(res.statusCode).toBe(503);
+  });
+
+  it('the name and company typed at sign-up reach the client record (issue 22)', async () => {
+    const email = 'priya@patel-joinery.co.uk';
+    const su = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email, password: 'person-password-1', first_name: ' Priya ', last_name: 'Patel', company_name: 'Patel Joinery Ltd' },
+    });
+    expect(su.statusCode, su.body).toBe(201);
+    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: { email, password: 'person-password-1' } });
+    const { rows } = await gw.kit.runtime.pool.query('select id from identity.users where email = $1', [email]);
+    const userId = rows[0].id as string;
+    await waitForCustomer(gw, userId);
+    const token = li.json().access_token as string;
+    const started = await checkout(gw, token, 'Sole Trader Package');
+    expect(started.statusCode, started.body).toBe(200);
+    const id = started.json().session_id as string;
+    const pay = await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${id}/pay`, headers: bearer(token) });
+    expect(pay.statusCode, pay.body).toBe(200);
+    expect((await verify(gw, token, id)).statusCode).toBe(200);
+    const client = await waitForClient(gw, userId, (c) => c.subscription_status === 'active', 'the signed-up client');
+    expect(client).toMatchObject({ company_name: 'Patel Joinery Ltd', contact_name: 'Priya Patel', contact_email: email });
   });
 });

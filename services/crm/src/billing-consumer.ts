@@ -28,7 +28,8 @@ const BILLING_EVENT_TYPES = new Set([
  */
 export async function applyBillingEvent(tx: Db, envelope: EventEnvelope): Promise<void> {
   if (!BILLING_EVENT_TYPES.has(envelope.type)) return;
-  const d = envelope.data as SubscriptionEventData;
+  const d = envelope.data as SubscriptionEventData &
+    Partial<Pick<EventData<'billing.subscription_activated'>, 'contactName' | 'companyName'>>;
   const actor: Actor = envelope.actor;
   const client = await upsertClientFromSubscription(
     tx,
@@ -38,6 +39,8 @@ export async function applyBillingEvent(tx: Db, envelope: EventEnvelope): Promis
       subscriptionStatus: d.status,
       contactEmail: d.email,
       nextBillingDate: billingDate(d.currentPeriodEnd),
+      contactName: d.contactName ?? null,
+      companyName: d.companyName ?? null,
     },
     actor,
   );

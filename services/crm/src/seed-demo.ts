@@ -134,7 +134,7 @@ const CLIENTS: SeedClient[] = [
     email: 'james@fenwicktutoring.co.uk',
     phone: '07700 900456',
     type: 'sole_trader',
-    pkg: 'Bookkeeping Plus',
+    pkg: 'Sole Trader Package',
     status: 'active',
     employees: 0,
     daysAgo: 95,

@@ -61,6 +61,16 @@ export async function seedIdentityDemo(db: Db, o: DemoSeedOptions): Promise<{ cr
         { userId: u!.id, role: p.role, isActive: true, email: p.email, name: `${p.first} ${p.last}` },
         { actor: { kind: 'system', id: null }, key: u!.id },
       );
+      // A demo client signed up like anyone else: billing needs the e-mail (and the new client record
+      // the name and company) to take a payment, so the demo's own checkout works (issue 22).
+      if (p.role === 'client')
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.user_registered',
+          { userId: u!.id, email: p.email, firstName: p.first, lastName: p.last, companyName: p.company ?? null },
+          { actor: { kind: 'system', id: null }, key: u!.id },
+        );
     }
   });
   return { created: DEMO_PEOPLE.length, generatedPassword: o.password === undefined ? password : undefined };

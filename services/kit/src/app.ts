@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { EDGE_MESSAGES, ErrorBodySchema, MESSAGES, withTextRules } from '@countinghouse/proto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -50,7 +50,17 @@ export function createApp(opts: CreateAppOptions): App {
       (req as unknown as Record<symbol, string>)[BAD_TARGET] = n.reason;
       return BAD_TARGET_PATH;
     },
+    // Fastify logs two info lines per request; ours is one line at debug (LOG_LEVEL=debug shows them).
+    // (Errors are still logged: installErrorHandler logs 5xx and unhandled errors itself.)
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onResponse', async (request, reply) => {
+    const level = reply.statusCode >= 500 ? 'warn' : 'debug';
+    request.log[level](
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
   // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
   // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".
   const coercing = addFormats.default(

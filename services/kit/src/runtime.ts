@@ -2,7 +2,8 @@ import { TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { applyRevocationEvent, REVOCATION_REPLAY_MS, RevocationList, TokenVerifier } from './auth.js';
 import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
 import { createDb, createPool, pingDb, type Db } from './db.js';
@@ -51,8 +52,14 @@ export interface RuntimeOptions {
   scheduleTickMs?: number;
 }
 
-export function createLogger(name: string, level = 'info'): Logger {
-  return pino({
+/**
+ * The services' logger. JSON lines for machines (a file, a pipe, a log collector); on a terminal
+ * (`npm start` in a shell) the same records through pino-pretty, one readable line each (issue 22).
+ * `pretty` defaults to whether stdout is a terminal.
+ */
+export function createLogger(name: string, level = 'info', o: { pretty?: boolean } = {}): Logger {
+  const pretty = o.pretty ?? Boolean(process.stdout.isTTY);
+  const options: LoggerOptions = {
     name,
     level,
     redact: {
@@ -68,7 +75,10 @@ export function createLogger(name: string, level = 'info'): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  if (!pretty) return pino(options);
+  // Synchronous stream: nothing is lost when the process exits, and no worker thread per process.
+  return pino(options, pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }));
 }
 
 export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {

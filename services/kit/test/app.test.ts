@@ -129,3 +129,44 @@ describe('auth context in nested scopes', () => {
     expect(calls).toEqual({ root: 1, inner: 1 });
   });
 });
+
+describe('logs (issue 22: readable on a terminal, request lines at debug)', () => {
+  /** A logger whose JSON lines are kept in memory. */
+  function captured(level: string) {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    return { logger, lines };
+  }
+
+  it('writes no line per request at info', async () => {
+    const { logger, lines } = captured('info');
+    const app = createApp({ logger });
+    app.get('/ok', async () => ({ ok: true }));
+    expect((await app.inject({ method: 'GET', url: '/ok' })).statusCode).toBe(200);
+    expect(lines).toEqual([]);
+    await app.close();
+  });
+
+  it('writes one line per request at debug: method, url, status and time', async () => {
+    const { logger, lines } = captured('debug');
+    const app = createApp({ logger });
+    app.get('/ok', async () => ({ ok: true }));
+    await app.inject({ method: 'GET', url: '/ok?x=1' });
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ level: 20, method: 'GET', url: '/ok?x=1', statusCode: 200 });
+    expect(typeof requests[0]!.ms).toBe('number');
+    await app.close();
+  });
+
+  it('prints JSON when stdout is not a terminal, and one readable line through pino-pretty on a terminal', async () => {
+    const { createLogger } = await import('../src/runtime.js');
+    const json = createLogger('kit-test', 'info', { pretty: false });
+    const pretty = createLogger('kit-test', 'info', { pretty: true });
+    const streamOf = (l: object) => (l as Record<symbol, { write?: unknown; constructor: { name: string } }>)[pino.symbols.streamSym];
+    // JSON goes straight to stdout (sonic-boom); pretty goes through pino-pretty's transform stream.
+    expect(streamOf(json)?.constructor.name).toBe('SonicBoom');
+    expect(streamOf(pretty)?.constructor.name).not.toBe('SonicBoom');
+    expect(typeof streamOf(pretty)?.write).toBe('function');
+  });
+});

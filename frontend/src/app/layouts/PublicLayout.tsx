@@ -1,7 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { isOpenDuringMaintenance } from '@countinghouse/proto';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { isOpenDuringMaintenance, MESSAGES, STAFF_PORTAL_ROLES, type Me, type Role } from '@countinghouse/proto';
+import { authApi, usePersonLogoutMutation, useSessionProbeQuery } from '../../features/auth/api';
+import { forgetPrivateData } from '../../features/auth/forget';
 import { usePublicConfig } from '../../features/public/api';
+import { personSessionReset } from '../person-session';
+import { useAppDispatch } from '../store';
 import { APP_NAME } from '../../shared/use-page-title';
 import './public-layout.css';
 
@@ -16,8 +20,75 @@ const NAV_LINKS = [
   { to: '/about-us', label: 'About us' },
   { to: '/blog', label: 'Blog' },
   { to: '/package-selection', label: 'Packages' },
-  { to: '/login', label: 'Log in' },
 ] as const;
+
+/** Where a signed-in person's "Dashboard" goes: the staff portal for staff, else the client dashboard. */
+export function dashboardPathOf(me: Pick<Me, 'roles'>): string {
+  return isStaff(me) ? '/staff/dashboard' : '/dashboard';
+}
+
+function isStaff(me: Pick<Me, 'roles'>): boolean {
+  return me.roles.some((r) => (STAFF_PORTAL_ROLES as readonly Role[]).includes(r));
+}
+
+/** Signed-in pages whose own guard asks `me` (the header reads its answer). */
+const SELF_CHECKING = ['/dashboard', '/client-dashboard', '/payment-success', '/integrations', '/staff/dashboard'];
+
+/** Notice shown once after the header's Log out (router state, so a reload does not repeat it). */
+interface FrameState {
+  notice?: string;
+}
+
+/**
+ * The header's session links: "Log in" for a visitor; for a signed-in client or member of staff
+ * who it is, Dashboard and Log out, on every page of this frame (issue 22). The person comes from
+ * the client pages' `me` when cached, else from a probe that never refreshes or ends a session.
+ */
+function SessionLinks() {
+  const { pathname } = useLocation();
+  const cached = authApi.endpoints.me.useQueryState();
+  // Pages that check the session themselves (RequireClient, the staff portal) fill `me`: no second call.
+  const ownCheck = SELF_CHECKING.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  const probe = useSessionProbeQuery(undefined, { skip: Boolean(cached.data) || ownCheck });
+  const me = cached.data ?? probe.data;
+  const [logout, { isLoading }] = usePersonLogoutMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  if (!me)
+    return (
+      <NavLink to="/login" className="public-layout__link">
+        Log in
+      </NavLink>
+    );
+
+  const who = me.user.first_name?.trim() || me.user.email;
+  const signOut = async () => {
+    try {
+      await logout().unwrap();
+    } catch {
+      // Signed out locally anyway; the access token expires on its own.
+    }
+    const state: FrameState = { notice: MESSAGES.loggedOut };
+    // Leave the page first, so a signed-in page's guard does not see its data vanish and redirect.
+    navigate(isStaff(me) ? '/staff-login' : '/login', { replace: true, state });
+    dispatch(forgetPrivateData());
+    dispatch(personSessionReset());
+  };
+  return (
+    <span className="public-layout__session">
+      <span className="public-layout__who" title={me.user.email}>
+        Signed in as <strong>{who}</strong>
+      </span>
+      <NavLink to={dashboardPathOf(me)} className="public-layout__link">
+        Dashboard
+      </NavLink>
+      <button type="button" className="public-layout__logout" onClick={() => void signOut()} disabled={isLoading}>
+        {isLoading ? 'Logging out…' : 'Log out'}
+      </button>
+    </span>
+  );
+}
 
 /** A spinner drawn in CSS, announced to screen readers. */
 export function PublicSpinner({ label = 'Loading…' }: { label?: string }) {
@@ -34,6 +105,7 @@ export function PublicLayout() {
   const { isLoading, maintenance, practice } = usePublicConfig();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const notice = (location.state as FrameState | null)?.notice;
   const [menuPath, setMenuPath] = useState(location.pathname);
   // Close the mobile menu when the page changes.
   if (menuPath !== location.pathname) {
@@ -81,10 +153,16 @@ export function PublicLayout() {
                 {link.label}
               </NavLink>
             ))}
+            <SessionLinks />
           </nav>
         </div>
       </header>
       <main id="main" className="public-layout__content" tabIndex={-1}>
+        {notice && (
+          <p role="status" className="public-layout__notice">
+            {notice}
+          </p>
+        )}
         <Suspense fallback={<PublicSpinner />}>
           <Outlet />
         </Suspense>

@@ -64,6 +64,59 @@ describe('Public layout', () => {
   });
 });
 
+const ME = 'GET /api/identity/auth/me';
+const SIGNED_IN_CLIENT = {
+  user: {
+    user_id: '00000000-0000-4000-8000-000000000002',
+    email: 'sam@example.com',
+    first_name: 'Sam',
+    last_name: 'Patel',
+    company_name: 'Patel Joinery',
+    role: 'client',
+    created_at: '2026-03-05T10:00:00Z',
+  },
+  roles: ['client'],
+  staff_role: null,
+  session_expires_at: '2030-01-01T00:00:00.000Z',
+};
+
+describe('Public layout: the signed-in header (issue 22)', () => {
+  it('shows a visitor "Log in" and no Log out', async () => {
+    mockFetch({ [CONFIG]: () => json(200, PUBLIC_CONFIG), [ME]: () => apiError(401, 'UNAUTHENTICATED', MESSAGES.authenticationError) });
+    renderAt('/services');
+    const header = await screen.findByRole('banner');
+    expect(await within(header).findByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+    expect(within(header).queryByRole('button', { name: 'Log out' })).not.toBeInTheDocument();
+  });
+
+  it('shows who is signed in, Dashboard and Log out on a public page; Log out ends the session', async () => {
+    const { callsTo } = mockFetch({
+      [CONFIG]: () => json(200, PUBLIC_CONFIG),
+      [ME]: [() => json(200, SIGNED_IN_CLIENT), () => apiError(401, 'UNAUTHENTICATED', MESSAGES.authenticationError)],
+      'POST /api/identity/auth/logout': () => json(200, { success: true, message: MESSAGES.loggedOut }),
+    });
+    renderAt('/about-us');
+    const header = await screen.findByRole('banner');
+    expect(await within(header).findByText('Sam')).toBeInTheDocument();
+    expect(within(header).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(within(header).queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument();
+    within(header).getByRole('button', { name: 'Log out' }).click();
+    await waitFor(() => expect(callsTo('POST /api/identity/auth/logout')).toHaveLength(1));
+    expect(await within(header).findByRole('link', { name: 'Log in' })).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent(MESSAGES.loggedOut);
+  });
+
+  it("sends a member of staff's Dashboard to the staff portal", async () => {
+    mockFetch({
+      [CONFIG]: () => json(200, PUBLIC_CONFIG),
+      [ME]: () => json(200, { ...SIGNED_IN_CLIENT, roles: ['staff'], staff_role: 'staff' }),
+    });
+    renderAt('/blog');
+    const header = await screen.findByRole('banner');
+    expect(await within(header).findByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/staff/dashboard');
+  });
+});
+
 describe('/test-login', () => {
   it('offers the three buttons in demo mode', async () => {
     mockFetch({ [CONFIG]: () => json(200, { ...PUBLIC_CONFIG, demoMode: true }) });

@@ -1,6 +1,6 @@
-import { Button, Card, Col, Flex, Row, Tabs, Tag, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
-import { LIMITS, SESSION, type Role } from '@countinghouse/proto';
+import { LIMITS, SESSION } from '@countinghouse/proto';
 import { selectAdminUser } from '../../app/admin-session';
 import { useAppSelector } from '../../app/store';
 import { useAdminLogout } from '../admin-auth/use-admin-logout';
@@ -10,14 +10,8 @@ import { AiVideoTab } from '../media';
 import { ClientManagement, ControlPanelStats } from '../crm';
 import { ClientDocumentsView } from '../documents';
 import './dashboard.css';
-
-const ROLE_COLOURS: Record<Role, string> = {
-  admin: 'red',
-  manager: 'purple',
-  staff: 'blue',
-  accountant: 'green',
-  client: 'default',
-};
+import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
+import { StatusBadge } from '../../shared/StatusBadge';
 
 /** Shown wherever a later issue will put real data: never a made-up number. */
 
@@ -80,11 +74,7 @@ export function DashboardPage() {
           </Typography.Title>
           <Flex align="center" gap={8} wrap>
             <Typography.Text>Welcome back, {user?.username}</Typography.Text>
-            {user && (
-              <Tag color={ROLE_COLOURS[user.role]} className="admin-dashboard__role">
-                {user.role}
-              </Tag>
-            )}
+            {user && <StatusBadge status={user.role} className="admin-dashboard__role" />}
           </Flex>
         </div>
         <Button icon={<LogoutOutlined />} onClick={() => void signOut()} loading={isSigningOut}>
@@ -95,7 +85,7 @@ export function DashboardPage() {
       <ControlPanelStats />
 
       <Card>
-        <Tabs items={TABS} defaultActiveKey="staff" />
+        <ResponsiveTabs items={TABS} defaultActiveKey="staff" label="Section" />
       </Card>
     </Flex>
   );

@@ -7,7 +7,7 @@ import { renderAt } from '../../test/render';
 const bob = { id: 'b1', username: 'bob', role: 'manager' } as const;
 
 describe('Admin control panel', () => {
-  it('greets the admin, shows the role and the four figures from the crm stats', async () => {
+  it('greets the admin, shows the role and the four figures (monthly revenue from billing)', async () => {
     mockFetch({
       'GET /api/crm/stats': () =>
         json(200, {
@@ -20,6 +20,9 @@ describe('Admin control panel', () => {
           total_leads: 10,
           new_leads: 3,
         }),
+      // Monthly revenue is billing's one figure (issue 22), not crm's sum of every client's fee.
+      'GET /api/billing/revenue': () =>
+        json(200, { monthly_revenue: 74000.25, active_subscriptions: 900, overdue_fees: 1200, overdue_subscriptions: 12 }),
       'GET /api/identity/admin/session': () => json(200, { success: true, user: bob, expires_at: '2026-03-05T18:00:00Z' }),
       'GET /api/identity/invitations': () => json(200, { invitations: [], smtp_configured: true }),
       'GET /api/identity/staff': () => json(200, { staff: [] }),
@@ -35,7 +38,7 @@ describe('Admin control panel', () => {
     await waitFor(() => expect(card('Total Clients')).toHaveTextContent('1,234'));
     expect(card('Total Clients')).toHaveTextContent('Registered businesses');
     expect(card('Team Members')).toHaveTextContent('7Active staff');
-    expect(card('Monthly Revenue')).toHaveTextContent('£98,765.50Recurring income');
+    await waitFor(() => expect(card('Monthly Revenue')).toHaveTextContent('£74,000.25Recurring income'));
     expect(card('Active Plans')).toHaveTextContent('900Paying clients');
     // The Staff Management tab (open first) is the real panel.
     expect((await screen.findByText(/Send Invitation/, {}, { timeout: 15_000 })).closest('button')).toBeInTheDocument();

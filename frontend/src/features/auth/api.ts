@@ -30,6 +30,15 @@ export const authApi = api.injectEndpoints({
       extraOptions: { auth: 'user' },
       providesTags: ['PersonSession'],
     }),
+    /**
+     * Who is signed in, for the public frame's header: no refresh and no session-ended signal on a
+     * 401 (an anonymous visitor is not an expired session). Pages that need a session use `me`.
+     */
+    sessionProbe: build.query<Me, void>({
+      query: () => apiPath(IDENTITY_ROUTES.me),
+      extraOptions: { auth: 'none' },
+      providesTags: ['PersonSession'],
+    }),
     personLogout: build.mutation<MessageReply, void>({
       query: () => ({ url: apiPath(IDENTITY_ROUTES.logout), method: 'POST' }),
       extraOptions: { auth: 'none' },
@@ -60,6 +69,7 @@ export const {
   usePersonSignupMutation,
   usePersonLoginMutation,
   useMeQuery,
+  useSessionProbeQuery,
   usePersonLogoutMutation,
   useForgotPasswordMutation,
   useResetLookupQuery,

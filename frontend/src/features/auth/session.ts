@@ -1,10 +1,10 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES, STAFF_PORTAL_ROLES, type Me, type Role } from '@countinghouse/proto';
-import { api, errorBody, httpStatus } from '../../app/api';
+import { errorBody, httpStatus } from '../../app/api';
 import { personSessionReset } from '../../app/person-session';
-import { useAppDispatch, type AppDispatch, type RootState } from '../../app/store';
-import { publicApi } from '../public/api';
+import { useAppDispatch } from '../../app/store';
+import { forgetPrivateData } from './forget';
 import { serverText, useToast, type ToastText } from '../../shared/toast';
 import { usePersonLogoutMutation } from './api';
 
@@ -65,18 +65,6 @@ export function usePersonSignOut() {
   return { signOut, isSigningOut: isLoading };
 }
 
-/**
- * Drop every cached response (they may belong to the previous person or admin) except the public
- * config, which the public layout needs to stay on screen.
- */
-export function forgetPrivateData() {
-  return (dispatch: AppDispatch, getState: () => RootState) => {
-    const config = publicApi.endpoints.publicConfig.select()(getState()).data;
-    dispatch(api.util.resetApiState());
-    if (config) dispatch(publicApi.util.upsertQueryData('publicConfig', undefined, config));
-  };
-}
-
 /** Only same-site paths ("/x", never "//host" or "https://…") may be a post-login destination. */
 export function safeRedirect(value: string | null | undefined, fallback: string): string {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
@@ -88,3 +76,5 @@ export function safeRedirect(value: string | null | undefined, fallback: string)
     return fallback;
   }
 }
+
+export { forgetPrivateData };

@@ -1,10 +1,17 @@
-import { formatDate, formatGBP, type AdminSubscription, type FailedPayment } from '@countinghouse/proto';
-import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  formatDate,
+  formatGBP,
+  MONTHLY_REVENUE_DEFINITION,
+  MONTHLY_REVENUE_LABEL,
+  type AdminSubscription,
+  type FailedPayment,
+} from '@countinghouse/proto';
+import { Alert, Card, Col, Row, Statistic, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { usePageTitle } from '../../shared/use-page-title';
 import { useAdminBillingSummaryQuery, useAdminSubscriptionsQuery } from './api';
-
-const STATUS_COLOURS: Record<string, string> = { active: 'green', overdue: 'orange', cancelled: 'default', pending: 'blue' };
+import { PageHeader } from '../../shared/PageHeader';
+import { StatusBadge } from '../../shared/StatusBadge';
 
 /** /admin/billing: subscriptions and their status, monthly recurring revenue, failed payments (admin and manager). */
 export function AdminBillingPage() {
@@ -17,7 +24,7 @@ export function AdminBillingPage() {
 
   return (
     <div>
-      <Typography.Title level={2}>Billing</Typography.Title>
+      <PageHeader title="Billing" />
       {s?.provider === 'test' && (
         <Alert
           type="info"
@@ -32,7 +39,11 @@ export function AdminBillingPage() {
       <Row gutter={[16, 16]} className="client-gap">
         <Col xs={12} md={6}>
           <Card>
-            <Statistic title="Monthly recurring revenue" value={s ? formatGBP(s.mrr) : '…'} />
+            <Statistic title={MONTHLY_REVENUE_LABEL} value={s ? formatGBP(s.mrr) : '…'} />
+            <Typography.Text type="secondary">
+              {MONTHLY_REVENUE_DEFINITION}
+              {s && s.overdue_fees > 0 ? `; ${formatGBP(s.overdue_fees)} more is overdue` : ''}
+            </Typography.Text>
           </Card>
         </Col>
         <Col xs={12} md={6}>
@@ -62,7 +73,7 @@ export function AdminBillingPage() {
             { title: 'Client e-mail', dataIndex: 'email' },
             { title: 'Package', dataIndex: 'package_name' },
             { title: 'Monthly fee', dataIndex: 'monthly_fee', render: (v: number) => `${formatGBP(v)}/month` },
-            { title: 'Status', dataIndex: 'status', render: (v: string) => <Tag color={STATUS_COLOURS[v]}>{v}</Tag> },
+            { title: 'Status', dataIndex: 'status', render: (v: string) => <StatusBadge status={v} /> },
             { title: 'Next billing date', dataIndex: 'current_period_end', render: (v: string | null) => formatDate(v) },
             { title: 'Provider', dataIndex: 'provider' },
             { title: 'Started', dataIndex: 'created_at', render: (v: string) => formatDate(v) },

@@ -1,8 +1,9 @@
 import { Children, isValidElement, useState, type ReactNode } from 'react';
 import { Button, Col, Empty, Flex, Pagination, Row, Spin, Tabs, Typography } from 'antd';
 import { PlusOutlined, UserAddOutlined } from '@ant-design/icons';
-import { MESSAGES, formatGBP, type Client, type Lead } from '@countinghouse/proto';
-import { useClientsQuery, useCrmStatsQuery, useLeadsQuery } from './api';
+import { MESSAGES, MONTHLY_REVENUE_LABEL, type Client, type Lead } from '@countinghouse/proto';
+import { useClientsQuery, useCrmStatsQuery, useLeadsQuery, useMonthlyRevenueQuery } from './api';
+import { revenueValue } from './ControlPanelStats';
 import { ClientCard } from './components/ClientCard';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientFormModal } from './components/ClientFormModal';
@@ -50,6 +51,7 @@ export function ClientManagement() {
   const [converting, setConverting] = useState<Lead | null>(null);
 
   const stats = useCrmStatsQuery();
+  const revenue = useMonthlyRevenueQuery();
   const clients = useClientsQuery({
     search,
     status: unlessAll(status),
@@ -139,7 +141,7 @@ export function ClientManagement() {
           { title: 'Total Clients', value: s === undefined ? undefined : s && formatCount(s.total_clients) },
           { title: 'Active Clients', value: s === undefined ? undefined : s && formatCount(s.active_clients) },
           { title: 'New Leads', value: s === undefined ? undefined : s && formatCount(s.new_leads) },
-          { title: 'Monthly Revenue', value: s === undefined ? undefined : s && formatGBP(s.monthly_revenue) },
+          { title: MONTHLY_REVENUE_LABEL, value: revenueValue(revenue) },
         ]}
       />
 

@@ -82,7 +82,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
         actions={(c) => (
           <Flex gap={4}>
             <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
-              Docs
+              Documents
             </Button>
             <Button
               size="small"

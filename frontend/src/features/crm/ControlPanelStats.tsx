@@ -1,5 +1,5 @@
-import { MESSAGES, formatGBP } from '@countinghouse/proto';
-import { useCrmStatsQuery } from './api';
+import { MESSAGES, MONTHLY_REVENUE_LABEL, MONTHLY_REVENUE_NOTE, formatGBP } from '@countinghouse/proto';
+import { useCrmStatsQuery, useMonthlyRevenueQuery } from './api';
 import { StatCards } from './components/StatCards';
 import { formatCount } from './format';
 import { useErrorToast } from './use-error-toast';
@@ -8,6 +8,7 @@ import './crm.css';
 /** The Admin Control Panel's four cards (spec: titles and notes word for word). */
 export function ControlPanelStats() {
   const stats = useCrmStatsQuery();
+  const revenue = useMonthlyRevenueQuery();
   useErrorToast(stats.isError, MESSAGES.failedToLoadClientData);
   const s = stats.isError ? null : stats.data;
   const value = (pick: (d: NonNullable<typeof s>) => string) => (s === undefined ? undefined : s && pick(s));
@@ -17,7 +18,7 @@ export function ControlPanelStats() {
       items={[
         { title: 'Total Clients', note: 'Registered businesses', value: value((d) => formatCount(d.total_clients)) },
         { title: 'Team Members', note: 'Active staff', value: value((d) => formatCount(d.team_members)) },
-        { title: 'Monthly Revenue', note: 'Recurring income', value: value((d) => formatGBP(d.monthly_revenue)) },
+        { title: MONTHLY_REVENUE_LABEL, note: MONTHLY_REVENUE_NOTE, value: revenueValue(revenue) },
         { title: 'Active Plans', note: 'Paying clients', value: value((d) => formatCount(d.active_plans)) },
       ]}
     />
@@ -27,6 +28,7 @@ export function ControlPanelStats() {
 /** The staff portal's three cards. */
 export function StaffStats() {
   const stats = useCrmStatsQuery({ realm: 'user' });
+  const revenue = useMonthlyRevenueQuery({ realm: 'user' });
   useErrorToast(stats.isError, MESSAGES.failedToLoadClientData);
   const s = stats.isError ? null : stats.data;
   const value = (pick: (d: NonNullable<typeof s>) => string) => (s === undefined ? undefined : s && pick(s));
@@ -35,8 +37,14 @@ export function StaffStats() {
       items={[
         { title: 'Total Clients', value: value((d) => formatCount(d.total_clients)) },
         { title: 'Active Clients', value: value((d) => formatCount(d.active_clients)) },
-        { title: 'Monthly Revenue', value: value((d) => formatGBP(d.monthly_revenue)) },
+        { title: MONTHLY_REVENUE_LABEL, value: revenueValue(revenue) },
       ]}
     />
   );
+}
+
+/** The monthly revenue card's value: billing's one figure (undefined while loading, null if it failed). */
+export function revenueValue(q: ReturnType<typeof useMonthlyRevenueQuery>): string | null | undefined {
+  if (q.isError) return null;
+  return q.data === undefined ? undefined : formatGBP(q.data.monthly_revenue);
 }

@@ -1,4 +1,5 @@
 import {
+  BILLING_ROUTES,
   CRM_ROUTES,
   type Client,
   type ClientCreateBody,
@@ -11,6 +12,7 @@ import {
   type CommunicationList,
   type CommunicationListQuery,
   type CrmStats,
+  type MonthlyRevenue,
   type GhlConfig,
   type GhlImportResult,
   type Lead,
@@ -70,6 +72,11 @@ export const crmApi = api.injectEndpoints({
     crmStats: build.query<CrmStats, R | void>({
       query: (a) => get(CRM_ROUTES.stats, a?.realm),
       providesTags: ['SidebarStats'],
+    }),
+    /** The practice's monthly revenue (billing's one definition), for the control panel and staff portal. */
+    monthlyRevenue: build.query<MonthlyRevenue, R | void>({
+      query: (a) => get(BILLING_ROUTES.revenue, a?.realm),
+      providesTags: ['SidebarStats', 'Billing'],
     }),
     sidebarCounts: build.query<SidebarCounts, void>({
       query: () => get(CRM_ROUTES.sidebarCounts),
@@ -176,6 +183,7 @@ export const crmApi = api.injectEndpoints({
 
 export const {
   useCrmStatsQuery,
+  useMonthlyRevenueQuery,
   useSidebarCountsQuery,
   useCrmSearchQuery,
   useTeamMembersQuery,

@@ -5,7 +5,7 @@ import { GHL_MESSAGES, MESSAGES } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { ClientManagement } from './ClientManagement';
-import { STATS, UploadXhr, client, findDialog, lastQuery, lead, page, queriesTo } from './test/fixtures';
+import { REVENUE, REVENUE_ROUTE, STATS, UploadXhr, client, findDialog, lastQuery, lead, page, queriesTo } from './test/fixtures';
 
 const CLIENTS = 'GET /api/crm/clients';
 const LEADS = 'GET /api/crm/leads';
@@ -29,6 +29,7 @@ const wonLead = lead({ name: 'Wendy Won', email: 'wendy@won.example', company_na
 function setup(overrides: Parameters<typeof mockFetch>[0] = {}) {
   const mock = mockFetch({
     [STATS_ROUTE]: () => json(200, STATS),
+    [REVENUE_ROUTE]: () => json(200, REVENUE),
     [CLIENTS]: () => json(200, page('clients', [acme, bolt], 40)),
     [LEADS]: () => json(200, page('leads', [grace, wonLead], 321)),
     [GHL_CONFIG]: () => json(200, { configured: true, message: null, last_import_at: null, last_import_total: null }),
@@ -55,7 +56,7 @@ describe('Client Management', { timeout: 60_000 }, () => {
     await waitFor(() => expect(statCard('Total Clients')).toHaveTextContent('1,234'));
     expect(statCard('Active Clients')).toHaveTextContent('987');
     expect(statCard('New Leads')).toHaveTextContent('42');
-    expect(statCard('Monthly Revenue')).toHaveTextContent('£12,345.50');
+    await waitFor(() => expect(statCard('Monthly Revenue')).toHaveTextContent('£9,876.25'));
 
     expect(await screen.findByRole('tab', { name: 'Clients (40)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Leads (321)' })).toBeInTheDocument();

@@ -5,7 +5,7 @@ import { MESSAGES } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { StaffClientDatabase, StaffLeads, StaffStats } from './index';
-import { STATS, client, findDialog, lastQuery, lead, page } from './test/fixtures';
+import { REVENUE, REVENUE_ROUTE, STATS, client, findDialog, lastQuery, lead, page } from './test/fixtures';
 
 const render = (element: React.ReactNode) => renderAt('/', { routes: [{ path: '/', element }] });
 
@@ -62,12 +62,12 @@ describe('Staff portal: Client Database', { timeout: 60_000 }, () => {
 
 describe('Staff portal: stats and leads', { timeout: 60_000 }, () => {
   it('shows Total Clients, Active Clients and Monthly Revenue', async () => {
-    mockFetch({ 'GET /api/crm/stats': () => json(200, STATS) });
+    mockFetch({ 'GET /api/crm/stats': () => json(200, STATS), [REVENUE_ROUTE]: () => json(200, REVENUE) });
     render(<StaffStats />);
     const card = (t: string) => screen.getByRole('heading', { name: t }).closest('.ant-card');
     await waitFor(() => expect(card('Total Clients')).toHaveTextContent('1,234'));
     expect(card('Active Clients')).toHaveTextContent('987');
-    expect(card('Monthly Revenue')).toHaveTextContent('£12,345.50');
+    await waitFor(() => expect(card('Monthly Revenue')).toHaveTextContent('£9,876.25'));
     expect(screen.queryByRole('heading', { name: 'New Leads' })).not.toBeInTheDocument();
   });
 

@@ -153,6 +153,11 @@ export function DocumentUploader({ clientId, pickClient = false, realm = 'admin'
             multiple
             accept={UPLOAD_ACCEPT}
             hidden
+            // The browser's own "Choose Files" control never shows (a stylesheet giving inputs a display
+            // would undo `hidden`): the labelled button below opens it (issue 22).
+            style={{ display: 'none' }}
+            tabIndex={-1}
+            aria-label="Choose files to upload"
             data-testid="documents-file-input"
             onChange={(e) => choose(e.target.files)}
           />

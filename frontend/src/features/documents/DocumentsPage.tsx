@@ -1,12 +1,13 @@
-import { Card, Typography } from 'antd';
+import { Card } from 'antd';
 import { ClientDocumentsView } from './ClientDocumentsView';
 import { DocumentUploader } from './DocumentUploader';
+import { PageHeader } from '../../shared/PageHeader';
 
 /** /admin/documents and the admin panel's Client Files tab: upload for any client, then every document. */
 export function AdminDocumentsPage() {
   return (
     <div className="documents-page">
-      <Typography.Title level={3}>Client Documents</Typography.Title>
+      <PageHeader title="Client Documents" />
       <Card title="Upload documents" size="small" style={{ marginBottom: 16 }}>
         <DocumentUploader pickClient realm="admin" />
       </Card>

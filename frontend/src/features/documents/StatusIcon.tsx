@@ -1,7 +1,7 @@
 import { CheckCircleOutlined, ClockCircleOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import { documentStatusColour } from '@countinghouse/proto';
 
-const COLOURS = { green: '#389e0d', blue: '#1677ff', orange: '#fa8c16' } as const;
+const COLOURS = { green: '#1e7b34', blue: '#0b57d0', orange: '#8a5300' } as const;
 
 /** Completed and active green, pending blue, anything else orange (spec). */
 export function StatusIcon({ status }: { status: string }) {

@@ -27,6 +27,7 @@ import {
   useSyncJobQuery,
 } from './api';
 import './integrations.css';
+import { PageHeader } from '../../shared/PageHeader';
 
 const RUNNING: ReadonlyArray<SyncJob['state']> = ['waiting', 'active', 'delayed'];
 
@@ -222,7 +223,7 @@ export function IntegrationsPage() {
   }
   return (
     <section className="integrations-page">
-      <Typography.Title level={2}>Integrations</Typography.Title>
+      <PageHeader title="Integrations" />
       <Typography.Paragraph type="secondary">
         Connect your accounting software so your accountant can see your figures. We only read your data.
       </Typography.Paragraph>

@@ -8,6 +8,7 @@ import {
   formatDate,
   formatGBP,
   londonToday,
+  MONTHLY_REVENUE_LABEL,
   reportRangeProblem,
   type ClientsByPackage,
   type ClientsByStatus,
@@ -206,7 +207,6 @@ export function ReportsPage() {
   const leads = useLeadsReportQuery(range, opts);
   const uploads = useUploadsReportQuery(range, opts);
 
-  const latest = mrr.data?.months.at(-1);
   const csvRange = range;
 
   // ---- tables (and their CSV) ----
@@ -214,7 +214,13 @@ export function ReportsPage() {
     { title: 'Month', show: (r) => monthLabel(r.month), csv: (r) => monthLabel(r.month) },
     { title: 'Measured at end of', show: (r) => formatDate(`${r.as_of}T12:00:00Z`), csv: (r) => csvDate(r.as_of) },
     { title: 'Subscriptions', show: (r) => count(r.subscriptions), csv: (r) => r.subscriptions, numeric: true },
-    { title: 'MRR', csvTitle: 'MRR (GBP)', show: (r) => formatGBP(r.mrr), csv: (r) => csvPounds(r.mrr), numeric: true },
+    {
+      title: 'Fees (active and overdue)',
+      csvTitle: 'Fees (GBP)',
+      show: (r) => formatGBP(r.mrr),
+      csv: (r) => csvPounds(r.mrr),
+      numeric: true,
+    },
   ];
   const statusColumns = SUBSCRIPTION_STATUSES.map((s): Column<ClientsByPackage> => ({
     title: STATUS_LABELS[s],
@@ -346,10 +352,10 @@ export function ReportsPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} sm={12} xl={{ flex: '20%' }}>
           <Headline
-            title="Monthly recurring revenue"
+            title={MONTHLY_REVENUE_LABEL}
             loading={mrr.isLoading || !mrr.data}
-            value={formatGBP(latest?.mrr ?? 0)}
-            note={mrr.data && `Now: ${formatGBP(mrr.data.active_mrr_now)} active, ${formatGBP(mrr.data.overdue_mrr_now)} overdue`}
+            value={formatGBP(mrr.data?.active_mrr_now ?? 0)}
+            note={mrr.data && `Active subscriptions now; ${formatGBP(mrr.data.overdue_mrr_now)} overdue apart`}
           />
         </Col>
         <Col xs={24} sm={12} xl={{ flex: '20%' }}>
@@ -382,11 +388,16 @@ export function ReportsPage() {
       </Row>
 
       <ReportCard
-        title="Monthly recurring revenue"
+        title="Subscription fees at each month end"
         query={mrr}
         isEmpty={mrrMonths.length === 0}
         emptyText="No months of this range have begun yet"
-        csv={{ label: 'Monthly recurring revenue', name: 'mrr', range: csvRange, build: () => csvOf(mrrColumns, mrrMonths) }}
+        csv={{
+          label: 'Subscription fees at each month end',
+          name: 'subscription-fees',
+          range: csvRange,
+          build: () => csvOf(mrrColumns, mrrMonths),
+        }}
       >
         <LineChart
           categories={mrrMonths.map((m) => monthLabel(m.month))}
@@ -394,9 +405,15 @@ export function ReportsPage() {
           values={mrrMonths.map((m) => m.mrr)}
           formatValue={formatGBP}
           formatAxis={wholePounds}
-          ariaLabel={`Monthly recurring revenue by month: ${mrrMonths.map((m) => `${monthLabel(m.month)} ${formatGBP(m.mrr)}`).join(', ')}`}
+          ariaLabel={`Subscription fees at each month end: ${mrrMonths.map((m) => `${monthLabel(m.month)} ${formatGBP(m.mrr)}`).join(', ')}`}
         />
-        <ReportTable label="Monthly recurring revenue" rows={mrrMonths} columns={mrrColumns} rowKey={(r) => r.month} pageSize={12} />
+        <ReportTable
+          label="Subscription fees at each month end"
+          rows={mrrMonths}
+          columns={mrrColumns}
+          rowKey={(r) => r.month}
+          pageSize={12}
+        />
       </ReportCard>
 
       <Row gutter={[16, 16]}>

@@ -132,15 +132,16 @@ describe('/admin/reports', { timeout: 60_000 }, () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeInTheDocument();
     await waitFor(() => expect(calls.filter((c) => c.path.includes('/reports/'))).toHaveLength(5));
 
-    // Headline cards: the latest month's MRR, new clients, leads with conversion, documents, failed payments.
-    const mrrStat = (await screen.findByText('Now: £1,250.50 active, £300.00 overdue')).closest('.ant-card') as HTMLElement;
-    expect(mrrStat).toHaveTextContent('Monthly recurring revenue£1,550.50');
+    // Headline cards: monthly revenue (active now, as on the control panel and Billing), new clients,
+    // leads with conversion, documents, failed payments.
+    const mrrStat = (await screen.findByText('Active subscriptions now; £300.00 overdue apart')).closest('.ant-card') as HTMLElement;
+    expect(mrrStat).toHaveTextContent('Monthly Revenue£1,250.50');
     expect(screen.getByText('40.0% won')).toBeInTheDocument();
     expect(screen.getByText('£550.00')).toBeInTheDocument();
 
     // Charts are images described in words, with the table beneath.
     expect(
-      screen.getByRole('img', { name: 'Monthly recurring revenue by month: Jan 2025 £300.00, Feb 2025 £250.00, Mar 2025 £1,550.50' }),
+      screen.getByRole('img', { name: 'Subscription fees at each month end: Jan 2025 £300.00, Feb 2025 £250.00, Mar 2025 £1,550.50' }),
     ).toBeInTheDocument();
     expect(
       screen.getByRole('img', { name: /^Leads by stage, in pipeline order: New Enquiry 2, Qualified 1, .*Won 4, Lost 1$/ }),
@@ -168,16 +169,16 @@ describe('/admin/reports', { timeout: 60_000 }, () => {
     const { blobs, clicked } = captureDownloads();
     at();
     const user = userEvent.setup();
-    await screen.findByText('Now: £1,250.50 active, £300.00 overdue');
+    await screen.findByText('Active subscriptions now; £300.00 overdue apart');
     await screen.findByText('owner@acme.example');
 
-    await user.click(screen.getByRole('button', { name: 'Download CSV: Monthly recurring revenue' }));
-    expect(clicked.at(-1)!.download).toBe('countinghouse-mrr-2025-01-01-to-2025-03-31.csv');
+    await user.click(screen.getByRole('button', { name: 'Download CSV: Subscription fees at each month end' }));
+    expect(clicked.at(-1)!.download).toBe('countinghouse-subscription-fees-2025-01-01-to-2025-03-31.csv');
     const bytes = new Uint8Array(await blobs.at(-1)!.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // Excel reads it as UTF-8
     expect(blobs.at(-1)!.type).toContain('text/csv');
     expect(await blobs.at(-1)!.text()).toBe(
-      'Month,Measured at end of,Subscriptions,MRR (GBP)\r\n' +
+      'Month,Measured at end of,Subscriptions,Fees (GBP)\r\n' +
         'Jan 2025,31/01/2025,2,300.00\r\n' +
         'Feb 2025,28/02/2025,2,250.00\r\n' +
         'Mar 2025,31/03/2025,3,1550.50\r\n',
@@ -265,7 +266,7 @@ describe('/admin/reports', { timeout: 60_000 }, () => {
     });
     at();
     expect(await screen.findAllByText('The service is busy. Please try again shortly.')).toHaveLength(2);
-    expect(await screen.findByRole('img', { name: /^Monthly recurring revenue by month/ })).toBeInTheDocument();
+    expect(await screen.findByRole('img', { name: /^Subscription fees at each month end/ })).toBeInTheDocument();
   });
 
   it('a wrong range in the address is explained and not sent', async () => {

@@ -90,7 +90,7 @@ export function RolesPage() {
 export function PermissionMatrix() {
   return (
     <Card title="What each role may do" className="roles-matrix">
-      <div className="roles-matrix__scroll">
+      <div className="roles-matrix__scroll" data-scroll-region aria-label="What each role may do" role="region" tabIndex={0}>
         <table className="roles-matrix__table" aria-label="Permissions by role">
           <thead>
             <tr>

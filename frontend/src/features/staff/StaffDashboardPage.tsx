@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Button, Card, Col, Flex, Result, Row, Tabs, Typography } from 'antd';
+import { Button, Card, Col, Flex, Result, Row, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
@@ -16,6 +16,7 @@ import { usePageTitle } from '../../shared/use-page-title';
 import { NotBuiltPanel, STAFF_PORTAL_SLOTS } from './portal-slots';
 import { RoleTag } from './roles';
 import './staff-portal.css';
+import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 
 const CHECKING = 'Checking access…';
 
@@ -161,7 +162,7 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
       )}
 
       <Card>
-        <Tabs items={tabs} defaultActiveKey="clients" />
+        <ResponsiveTabs items={tabs} defaultActiveKey="clients" label="Section" />
       </Card>
     </Flex>
   );

@@ -1,6 +1,6 @@
 import { enqueueEvent, type Db } from '@countinghouse/kit';
-import type { Actor, AdminSubscription, EventData, SubscriptionCheck, SubscriptionStatus } from '@countinghouse/proto';
-import { and, eq, ne } from 'drizzle-orm';
+import type { Actor, AdminSubscription, EventData, MonthlyRevenue, SubscriptionCheck, SubscriptionStatus } from '@countinghouse/proto';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { customers, SCHEMA, subscriptions } from './schema.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -83,4 +83,36 @@ type BillingEventType =
 /** Write a billing event into the outbox, in the caller's transaction; keyed by person so one person's events stay in order. */
 export async function publish<T extends BillingEventType>(tx: Db, type: T, data: EventData<T>, actor: Actor) {
   return enqueueEvent(tx, SCHEMA, type, data, { actor, key: (data as { userId: string }).userId });
+}
+
+const toPounds = (v: string | null | undefined) => Math.round(Number(v ?? 0) * 100) / 100;
+
+/**
+ * The practice's monthly revenue: the one place it is computed (control panel, staff portal,
+ * /admin/billing and Reports all read it). Active subscriptions' monthly fees; overdue apart.
+ */
+export async function monthlyRevenue(db: Db): Promise<MonthlyRevenue> {
+  const { rows } = await db.execute<{ active: string; n_active: number; overdue: string; n_overdue: number }>(sql`
+    select coalesce(sum(monthly_fee) filter (where status = 'active'), 0)::text as active,
+           (count(*) filter (where status = 'active'))::int as n_active,
+           coalesce(sum(monthly_fee) filter (where status = 'overdue'), 0)::text as overdue,
+           (count(*) filter (where status = 'overdue'))::int as n_overdue
+    from ${subscriptions} where status in ('active', 'overdue')`);
+  const r = rows[0];
+  return {
+    monthly_revenue: toPounds(r?.active),
+    active_subscriptions: Number(r?.n_active ?? 0),
+    overdue_fees: toPounds(r?.overdue),
+    overdue_subscriptions: Number(r?.n_overdue ?? 0),
+  };
+}
+
+/** The name and company a person typed at sign-up (null each when none was given or not yet known). */
+export async function customerNames(db: Db, userId: string): Promise<{ contactName: string | null; companyName: string | null }> {
+  const [row] = await db
+    .select({ name: customers.name, companyName: customers.companyName })
+    .from(customers)
+    .where(eq(customers.userId, userId))
+    .limit(1);
+  return { contactName: row?.name ?? null, companyName: row?.companyName ?? null };
 }

@@ -11,11 +11,15 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 const fee = (name: string) => numeric(name, { precision: 10, scale: 2, mode: 'number' });
 
-/** Read model of people's e-mail addresses (identity.user_registered): the client record needs one. */
+/**
+ * Read model of the people who signed up (identity.user_registered): the e-mail the client record
+ * and Stripe need, and the name and company typed at sign-up, which the new client record takes.
+ */
 export const customers = billing.table('customers', {
   userId: uuid('user_id').primaryKey(),
   email: text('email').notNull(),
   name: text('name'),
+  companyName: text('company_name'),
   updatedAt: updatedAt(),
 });
 

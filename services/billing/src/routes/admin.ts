@@ -3,13 +3,15 @@ import {
   AdminSubscriptionListSchema,
   AdminSubscriptionQuerySchema,
   BillingSummarySchema,
+  MonthlyRevenueSchema,
   rolesFor,
   type AdminSubscriptionQuery,
   type BillingSummary,
+  type MonthlyRevenue,
 } from '@countinghouse/proto';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { BillingDeps } from '../billing.js';
-import { toAdmin } from '../db/queries.js';
+import { monthlyRevenue, toAdmin } from '../db/queries.js';
 import { payments, subscriptions } from '../db/schema.js';
 import { errors } from './shared.js';
 
@@ -59,12 +61,12 @@ export function adminRoutes(app: App, d: BillingDeps) {
       },
     },
     async (): Promise<BillingSummary> => {
-      const [byStatus, collected, failed] = await Promise.all([
+      const [revenue, byStatus, collected, failed] = await Promise.all([
+        monthlyRevenue(d.db),
         d.db
           .select({
             status: subscriptions.status,
             n: sql<number>`count(*)::int`,
-            fees: sql<string>`coalesce(sum(${subscriptions.monthlyFee}), 0)`,
           })
           .from(subscriptions)
           .groupBy(subscriptions.status),
@@ -81,9 +83,9 @@ export function adminRoutes(app: App, d: BillingDeps) {
           .limit(50),
       ]);
       const count = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
-      const mrr = Number(byStatus.find((r) => r.status === 'active')?.fees ?? 0);
       return {
-        mrr: Math.round(mrr * 100) / 100,
+        mrr: revenue.monthly_revenue,
+        overdue_fees: revenue.overdue_fees,
         active: count('active'),
         overdue: count('overdue'),
         cancelled: count('cancelled'),
@@ -101,5 +103,20 @@ export function adminRoutes(app: App, d: BillingDeps) {
         provider: d.provider.kind,
       };
     },
+  );
+
+  // The practice figures' permission (control panel and staff portal cards), not billing.manage:
+  // the revenue total is one of those figures; no subscription or person is shown.
+  app.get(
+    '/revenue',
+    {
+      preHandler: requireRole(rolesFor('crm.overview')),
+      schema: {
+        tags: ['billing'],
+        summary: 'Monthly revenue: fees of active subscriptions, overdue fees apart (the one definition)',
+        response: { 200: MonthlyRevenueSchema, ...errors },
+      },
+    },
+    async (): Promise<MonthlyRevenue> => monthlyRevenue(d.db),
   );
 }

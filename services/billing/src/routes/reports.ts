@@ -17,6 +17,7 @@ import {
 } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import type { BillingDeps } from '../billing.js';
+import { monthlyRevenue } from '../db/queries.js';
 import { errors } from './shared.js';
 
 /** Reports on billing's own data, for administrators only: MRR over time and failed payments. */
@@ -56,10 +57,7 @@ export function reportRoutes(app: App, d: BillingDeps) {
                and coalesce(s.cancelled_at, case when s.status = 'cancelled' then s.updated_at end, 'infinity')
                    >= (p.until::timestamp at time zone ${REPORT_TIME_ZONE})
               group by p.i order by p.i`),
-        d.db.execute<{ active: string; overdue: string }>(sql`
-          select coalesce(sum(monthly_fee) filter (where status = 'active'), 0) as active,
-                 coalesce(sum(monthly_fee) filter (where status = 'overdue'), 0) as overdue
-          from billing.subscriptions where status in ('active', 'overdue')`),
+        monthlyRevenue(d.db),
       ]);
       return {
         from,
@@ -68,8 +66,8 @@ export function reportRoutes(app: App, d: BillingDeps) {
           const r = series.rows[idx];
           return { month: p.month, as_of: p.as_of, mrr: pounds(r?.mrr), subscriptions: Number(r?.n ?? 0) };
         }),
-        active_mrr_now: pounds(now.rows[0]?.active),
-        overdue_mrr_now: pounds(now.rows[0]?.overdue),
+        active_mrr_now: now.monthly_revenue,
+        overdue_mrr_now: now.overdue_fees,
       };
     },
   );

@@ -11,23 +11,35 @@ export interface SubscriptionUpsert {
   subscriptionStatus: SubscriptionStatus;
   contactEmail: string;
   nextBillingDate?: string | null;
+  /** What the person typed at sign-up; the spec's placeholders apply only when nothing was given. */
+  contactName?: string | null;
+  companyName?: string | null;
+}
+
+/** The name typed at sign-up, trimmed and cut to the profile's 200 characters, else the placeholder. */
+export function givenOr(value: string | null | undefined, placeholder: string): string {
+  const v = value?.trim().slice(0, 200);
+  return v ? v : placeholder;
 }
 
 /**
  * The seam for billing's subscription events (issue 6): upsert the client keyed on user_id (spec
- * section 7). A new client gets the spec's placeholders (company and contact name, business type
- * limited, onboarding not completed); an existing one keeps its details and takes the new package,
- * fee and status. Publishes crm.client_upserted in the same transaction. Call it inside the
+ * section 7). A new client takes the company and contact name typed at sign-up, or the spec's
+ * placeholders when none was given (business type limited, onboarding not completed); an existing
+ * one keeps its details (a placeholder still there is replaced by a name the event brings) and
+ * takes the new package, fee and status. Publishes crm.client_upserted in the same transaction. Call it inside the
  * consumer's transaction (idempotent()).
  */
 export async function upsertClientFromSubscription(tx: Db, s: SubscriptionUpsert, actor: Actor) {
   const fee = feeForPackage(s.packageName);
+  const companyName = givenOr(s.companyName, CLIENT_PLACEHOLDERS.companyName);
+  const contactName = givenOr(s.contactName, CLIENT_PLACEHOLDERS.contactName);
   const [row] = await tx
     .insert(clients)
     .values({
       userId: s.userId,
-      companyName: CLIENT_PLACEHOLDERS.companyName,
-      contactName: CLIENT_PLACEHOLDERS.contactName,
+      companyName,
+      contactName,
       contactEmail: s.contactEmail.toLowerCase(),
       businessType: 'limited',
       packageName: s.packageName,
@@ -43,6 +55,8 @@ export async function upsertClientFromSubscription(tx: Db, s: SubscriptionUpsert
         monthlyFee: fee,
         subscriptionStatus: s.subscriptionStatus,
         nextBillingDate: sql`coalesce(excluded.next_billing_date, ${clients.nextBillingDate})`,
+        companyName: sql`case when ${clients.companyName} = ${CLIENT_PLACEHOLDERS.companyName} then excluded.company_name else ${clients.companyName} end`,
+        contactName: sql`case when ${clients.contactName} = ${CLIENT_PLACEHOLDERS.contactName} then excluded.contact_name else ${clients.contactName} end`,
         updatedAt: new Date(),
       },
     })

@@ -1,10 +1,11 @@
-import { Avatar, Button, Layout, Tag } from 'antd';
+import { Avatar, Button, Layout } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import type { AdminUser } from '@countinghouse/proto';
 import { SIDER_ID } from './AdminSidebar';
 import { HeaderSearch } from '../../../features/crm';
 import { NotificationBell } from '../../../features/notifications';
 import { ChangePasswordButton } from '../../../features/auth/ChangePasswordButton';
+import { StatusBadge } from '../../../shared/StatusBadge';
 
 interface Props {
   user: AdminUser | null;
@@ -34,7 +35,7 @@ export function AdminHeader({ user, sidebarOpen, onToggleSidebar }: Props) {
           <>
             <span className="admin-layout__identity">
               <span className="admin-layout__username">{user.username}</span>
-              <Tag className="admin-layout__role">{user.role}</Tag>
+              <StatusBadge status={user.role} className="admin-layout__role" />
             </span>
             <Avatar aria-hidden="true" className="admin-layout__avatar">
               {user.username.charAt(0).toUpperCase()}

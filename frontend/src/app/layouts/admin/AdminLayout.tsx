@@ -68,11 +68,19 @@ export function AdminLayout() {
   if (!verified && !user) return <PageSpinner fullScreen label={CHECKING} />;
 
   return (
-    <Layout className="admin-layout" hasSider>
-      <AdminSidebar collapsed={!sidebar.open} isMobile={sidebar.isMobile} onSignOut={() => void signOut()} />
-      <Layout>
+    <Layout className="admin-layout" hasSider={!sidebar.isMobile}>
+      <a href="#admin-main" className="skip-link">
+        Skip to main content
+      </a>
+      <AdminSidebar
+        collapsed={!sidebar.open}
+        isMobile={sidebar.isMobile}
+        onSignOut={() => void signOut()}
+        onNavigate={sidebar.closeDrawer}
+      />
+      <Layout className="admin-layout__main">
         <AdminHeader user={user} sidebarOpen={sidebar.open} onToggleSidebar={sidebar.toggle} />
-        <Layout.Content className="admin-layout__content">
+        <Layout.Content id="admin-main" tabIndex={-1} className="admin-layout__content">
           {verified ? (
             <Suspense fallback={<PageSpinner />}>
               <Outlet />

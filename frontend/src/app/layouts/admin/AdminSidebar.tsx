@@ -1,5 +1,5 @@
 import type { MenuProps } from 'antd';
-import { Badge, Layout, Menu } from 'antd';
+import { Badge, Drawer, Layout, Menu } from 'antd';
 import {
   BarChartOutlined,
   BellOutlined,
@@ -69,7 +69,7 @@ const toItem = ({ path, label, icon }: NavEntry, badges: Badges = {}) => {
             count={countText.format(count)}
             overflowCount={Number.MAX_SAFE_INTEGER}
             showZero
-            color="#8c8c8c"
+            color="#5f6b7a"
             className="admin-layout__nav-badge"
           />
         </span>
@@ -94,9 +94,12 @@ interface Props {
   collapsed: boolean;
   isMobile: boolean;
   onSignOut: () => void;
+  /** Called after a choice (the phone drawer closes on navigation). */
+  onNavigate?: () => void;
 }
 
-export function AdminSidebar({ collapsed, isMobile, onSignOut }: Props) {
+/** The brand, the sections and Sign Out: inside the sider on a desktop, the drawer on a phone. */
+export function AdminNav({ collapsed, onSignOut, onNavigate }: Omit<Props, 'isMobile'>) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const badges = useSidebarBadges();
@@ -104,18 +107,11 @@ export function AdminSidebar({ collapsed, isMobile, onSignOut }: Props) {
   // The labels are links (middle-click, copy link); this handles keyboard activation of the item.
   const onNavClick: MenuProps['onClick'] = ({ key, domEvent }) => {
     if (!(domEvent.target instanceof Element && domEvent.target.closest('a'))) navigate(key);
+    onNavigate?.();
   };
 
   return (
-    <Layout.Sider
-      id={SIDER_ID}
-      width="16rem"
-      collapsed={collapsed}
-      collapsedWidth={isMobile ? 0 : 80}
-      trigger={null}
-      theme="light"
-      className="admin-layout__sider"
-    >
+    <>
       <div className="admin-layout__brand">{collapsed ? 'CH' : 'Countinghouse Admin'}</div>
       <nav aria-label="Admin" className="admin-layout__nav">
         <Menu mode="inline" items={navItems(badges)} selectedKeys={[selectedKey(pathname)]} onClick={onNavClick} />
@@ -127,6 +123,41 @@ export function AdminSidebar({ collapsed, isMobile, onSignOut }: Props) {
           onClick={onSignOut}
         />
       </nav>
+    </>
+  );
+}
+
+/**
+ * Desktop: a sider beside the page (collapsible to icons). Phone (below 768 px): a slide-over drawer
+ * over the page, closed by a choice, Escape or a tap outside (issue 22), so the page keeps the width.
+ */
+export function AdminSidebar({ collapsed, isMobile, onSignOut, onNavigate }: Props) {
+  if (isMobile)
+    return (
+      <Drawer
+        id={SIDER_ID}
+        placement="left"
+        open={!collapsed}
+        onClose={onNavigate}
+        size={272}
+        title="Menu"
+        className="admin-layout__drawer"
+        styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}
+      >
+        <AdminNav collapsed={false} onSignOut={onSignOut} onNavigate={onNavigate} />
+      </Drawer>
+    );
+  return (
+    <Layout.Sider
+      id={SIDER_ID}
+      width="16rem"
+      collapsed={collapsed}
+      collapsedWidth={80}
+      trigger={null}
+      theme="light"
+      className="admin-layout__sider"
+    >
+      <AdminNav collapsed={collapsed} onSignOut={onSignOut} />
     </Layout.Sider>
   );
 }

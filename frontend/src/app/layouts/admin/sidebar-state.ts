@@ -40,11 +40,17 @@ export function useSidebarState() {
     return () => mql.removeEventListener('change', onChange);
   }, []);
 
+  // On a phone the sidebar is a drawer: opening it is not a preference to remember.
   const toggle = useCallback(() => {
     const next = !open;
     setOpen(next);
-    writeSidebarOpen(next);
-  }, [open]);
+    if (!isMobile) writeSidebarOpen(next);
+  }, [open, isMobile]);
 
-  return { open, isMobile, toggle };
+  /** Close the phone drawer (after a choice, Escape, a tap outside); the desktop sider stays as chosen. */
+  const closeDrawer = useCallback(() => {
+    if (isMobile) setOpen(false);
+  }, [isMobile]);
+
+  return { open, isMobile, toggle, closeDrawer };
 }

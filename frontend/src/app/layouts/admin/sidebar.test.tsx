@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch } from '../../../test/fetch-mock';
@@ -82,8 +82,17 @@ describe('Admin sidebar', () => {
     document.cookie = 'sidebar_state=true; path=/';
     setViewportMobile();
     await renderAdmin();
-    expect(sider()).toHaveClass('ant-layout-sider-collapsed');
+    // On a phone the sidebar is a slide-over drawer (issue 22), closed until asked for.
+    expect(document.querySelector('.ant-layout-sider')).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument();
     expect(document.cookie).toContain('sidebar_state=true'); // an automatic collapse is not a preference
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Expand sidebar' }));
+    const nav = await screen.findByRole('navigation', { name: 'Admin' });
+    await user.click(within(nav).getByRole('link', { name: 'Leads' }));
+    // A choice closes the drawer; opening it on a phone is not remembered either.
+    await waitFor(() => expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument());
+    expect(document.cookie).toContain('sidebar_state=true');
   });
 
   it('navigates from an entry and highlights it', async () => {

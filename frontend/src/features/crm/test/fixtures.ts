@@ -71,6 +71,10 @@ export function task(over: Partial<Task> = {}): Task {
   };
 }
 
+/** Billing's monthly revenue (the one definition): deliberately not crm's monthly_revenue below. */
+export const REVENUE_ROUTE = 'GET /api/billing/revenue';
+export const REVENUE = { monthly_revenue: 9876.25, active_subscriptions: 987, overdue_fees: 450, overdue_subscriptions: 3 };
+
 export const STATS: CrmStats = {
   total_clients: 1234,
   active_clients: 987,

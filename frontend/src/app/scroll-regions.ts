@@ -1,0 +1,44 @@
+import { useEffect } from 'react';
+
+/** Boxes that scroll sideways: antd tables' own scroll boxes, and any element marked data-scroll-region. */
+const SELECTOR = '.ant-table-content, .ant-table-body, [data-scroll-region]';
+
+/**
+ * A box that scrolls sideways must be reachable by keyboard (WCAG 2.1.1; axe
+ * `scrollable-region-focusable`): each one gets tabindex 0, role region and a name (the table's
+ * caption or aria-label, else "Table"), and the `scroll-region` class that draws the edge shadows
+ * saying there is more. Applied to every page in the antd shell, so new pages inherit it.
+ */
+export function markScrollRegions(root: ParentNode): void {
+  for (const el of root.querySelectorAll<HTMLElement>(SELECTOR)) {
+    if (el.dataset.scrollRegionReady) continue;
+    el.dataset.scrollRegionReady = 'true';
+    el.classList.add('scroll-region');
+    if (!el.hasAttribute('tabindex')) el.tabIndex = 0;
+    if (!el.getAttribute('role')) el.setAttribute('role', 'region');
+    if (!el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) {
+      const named = el.closest<HTMLElement>('[aria-label]');
+      const caption = el.querySelector('caption')?.textContent?.trim();
+      const label = caption || named?.getAttribute('aria-label') || 'Table';
+      el.setAttribute('aria-label', `${label} (scrolls sideways)`);
+    }
+  }
+}
+
+export function useScrollRegions(): void {
+  useEffect(() => {
+    if (typeof MutationObserver === 'undefined') return;
+    markScrollRegions(document);
+    let queued = false;
+    const observer = new MutationObserver(() => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        markScrollRegions(document);
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+}

@@ -1,0 +1,58 @@
+import { useEffect, useId, useState } from 'react';
+import { Select, Tabs, type TabsProps } from 'antd';
+import { LIMITS } from '@countinghouse/proto';
+
+type Item = NonNullable<TabsProps['items']>[number];
+
+interface Props {
+  items: Item[];
+  defaultActiveKey?: string;
+  /** What the choice is called on a phone (the select's label). */
+  label: string;
+}
+
+/**
+ * Tabs on a wide screen; below 768 px, where five tabs do not fit (antd then hides some behind a
+ * "more" button that breaks the tab list's ARIA), a labelled select and the chosen panel (issue 22).
+ * The chosen tab is kept when the screen changes size.
+ */
+const NARROW_QUERY = `(max-width: ${LIMITS.mobileBreakpointPx - 0.02}px)`;
+
+/** Whether the screen is below 768 px (the sidebar's edge too), following changes. */
+function useNarrow(): boolean {
+  const query = () => typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches;
+  const [narrow, setNarrow] = useState(query);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const mql = window.matchMedia(NARROW_QUERY);
+    const onChange = () => setNarrow(mql.matches);
+    mql.addEventListener('change', onChange);
+    return () => mql.removeEventListener('change', onChange);
+  }, []);
+  return narrow;
+}
+
+export function ResponsiveTabs({ items, defaultActiveKey, label }: Props) {
+  const narrow = useNarrow();
+  const [active, setActive] = useState(defaultActiveKey ?? String(items[0]?.key ?? ''));
+  const id = useId();
+  if (!narrow) return <Tabs items={items} activeKey={active} onChange={setActive} />;
+  const current = items.find((i) => String(i.key) === active) ?? items[0];
+  return (
+    <div className="responsive-tabs">
+      <label htmlFor={id} className="responsive-tabs__label">
+        {label}
+      </label>
+      <Select
+        id={id}
+        value={active}
+        onChange={setActive}
+        options={items.map((i) => ({ value: String(i.key), label: i.label }))}
+        className="responsive-tabs__select"
+      />
+      <section className="responsive-tabs__panel" aria-labelledby={id}>
+        {current?.children}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "billing"."customers" ADD COLUMN "company_name" text;

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+// axe-core from npm, evaluated in the page through the DevTools protocol (Runtime.evaluate): the
+// site's Content-Security-Policy forbids injected <script> tags (playwright's addScriptTag), and
+// DevTools evaluation is not a page script.
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** WCAG 2.1 A and AA, as the audit of issue 22 ran it. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+export interface AxeProblem {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** Critical and serious axe violations of the page as it is now. */
+export async function seriousViolations(page: Page): Promise<AxeProblem[]> {
+  const loaded = await page.evaluate('typeof window.axe === "object"');
+  if (!loaded) {
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      const r = await cdp.send('Runtime.evaluate', { expression: `${AXE_SOURCE};true`, returnByValue: true });
+      if (r.exceptionDetails) throw new Error(`axe-core did not load: ${r.exceptionDetails.text}`);
+    } finally {
+      await cdp.detach();
+    }
+  }
+  const result = (await page.evaluate(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} }, resultTypes: ['violations'] })
+       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`,
+  )) as AxeProblem[];
+  return result.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+}
+
+/** How wide the document is (it must not scroll sideways on a phone). */
+export async function documentWidth(page: Page): Promise<number> {
+  return (await page.evaluate('document.scrollingElement.scrollWidth')) as number;
+}
+
+/** The elements wider than the viewport, for a failure message that says where to look. */
+export async function widestElements(page: Page, limit = 5): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const vw = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > vw + 1 && r.width > 0) {
+        let p = el.parentElement, clipped = false;
+        while (p) { const s = getComputedStyle(p); if (/(auto|scroll|hidden|clip)/.test(s.overflowX)) { const pr = p.getBoundingClientRect(); if (pr.right <= vw + 1) { clipped = true; break; } } p = p.parentElement; }
+        if (!clipped) out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).slice(0, 2).join('.') : '') + ' right=' + Math.round(r.right));
+      }
+      if (out.length >= ${limit}) break;
+    }
+    return out;
+  })()`)) as string[];
+}
+
+/** Wait until the page has settled: no spinner, no skeleton, fonts laid out. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page
+    .waitForFunction('!document.querySelector(".ant-spin-spinning, .ant-skeleton-active, .public-spinner, [aria-busy=true]")', undefined, {
+      timeout: 15_000,
+    })
+    .catch(() => {});
+  // antd's motion (drawers, tabs ink bar) ends within 0.3 s.
+  await page.waitForTimeout(350);
+}
+
+export interface PageCheck {
+  size: 'desktop' | 'phone';
+  path: string;
+  violations: AxeProblem[];
+  width: number;
+  overflow: string[];
+}
+
+/** Visit `path` at both sizes; return what axe and the width check found at each. */
+export async function auditPage(page: Page, path: string, ready: (page: Page) => Promise<unknown>): Promise<PageCheck[]> {
+  const out: PageCheck[] = [];
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.goto(path);
+    await ready(page);
+    await settle(page);
+    const width = await documentWidth(page);
+    out.push({
+      size,
+      path,
+      violations: await seriousViolations(page),
+      width,
+      overflow: size === 'phone' && width > PHONE.width ? await widestElements(page) : [],
+    });
+  }
+  return out;
+}
+
+/** One line per problem, for the assertion message. */
+export function describeProblems(checks: PageCheck[]): string[] {
+  const lines: string[] = [];
+  for (const c of checks) {
+    for (const v of c.violations) lines.push(`${c.path} @${c.size}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(' | ')}`);
+    if (c.size === 'phone' && c.width > PHONE.width) lines.push(`${c.path} @phone: ${c.width} px wide: ${c.overflow.join(' | ')}`);
+  }
+  return lines;
+}
