@@ -102,8 +102,9 @@ const CLIENTS = [
     package_name: 'Sole Trader Package',
   },
 ] as const;
-// 100 + 50 + 300 + 150 + 200 + 40
-const REVENUE = '£840.00';
+// The control panel's Monthly Revenue is billing's one figure (issue 22: the fees of active
+// subscriptions); clients entered by staff in the crm have no subscription, so it stays £0.00.
+const REVENUE = '£0.00';
 let lena: Lead;
 
 const STAFF = { email: 'sid.staff@example.co.uk', password: 'sid-staff-pass-1' };
@@ -270,7 +271,7 @@ describe('Admin control panel and Client Management', () => {
     await waitForTab('Clients (7)');
     const omega = management().getByRole('article', { name: 'Omega Opticians Ltd' });
     expect(await omega.textContent()).toContain('020 7946 0999');
-    await statCard(management(), 'Monthly Revenue').getByText('£940.00').waitFor();
+    await statCard(management(), 'Monthly Revenue').getByText(REVENUE).waitFor();
     await statCard(page, 'Active Plans').getByText('4', { exact: true }).waitFor();
   });
 

@@ -1,3 +1,4 @@
+import { PageNumber } from '../text.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 // Contracts of the deadlines service (routes under /api/deadlines). Browser-safe.
@@ -97,7 +98,7 @@ export const DeadlineListQuerySchema = Type.Object(
     window: Type.Optional(literals(DEADLINE_WINDOWS)),
     /** Done deadlines are left out unless asked for. */
     include_done: Type.Optional(Type.Boolean()),
-    page: Type.Integer({ minimum: 1, maximum: 10_000, default: 1 }),
+    page: PageNumber(),
     page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   },
   { additionalProperties: false },
