@@ -64,7 +64,15 @@ export interface PgJobQueueOptions {
   scheduleTickMs?: number;
 }
 
-type Running = { fn: JobProcessor<JobName>; concurrency: number; active: number; timer: NodeJS.Timeout | null; fetching: boolean };
+type Running = {
+  fn: JobProcessor<JobName>;
+  concurrency: number;
+  active: number;
+  timer: NodeJS.Timeout | null;
+  fetching: boolean;
+  /** Woken while a fetch was under way (it may have missed the new job): fetch again after it. */
+  again: boolean;
+};
 
 /**
  * The durable queue of the all-in-one mode: pg-boss keeps the jobs in the product's own PostgreSQL
@@ -168,6 +176,7 @@ export class PgJobQueue implements JobQueue {
       active: 0,
       timer: null,
       fetching: false,
+      again: false,
     });
     this.wake(name);
   }
@@ -182,8 +191,13 @@ export class PgJobQueue implements JobQueue {
   }
 
   private async pump(name: JobName, r: Running): Promise<void> {
-    if (this.closed || r.fetching) return;
+    if (this.closed) return;
+    if (r.fetching) {
+      r.again = true;
+      return;
+    }
     r.fetching = true;
+    r.again = false;
     let fetched = 0;
     try {
       const free = r.concurrency - r.active;
@@ -212,7 +226,7 @@ export class PgJobQueue implements JobQueue {
     }
     if (this.closed) return;
     // A full batch may mean more is waiting: ask again at once; otherwise wait for the next poll.
-    if (fetched > 0 && r.active < r.concurrency) return void this.pump(name, r);
+    if ((fetched > 0 || r.again) && r.active < r.concurrency) return void this.pump(name, r);
     if (!r.timer) {
       r.timer = setTimeout(() => {
         r.timer = null;
