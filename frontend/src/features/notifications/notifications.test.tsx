@@ -207,7 +207,7 @@ describe('/admin/notifications', { timeout: 60_000 }, () => {
     const user = userEvent.setup();
     const group = await screen.findByRole('group', { name: 'Notification kinds I receive' }, { timeout: 30_000 });
     const boxes = within(group).getAllByRole('checkbox');
-    expect(boxes).toHaveLength(5);
+    expect(boxes).toHaveLength(6);
     for (const b of boxes) expect(b).toBeChecked();
     const save = screen.getByRole('button', { name: 'Save preferences' });
     expect(save).toBeDisabled();
