@@ -65,7 +65,15 @@ export interface PgJobQueueOptions {
   scheduleTickMs?: number;
 }
 
-type Running = { fn: JobProcessor<JobName>; concurrency: number; active: number; timer: NodeJS.Timeout | null; fetching: boolean };
+type Running = {
+  fn: JobProcessor<JobName>;
+  concurrency: number;
+  active: number;
+  timer: NodeJS.Timeout | null;
+  fetching: boolean;
+  /** Woken while a fetch was under way (it may have missed the new job): fetch again after it. */
+  again: boolean;
+};
 
 /**
  * The durable queue of the all-in-one mode: pg-boss keeps the jobs in the product's own PostgreSQL
@@ -169,6 +177,7 @@ export class PgJobQueue implements JobQueue {
       active: 0,
       timer: null,
       fetching: false,
+      again: false,
     });
     this.wake(name);
   }
@@ -183,8 +192,13 @@ export class PgJobQueue implements JobQueue {
   }
 
   private async pump(name: JobName, r: Running): Promise<void> {
-    if (this.closed || r.fetching) return;
+    if (this.closed) return;
+    if (r.fetching) {
+      r.again = true;
+      return;
+    }
     r.fetching = true;
+    r.again = false;
     let fetched = 0;
     try {
       const free = r.concurrency - r.active;
@@ -213,7 +227,7 @@ export class PgJobQueue implements JobQueue {
     }
     if (this.closed) return;
     // A full batch may mean more is waiting: ask again at once; otherwise wait for the next poll.
-    if (fetched > 0 && r.active < r.concurrency) return void this.pump(name, r);
+    if ((fetched > 0 || r.again) && r.active < r.concurrency) return void this.pump(name, r);
     if (!r.timer) {
       r.timer = setTimeout(() => {
         r.timer = null;
