@@ -1,17 +1,16 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { isOpenDuringMaintenance, MESSAGES, STAFF_PORTAL_ROLES, type Me, type Role } from '@countinghouse/proto';
-import { authApi, usePersonLogoutMutation, useSessionProbeQuery } from '../../features/auth/api';
-import { forgetPrivateData } from '../../features/auth/forget';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { isOpenDuringMaintenance, STAFF_PORTAL_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { usePublicConfig } from '../../features/public/api';
-import { personSessionReset } from '../person-session';
-import { useAppDispatch } from '../store';
 import { APP_NAME } from '../../shared/use-page-title';
 import './public-layout.css';
 
 // Plain HTML and CSS, no antd: the marketing pages stay light. Client pages inside this frame load
 // antd with their own chunk.
 const Maintenance = lazy(() => import('../../features/status-pages/Maintenance'));
+// Who is signed in (with Log out) comes in its own chunk, with the auth API: a visitor's first paint
+// shows "Log in" at once and the home page stays within its JavaScript budget.
+const SessionLinks = lazy(() => import('./SessionLinks'));
 
 const NAV_LINKS = [
   { to: '/who-we-help', label: 'Who we help' },
@@ -27,67 +26,13 @@ export function dashboardPathOf(me: Pick<Me, 'roles'>): string {
   return isStaff(me) ? '/staff/dashboard' : '/dashboard';
 }
 
-function isStaff(me: Pick<Me, 'roles'>): boolean {
+export function isStaff(me: Pick<Me, 'roles'>): boolean {
   return me.roles.some((r) => (STAFF_PORTAL_ROLES as readonly Role[]).includes(r));
 }
 
-/** Signed-in pages whose own guard asks `me` (the header reads its answer). */
-const SELF_CHECKING = ['/dashboard', '/client-dashboard', '/payment-success', '/integrations', '/staff/dashboard'];
-
 /** Notice shown once after the header's Log out (router state, so a reload does not repeat it). */
-interface FrameState {
+export interface FrameState {
   notice?: string;
-}
-
-/**
- * The header's session links: "Log in" for a visitor; for a signed-in client or member of staff
- * who it is, Dashboard and Log out, on every page of this frame (issue 22). The person comes from
- * the client pages' `me` when cached, else from a probe that never refreshes or ends a session.
- */
-function SessionLinks() {
-  const { pathname } = useLocation();
-  const cached = authApi.endpoints.me.useQueryState();
-  // Pages that check the session themselves (RequireClient, the staff portal) fill `me`: no second call.
-  const ownCheck = SELF_CHECKING.some((p) => pathname === p || pathname.startsWith(`${p}/`));
-  const probe = useSessionProbeQuery(undefined, { skip: Boolean(cached.data) || ownCheck });
-  const me = cached.data ?? probe.data;
-  const [logout, { isLoading }] = usePersonLogoutMutation();
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-
-  if (!me)
-    return (
-      <NavLink to="/login" className="public-layout__link">
-        Log in
-      </NavLink>
-    );
-
-  const who = me.user.first_name?.trim() || me.user.email;
-  const signOut = async () => {
-    try {
-      await logout().unwrap();
-    } catch {
-      // Signed out locally anyway; the access token expires on its own.
-    }
-    const state: FrameState = { notice: MESSAGES.loggedOut };
-    // Leave the page first, so a signed-in page's guard does not see its data vanish and redirect.
-    navigate(isStaff(me) ? '/staff-login' : '/login', { replace: true, state });
-    dispatch(forgetPrivateData());
-    dispatch(personSessionReset());
-  };
-  return (
-    <span className="public-layout__session">
-      <span className="public-layout__who" title={me.user.email}>
-        Signed in as <strong>{who}</strong>
-      </span>
-      <NavLink to={dashboardPathOf(me)} className="public-layout__link">
-        Dashboard
-      </NavLink>
-      <button type="button" className="public-layout__logout" onClick={() => void signOut()} disabled={isLoading}>
-        {isLoading ? 'Logging out…' : 'Log out'}
-      </button>
-    </span>
-  );
 }
 
 /** A spinner drawn in CSS, announced to screen readers. */
@@ -153,7 +98,15 @@ export function PublicLayout() {
                 {link.label}
               </NavLink>
             ))}
-            <SessionLinks />
+            <Suspense
+              fallback={
+                <NavLink to="/login" className="public-layout__link">
+                  Log in
+                </NavLink>
+              }
+            >
+              <SessionLinks />
+            </Suspense>
           </nav>
         </div>
       </header>
