@@ -61,8 +61,31 @@ export interface ProviderRequest {
   timeoutMs?: number;
 }
 
+/**
+ * A 429 whose wait is this short is waited out in place, the call made again (at most
+ * INLINE_429_TRIES times), rather than the whole sync given back to the queue and started over: a
+ * practice-wide sync against Xero's app-wide limit (Retry-After: 1) otherwise restarts each
+ * organisation's run from its first call and can starve. Longer waits go back to the queue.
+ */
+export const INLINE_429_WAIT_MS = 5_000;
+const INLINE_429_TRIES = 3;
+
 /** One HTTP call to a provider, classified: a JSON body on 2xx, else a ProviderError. */
 export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> {
+  for (let waited = 0; ; waited++) {
+    try {
+      return await providerCallOnce<T>(r);
+    } catch (err) {
+      const now = (r.now ?? (() => new Date()))().getTime();
+      const wait = err instanceof ProviderError && err.status === 429 && err.retryAt ? err.retryAt.getTime() - now : Infinity;
+      if (waited >= INLINE_429_TRIES || wait > INLINE_429_WAIT_MS) throw err;
+      // A little jitter, so callers told the same second do not all come back in the same instant.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait) + Math.floor(Math.random() * 250)));
+    }
+  }
+}
+
+async function providerCallOnce<T>(r: ProviderRequest): Promise<T> {
   await r.beforeCall?.();
   let res: Response;
   try {
