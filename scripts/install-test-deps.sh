@@ -115,5 +115,19 @@ else
   DONE+=("minio installed in $gobin ($((SECONDS - t0))s)")
 fi
 
+# k6: the load test (infra/k6/, npm run bench -- k6); a test checks its script with `k6 inspect`
+if [[ -x /usr/local/bin/k6 ]] || command -v k6 >/dev/null; then
+  say "k6 already present ($(command -v k6 || echo /usr/local/bin/k6))"
+else
+  GO=$(command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } || true)
+  [[ -n $GO ]] || die "go is needed to build k6 (apt-get install golang-go)"
+  if [[ $(id -u) -eq 0 ]]; then gobin=/usr/local/bin; else gobin="$HOME/.local/bin"; fi
+  mkdir -p "$gobin"
+  say "go install go.k6.io/k6@latest -> $gobin (takes several minutes)"
+  t0=$SECONDS
+  GOBIN="$gobin" timeout 1800 "$GO" install go.k6.io/k6@latest || die "building k6 failed or timed out"
+  DONE+=("k6 installed in $gobin ($((SECONDS - t0))s)")
+fi
+
 for d in "${DONE[@]}"; do say "done: $d"; done
 say "ready: $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1), $(redis-server --version | cut -d' ' -f1-3), $(/usr/sbin/nginx -v 2>&1 || nginx -v 2>&1), /usr/bin/chromium, $(java -version 2>&1 | head -n1)"

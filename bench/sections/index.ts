@@ -6,6 +6,7 @@ import { documentsSection } from './documents.js';
 import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
 import { identitySection } from './identity.js';
+import { k6Section } from './k6.js';
 import { publicSection } from './public.js';
 
 /**
@@ -21,4 +22,5 @@ export const SECTIONS: Section[] = [
   documentsSection,
   publicSection,
   gatewaySection,
+  k6Section,
 ];
