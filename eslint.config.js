@@ -17,8 +17,8 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  // k6 scripts run in k6, which provides __ENV.
-  { files: ['infra/k6/**/*.js'], languageOptions: { globals: { __ENV: 'readonly' } } },
+  // k6 scripts run in k6, which provides __ENV, __VU and __ITER.
+  { files: ['infra/k6/**/*.js'], languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly' } } },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
