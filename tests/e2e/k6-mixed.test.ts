@@ -74,7 +74,8 @@ describe.skipIf(!k6)('the k6 mixed workload', () => {
     // every check of every scenario (public page, client list, unread count, upload, sign-in) passed
     expect(s.metrics.checks!.values.fails, out).toBe(0);
     for (const scenario of ['publicPages', 'clients', 'notifications', 'upload', 'signIn']) {
-      expect(s.metrics[`http_req_duration{scenario:${scenario}}`]?.values.count ?? 0, scenario).toBeGreaterThan(0);
+      // a trend with no samples reports zeros; any real request took some time
+      expect(s.metrics[`http_req_duration{scenario:${scenario}}`]?.values.max ?? 0, scenario).toBeGreaterThan(0);
     }
     const after = await server.pool.query<{ n: string }>(`select count(*) as n from documents.client_documents`);
     expect(Number(after.rows[0]!.n)).toBeGreaterThan(Number(before.rows[0]!.n));
