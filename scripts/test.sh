@@ -49,10 +49,5 @@ npm run build -w @countinghouse/frontend >/tmp/countinghouse-frontend-build.log 
 }
 echo "test: frontend built ($(( $(date +%s) - t0 ))s)"
 
-# Every project but distributed-product (issue 19: a known defect after a Kafka outage, see
-# vitest.config.ts); name a project to run just that one, that one included.
-if [[ " $* " == *" --project"* ]]; then
-  npx vitest run "$@"
-else
-  npx vitest run --project server --project frontend --project distributed --project browser "$@"
-fi
+# Every project (vitest.config.ts); `npm test -- --project x` runs just that one.
+npx vitest run "$@"
