@@ -49,10 +49,10 @@ npm run build -w @countinghouse/frontend >/tmp/countinghouse-frontend-build.log 
 }
 echo "test: frontend built ($(( $(date +%s) - t0 ))s)"
 
-# Every project but distributed-product (issue 19: a known defect after a Kafka outage, see
-# vitest.config.ts); name a project to run just that one, that one included.
+# Every project but browser-distributed (issue 19: 28 of 29 and 21 of 29 in its two runs so far, see the
+# report); `npm test -- --project x` runs just that one, that one included.
 if [[ " $* " == *" --project"* ]]; then
   npx vitest run "$@"
 else
-  npx vitest run --project server --project frontend --project distributed --project browser "$@"
+  npx vitest run --project server --project frontend --project distributed --project distributed-product --project browser "$@"
 fi

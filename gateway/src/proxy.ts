@@ -32,11 +32,23 @@ const CONNECTION_FAILURES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-export function isConnectionFailure(err: unknown): boolean {
+/** Of those, the ones where no connection was ever made: the replica cannot have seen a byte of the request. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function hasCode(err: unknown, codes: Set<string>): boolean {
   for (let e = err as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (e.code && CONNECTION_FAILURES.has(e.code)) return true;
+    if (e.code && codes.has(e.code)) return true;
   }
   return false;
+}
+
+export function isConnectionFailure(err: unknown): boolean {
+  return hasCode(err, CONNECTION_FAILURES);
+}
+
+/** The connection to the replica was never made (refused, unreachable, timed out connecting). */
+export function neverConnected(err: unknown): boolean {
+  return hasCode(err, NEVER_CONNECTED);
 }
 
 /** One process of a service. */
@@ -67,8 +79,8 @@ export class Replica {
 /**
  * The replicas of one service: round robin over the available ones (ready by the active check and not
  * ejected by the passive one). When none is available by both checks the ones not ejected are still
- * tried (a dependency such as Kafka down makes every replica "not ready" while reads still work), and
- * when every one is ejected the request fails over nowhere: 503.
+ * tried (a dependency such as Kafka down makes every replica "not ready" while reads still work), then
+ * the ejected ones; a request fails over nowhere (503) only when the ones it tried could not be reached.
  */
 export class UpstreamGroup {
   readonly replicas: Replica[];
@@ -100,7 +112,9 @@ export class UpstreamGroup {
       }
       return null;
     };
-    return scan((r) => r.available(now)) ?? scan((r) => now >= r.ejectedUntil);
+    // last, one left out by the passive check: it may be back before its time is up (a replica restarted
+    // while the other one just died), and trying it costs a refused connection at worst
+    return scan((r) => r.available(now)) ?? scan((r) => now >= r.ejectedUntil) ?? scan(() => true);
   }
 
   eject(r: Replica): void {
@@ -160,8 +174,9 @@ export function parseUpstreamList(value: string): string[] {
  * (the gateway never parses it) and the answer streams back onto the client's socket as it arrives, with
  * the gateway's security headers and the request id. A replica whose connection fails is left out for a
  * while; a GET or HEAD is then tried once more on another replica (nothing was answered yet, and a read
- * may be repeated); a write is not repeated (its body is gone) and answers 503 in the usual error shape,
- * as does any request when no replica can be reached. A client that goes away aborts the upstream request.
+ * may be repeated), and so is a write whose connection was refused before any of its body was read (it
+ * never left the gateway). A write that may have reached a replica is not repeated and answers 503 in
+ * the usual error shape, as does any request when no replica can be reached. A client that goes away aborts the upstream request.
  *
  * This replaced @fastify/http-proxy: the same job for about 30 % less CPU per request (docs/perf/gateway.md).
  */
@@ -244,7 +259,10 @@ function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyRepl
         if (!started && !res.destroyed && isConnectionFailure(err)) {
           group.eject(replica);
           request.log.warn({ err, upstream: group.name, replica: replica.base }, 'replica unreachable: left out for a while');
-          if (safe && !retried) {
+          // A read may be repeated. A write only when it never left: the replica refused the connection
+          // and not a byte of the body was read (e.g. a replica killed a moment ago, before the health
+          // check noticed); once a write may have reached a replica it is never sent again.
+          if (!retried && (safe || (neverConnected(err) && !request.raw.readableDidRead))) {
             const other = group.pick(replica);
             if (other) return attempt(other, true);
           }

@@ -10,7 +10,7 @@ import { freePort } from '../../tests/processes.js';
 
 // Replicas behind the gateway (gateway/src/proxy.ts): round robin over the healthy ones, a replica whose
 // connection fails left out (passive) and one whose /health/ready fails skipped (active), a GET retried
-// once on another replica, a write never repeated (503 when its replica could not be reached).
+// once on another replica, a write repeated only when it never reached one (connection refused), else 503.
 
 interface FakeReplica {
   name: string;
@@ -19,6 +19,8 @@ interface FakeReplica {
   server: Server | null;
   hits: string[];
   ready: boolean;
+  /** Read a write's body, then drop the connection without answering (a replica dying mid-request). */
+  dropWrites: boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -32,6 +34,7 @@ async function fakeReplica(name: string): Promise<FakeReplica> {
     server: null,
     hits: [],
     ready: true,
+    dropWrites: false,
     async start() {
       const server = createServer((req, res) => {
         if (req.url === '/health/ready') {
@@ -44,6 +47,10 @@ async function fakeReplica(name: string): Promise<FakeReplica> {
         req.on('end', () => {
           // (the gateway's own fetch of the OpenAPI document is not a proxied request)
           if (!req.url?.endsWith('/openapi.json')) r.hits.push(`${req.method} ${req.url}`);
+          if (r.dropWrites && req.method !== 'GET') {
+            req.socket.destroy();
+            return;
+          }
           res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', connection: 'close' });
           res.end(JSON.stringify({ replica: name, body: Buffer.concat(chunks).toString() }));
         });
@@ -134,17 +141,44 @@ describe('replicas behind the gateway', () => {
     expect(new Set(answered)).toEqual(new Set(['a', 'c']));
   });
 
-  it('a write that reached no replica answers 503 in the error shape and is not repeated; the next write goes to a live one', async () => {
+  it('a write whose replica refused the connection goes to another one (it never left the gateway), body and all', async () => {
     const [a, b] = await three();
     const base = await gatewayFor([a.url, b.url].join(','), { healthIntervalMs: 0, ejectMs: 60_000 });
     await a.stop();
     const first = await post(base);
+    expect(first.status).toBe(201);
+    expect(await first.json()).toEqual({ replica: 'b', body: 'new item' });
+    expect(b.hits).toEqual(['POST /api/svc/items']); // once
+    const second = await post(base);
+    expect(second.status).toBe(201);
+    expect(b.hits).toEqual(['POST /api/svc/items', 'POST /api/svc/items']);
+  });
+
+  it('a write that reached a replica which then dropped the connection answers 503 in the error shape and is not repeated', async () => {
+    const [a, b] = await three();
+    a.dropWrites = true;
+    const base = await gatewayFor([a.url, b.url].join(','), { healthIntervalMs: 0, ejectMs: 60_000 });
+    const first = await post(base);
     expect(first.status).toBe(503);
     expect(await first.json()).toEqual({ error: { code: 'UPSTREAM_UNAVAILABLE', message: MESSAGES.serviceUnavailable } });
-    expect(b.hits).toEqual([]); // not retried: a write is never sent twice
+    expect(a.hits).toEqual(['POST /api/svc/items']); // it got there
+    expect(b.hits).toEqual([]); // not retried: a write that may have been applied is never sent twice
     const second = await post(base);
     expect(second.status).toBe(201);
     expect(await second.json()).toEqual({ replica: 'b', body: 'new item' });
+  });
+
+  it('a replica left out and back before its time is up takes the requests when the other one dies', async () => {
+    const [a, b] = await three();
+    const base = await gatewayFor([a.url, b.url].join(','), { healthIntervalMs: 0, ejectMs: 60_000 });
+    await a.stop();
+    for (let i = 0; i < 2; i++) expect((await get(base)).status).toBe(200); // a refused: left out for a minute
+    await a.start(); // a restarted, b dies: a is all there is, left out or not
+    await b.stop();
+    a.hits.length = 0;
+    expect((await get(base)).status).toBe(200);
+    expect((await post(base)).status).toBe(201);
+    expect(a.hits).toEqual(['GET /api/svc/list', 'POST /api/svc/items']);
   });
 
   it('every replica down: 503 for reads and writes alike', async () => {

@@ -45,6 +45,28 @@ export function s3ClientOf(s3: Record<string, string>): S3Client {
   });
 }
 
+async function listBucket(s3: S3Client, bucket: string) {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const r = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+    keys.push(...(r.Contents ?? []).map((c) => c.Key!));
+    token = r.IsTruncated ? r.NextContinuationToken : undefined;
+  } while (token);
+  const pending = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+  return { keys, pending: pending.Uploads ?? [] };
+}
+
+async function storedFilesOf(s3: S3Client, bucket: string): Promise<string[]> {
+  const { keys, pending } = await listBucket(s3, bucket);
+  return [...keys, ...pending.map((u) => `.uploads/${u.Key}`)].sort();
+}
+
+async function readStoredOf(s3: S3Client, bucket: string, key: string): Promise<Buffer> {
+  const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return Buffer.from(await r.Body!.transformToByteArray());
+}
+
 export interface TestProduct {
   product: Distributed;
   baseUrl: string;
@@ -110,17 +132,7 @@ export async function startTestProduct(extraEnv: Record<string, string> = {}, o:
     throw err;
   }
 
-  const listAll = async () => {
-    const keys: string[] = [];
-    let token: string | undefined;
-    do {
-      const r = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-      keys.push(...(r.Contents ?? []).map((c) => c.Key!));
-      token = r.IsTruncated ? r.NextContinuationToken : undefined;
-    } while (token);
-    const pending = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-    return { keys, pending: pending.Uploads ?? [] };
-  };
+  const listAll = () => listBucket(s3, bucket);
 
   return {
     product,
@@ -129,14 +141,8 @@ export async function startTestProduct(extraEnv: Record<string, string> = {}, o:
     s3,
     bucket,
     databaseUrl: db.url,
-    async storedFiles() {
-      const { keys, pending } = await listAll();
-      return [...keys, ...pending.map((u) => `.uploads/${u.Key}`)].sort();
-    },
-    async readStored(key) {
-      const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return Buffer.from(await r.Body!.transformToByteArray());
-    },
+    storedFiles: () => storedFilesOf(s3, bucket),
+    readStored: (key) => readStoredOf(s3, bucket, key),
     async close() {
       await product.stop();
       const { keys, pending } = await listAll().catch(() => ({ keys: [] as string[], pending: [] }));
@@ -147,7 +153,9 @@ export async function startTestProduct(extraEnv: Record<string, string> = {}, o:
       await s3.send(new DeleteBucketCommand({ Bucket: bucket })).catch(() => {});
       s3.destroy();
       await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      // E2E_KEEP_LOGS=1 keeps each process's log (DATA_DIR/logs) for a failure's post-mortem
+      if (process.env.E2E_KEEP_LOGS === '1') console.log(`distributed product's logs kept in ${join(dataDir, 'logs')}`);
+      else rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -166,6 +174,44 @@ export async function startDistributedE2EServer(extraEnv: Record<string, string>
     async close() {
       await pool.end();
       await t.close();
+    },
+  };
+}
+
+/** What the browser-distributed project's global setup hands every test file: the one product it started. */
+export interface SharedProduct {
+  baseUrl: string;
+  databaseUrl: string;
+  bucket: string;
+  s3: Record<string, string>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set in the browser-distributed project only (tests/e2e/distributed-global-setup.ts). */
+    e2eDistributed?: SharedProduct;
+  }
+}
+
+/**
+ * startE2EServer in the browser-distributed project: the product its global setup started once for
+ * every file (a dozen processes take about a minute to start on two cores; once per file would cost
+ * the CI run several minutes). The files share its database and bucket, so each one works on clients
+ * of its own; close() lets go of this file's connections only.
+ */
+export function sharedDistributedE2EServer(shared: SharedProduct): E2EServer {
+  const pool = new pg.Pool({ connectionString: shared.databaseUrl, max: 2 });
+  const s3 = s3ClientOf(shared.s3);
+  return {
+    baseUrl: shared.baseUrl,
+    pool,
+    admin: E2E_ADMIN,
+    mode: 'distributed',
+    storedFiles: () => storedFilesOf(s3, shared.bucket),
+    readStored: (key) => readStoredOf(s3, shared.bucket, key),
+    async close() {
+      await pool.end();
+      s3.destroy();
     },
   };
 }

@@ -68,9 +68,17 @@ const pathOf = (f: { name: string }) => join(filesDir, f.name);
 const api = <T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> =>
   apiJson<T>(server.baseUrl, bearer, method, path, body);
 
+// (this client's: in the browser-distributed project other files' clients share the database and bucket)
 async function documentRows(): Promise<number> {
-  const { rows } = await server.pool.query<{ n: string }>('select count(*) as n from documents.client_documents');
+  const { rows } = await server.pool.query<{ n: string }>('select count(*) as n from documents.client_documents where client_id = $1', [
+    client.id,
+  ]);
   return Number(rows[0]!.n);
+}
+
+/** Every stored file but other clients' (keys begin with a client id): this client's and anything half-written. */
+async function storedFiles(): Promise<string[]> {
+  return (await server.storedFiles()).filter((f) => !/^[0-9a-f-]{36}\//.test(f) || f.startsWith(`${client.id}/`));
 }
 
 // ---- antd helpers (as in crm.test.ts) ----
@@ -389,10 +397,11 @@ describe('Client documents in the admin panel', () => {
   it('the refused files left no row and no stored file behind', async () => {
     expect(await documentRows()).toBe(3);
     const { rows: stored } = await server.pool.query<{ filename: string; file_path: string; file_size: number }>(
-      'select filename, file_path, file_size from documents.client_documents order by filename',
+      'select filename, file_path, file_size from documents.client_documents where client_id = $1 order by filename',
+      [client.id],
     );
     expect(stored.map((r) => r.filename)).toEqual(GOOD.map((f) => f.name).sort());
-    const files = await server.storedFiles();
+    const files = await storedFiles();
     // Exactly the three good files, each under {clientId}/{documentType}/, and nothing half-written in .tmp.
     expect(files).toHaveLength(3);
     expect(files.sort()).toEqual(stored.map((r) => r.file_path).sort());

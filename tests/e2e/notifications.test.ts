@@ -48,9 +48,37 @@ async function uploadDocument() {
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
 }
 
+/** Wait until no event is on its way to notifications (every outbox sent, the unread count steady), then mark all read. */
+async function settleAndMarkAllRead() {
+  const { rows: schemas } = await server.pool.query<{ s: string }>(
+    `select table_schema as s from information_schema.tables where table_name = 'outbox'`,
+  );
+  const pending = async () => {
+    let n = 0;
+    for (const { s } of schemas)
+      n += Number(
+        (await server.pool.query<{ n: string }>(`select count(*) as n from "${s}".outbox where published_at is null`)).rows[0]!.n,
+      );
+    return n;
+  };
+  let last = -1;
+  await waitUntil(async () => {
+    const now = (await unread()).count;
+    const steady = (await pending()) === 0 && now === last;
+    last = now;
+    if (!steady) await new Promise((r) => setTimeout(r, 1000));
+    return steady;
+  });
+  if (last > 0) await api('POST', NOTIFICATIONS_ROUTES.markAllRead);
+  expect((await unread()).count).toBe(0);
+}
+
 beforeAll(async () => {
   server = await startE2EServer();
   token = (await api<{ session_token: string }>('POST', ADMIN_AUTH_ROUTES.login, server.admin, '')).session_token;
+  // Nothing unread to start with (in the browser-distributed project earlier files' events raised some):
+  // once every outbox is sent and the count stays put, they are marked read.
+  await settleAndMarkAllRead();
   // A client through the real crm API: its event fills the documents' directory and raises 'New client'.
   client = await api<Client>('POST', CRM_ROUTES.clients, {
     company_name: COMPANY,
@@ -99,7 +127,7 @@ describe('Notifications and the bell', () => {
     await panel.getByText(`${COMPANY} joined as a client on the Growth package`, { exact: false }).waitFor();
     // Newest first.
     const titles = await panel.locator('.notification-bell__title').allTextContents();
-    expect(titles).toEqual(['Document uploaded', 'New client']);
+    expect(titles.slice(0, 2)).toEqual(['Document uploaded', 'New client']);
 
     await panel.getByRole('link', { name: 'View all notifications' }).click();
     await waitUntil(() => new URL(page.url()).pathname === '/admin/notifications');

@@ -2,9 +2,10 @@ import { createTestDatabase, type TestDatabase } from '@countinghouse/kit/testin
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { startDistributedE2EServer } from './distributed-server.js';
+import { sharedDistributedE2EServer, startDistributedE2EServer } from './distributed-server.js';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { inject } from 'vitest';
 import { startAllInOne } from '../../gateway/src/all-in-one.js';
 import { freePort, repoRoot } from '../processes.js';
 
@@ -29,10 +30,14 @@ export interface E2EServer {
 }
 
 /**
- * The product the browser tests run against: all-in-one, or with E2E_DISTRIBUTED=1 (the
- * browser-distributed project) the distributed product from scripts/distributed.ts.
+ * The product the browser tests run against: all-in-one (the browser project, a server per file), or
+ * the distributed product from scripts/distributed.ts: in the browser-distributed project the one its
+ * global setup started for every file (extraEnv is then that setup's, see distributed-global-setup.ts),
+ * or with E2E_DISTRIBUTED=1 in the browser project one per file.
  */
 export async function startE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
+  const shared = inject('e2eDistributed');
+  if (shared) return sharedDistributedE2EServer(shared);
   if (process.env.E2E_DISTRIBUTED === '1') return startDistributedE2EServer(extraEnv);
   return startAllInOneE2EServer(extraEnv);
 }

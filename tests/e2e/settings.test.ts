@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_AUTH_ROUTES, SETTINGS_ROUTES } from '@countinghouse/proto';
+import { apiJson } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 9's acceptance for Company Settings: the maintenance switch and the contact phone, in Chromium.
@@ -24,6 +26,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The phone as it was (in the browser-distributed project later files share this product and its settings)
+  if (server) {
+    const { session_token } = await apiJson<{ session_token: string }>(server.baseUrl, '', 'POST', ADMIN_AUTH_ROUTES.login, server.admin);
+    await apiJson(server.baseUrl, session_token, 'PATCH', SETTINGS_ROUTES.settings, { phone: '020 7946 0321', maintenance: false });
+  }
   await browser?.close();
   await server?.close();
 });

@@ -29,6 +29,9 @@ export interface SubscribeOptions {
   };
 }
 
+/** How long ensuring a topic exists (and has a leader) may take before it fails. */
+export const ENSURE_TOPICS_TIMEOUT_MS = 30_000;
+
 /** How long a subscribe() with awaitReplay may take to catch up before it fails. */
 export const REPLAY_TIMEOUT_MS = 60_000;
 
@@ -142,20 +145,35 @@ export class KafkaBus implements EventBus {
     const topics = names.map((t) => this.ns(t));
     const missing = topics.filter((t) => !this.knownTopics.has(t));
     if (missing.length === 0) return;
-    const admin = this.kafka.admin();
-    await admin.connect();
-    try {
-      const existing = new Set(await admin.listTopics());
-      const create = missing.filter((t) => !existing.has(t));
-      if (create.length > 0) {
-        await admin.createTopics({
-          topics: create.map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })),
-          waitForLeaders: true,
-        });
+    // A broker that has just started (or several processes creating the same topics at once) answers
+    // UNKNOWN_TOPIC_OR_PARTITION or LEADER_NOT_AVAILABLE for a moment after a topic is created, which
+    // kafkajs' own wait for leaders gives up on: ask again until every partition has a leader.
+    const until = Date.now() + ENSURE_TOPICS_TIMEOUT_MS;
+    for (let attempt = 1; ; attempt++) {
+      const admin = this.kafka.admin();
+      // (a broker that cannot be reached at all fails at once: the caller, e.g. the outbox relay, backs off itself)
+      await admin.connect();
+      try {
+        const existing = new Set(await admin.listTopics());
+        const create = missing.filter((t) => !existing.has(t));
+        if (create.length > 0) {
+          await admin.createTopics({
+            topics: create.map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })),
+            waitForLeaders: false,
+          });
+        }
+        const { topics: meta } = await admin.fetchTopicMetadata({ topics: missing });
+        const leaderless = meta.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0));
+        if (leaderless.length > 0) throw new Error(`no leader yet for ${leaderless.map((t) => t.name).join(', ')}`);
+        for (const t of missing) this.knownTopics.add(t);
+        return;
+      } catch (err) {
+        if (this.closed || Date.now() > until) throw err;
+        this.opts.logger.warn({ err: (err as Error).message, attempt, topics: missing }, 'kafka: topics not ready yet; asking again');
+        await new Promise((r) => setTimeout(r, Math.min(2000, 250 * attempt)));
+      } finally {
+        await admin.disconnect().catch(() => {});
       }
-      for (const t of missing) this.knownTopics.add(t);
-    } finally {
-      await admin.disconnect();
     }
   }
 
