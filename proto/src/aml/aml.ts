@@ -262,7 +262,9 @@ export type DeleteFileInput = Static<typeof DeleteFileInputSchema>;
 
 export const AmlListQuerySchema = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('outstanding'), AmlStatusSchema])),
-  risk: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('low'), Type.Literal('medium'), Type.Literal('high'), Type.Literal('none')])),
+  risk: Type.Optional(
+    Type.Union([Type.Literal('all'), Type.Literal('low'), Type.Literal('medium'), Type.Literal('high'), Type.Literal('none')]),
+  ),
   search: Type.Optional(Line(100)),
   page: PageNumber(),
   page_size: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
@@ -322,7 +324,9 @@ export type DeletionList = Static<typeof DeletionListSchema>;
 export const DeleteReplySchema = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
 export const AmlReportSchema = Type.Object({
-  rows: Type.Array(Type.Object({ status: AmlStatusSchema, low: Type.Integer(), medium: Type.Integer(), high: Type.Integer(), none: Type.Integer() })),
+  rows: Type.Array(
+    Type.Object({ status: AmlStatusSchema, low: Type.Integer(), medium: Type.Integer(), high: Type.Integer(), none: Type.Integer() }),
+  ),
 });
 export type AmlReport = Static<typeof AmlReportSchema>;
 

@@ -17,9 +17,16 @@ import { syncCompanyPeople } from '../use-cases/sync-companies-house.js';
 export const AML_CONSUMER = 'aml.events';
 
 /** A payload checked against its proto schema; a malformed one is logged and skipped (it could never apply). */
-function checked<S extends TSchema>(schema: S, envelope: EventEnvelope, logger: Logger): envelope is EventEnvelope<import('@sinclair/typebox').Static<S>> {
+function checked<S extends TSchema>(
+  schema: S,
+  envelope: EventEnvelope,
+  logger: Logger,
+): envelope is EventEnvelope<import('@sinclair/typebox').Static<S>> {
   if (Value.Check(schema, envelope.data)) return true;
-  logger.error({ eventId: envelope.id, type: envelope.type, errors: [...Value.Errors(schema, envelope.data)].slice(0, 5) }, 'malformed event skipped');
+  logger.error(
+    { eventId: envelope.id, type: envelope.type, errors: [...Value.Errors(schema, envelope.data)].slice(0, 5) },
+    'malformed event skipped',
+  );
   return false;
 }
 
@@ -49,7 +56,13 @@ export function amlEventsHandler(db: Db, logger: Logger): EventHandler {
       }
     } else if (envelope.type === 'deadlines.company_refreshed' && checked(CompanyRefreshedSchema, envelope, logger)) {
       const d = envelope.data;
-      await saveCompanyPeople(tx, { clientId: d.clientId, companyNumber: d.companyNumber, officers: d.officers, pscs: d.pscs, at: envelope.occurredAt });
+      await saveCompanyPeople(tx, {
+        clientId: d.clientId,
+        companyNumber: d.companyNumber,
+        officers: d.officers,
+        pscs: d.pscs,
+        at: envelope.occurredAt,
+      });
       await syncCompanyPeople(tx, d.clientId);
     } else if (envelope.type === 'documents.document_uploaded' && checked(DocumentUploadedSchema, envelope, logger)) {
       const d = envelope.data;
@@ -59,7 +72,10 @@ export function amlEventsHandler(db: Db, logger: Logger): EventHandler {
   return async (envelope) => {
     if (envelope.type === 'crm.client_upserted' || envelope.type === 'deadlines.company_refreshed') return apply(envelope);
     // Only identity evidence is the AML file's business (every other upload passes by unrecorded).
-    if (envelope.type === 'documents.document_uploaded' && (envelope.data as { documentType?: unknown } | null)?.documentType === AML_EVIDENCE_DOCUMENT_TYPE)
+    if (
+      envelope.type === 'documents.document_uploaded' &&
+      (envelope.data as { documentType?: unknown } | null)?.documentType === AML_EVIDENCE_DOCUMENT_TYPE
+    )
       return apply(envelope);
   };
 }

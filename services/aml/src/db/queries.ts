@@ -100,7 +100,9 @@ export async function readFile(db: Exec, clientId: string, opts: { lock?: boolea
 export async function ensureFile(db: Exec, clientId: string): Promise<void> {
   const made = await db.insert(files).values({ clientId }).onConflictDoNothing().returning({ clientId: files.clientId });
   if (made.length > 0)
-    await db.insert(versions).values({ clientId, version: 1, state: 'draft', content: { people: [], risk_answers: null }, createdByName: 'System' });
+    await db
+      .insert(versions)
+      .values({ clientId, version: 1, state: 'draft', content: { people: [], risk_answers: null }, createdByName: 'System' });
 }
 
 export async function readVersion(db: Exec, clientId: string, version: number): Promise<VersionRow | null> {
@@ -165,7 +167,14 @@ export async function approveVersion(
     .where(and(eq(versions.clientId, clientId), eq(versions.state, 'approved')));
   await db
     .update(versions)
-    .set({ state: 'approved', approvedAt: sql`now()`, approvedBy: a.by, approvedByName: a.byName, approvalNote: a.note, nextReviewOn: a.nextReviewOn })
+    .set({
+      state: 'approved',
+      approvedAt: sql`now()`,
+      approvedBy: a.by,
+      approvedByName: a.byName,
+      approvalNote: a.note,
+      nextReviewOn: a.nextReviewOn,
+    })
     .where(and(eq(versions.clientId, clientId), eq(versions.version, version)));
   await db
     .update(files)
@@ -232,14 +241,27 @@ export async function listFiles(db: Exec, scope: FileScope, q: AmlListQuery, tod
   const s = q.search?.trim();
   if (s) base.push(sql`c.company_name ilike ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`}`);
   const filters = [...base];
-  if (q.status === 'outstanding') filters.push(sql`${status} in (${sql.join(AML_OUTSTANDING_STATUSES.map((x) => sql`${x}`), sql`, `)})`);
+  if (q.status === 'outstanding')
+    filters.push(
+      sql`${status} in (${sql.join(
+        AML_OUTSTANDING_STATUSES.map((x) => sql`${x}`),
+        sql`, `,
+      )})`,
+    );
   else if (q.status && q.status !== 'all') filters.push(sql`${status} = ${q.status}`);
   if (q.risk === 'none') filters.push(sql`f.approved_risk_level is null`);
   else if (q.risk && q.risk !== 'all') filters.push(sql`f.approved_risk_level = ${q.risk}`);
   const from = sql`aml.client_directory c left join aml.files f on f.client_id = c.client_id`;
   const where = sql.join(filters, sql` and `);
   const [rows, total, counts] = await Promise.all([
-    db.execute<{ client_id: string; company_name: string; status: AmlStatus; risk: string | null; next_review_on: string | null; version: number | null }>(sql`
+    db.execute<{
+      client_id: string;
+      company_name: string;
+      status: AmlStatus;
+      risk: string | null;
+      next_review_on: string | null;
+      version: number | null;
+    }>(sql`
       select c.client_id, c.company_name, ${status} as status, f.approved_risk_level as risk,
              f.approved_next_review_on::text as next_review_on, f.latest_version as version
       from ${from} where ${where}
@@ -276,7 +298,10 @@ export async function statusesOf(db: Exec, scope: FileScope, clientIds: string[]
   const res = await db.execute<{ client_id: string; status: AmlStatus }>(sql`
     select c.client_id, ${statusSql(today)} as status
     from aml.client_directory c left join aml.files f on f.client_id = c.client_id
-    where c.client_id in (${sql.join(clientIds.map((id) => sql`${id}`), sql`, `)}) and ${scopeSql(scope)} and ${currentSql}`);
+    where c.client_id in (${sql.join(
+      clientIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and ${scopeSql(scope)} and ${currentSql}`);
   return res.rows;
 }
 
@@ -310,7 +335,13 @@ export async function claimReviewAnnouncement(db: Exec, clientId: string, nextRe
   const rows = await db
     .update(files)
     .set({ reviewAnnouncedFor: nextReviewOn })
-    .where(and(eq(files.clientId, clientId), eq(files.approvedNextReviewOn, nextReviewOn), sql`${files.reviewAnnouncedFor} is distinct from ${nextReviewOn}::date`))
+    .where(
+      and(
+        eq(files.clientId, clientId),
+        eq(files.approvedNextReviewOn, nextReviewOn),
+        sql`${files.reviewAnnouncedFor} is distinct from ${nextReviewOn}::date`,
+      ),
+    )
     .returning({ clientId: files.clientId });
   return rows.length > 0;
 }

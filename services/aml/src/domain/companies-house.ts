@@ -44,7 +44,13 @@ export function chPeople(officers: readonly CompanyOfficer[], pscs: readonly Com
   }
   for (const p of pscs) {
     if (!p.name || /statement/.test(p.kind)) continue;
-    out.push({ key: `psc:${p.name}`, name: p.name, role: 'psc', ownershipBand: ownershipBandOf(p.natures_of_control), ceasedOn: p.ceased_on });
+    out.push({
+      key: `psc:${p.name}`,
+      name: p.name,
+      role: 'psc',
+      ownershipBand: ownershipBandOf(p.natures_of_control),
+      ceasedOn: p.ceased_on,
+    });
   }
   return out;
 }

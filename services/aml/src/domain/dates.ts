@@ -33,5 +33,10 @@ export function addYearsForward(d: IsoDate, years: number): IsoDate {
 /** 31 Dec 2026. */
 export function enGb(d: IsoDate): string {
   const [y, m, day] = parts(d);
-  return new Date(Date.UTC(y, m - 1, day)).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return new Date(Date.UTC(y, m - 1, day)).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }

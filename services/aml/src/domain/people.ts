@@ -50,7 +50,10 @@ export function applyPersonInput(p: StoredPerson, input: PersonInput): StoredPer
 }
 
 /** Why a version cannot yet go for approval (null when it can): people, evidence for each, risk answered. */
-export function submitBlocker(people: readonly StoredPerson[], hasRisk: boolean): { kind: 'people' } | { kind: 'evidence'; name: string } | { kind: 'risk' } | null {
+export function submitBlocker(
+  people: readonly StoredPerson[],
+  hasRisk: boolean,
+): { kind: 'people' } | { kind: 'evidence'; name: string } | { kind: 'risk' } | null {
   const current = people.filter((p) => !p.ceased_on);
   if (current.length === 0) return { kind: 'people' };
   const missing = current.find((p) => p.evidence.length === 0);

@@ -13,7 +13,8 @@ export function deletableFrom(relationshipEndedOn: IsoDate): IsoDate {
   return addYearsForward(relationshipEndedOn, RETENTION_YEARS);
 }
 
-export type RetentionVerdict = { deletable: true; keepUntil: IsoDate } | { deletable: false; keepUntil: IsoDate | null; reason: 'not_ended' | 'running' };
+export type RetentionVerdict =
+  { deletable: true; keepUntil: IsoDate } | { deletable: false; keepUntil: IsoDate | null; reason: 'not_ended' | 'running' };
 
 /** May the file be deleted today? keepUntil is the last day it must still be kept. */
 export function retentionVerdict(relationshipEndedOn: IsoDate | null, today: IsoDate): RetentionVerdict {

@@ -23,7 +23,16 @@ import {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AmlDeps } from '../use-cases/deps.js';
-import { addEvidence, addPerson, answerRisk, approveFile, removePerson, startNewVersion, submitFile, updatePerson } from '../use-cases/edit-file.js';
+import {
+  addEvidence,
+  addPerson,
+  answerRisk,
+  approveFile,
+  removePerson,
+  startNewVersion,
+  submitFile,
+  updatePerson,
+} from '../use-cases/edit-file.js';
 import { amlReport, findFiles, findStatuses } from '../use-cases/list-files.js';
 import { getFile, getVersion } from '../use-cases/read-file.js';
 import { deleteAmlFile, findDeletable, findDeletions } from '../use-cases/retention.js';
@@ -72,7 +81,10 @@ export function amlRoutes(app: App, deps: AmlDeps) {
 
   r.get(
     '/report',
-    { preHandler: canView, schema: { tags, summary: 'Current clients by due diligence status and risk', response: { 200: AmlReportSchema, ...E } } },
+    {
+      preHandler: canView,
+      schema: { tags, summary: 'Current clients by due diligence status and risk', response: { 200: AmlReportSchema, ...E } },
+    },
     async (request) => amlReport(deps, requireAuth(request)),
   );
 
@@ -103,7 +115,12 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     '/clients/:clientId/versions',
     {
       preHandler: canManage,
-      schema: { tags, summary: 'Start the next version (from an approved one)', params: ClientParamsSchema, response: { 200: AmlFileSchema, ...E409 } },
+      schema: {
+        tags,
+        summary: 'Start the next version (from an approved one)',
+        params: ClientParamsSchema,
+        response: { 200: AmlFileSchema, ...E409 },
+      },
     },
     async (request) => startNewVersion(deps, requireAuth(request), request.params.clientId),
   );
@@ -127,7 +144,13 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     '/clients/:clientId/people/:personId',
     {
       preHandler: canManage,
-      schema: { tags, summary: "Change a person's details", params: PersonParamsSchema, body: PersonInputSchema, response: { 200: AmlFileSchema, ...E409 } },
+      schema: {
+        tags,
+        summary: "Change a person's details",
+        params: PersonParamsSchema,
+        body: PersonInputSchema,
+        response: { 200: AmlFileSchema, ...E409 },
+      },
     },
     async (request) => updatePerson(deps, requireAuth(request), request.params.clientId, request.params.personId, request.body),
   );
@@ -136,7 +159,12 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     '/clients/:clientId/people/:personId',
     {
       preHandler: canManage,
-      schema: { tags, summary: 'Remove a person from the working version', params: PersonParamsSchema, response: { 200: AmlFileSchema, ...E409 } },
+      schema: {
+        tags,
+        summary: 'Remove a person from the working version',
+        params: PersonParamsSchema,
+        response: { 200: AmlFileSchema, ...E409 },
+      },
     },
     async (request) => removePerson(deps, requireAuth(request), request.params.clientId, request.params.personId),
   );
@@ -175,7 +203,12 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     '/clients/:clientId/submit',
     {
       preHandler: canManage,
-      schema: { tags, summary: "Send the working version for the MLRO's approval", params: ClientParamsSchema, response: { 200: AmlFileSchema, ...E409 } },
+      schema: {
+        tags,
+        summary: "Send the working version for the MLRO's approval",
+        params: ClientParamsSchema,
+        response: { 200: AmlFileSchema, ...E409 },
+      },
     },
     async (request) => submitFile(deps, requireAuth(request), request.params.clientId),
   );
@@ -199,7 +232,11 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     '/retention/deletable',
     {
       preHandler: canDelete,
-      schema: { tags, summary: 'Files past their five-year retention period (administrators)', response: { 200: DeletableListSchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Files past their five-year retention period (administrators)',
+        response: { 200: DeletableListSchema, ...E },
+      },
     },
     async (request) => findDeletable(deps, requireAuth(request)),
   );

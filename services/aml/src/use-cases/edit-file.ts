@@ -79,10 +79,7 @@ function findPerson(content: VersionContent, personId: string) {
 
 export function addPerson(deps: AmlDeps, p: Principal, clientId: string, input: PersonInput) {
   return changeFile(deps, p, clientId, (v) => {
-    const person = applyPersonInput(
-      { id: randomUUID(), source: 'manual', ch_key: null, ceased_on: null, evidence: [], ...input },
-      input,
-    );
+    const person = applyPersonInput({ id: randomUUID(), source: 'manual', ch_key: null, ceased_on: null, evidence: [], ...input }, input);
     return {
       content: { ...v.content, people: [...v.content.people, person] },
       action: 'change',
@@ -130,7 +127,9 @@ export async function addEvidence(deps: AmlDeps, p: Principal, clientId: string,
   const doc = await announcedDocument(deps, input.document_id);
   // Only identity evidence uploaded for this very client (documents' type aml_evidence) can be attached.
   if (!doc || doc.clientId !== clientId)
-    throw new AppError('VALIDATION_FAILED', AML_MESSAGES.evidenceOtherClient, [{ path: 'document_id', message: AML_MESSAGES.evidenceOtherClient }]);
+    throw new AppError('VALIDATION_FAILED', AML_MESSAGES.evidenceOtherClient, [
+      { path: 'document_id', message: AML_MESSAGES.evidenceOtherClient },
+    ]);
   const method = VERIFICATION_METHODS.find((m) => m.value === input.method)!.label.toLowerCase();
   return changeFile(deps, p, clientId, (v) => {
     const person = findPerson(v.content, personId);
@@ -198,7 +197,13 @@ export async function approveFile(deps: AmlDeps, p: Principal, clientId: string,
     const v = (await readVersion(tx, clientId, file.latestVersion))!;
     const risk = v.risk ?? assessRisk(v.content.risk_answers!);
     const review = nextReviewOn(today, risk.level);
-    await approveVersion(tx, clientId, v.version, { by: p.id, byName: actorName(p), note: input.note.trim(), nextReviewOn: review, riskLevel: risk.level });
+    await approveVersion(tx, clientId, v.version, {
+      by: p.id,
+      byName: actorName(p),
+      note: input.note.trim(),
+      nextReviewOn: review,
+      riskLevel: risk.level,
+    });
     await addAudit(tx, {
       clientId,
       version: v.version,

@@ -28,7 +28,9 @@ export async function findFiles(deps: AmlDeps, p: Principal, q: AmlListQuery): P
 export async function findStatuses(deps: AmlDeps, p: Principal, clientIds: string[]): Promise<AmlStatuses> {
   const ids = [...new Set(clientIds.filter(Boolean))].slice(0, 200);
   const rows = await statusesOf(deps.db, scopeOrRefuse(p), ids, deps.today());
-  return { statuses: rows.map((r) => ({ client_id: r.client_id, status: r.status, outstanding: AML_OUTSTANDING_STATUSES.includes(r.status) })) };
+  return {
+    statuses: rows.map((r) => ({ client_id: r.client_id, status: r.status, outstanding: AML_OUTSTANDING_STATUSES.includes(r.status) })),
+  };
 }
 
 /** The reports' AML panel: current clients by status and (approved) risk. */

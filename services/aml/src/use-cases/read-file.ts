@@ -114,7 +114,11 @@ export async function readWholeFile(db: Exec, p: Principal, client: DirectoryRow
           ? AML_MESSAGES.retentionNotEnded
           : AML_MESSAGES.retentionRunning(enGb(verdict.keepUntil!)),
     },
-    can: { edit: canEdit(p), approve: canApprove(p) && file?.latestState === 'awaiting_approval', delete: canDelete(p) && verdict.deletable },
+    can: {
+      edit: canEdit(p),
+      approve: canApprove(p) && file?.latestState === 'awaiting_approval',
+      delete: canDelete(p) && verdict.deletable,
+    },
     audit: trail.map((a) => ({
       id: String(a.id),
       version: a.version,
@@ -131,6 +135,13 @@ export async function getVersion(deps: AmlDeps, p: Principal, clientId: string, 
   await visibleClient(deps.db, p, clientId);
   const row = await readVersion(deps.db, clientId, version);
   if (!row) throw new AppError('NOT_FOUND', AML_MESSAGES.fileNotFound);
-  await addAudit(deps.db, { clientId, version, action: 'view', detail: `Viewed version ${version}`, actorId: p.id, actorName: actorName(p) });
+  await addAudit(deps.db, {
+    clientId,
+    version,
+    action: 'view',
+    detail: `Viewed version ${version}`,
+    actorId: p.id,
+    actorName: actorName(p),
+  });
   return toVersion(row, await filenamesOf(deps.db, clientId));
 }

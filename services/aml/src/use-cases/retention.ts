@@ -72,7 +72,9 @@ export async function deleteAmlFile(deps: AmlDeps, p: Principal, clientId: strin
     ]);
   await deps.db.transaction(async (tx) => {
     await readFile(tx, clientId, { lock: true });
-    const fromVersions = (await allVersions(tx, clientId)).flatMap((v) => v.content.people.flatMap((x) => x.evidence.map((e) => e.document_id)));
+    const fromVersions = (await allVersions(tx, clientId)).flatMap((v) =>
+      v.content.people.flatMap((x) => x.evidence.map((e) => e.document_id)),
+    );
     const announced = (await evidenceDocumentsOf(tx, clientId)).map((d) => d.documentId);
     const documentIds = [...new Set([...announced, ...fromVersions])];
     await deleteFile(tx, clientId);
@@ -89,4 +91,3 @@ export async function deleteAmlFile(deps: AmlDeps, p: Principal, clientId: strin
   deps.relay.kick();
   return { success: true, message: AML_MESSAGES.deleted };
 }
-

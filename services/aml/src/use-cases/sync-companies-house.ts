@@ -17,7 +17,8 @@ export async function syncCompanyPeople(tx: Exec, clientId: string): Promise<voi
   const file = (await readFile(tx, clientId, { lock: true }))!;
   let latest = (await readVersion(tx, clientId, file.latestVersion))!;
   const merge = mergeChPeople(latest.content.people, chPeople(company.officers, company.pscs), randomUUID);
-  if (merge.added.length === 0 && merge.ceased.length === 0 && JSON.stringify(merge.people) === JSON.stringify(latest.content.people)) return;
+  if (merge.added.length === 0 && merge.ceased.length === 0 && JSON.stringify(merge.people) === JSON.stringify(latest.content.people))
+    return;
   if (latest.state === 'approved') {
     const next = await startVersion(tx, clientId, latest, SYSTEM_NAME);
     await addAudit(tx, {
