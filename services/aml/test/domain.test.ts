@@ -69,7 +69,12 @@ describe('retention: five years beginning with the day the relationship ends (re
 });
 
 describe('status', () => {
-  const f = (o: Partial<Parameters<typeof amlStatus>[0]>) => ({ latestState: 'draft' as const, approvedNextReviewOn: null, started: false, ...o });
+  const f = (o: Partial<Parameters<typeof amlStatus>[0]>) => ({
+    latestState: 'draft' as const,
+    approvedNextReviewOn: null,
+    started: false,
+    ...o,
+  });
   it.each([
     [f({}), '2026-11-23', 'not_started'],
     [f({ started: true }), '2026-11-23', 'in_progress'],
@@ -101,7 +106,13 @@ describe('people from Companies House', () => {
     { name: 'Acme Secretarial Ltd', officer_role: 'corporate-secretary', appointed_on: null, resigned_on: null },
   ];
   const pscs = [
-    { name: 'Mrs Jane Smith', kind: 'individual-person-with-significant-control', notified_on: null, ceased_on: null, natures_of_control: ['ownership-of-shares-75-to-100-percent'] },
+    {
+      name: 'Mrs Jane Smith',
+      kind: 'individual-person-with-significant-control',
+      notified_on: null,
+      ceased_on: null,
+      natures_of_control: ['ownership-of-shares-75-to-100-percent'],
+    },
   ];
   let n = 0;
   const id = () => `id-${++n}`;
@@ -117,7 +128,9 @@ describe('people from Companies House', () => {
   });
 
   it('keeps what the practice typed and marks a resignation; a second merge changes nothing', () => {
-    const first = mergeChPeople([], chPeople(officers, pscs), id).people.map((p) => (p.name === 'SMITH, Jane' ? { ...p, address: '1 High St' } : p));
+    const first = mergeChPeople([], chPeople(officers, pscs), id).people.map((p) =>
+      p.name === 'SMITH, Jane' ? { ...p, address: '1 High St' } : p,
+    );
     const resigned = officers.map((o) => (o.name === 'SMITH, Jane' ? { ...o, resigned_on: '2026-10-01' } : o));
     const m = mergeChPeople(first, chPeople(resigned, pscs), id);
     const jane = m.people.find((p) => p.name === 'SMITH, Jane')!;
@@ -133,7 +146,20 @@ describe('people from Companies House', () => {
     const people = mergeChPeople([], chPeople(officers.slice(0, 1), []), id).people;
     expect(submitBlocker([], true)).toEqual({ kind: 'people' });
     expect(submitBlocker(people, true)).toEqual({ kind: 'evidence', name: 'SMITH, Jane' });
-    const withEvidence = people.map((p) => ({ ...p, evidence: [{ id: 'e', document_id: 'd', method: 'video' as const, checked_on: '2026-11-23', checked_by_id: 'u', checked_by_name: 'U', added_at: '' }] }));
+    const withEvidence = people.map((p) => ({
+      ...p,
+      evidence: [
+        {
+          id: 'e',
+          document_id: 'd',
+          method: 'video' as const,
+          checked_on: '2026-11-23',
+          checked_by_id: 'u',
+          checked_by_name: 'U',
+          added_at: '',
+        },
+      ],
+    }));
     expect(submitBlocker(withEvidence, false)).toEqual({ kind: 'risk' });
     expect(submitBlocker(withEvidence, true)).toBeNull();
   });
