@@ -1,7 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
-import { AML_CONSUMER, amlEventsHandler } from './consumers/events.js';
+import { subscribeAmlEvents } from './consumers/events.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -30,11 +29,7 @@ export async function amlPlugin(app: App, opts: AmlPluginOptions) {
     today: opts.today ?? (() => londonToday()),
     evidenceWaitMs: opts.evidenceWaitMs ?? 5_000,
   };
-  await runtime.bus.subscribe({
-    group: AML_CONSUMER,
-    topics: [TOPICS.crm, TOPICS.deadlines, TOPICS.documents],
-    handler: amlEventsHandler(runtime.db, runtime.logger),
-  });
+  await subscribeAmlEvents(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

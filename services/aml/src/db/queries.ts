@@ -1,4 +1,4 @@
-import type { Db } from '@countinghouse/kit';
+import type { DbOrTx } from '@countinghouse/kit';
 import {
   AML_OUTSTANDING_STATUSES,
   AML_REVIEW_LEAD_DAYS,
@@ -17,7 +17,7 @@ import { addDays, type IsoDate } from '../domain/dates.js';
 import { audit, clientDirectory, companyPeople, deletions, evidenceDocuments, files, versions, type VersionContent } from './schema.js';
 
 /** The database or a transaction: every query here runs on either. */
-export type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+export type Exec = DbOrTx;
 
 /** Which clients' files a principal sees: all, or those assigned to them as accountant. */
 export type FileScope = { all: true } | { all: false; accountantId: string };
