@@ -1,5 +1,6 @@
 import { jobsAdminPlugin, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
 import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
+import { amlPlugin } from '@countinghouse/aml';
 import { crmPlugin } from '@countinghouse/crm';
 import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
@@ -52,6 +53,8 @@ export interface ComposeOptions {
   companiesHouse?: CompaniesHouseOptions;
   /** Today in London for the deadlines (tests pin it). */
   deadlinesToday?: () => string;
+  /** Today in London for the AML files (tests pin it). */
+  amlToday?: () => string;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -122,6 +125,7 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
         register: async (scope) =>
           void (await scope.register(deadlinesPlugin, { runtime: o.runtime, companiesHouse: o.companiesHouse, today: o.deadlinesToday })),
       },
+      { name: 'aml', register: async (scope) => void (await scope.register(amlPlugin, { runtime: o.runtime, today: o.amlToday })) },
     ],
   });
   await app.ready();

@@ -86,6 +86,19 @@ const CHECKS: Record<PermissionKey, Check> = {
   'deadlines.view': route('GET', () => `/api/deadlines/clients/${someId}`),
   'deadlines.manage': route('POST', () => `/api/deadlines/${someId}/done`),
   'deadlines.settings': route('PUT', () => '/api/deadlines/settings', { task_lead_days: 30 }),
+  // An unknown client: the guard decides first, then 404 (allowed) for those it lets through.
+  'aml.view': route('GET', () => `/api/aml/clients/${someId}`),
+  'aml.manage': route('PUT', () => `/api/aml/clients/${someId}/risk`, {
+    sector: 'standard',
+    cash_intensive: false,
+    jurisdiction: 'uk',
+    pep: false,
+    complex_structure: false,
+    non_face_to_face: false,
+    source_of_funds: 'clear',
+  }),
+  'aml.approve': route('POST', () => `/api/aml/clients/${someId}/approve`, { note: 'Checked' }),
+  'aml.delete': route('GET', () => '/api/aml/retention/deletable'),
 };
 
 beforeAll(async () => {

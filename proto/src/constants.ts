@@ -1,7 +1,7 @@
 // The spec's enums and business constants (spec sections 3, 4 and 9). Browser-safe.
 import { rolesFor } from './permissions.js';
 
-export const ROLES = ['admin', 'manager', 'staff', 'accountant', 'client'] as const;
+export const ROLES = ['admin', 'manager', 'staff', 'accountant', 'client', 'mlro'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
@@ -10,6 +10,7 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   staff: 'Client support and document management',
   accountant: 'Accounting services and client consultation',
   client: 'Default role in profiles',
+  mlro: 'Money Laundering Reporting Officer: approves due diligence (granted beside a staff role)',
 };
 
 /** Roles that may enter the staff portal (spec section 6). Accountant is not one. From the permissions table. */

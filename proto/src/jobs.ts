@@ -8,6 +8,7 @@ export const QUEUES = {
   integrations: 'countinghouse-integrations',
   media: 'countinghouse-media',
   deadlines: 'countinghouse-deadlines',
+  aml: 'countinghouse-aml',
 } as const;
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
@@ -22,6 +23,8 @@ export const IntegrationSyncJobSchema = Type.Object({
 export const IntegrationKeepAliveJobSchema = Type.Object({});
 /** The daily deadline jobs; `day` (YYYY-MM-DD, London) is the run's day: tests and catch-up runs pass it. */
 export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
+/** The daily AML review reminders; `day` (YYYY-MM-DD, London) as for the deadline jobs. */
+export const AmlDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 export const CompaniesHouseRefreshJobSchema = Type.Object({ clientId: Type.Optional(Type.String()) });
 
 export const JOBS = {
@@ -33,6 +36,8 @@ export const JOBS = {
   'deadlines.daily': { queue: QUEUES.deadlines, schema: DeadlinesDailyJobSchema },
   /** Daily: read every linked company (or one) from Companies House and move changed dates. */
   'deadlines.companies_house_refresh': { queue: QUEUES.deadlines, schema: CompaniesHouseRefreshJobSchema },
+  /** Daily: announce AML reviews falling due (a task and a notification, once per approved version). */
+  'aml.daily': { queue: QUEUES.aml, schema: AmlDailyJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;

@@ -3,7 +3,17 @@
 // role lists from here (a runtime import back would be a cycle).
 import type { Role } from './constants.js';
 
-export const PERMISSION_AREAS = ['Access', 'Clients', 'Staff', 'Documents', 'Billing', 'Marketing', 'Integrations', 'Practice'] as const;
+export const PERMISSION_AREAS = [
+  'Access',
+  'Clients',
+  'Staff',
+  'Documents',
+  'Billing',
+  'Marketing',
+  'Integrations',
+  'Practice',
+  'Anti-money laundering',
+] as const;
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 
 export interface Permission {
@@ -74,6 +84,26 @@ export const PERMISSIONS = [
     roles: STAFF_AND_ACCOUNTANTS,
   },
   { key: 'deadlines.settings', area: 'Practice', label: 'Deadline task settings', roles: MANAGERS },
+  {
+    key: 'aml.view',
+    area: 'Anti-money laundering',
+    label: 'See AML due diligence files and their audit trail',
+    note: 'Accountants only the files of the clients assigned to them, read only. Clients never.',
+    roles: ['admin', 'manager', 'mlro', 'accountant'],
+  },
+  {
+    key: 'aml.manage',
+    area: 'Anti-money laundering',
+    label: 'Prepare AML files: people, identity evidence, risk assessment',
+    roles: ['admin', 'manager', 'mlro'],
+  },
+  { key: 'aml.approve', area: 'Anti-money laundering', label: 'Approve due diligence (the MLRO)', roles: ['mlro'] },
+  {
+    key: 'aml.delete',
+    area: 'Anti-money laundering',
+    label: 'Delete AML files after the five-year retention period',
+    roles: ADMIN,
+  },
   { key: 'reports', area: 'Practice', label: 'Reports', roles: ADMIN },
   { key: 'settings', area: 'Practice', label: 'Company settings', roles: ADMIN },
   { key: 'notifications', area: 'Practice', label: 'Notifications', roles: ADMIN },
@@ -112,6 +142,7 @@ export const INVITE_HIERARCHY: Readonly<Record<Role, readonly Role[]>> = {
   staff: [],
   accountant: [],
   client: [],
+  mlro: [],
 };
 
 /** The roles someone holding `roles` may invite to, in the hierarchy's order. */

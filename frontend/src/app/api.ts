@@ -230,6 +230,7 @@ export const api = createApi({
     'Job',
     'Deadline',
     'TaxProfile',
+    'AmlFile',
   ],
   endpoints: () => ({}),
 });

@@ -49,6 +49,7 @@ const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsP
 const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'JobsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
+const AdminAmlPage = lazyNamed(() => import('../features/aml/AmlPage'), 'AmlPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
 const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
@@ -179,6 +180,7 @@ export const routes: RouteObject[] = [
           { path: 'jobs', element: <AdminJobsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'deadlines', element: <AdminDeadlinesPage /> },
+          { path: 'aml', element: <AdminAmlPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { LIMITS, MAX_FILES_PER_UPLOAD, TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
+import { AML_EVIDENCE_CONSUMER, amlEvidenceHandler } from './consumers/aml-evidence.js';
 import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
@@ -39,6 +40,11 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
     group: CLIENT_DIRECTORY_CONSUMER,
     topics: [TOPICS.crm],
     handler: clientDirectoryHandler(runtime.db, runtime.logger),
+  });
+  await runtime.bus.subscribe({
+    group: AML_EVIDENCE_CONSUMER,
+    topics: [TOPICS.aml],
+    handler: amlEvidenceHandler(runtime.db, storage, runtime.logger),
   });
   await app.register(authContext, { verifier: runtime.verifier });
   await app.register(multipart, {

@@ -7,6 +7,7 @@ import { ClientDocumentsDialog, type DocumentsTarget } from './components/Client
 import { ClientFormModal } from './components/ClientFormModal';
 import { ClientDeadlinesDialog, type DeadlinesTarget } from '../deadlines/ClientDeadlinesDialog';
 import { ClientTable } from './components/ClientTable';
+import { OutstandingTag, useOutstandingClients } from '../aml/OutstandingBadge';
 import {
   CLIENT_SEARCH_PLACEHOLDER,
   PackageFilterSelect,
@@ -56,6 +57,8 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
     }
   }, [openId, opened.data, onOpened]);
 
+  const outstanding = useOutstandingClients((clients.data?.clients ?? []).map((c) => c.id));
+
   const filtered = Boolean(search) || status !== 'all' || pkg !== 'all';
 
   return (
@@ -76,6 +79,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
         </Button>
       </Flex>
       <ClientTable
+        badges={(c) => (outstanding.has(c.id) ? <OutstandingTag /> : null)}
         list={clients}
         paging={paging}
         emptyText={filtered ? 'No clients match these filters' : 'No clients yet'}

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Button, Card, Col, Flex, Result, Row, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
-import { MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
+import { hasPermission, MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { httpStatus } from '../../app/api';
 import { lazyNamed } from '../../app/lazy-named';
 import { personSessionReset, selectPersonSessionEnd } from '../../app/person-session';
@@ -25,6 +25,7 @@ const StaffManagementPanel = lazyNamed(() => import('./StaffManagementPanel'), '
 const deadlinesArea = () => import('../deadlines');
 const DeadlinesWorkspace = lazyNamed(deadlinesArea, 'DeadlinesWorkspace');
 const CalendarFeedCard = lazyNamed(deadlinesArea, 'CalendarFeedCard');
+const AmlWorkspace = lazyNamed(() => import('../aml/AmlWorkspace'), 'AmlWorkspace');
 
 /**
  * The staff portal at /staff/dashboard. Who may enter is the server's answer to GET /auth/me
@@ -106,6 +107,20 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
         </Suspense>
       ),
     },
+    // The AML files (aml.view): managers, administrators and the MLRO, who signs them off here.
+    ...(hasPermission(me.roles, 'aml.view')
+      ? [
+          {
+            key: 'aml',
+            label: 'AML',
+            children: (
+              <Suspense fallback={<PageSpinner />}>
+                <AmlWorkspace realm="user" />
+              </Suspense>
+            ),
+          },
+        ]
+      : []),
     ...(canManageStaff
       ? [
           {

@@ -7,6 +7,7 @@ export const ROLE_LABELS: Record<Role, string> = {
   staff: 'Staff',
   accountant: 'Accountant',
   client: 'Client',
+  mlro: 'MLRO',
 };
 
 const ROLE_COLOURS: Record<Role, string> = {
@@ -15,6 +16,7 @@ const ROLE_COLOURS: Record<Role, string> = {
   staff: 'blue',
   accountant: 'green',
   client: 'default',
+  mlro: 'gold',
 };
 
 /** A role badge, the same colours everywhere. */

@@ -1,5 +1,6 @@
 import { londonDayStart, type Db } from '@countinghouse/kit';
 import {
+  AML_EVIDENCE_DOCUMENT_TYPE,
   cleanDisplayName,
   type AccessAction,
   type ClientDocument,
@@ -70,7 +71,8 @@ function likePattern(search: string): string {
 }
 
 function filtersSql(scope: DocumentScope, q: Partial<DocumentListQuery>): SQL {
-  const parts: SQL[] = [scopeSql(scope)];
+  // Identity evidence belongs to the AML files and is never listed with a client's documents.
+  const parts: SQL[] = [scopeSql(scope), sql`d.document_type <> ${AML_EVIDENCE_DOCUMENT_TYPE}`];
   const search = q.search?.trim();
   if (search) parts.push(sql`d.search_text like ${likePattern(search)}`);
   if (q.type && q.type !== 'all') parts.push(sql`d.document_type = ${q.type}`);
@@ -125,12 +127,19 @@ export async function summarise(db: Exec, scope: DocumentScope, clientId?: strin
 }
 
 /** One document the scope may see, or null (the caller answers 404 either way: ids cannot be probed). */
-export async function findDocument(db: Exec, scope: DocumentScope, id: string): Promise<DocumentRow | null> {
+export async function findDocument(
+  db: Exec,
+  scope: DocumentScope,
+  id: string,
+  opts: { amlEvidence?: DocumentScope | null } = {},
+): Promise<DocumentRow | null> {
+  // AML identity evidence answers to its own rule (domain/access.ts amlEvidenceScopeOf), never the owner's.
+  const evidence = opts.amlEvidence ? scopeSql(opts.amlEvidence) : sql`false`;
   const res = await db.execute<DocumentRow & Record<string, unknown>>(sql`
     select d.*, c.company_name, c.contact_email
     from documents.client_documents d
     left join documents.client_directory c on c.client_id = d.client_id
-    where d.id = ${id} and ${scopeSql(scope)}`);
+    where d.id = ${id} and (case when d.document_type = ${AML_EVIDENCE_DOCUMENT_TYPE} then ${evidence} else ${scopeSql(scope)} end)`);
   return res.rows[0] ?? null;
 }
 

@@ -20,6 +20,17 @@ export function scopeOf(p: Principal): DocumentScope {
   };
 }
 
+/**
+ * Who may reach identity evidence of the AML files (type aml_evidence), which no document list shows:
+ * those preparing AML files every client's; an accountant their assigned clients' (read only); a client
+ * never, not even their own business's (permissions table: aml.manage, aml.view).
+ */
+export function amlEvidenceScopeOf(p: Principal): DocumentScope | null {
+  if (hasPermission(p.roles, 'aml.manage')) return { all: true };
+  if (hasPermission(p.roles, 'aml.view')) return { all: false, ownerUserId: null, accountantId: p.id };
+  return null;
+}
+
 export function isAdmin(p: Principal): boolean {
   return p.kind === 'admin' || hasPermission(p.roles, 'documents.access_log');
 }

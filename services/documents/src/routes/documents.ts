@@ -1,5 +1,6 @@
 import { AppError, enqueueEvent, requireAuth, requireRole, type App, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
 import {
+  AML_EVIDENCE_DOCUMENT_TYPE,
   AccessLogSchema,
   DirectoryListSchema,
   DirectoryQuerySchema,
@@ -43,7 +44,7 @@ import {
   type DocumentRow,
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { scopeOf } from '../domain/access.js';
+import { amlEvidenceScopeOf, scopeOf } from '../domain/access.js';
 import { cleanFilename, CONTENT_TYPE, FileInspector, STORED_EXTENSION, type CheckFailure } from '../domain/file-check.js';
 import { contentDisposition, signViewLink } from '../domain/signed-links.js';
 import { storageKey, type DocumentStorage } from '../storage/storage.js';
@@ -143,7 +144,9 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       schema: { tags: ['documents'], summary: 'One document', params: IdParams, response: { 200: ClientDocumentSchema, 404: ErrorRef } },
     },
     async (request) => {
-      const row = await findDocument(db, scopeOf(requireAuth(request)), (request.params as { id: string }).id);
+      const row = await findDocument(db, scopeOf(requireAuth(request)), (request.params as { id: string }).id, {
+        amlEvidence: amlEvidenceScopeOf(requireAuth(request)),
+      });
       if (!row) throw notFound();
       return toDocument(row);
     },
@@ -162,7 +165,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request) => {
       const p = requireAuth(request);
-      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id);
+      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id, { amlEvidence: amlEvidenceScopeOf(p) });
       if (!row) throw notFound();
       const exp = deps.nowSeconds() + LIMITS.signedUrlSeconds;
       const sig = signViewLink(deps.linkSecret, row.id, exp);
@@ -180,7 +183,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request, reply) => {
       const p = requireAuth(request);
-      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id);
+      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id, { amlEvidence: amlEvidenceScopeOf(p) });
       if (!row) throw notFound();
       const file = await openFile(storage, row);
       await logAccess(db, { documentId: row.id, action: 'download', principal: who(p), ip: request.ip, userAgent: ua(request) });
@@ -253,8 +256,16 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
         if (!sawFile) {
           sawFile = true;
           try {
-            if (!fields.documentType || !(DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
-            target = await resolveClient(db, p, scope, fields.clientId);
+            if (fields.documentType === AML_EVIDENCE_DOCUMENT_TYPE) {
+              // Identity evidence for an AML file: only those preparing AML files, for a named client.
+              const evidenceScope = amlEvidenceScopeOf(p);
+              if (!evidenceScope?.all) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
+              if (!fields.clientId) throw new AppError('NOT_FOUND', 'Client not found');
+              target = await resolveClient(db, p, evidenceScope, fields.clientId);
+            } else {
+              if (!fields.documentType || !(DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
+              target = await resolveClient(db, p, scope, fields.clientId);
+            }
           } catch (err) {
             failure = err;
             await drain(part.file);

@@ -23,6 +23,7 @@ const ROLE_NAMES: Record<string, string> = {
   staff: 'staff',
   accountant: 'an accountant',
   client: 'a client',
+  mlro: 'the MLRO',
 };
 
 const clientLink = (clientId: string) => `/admin/clients?open=${encodeURIComponent(clientId)}`;

@@ -12,15 +12,21 @@ interface Props {
   /** What an empty list says when it loaded. */
   emptyText: string;
   caption?: string;
+  /** Tags after the company name (the AML file's "Due diligence outstanding"). */
+  badges?: (client: Client) => ReactNode;
 }
 
 /** Clients as a table: Company, Contact, Package, Monthly Fee, Status, Registered, Actions (spec: staff portal). */
-export function ClientTable({ list, paging, actions, emptyText, caption }: Props) {
+export function ClientTable({ list, paging, actions, emptyText, caption, badges }: Props) {
   const columns: TableColumnsType<Client> = [
     {
       title: 'Company',
       dataIndex: 'company_name',
-      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+      render: (name: string, c) => (
+        <>
+          <Typography.Text strong>{name}</Typography.Text> {badges?.(c)}
+        </>
+      ),
     },
     {
       title: 'Contact',

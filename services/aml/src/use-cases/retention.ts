@@ -1,0 +1,93 @@
+import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AML_MESSAGES, type DeletableList, type DeleteFileInput, type DeletionList } from '@countinghouse/proto';
+import {
+  deleteFile,
+  deletionList,
+  directoryEntry,
+  endedRelationships,
+  evidenceDocumentsOf,
+  readFile,
+  recordDeletion,
+  allVersions,
+} from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
+import { actorName, canDelete } from '../domain/access.js';
+import { addYearsBack, enGb } from '../domain/dates.js';
+import { retentionVerdict, RETENTION_YEARS } from '../domain/retention.js';
+import type { AmlDeps } from './deps.js';
+
+function refuseUnlessAdmin(p: Principal) {
+  if (!canDelete(p)) throw new AppError('FORBIDDEN', 'Only an administrator can delete AML files.');
+}
+
+/** Files whose five years after the relationship ended have run (reg. 40): what an administrator may delete. */
+export async function findDeletable(deps: AmlDeps, p: Principal): Promise<DeletableList> {
+  refuseUnlessAdmin(p);
+  const today = deps.today();
+  const rows = await endedRelationships(deps.db, addYearsBack(today, RETENTION_YEARS));
+  return {
+    items: rows
+      .filter((r) => r.endedOn && retentionVerdict(r.endedOn, today).deletable)
+      .map((r) => ({
+        client_id: r.clientId,
+        client_name: r.companyName,
+        relationship_ended_on: r.endedOn!,
+        keep_until: retentionVerdict(r.endedOn!, today).keepUntil!,
+      })),
+  };
+}
+
+export async function findDeletions(deps: AmlDeps, p: Principal): Promise<DeletionList> {
+  refuseUnlessAdmin(p);
+  return {
+    items: (await deletionList(deps.db)).map((d) => ({
+      client_id: d.clientId,
+      client_name: d.clientName,
+      relationship_ended_on: d.relationshipEndedOn,
+      deleted_by_name: d.deletedByName,
+      deleted_at: d.deletedAt.toISOString(),
+      evidence_documents: d.evidenceDocuments,
+    })),
+  };
+}
+
+/**
+ * Delete a client's AML file and its evidence, once the retention period has run; before that it is
+ * refused with the date it runs to. The deletion is recorded (who, when, which client) and announced, so
+ * the documents service removes the evidence files.
+ */
+export async function deleteAmlFile(deps: AmlDeps, p: Principal, clientId: string, input: DeleteFileInput) {
+  refuseUnlessAdmin(p);
+  const client = await directoryEntry(deps.db, clientId);
+  if (!client || !(await readFile(deps.db, clientId))) throw new AppError('NOT_FOUND', AML_MESSAGES.fileNotFound);
+  const verdict = retentionVerdict(client.relationshipEndedOn, deps.today());
+  if (!verdict.deletable)
+    throw new AppError(
+      'CONFLICT',
+      verdict.reason === 'not_ended' ? AML_MESSAGES.retentionNotEnded : AML_MESSAGES.retentionRunning(enGb(verdict.keepUntil!)),
+    );
+  if (input.confirm_client_name.trim() !== client.companyName.trim())
+    throw new AppError('VALIDATION_FAILED', AML_MESSAGES.confirmNameMismatch, [
+      { path: 'confirm_client_name', message: AML_MESSAGES.confirmNameMismatch },
+    ]);
+  await deps.db.transaction(async (tx) => {
+    await readFile(tx, clientId, { lock: true });
+    const fromVersions = (await allVersions(tx, clientId)).flatMap((v) =>
+      v.content.people.flatMap((x) => x.evidence.map((e) => e.document_id)),
+    );
+    const announced = (await evidenceDocumentsOf(tx, clientId)).map((d) => d.documentId);
+    const documentIds = [...new Set([...announced, ...fromVersions])];
+    await deleteFile(tx, clientId);
+    await recordDeletion(tx, {
+      clientId,
+      clientName: client.companyName,
+      relationshipEndedOn: client.relationshipEndedOn!,
+      deletedBy: p.id,
+      deletedByName: actorName(p),
+      evidenceDocuments: documentIds.length,
+    });
+    await enqueueEvent(tx, SCHEMA, 'aml.file_deleted', { clientId, documentIds }, { actor: { kind: p.kind, id: p.id }, key: clientId });
+  });
+  deps.relay.kick();
+  return { success: true, message: AML_MESSAGES.deleted };
+}

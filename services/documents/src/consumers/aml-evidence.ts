@@ -1,0 +1,41 @@
+import { idempotent, type Db, type EventHandler } from '@countinghouse/kit';
+import { AML_EVIDENCE_DOCUMENT_TYPE, AmlFileDeletedSchema } from '@countinghouse/proto';
+import { Value } from '@sinclair/typebox/value';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { SCHEMA } from '../db/schema.js';
+import type { DocumentStorage } from '../storage/storage.js';
+
+export const AML_EVIDENCE_CONSUMER = 'documents.aml-evidence';
+
+/**
+ * aml.file_deleted (after the five-year retention of MLR 2017 reg. 40) → the client's identity evidence
+ * rows go in the event's transaction, the files after it commits (a file left behind by a crash is
+ * unreachable without its row; a row is never left without its file).
+ */
+export function amlEvidenceHandler(db: Db, storage: DocumentStorage, logger: Logger): EventHandler {
+  const deleteRows = (removed: string[]) =>
+    idempotent(db, SCHEMA, AML_EVIDENCE_CONSUMER, async (envelope, tx) => {
+      const d = envelope.data as { clientId: string; documentIds: string[] };
+      if (d.documentIds.length === 0) return;
+      const res = await tx.execute<{ file_path: string }>(sql`
+      delete from documents.client_documents
+      where client_id = ${d.clientId} and document_type = ${AML_EVIDENCE_DOCUMENT_TYPE}
+        and id::text in (${sql.join(
+          d.documentIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+      returning file_path`);
+      removed.push(...res.rows.map((r) => r.file_path));
+    });
+  return async (envelope) => {
+    if (envelope.type !== 'aml.file_deleted') return;
+    if (!Value.Check(AmlFileDeletedSchema, envelope.data)) {
+      logger.error({ eventId: envelope.id }, 'bad aml.file_deleted skipped');
+      return;
+    }
+    const removed: string[] = [];
+    await deleteRows(removed)(envelope);
+    for (const key of removed) await storage.remove(key).catch((err) => logger.warn({ err, key }, 'evidence file not removed'));
+  };
+}
