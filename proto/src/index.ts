@@ -39,3 +39,7 @@ export * from './text.js';
 export * from './job-status.js';
 export * from './deadlines/deadlines.js';
 export * from './deadlines/events.js';
+export * from './rules/limits.js';
+export * from './rules/contact.js';
+export * from './rules/client-profile.js';
+export * from './rules/schemas.js';

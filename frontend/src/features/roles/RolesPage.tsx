@@ -1,3 +1,5 @@
+import { formatCount } from '@countinghouse/proto';
+import { useDebounced } from '../../shared/use-debounced';
 import { CheckOutlined, MinusOutlined } from '@ant-design/icons';
 import {
   formatDate,
@@ -143,15 +145,6 @@ export function PermissionMatrix() {
   );
 }
 
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
-
 interface GrantValues {
   email?: string;
   role?: Role;
@@ -259,7 +252,7 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
           <span>{ROLE_DESCRIPTIONS[role]}</span>
         </Flex>
       }
-      extra={summary ? <Typography.Text type="secondary">{summary.holder_count.toLocaleString('en-GB')} holding</Typography.Text> : null}
+      extra={summary ? <Typography.Text type="secondary">{formatCount(summary.holder_count)} holding</Typography.Text> : null}
     >
       {loading ? (
         <Skeleton active paragraph={{ rows: 2 }} />
@@ -316,8 +309,8 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
             summary && summary.holder_count > holders.length
               ? () => (
                   <Typography.Text type="secondary" data-testid="role-holders-more">
-                    The {holders.length.toLocaleString('en-GB')} most recent of {summary.holder_count.toLocaleString('en-GB')} are listed;
-                    find anyone else on the User Management page.
+                    The {formatCount(holders.length)} most recent of {formatCount(summary.holder_count)} are listed; find anyone else on the
+                    User Management page.
                   </Typography.Text>
                 )
               : undefined

@@ -1,3 +1,4 @@
+import { NAME_MAX } from '@countinghouse/proto';
 import { Input, Select } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { PACKAGE_FILTERS, SUBSCRIPTION_STATUS_FILTERS, type PackageFilter } from '@countinghouse/proto';
@@ -39,7 +40,7 @@ export function SearchBox({
       placeholder={placeholder}
       aria-label={label}
       prefix={<SearchOutlined aria-hidden="true" />}
-      maxLength={200}
+      maxLength={NAME_MAX}
       className="crm-toolbar__search"
     />
   );
