@@ -24,7 +24,7 @@ export function optional(problem: (text: string) => string | null): (text: strin
 }
 
 /** Required text of at most `max` characters (proto's NAME_MAX unless said): the schemas' minLength 1 / maxLength. */
-export function textProblem(requiredMessage: string | undefined, max = NAME_MAX): (text: string) => string | null {
+function textProblem(requiredMessage: string | undefined, max = NAME_MAX): (text: string) => string | null {
   return (text) => {
     const v = (text ?? '').trim();
     if (!v) return requiredMessage ?? null;

@@ -23,7 +23,7 @@ interface Values {
 }
 
 /** What to show when sign-up fails: the server's reason for a 400/409, else the spec's text. */
-export function signupFailureText(error: unknown): ToastText {
+function signupFailureText(error: unknown): ToastText {
   const status = httpStatus(error);
   const message = errorBody(error)?.message;
   if ((status === 400 || status === 409 || status === 429) && message) return serverText(message);

@@ -28,7 +28,7 @@ import { useErrorToast } from './use-error-toast';
 import { useLeadStageChange } from './use-lead-stage';
 import './crm.css';
 
-export const CARD_PAGE_SIZE = 12;
+const CARD_PAGE_SIZE = 12;
 
 type TabKey = 'clients' | 'leads';
 

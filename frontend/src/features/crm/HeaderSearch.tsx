@@ -8,9 +8,9 @@ import { useCrmSearchQuery } from './api';
 import { STAGE_LABELS, STATUS_LABELS, TASK_STATUS_LABELS } from './labels';
 import { useDebounced } from '../../shared/use-debounced';
 
-export const HEADER_SEARCH_PLACEHOLDER = 'Search clients, leads, tasks...';
+const HEADER_SEARCH_PLACEHOLDER = 'Search clients, leads, tasks...';
 /** Fewer characters match too much to be useful. */
-export const HEADER_SEARCH_MIN = 2;
+const HEADER_SEARCH_MIN = 2;
 
 function Option({ primary, secondary }: { primary: string; secondary: string }) {
   return (

@@ -38,7 +38,7 @@ import { ROLE_LABELS, RoleTag } from '../staff/roles';
 import { useDeactivateAdminAccountMutation, useGrantRoleMutation, useRevokeRoleMutation, useRolePeopleQuery, useRolesQuery } from './api';
 import './roles.css';
 
-export const NO_HOLDERS_TEXT = 'No one holds this role';
+const NO_HOLDERS_TEXT = 'No one holds this role';
 const HOLDERS_PAGE_SIZE = 8;
 
 /** The server's message for a refused change (e.g. the last administrator), or a generic one. */
@@ -89,7 +89,7 @@ export function RolesPage() {
 }
 
 /** Rows: the permissions grouped by area; columns: the five roles. Straight from proto's table. */
-export function PermissionMatrix() {
+function PermissionMatrix() {
   return (
     <Card title="What each role may do" className="roles-matrix">
       <div className="roles-matrix__scroll" data-scroll-region aria-label="What each role may do" role="region" tabIndex={0}>
@@ -151,7 +151,7 @@ interface GrantValues {
 }
 
 /** Pick a registered person (searched by name, e-mail or company) and a role. */
-export function GrantForm() {
+function GrantForm() {
   const [form] = Form.useForm<GrantValues>();
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim(), 250);
@@ -222,7 +222,7 @@ function holderLabel(h: RoleHolder): string {
 }
 
 /** One role: its description and the people (and admin panel accounts) holding it, each with Revoke. */
-export function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSummary | undefined; loading: boolean }) {
+function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSummary | undefined; loading: boolean }) {
   const [revoke] = useRevokeRoleMutation();
   const [deactivate] = useDeactivateAdminAccountMutation();
   const [pending, setPending] = useState<string | null>(null);

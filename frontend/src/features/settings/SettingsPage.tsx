@@ -20,7 +20,7 @@ import { usePageTitle } from '../../shared/use-page-title';
 import { usePracticeSettingsQuery, useSettingChangesQuery, useUpdateSettingsMutation } from './api';
 import './settings.css';
 
-export const HISTORY_PAGE_SIZE = 10;
+const HISTORY_PAGE_SIZE = 10;
 
 interface ContactValues {
   name: string;

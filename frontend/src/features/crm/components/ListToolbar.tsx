@@ -8,12 +8,12 @@ export type StatusFilterValue = 'all' | (typeof SUBSCRIPTION_STATUS_FILTERS)[num
 export type PackageFilterValue = 'all' | PackageFilter;
 
 /** Spec: All Status, Active, Pending, Cancelled (overdue is not offered). */
-export const STATUS_FILTER_OPTIONS: { value: StatusFilterValue; label: string }[] = [
+const STATUS_FILTER_OPTIONS: { value: StatusFilterValue; label: string }[] = [
   { value: 'all', label: 'All Status' },
   ...SUBSCRIPTION_STATUS_FILTERS.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
 ];
 /** Spec: All Packages, Starter, Growth, Scale, Professional, Enterprise. */
-export const PACKAGE_FILTER_OPTIONS: { value: PackageFilterValue; label: string }[] = [
+const PACKAGE_FILTER_OPTIONS: { value: PackageFilterValue; label: string }[] = [
   { value: 'all', label: 'All Packages' },
   ...PACKAGE_FILTERS.map((p) => ({ value: p, label: p })),
 ];
