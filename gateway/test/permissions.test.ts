@@ -65,8 +65,10 @@ const CHECKS: Record<PermissionKey, Check> = {
   'users.view': route('GET', () => '/api/identity/users'),
   'security.lockouts': route('GET', () => '/api/identity/security/lockouts'),
   roles: route('GET', () => '/api/identity/roles'),
-  // GET /api/documents has the upload route's guard (one permission, the same preHandler).
-  'documents.upload': route('GET', () => '/api/documents'),
+  // Reading (list, summary, one, view link, download) is documents.view; the uploader's client pick
+  // has the upload route's guard.
+  'documents.view': route('GET', () => '/api/documents'),
+  'documents.upload': route('GET', () => '/api/documents/clients?limit=5'),
   'documents.view_all': seesTheClient(
     () => '/api/documents/clients?limit=50',
     (body) => Boolean((body as { clients?: Array<{ client_id: string }> } | null)?.clients?.some((c) => c.client_id === clientId)),

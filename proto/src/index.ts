@@ -41,3 +41,7 @@ export * from './deadlines/deadlines.js';
 export * from './deadlines/events.js';
 export * from './aml/aml.js';
 export * from './aml/events.js';
+export * from './rules/limits.js';
+export * from './rules/contact.js';
+export * from './rules/client-profile.js';
+export * from './rules/schemas.js';

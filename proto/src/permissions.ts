@@ -52,6 +52,13 @@ export const PERMISSIONS = [
   { key: 'roles', area: 'Staff', label: 'Manage roles', roles: ADMIN },
   { key: 'security.lockouts', area: 'Access', label: 'See sign-in delays (who, from where, until when)', roles: ADMIN },
   {
+    key: 'documents.view',
+    area: 'Documents',
+    label: 'See, view and download documents',
+    note: 'Clients their own business’s, accountants their assigned clients’; staff and above all.',
+    roles: EVERYONE,
+  },
+  {
     key: 'documents.upload',
     area: 'Documents',
     label: 'Upload documents',

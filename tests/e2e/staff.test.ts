@@ -42,6 +42,8 @@ async function invite(page: Page, email: string, role: 'Admin' | 'Manager' | 'St
   await row.getByText('pending').waitFor();
   expect(await row.getByRole('button', { name: 'Copy Link' }).count()).toBe(0);
   await page.getByLabel(`Sign-up link for ${email.toLowerCase()}`).waitFor();
+  // the new link is copied at once, to be shared (the spec's toast)
+  await page.getByText(MESSAGES.inviteLinkCopiedShare, { exact: true }).first().waitFor();
   await page.locator('.staff-management__link-once').getByRole('button', { name: 'Copy Link' }).click();
   await page.getByText(MESSAGES.inviteLinkCopied, { exact: true }).first().waitFor();
   const link = await page.evaluate<string>('navigator.clipboard.readText()');

@@ -10,7 +10,7 @@ import { ADMIN_AUTH_ROUTES, IDENTITY_ROUTES, MESSAGES, type AdminVerifyReply, ty
 import { adminSessionEnded, adminUserReceived, selectAdminUser, type AdminSessionState } from './admin-session';
 import { personSessionEnded } from './person-session';
 
-export const API_BASE = '/api';
+const API_BASE = '/api';
 
 /** proto's routes are absolute ('/api/identity/…'); RTK Query wants them relative to the base URL. */
 export function apiPath(route: string): string {
@@ -89,7 +89,7 @@ async function refreshAdminSession(api: BaseQueryApi): Promise<RefreshOutcome> {
 }
 
 /** The spec's "200 ms doubling backoff" for session refresh retries: 200, 400, 800 ms. */
-export const PERSON_REFRESH_BACKOFF = { firstDelayMs: 200, retries: 3 } as const;
+const PERSON_REFRESH_BACKOFF = { firstDelayMs: 200, retries: 3 } as const;
 
 function isNetworkError(error: FetchBaseQueryError | undefined): boolean {
   return error?.status === 'FETCH_ERROR' || error?.status === 'TIMEOUT_ERROR';

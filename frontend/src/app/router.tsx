@@ -62,7 +62,7 @@ const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'U
 const AdminLoginPage = lazyNamed(() => import('../features/admin-auth/AdminLoginPage'), 'AdminLoginPage');
 const AdminLayout = lazyNamed(() => import('./layouts/admin/AdminLayout'), 'AdminLayout');
 const AdminDashboardPage = lazyNamed(() => import('../features/admin/DashboardPage'), 'DashboardPage');
-const AdminSectionPage = lazyNamed(adminPages, 'AdminSectionPage');
+const AdminStaffPage = lazyNamed(adminPages, 'AdminStaffPage');
 const crmPages = () => import('../features/crm/pages');
 const CRM_PAGES = {
   clients: lazyNamed(crmPages, 'AdminClientsPage'),
@@ -79,21 +79,6 @@ function Root() {
     </Suspense>
   );
 }
-
-const adminSections = [
-  'clients',
-  'leads',
-  'staff',
-  'upgrades',
-  'tasks',
-  'documents',
-  'communications',
-  'billing',
-  'reports',
-  'settings',
-  'roles',
-  'notifications',
-] as const;
 
 /** Every route of the spec's route table (section 2). Exported for tests (createMemoryRouter). */
 export const routes: RouteObject[] = [
@@ -183,19 +168,8 @@ export const routes: RouteObject[] = [
           { path: 'aml', element: <AdminAmlPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
+          { path: 'staff', element: <AdminStaffPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
-          ...adminSections
-            .filter(
-              (section) =>
-                section !== 'billing' &&
-                section !== 'reports' &&
-                section !== 'documents' &&
-                section !== 'notifications' &&
-                section !== 'settings' &&
-                section !== 'roles' &&
-                !(section in CRM_PAGES),
-            )
-            .map((section) => ({ path: section, element: <AdminSectionPage section={section} /> })),
         ],
       },
       { path: '*', element: <NotFound /> },

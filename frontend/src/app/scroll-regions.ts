@@ -9,7 +9,7 @@ const SELECTOR = '.ant-table-content, .ant-table-body, [data-scroll-region]';
  * caption or aria-label, else "Table"), and the `scroll-region` class that draws the edge shadows
  * saying there is more. Applied to every page in the antd shell, so new pages inherit it.
  */
-export function markScrollRegions(root: ParentNode): void {
+function markScrollRegions(root: ParentNode): void {
   for (const el of root.querySelectorAll<HTMLElement>(SELECTOR)) {
     if (el.dataset.scrollRegionReady) continue;
     el.dataset.scrollRegionReady = 'true';

@@ -1,6 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Select, Tabs, type TabsProps } from 'antd';
-import { LIMITS } from '@countinghouse/proto';
+import { useNarrow } from './use-narrow';
 
 type Item = NonNullable<TabsProps['items']>[number];
 
@@ -16,22 +16,6 @@ interface Props {
  * "more" button that breaks the tab list's ARIA), a labelled select and the chosen panel (issue 22).
  * The chosen tab is kept when the screen changes size.
  */
-const NARROW_QUERY = `(max-width: ${LIMITS.mobileBreakpointPx - 0.02}px)`;
-
-/** Whether the screen is below 768 px (the sidebar's edge too), following changes. */
-function useNarrow(): boolean {
-  const query = () => typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches;
-  const [narrow, setNarrow] = useState(query);
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const mql = window.matchMedia(NARROW_QUERY);
-    const onChange = () => setNarrow(mql.matches);
-    mql.addEventListener('change', onChange);
-    return () => mql.removeEventListener('change', onChange);
-  }, []);
-  return narrow;
-}
-
 export function ResponsiveTabs({ items, defaultActiveKey, label }: Props) {
   const narrow = useNarrow();
   const [active, setActive] = useState(defaultActiveKey ?? String(items[0]?.key ?? ''));

@@ -5,7 +5,7 @@ import { BADGE_COLOURS, type BadgeTone } from '../app/theme';
  * tasks, upgrades, invitations and users, and people's roles. Unknown values are grey.
  * Overdue (owed) is red; cancelled (ended) is purple, so the two never look alike.
  */
-export const STATUS_TONES: Record<string, BadgeTone> = {
+const STATUS_TONES: Record<string, BadgeTone> = {
   // subscriptions and clients
   active: 'green',
   pending: 'amber',

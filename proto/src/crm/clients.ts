@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BUSINESS_TYPES, PACKAGE_FILTERS, SUBSCRIPTION_STATUSES, type PackageName } from '../constants.js';
+import { CLIENT_PLACEHOLDERS } from '../rules/client-profile.js';
+import { EmailAddress, EmployeesCount, NameText, StoredPhone } from '../rules/schemas.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
 
 export const SubscriptionStatusSchema = literals(SUBSCRIPTION_STATUSES);
@@ -72,10 +74,10 @@ export type ClientListQuery = Static<typeof ClientListQuerySchema>;
 export const ClientListSchema = Type.Object({ clients: Type.Array(ClientSchema), ...PageInfo });
 export type ClientList = Static<typeof ClientListSchema>;
 
-const CompanyName = Type.String({ minLength: 1, maxLength: 200 });
-const ContactEmail = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
-const ContactName = Type.String({ minLength: 1, maxLength: 200 });
-const Phone = Type.String({ minLength: 1, maxLength: 40 });
+const CompanyName = NameText();
+const ContactEmail = EmailAddress();
+const ContactName = NameText();
+const Phone = StoredPhone();
 const PackageNameText = Type.String({ minLength: 1, maxLength: 100 });
 
 const clientWritable = {
@@ -91,7 +93,7 @@ const clientWritable = {
   next_billing_date: Nullable(CrmDate),
   registration_date: CrmDateTime,
   onboarding_completed: Type.Boolean(),
-  employees_count: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  employees_count: EmployeesCount(),
   assigned_accountant_id: Nullable(CrmUuid),
 };
 
@@ -121,31 +123,10 @@ export const ClientUpdateBodySchema = Type.Partial(Type.Object(clientWritable), 
 export type ClientUpdateBody = Static<typeof ClientUpdateBodySchema>;
 
 /**
- * The names a client record starts with when a payment creates it (crm's upsert from billing); the
- * client's business profile replaces them (onboarding checklist, docs/decisions.md).
- */
-export const CLIENT_PLACEHOLDERS = { companyName: 'New client business', contactName: 'New client' } as const;
-
-/** What the business profile form and PATCH /clients/mine say about a field that cannot be saved. */
-export const CLIENT_PROFILE_MESSAGES = {
-  companyNameRequired: 'Enter your business name.',
-  companyNameTooLong: 'Your business name can be at most 200 characters.',
-  companyNamePlaceholder: 'Enter your own business name, not the placeholder we started with.',
-  contactNameRequired: 'Enter the name of the person we should talk to.',
-  contactNameTooLong: 'The contact name can be at most 200 characters.',
-  contactNamePlaceholder: 'Enter a real contact name, not the placeholder we started with.',
-  phoneInvalid: 'Enter a phone number we can call, such as 020 7946 0000 or +44 7700 900123.',
-  businessTypeInvalid: 'Choose sole trader, partnership or limited company.',
-  employeesInvalid: 'Enter the number of employees as a whole number from 0 to 1,000,000.',
-  noRecord: 'You do not have a client record yet: choose a package first.',
-  saved: 'Your business profile is saved.',
-} as const;
-
-/**
  * PATCH /clients/mine: the signed-in client edits their own business profile. Only these fields
  * (never e-mail, status, package, fee, billing date or assignment); any subset, at least one. Types
  * are loose on purpose: crm checks the values and answers each field with a message from
- * CLIENT_PROFILE_MESSAGES rather than a schema error.
+ * CLIENT_PROFILE_MESSAGES (proto/src/rules/client-profile.ts) rather than a schema error.
  */
 export const ClientProfileBodySchema = Type.Object(
   {
@@ -159,12 +140,6 @@ export const ClientProfileBodySchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type ClientProfileBody = Static<typeof ClientProfileBodySchema>;
-
-/** A UK number (0… or +44…, 10 or 11 digits) or an international one (+ and 8 to 15 digits); spaces, dashes, brackets and dots allowed. */
-export function isPhoneNumber(text: string): boolean {
-  const compact = text.replace(/[\s\-().]/g, '');
-  return /^(?:0\d{9,10}|\+44\d{9,10}|\+[1-9]\d{7,14})$/.test(compact);
-}
 
 /**
  * The onboarding checklist's "Complete your business profile": a real business and contact name

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { NAME_MAX } from '../rules/limits.js';
 
 // Small building blocks shared by the crm contracts.
 
@@ -27,6 +28,6 @@ export const PageInfo = {
 };
 
 /** Free-text search box: case-insensitive substring match. */
-export const SearchText = Type.String({ maxLength: 200 });
+export const SearchText = Type.String({ maxLength: NAME_MAX });
 
 export const IdParamsSchema = Type.Object({ id: CrmUuid });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SafeText } from '../text.js';
+import { EmailAddress, NameText, StoredPhone } from '../rules/schemas.js';
 import { LEAD_STAGES } from '../constants.js';
 import { BusinessTypeSchema, ClientSchema, SubscriptionStatusSchema } from './clients.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
@@ -49,10 +50,10 @@ export const LeadListSchema = Type.Object({ leads: Type.Array(LeadSchema), ...Pa
 export type LeadList = Static<typeof LeadListSchema>;
 
 const leadWritable = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  email: Type.String({ format: 'email', minLength: 3, maxLength: 254 }),
-  phone: Nullable(Type.String({ minLength: 1, maxLength: 40 })),
-  company_name: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
+  name: NameText(),
+  email: EmailAddress(),
+  phone: Nullable(StoredPhone()),
+  company_name: Nullable(NameText()),
   stage: LeadStageSchema,
   business_type: Nullable(BusinessTypeSchema),
   quote_amount: Nullable(Type.Number({ minimum: 0, maximum: 10_000_000 })),
@@ -90,7 +91,7 @@ export type LeadUpdateBody = Static<typeof LeadUpdateBodySchema>;
 export const LeadConvertBodySchema = Type.Object(
   {
     /** Defaults to the lead's company name, else its name. */
-    company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    company_name: Type.Optional(NameText()),
     package_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
     business_type: Type.Optional(BusinessTypeSchema),
     /** Defaults to pending: the client has not paid yet. */

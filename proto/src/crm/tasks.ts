@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SafeText } from '../text.js';
+import { NameText } from '../rules/schemas.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, PageInfo, PageQuery, SearchText, literals } from './common.js';
 
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
@@ -47,7 +48,7 @@ export const TaskListSchema = Type.Object({ tasks: Type.Array(TaskSchema), ...Pa
 export type TaskList = Static<typeof TaskListSchema>;
 
 const taskWritable = {
-  title: Type.String({ minLength: 1, maxLength: 200 }),
+  title: NameText(),
   description: Nullable(SafeText({ maxLength: 5000 })),
   client_id: Nullable(CrmUuid),
   assignee_id: Nullable(CrmUuid),

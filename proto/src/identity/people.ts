@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageNumber } from '../text.js';
+import { NAME_MAX } from '../rules/limits.js';
+import { EmailAddress } from '../rules/schemas.js';
 import { INVITABLE_ROLES, INVITATION_STATUSES, ROLES } from '../constants.js';
 
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+const Email = EmailAddress();
 const Password = Type.String({ minLength: 1, maxLength: 200 });
 const Name = Type.String({ maxLength: 100 });
 const Uuid = Type.String({ format: 'uuid' });
@@ -19,7 +21,7 @@ export const SignupBodySchema = Type.Object(
     password: Password,
     first_name: Type.Optional(Name),
     last_name: Type.Optional(Name),
-    company_name: Type.Optional(Type.String({ maxLength: 200 })),
+    company_name: Type.Optional(Type.String({ maxLength: NAME_MAX })),
   },
   { additionalProperties: false },
 );

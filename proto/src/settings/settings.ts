@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageNumber } from '../text.js';
+import { CONTACT_MESSAGES, emailProblem as contactEmailProblem, phoneProblem as contactPhoneProblem } from '../rules/contact.js';
+import { EMAIL_MAX, PHONE_TYPED_MAX, PHONE_TYPED_MIN } from '../rules/limits.js';
 
 // Contracts of the settings service (routes under /api/settings). Browser-safe.
 
@@ -23,15 +25,15 @@ export const SETTING_FIELD_LABELS: Record<SettingField, string> = {
   maintenance: 'Maintenance mode',
 };
 
-export const SETTINGS_LIMITS = { nameMax: 100, phoneMin: 7, phoneMax: 20, emailMax: 254 } as const;
+export const SETTINGS_LIMITS = { nameMax: 100, phoneMin: PHONE_TYPED_MIN, phoneMax: PHONE_TYPED_MAX, emailMax: EMAIL_MAX } as const;
 
 /** Our texts (not in the spec's catalogue): validation problems and the save replies. */
 export const SETTINGS_MESSAGES = {
   nameRequired: 'Enter the practice name',
   nameTooLong: `The practice name must be at most ${SETTINGS_LIMITS.nameMax} characters`,
-  phoneInvalid: `Enter a UK phone number: ${SETTINGS_LIMITS.phoneMin} to ${SETTINGS_LIMITS.phoneMax} characters, digits, spaces, + and brackets only`,
-  phoneDigits: 'The phone number needs at least 7 digits',
-  emailInvalid: 'Enter a valid e-mail address, like name@example.co.uk',
+  phoneInvalid: CONTACT_MESSAGES.phoneInvalid,
+  phoneDigits: CONTACT_MESSAGES.phoneTooFewDigits,
+  emailInvalid: CONTACT_MESSAGES.emailInvalid,
   nothingToChange: 'Send at least one of name, phone, email or maintenance',
   saved: 'Settings saved',
   unchanged: 'Nothing changed',
@@ -107,11 +109,6 @@ export const SettingChangeListSchema = Type.Object({
 });
 export type SettingChangeList = Static<typeof SettingChangeListSchema>;
 
-// Digits, spaces, +, brackets (and nothing else); 7-20 characters with at least 7 digits.
-const PHONE_PATTERN = /^[0-9 +()]+$/;
-// One @, something before it, a dotted domain after it, no spaces.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 export interface SettingsProblem {
   path: SettingField;
   message: string;
@@ -127,20 +124,12 @@ export function normaliseSettingsPatch(patch: SettingsPatch): SettingsPatch {
   return out;
 }
 
-export function phoneProblem(phone: string): string | null {
-  const p = phone.trim();
-  if (p.length < SETTINGS_LIMITS.phoneMin || p.length > SETTINGS_LIMITS.phoneMax || !PHONE_PATTERN.test(p))
-    return SETTINGS_MESSAGES.phoneInvalid;
-  if ((p.match(/[0-9]/g) ?? []).length < 7) return SETTINGS_MESSAGES.phoneDigits;
-  return null;
-}
+/** The practice's public phone: the one phone rule (proto/src/rules/contact.ts). */
+export const settingsPhoneProblem = contactPhoneProblem;
+/** The practice's public e-mail: the one e-mail rule (proto/src/rules/contact.ts). */
+export const settingsEmailProblem = contactEmailProblem;
 
-export function emailProblem(email: string): string | null {
-  const e = email.trim();
-  return e.length === 0 || e.length > SETTINGS_LIMITS.emailMax || !EMAIL_PATTERN.test(e) ? SETTINGS_MESSAGES.emailInvalid : null;
-}
-
-export function nameProblem(name: string): string | null {
+export function settingsNameProblem(name: string): string | null {
   const n = name.trim();
   if (n.length === 0) return SETTINGS_MESSAGES.nameRequired;
   if (n.length > SETTINGS_LIMITS.nameMax) return SETTINGS_MESSAGES.nameTooLong;
@@ -151,9 +140,9 @@ export function nameProblem(name: string): string | null {
 export function validateSettingsPatch(patch: SettingsPatch): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   const check = (path: SettingField, problem: string | null) => problem && problems.push({ path, message: problem });
-  if (patch.name !== undefined) check('name', nameProblem(patch.name));
-  if (patch.phone !== undefined) check('phone', phoneProblem(patch.phone));
-  if (patch.email !== undefined) check('email', emailProblem(patch.email));
+  if (patch.name !== undefined) check('name', settingsNameProblem(patch.name));
+  if (patch.phone !== undefined) check('phone', settingsPhoneProblem(patch.phone));
+  if (patch.email !== undefined) check('email', settingsEmailProblem(patch.email));
   return problems;
 }
 

@@ -153,15 +153,21 @@ describe('PATCH /clients/mine', () => {
     expect(o.contact_name).toBe(CLIENT_PLACEHOLDERS.contactName);
     expect(o.onboarding_completed).toBe(false);
 
-    // Clearing the phone later does not untick the checklist.
-    const cleared = await patchMine(grace.token, { contact_phone: '' });
-    expect(cleared.json()).toMatchObject({ contact_phone: null, onboarding_completed: true });
+    // The phone cannot be cleared from the client's own profile (docs/decisions.md): refused, nothing written.
+    const before = await row(ids.grace);
+    for (const contact_phone of ['', '   ', null]) {
+      const cleared = await patchMine(grace.token, { contact_phone });
+      expect(cleared.statusCode, JSON.stringify(contact_phone)).toBe(400);
+      expect(cleared.json().error.details).toEqual([{ path: 'contact_phone', message: M.phoneRequired }]);
+    }
+    expect(await row(ids.grace)).toEqual(before);
 
     const until = Date.now() + 5000;
     const mine = () => published.filter((e) => (e.data as { clientId: string }).clientId === ids.grace);
-    // create + three edits
-    while (mine().length < 4 && Date.now() < until) await new Promise((res) => setTimeout(res, 50));
-    expect(mine().map((e) => e.type)).toEqual(Array(4).fill('crm.client_upserted'));
+    // create + two edits (the refused clearings publish nothing)
+    while (mine().length < 3 && Date.now() < until) await new Promise((res) => setTimeout(res, 50));
+    await new Promise((res) => setTimeout(res, 200));
+    expect(mine().map((e) => e.type)).toEqual(Array(3).fill('crm.client_upserted'));
     expect(mine()[2]!.data).toMatchObject({
       clientId: ids.grace,
       userId: grace.id,

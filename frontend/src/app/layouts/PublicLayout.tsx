@@ -36,7 +36,7 @@ export interface FrameState {
 }
 
 /** A spinner drawn in CSS, announced to screen readers. */
-export function PublicSpinner({ label = 'Loading…' }: { label?: string }) {
+function PublicSpinner({ label = 'Loading…' }: { label?: string }) {
   return (
     <div role="status" aria-live="polite" className="public-spinner">
       <span className="public-spinner__ring" aria-hidden="true" />

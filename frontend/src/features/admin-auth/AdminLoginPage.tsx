@@ -12,7 +12,7 @@ import { adminAuthApi, useAdminLoginMutation } from './api';
 import './admin-login.css';
 
 /** The text to show for a failed login (spec section 8). */
-export function loginErrorText(error: unknown): ToastText {
+function loginErrorText(error: unknown): ToastText {
   const status = httpStatus(error);
   const serverMessage = errorBody(error)?.message;
   if (status === 401) return serverMessage ? serverText(serverMessage) : MESSAGES.invalidCredentials;

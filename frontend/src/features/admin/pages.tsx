@@ -1,34 +1,10 @@
 import { Flex, Typography } from 'antd';
-import { NotBuiltYet } from '../../shared/NotBuiltYet';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AdminStaffManagement } from './AdminStaffManagement';
 import './dashboard.css';
 
-/** The admin sections later issues build; each answers honestly until then. */
-export const ADMIN_SECTIONS = {
-  clients: 'Clients',
-  leads: 'Leads',
-  staff: 'Staff',
-  upgrades: 'Upgrades',
-  tasks: 'Tasks',
-  documents: 'Documents',
-  communications: 'Communications',
-  billing: 'Billing',
-  reports: 'Reports',
-  settings: 'Company Settings',
-  roles: 'User Roles',
-  notifications: 'Notifications',
-} as const;
-export type AdminSection = keyof typeof ADMIN_SECTIONS;
-
-export function AdminSectionPage({ section }: { section: AdminSection }) {
-  if (section === 'staff') return <StaffSection />;
-  return <NotBuiltYet name={ADMIN_SECTIONS[section]} route={`/admin/${section}`} />;
-}
-
-export default AdminSectionPage;
-
-function StaffSection() {
+/** /admin/staff: invitations and staff members (the panel the staff portal shows managers too). */
+export function AdminStaffPage() {
   usePageTitle('Staff Management');
   return (
     <Flex vertical gap={16}>

@@ -1,3 +1,4 @@
+import { FORM_RULES } from '../../shared/form-rules';
 import { useState } from 'react';
 import { Alert, Button, Form, Input, Result } from 'antd';
 import { MailOutlined } from '@ant-design/icons';
@@ -48,14 +49,7 @@ export function ForgotPasswordPage() {
         <>
           {failure && <Alert type="error" showIcon role="alert" className="auth-page__alert" title={failure} />}
           <Form name="forgot-password" layout="vertical" requiredMark={false} onFinish={onFinish} disabled={isLoading}>
-            <Form.Item
-              label="Email"
-              name="email"
-              rules={[
-                { required: true, whitespace: true, message: 'Please enter your e-mail address' },
-                { type: 'email', message: 'Please enter a valid e-mail address' },
-              ]}
-            >
+            <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')}>
               <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoFocus autoComplete="username" maxLength={254} />
             </Form.Item>
             <Button type="primary" htmlType="submit" block loading={isLoading}>

@@ -1,3 +1,4 @@
+import { FORM_RULES } from '../../shared/form-rules';
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
@@ -62,14 +63,7 @@ export function PersonLoginForm({
         />
       )}
       <Form<Values> form={form} name={`${portal}-login`} layout="vertical" requiredMark={false} onFinish={onFinish} disabled={isLoading}>
-        <Form.Item
-          label="Email"
-          name="email"
-          rules={[
-            { required: true, whitespace: true, message: 'Please enter your e-mail address' },
-            { type: 'email', message: 'Please enter a valid e-mail address' },
-          ]}
-        >
+        <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')}>
           <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoFocus autoComplete="username" maxLength={254} />
         </Form.Item>
         <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]}>

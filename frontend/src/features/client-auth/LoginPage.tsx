@@ -6,7 +6,7 @@ import { safeRedirect } from '../auth/session';
 import { useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 
-export const CLIENT_HOME = '/client-dashboard';
+const CLIENT_HOME = '/client-dashboard';
 
 /** Client sign-in at /login; `?redirect=/somewhere` (same site only) says where to go next. */
 export function LoginPage() {

@@ -1,3 +1,5 @@
+import { NAME_MAX } from '@countinghouse/proto';
+import { FORM_RULES } from '../../shared/form-rules';
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { MailOutlined } from '@ant-design/icons';
@@ -21,7 +23,7 @@ interface Values {
 }
 
 /** What to show when sign-up fails: the server's reason for a 400/409, else the spec's text. */
-export function signupFailureText(error: unknown): ToastText {
+function signupFailureText(error: unknown): ToastText {
   const status = httpStatus(error);
   const message = errorBody(error)?.message;
   if ((status === 400 || status === 409 || status === 429) && message) return serverText(message);
@@ -80,16 +82,9 @@ export function SignupPage() {
           <Input autoComplete="family-name" maxLength={100} />
         </Form.Item>
         <Form.Item label="Company name" name="company_name">
-          <Input autoComplete="organization" maxLength={200} />
+          <Input autoComplete="organization" maxLength={NAME_MAX} />
         </Form.Item>
-        <Form.Item
-          label="Email"
-          name="email"
-          rules={[
-            { required: true, whitespace: true, message: 'Please enter your e-mail address' },
-            { type: 'email', message: 'Please enter a valid e-mail address' },
-          ]}
-        >
+        <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')}>
           <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoComplete="email" maxLength={254} />
         </Form.Item>
         <PasswordPairFields />

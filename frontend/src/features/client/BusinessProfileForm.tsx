@@ -1,22 +1,22 @@
 import { Form, Input, InputNumber, Modal, Select } from 'antd';
 import {
+  BUSINESS_TYPE_LABELS,
   BUSINESS_TYPES,
+  businessTypeProblem,
   CLIENT_PLACEHOLDERS,
   CLIENT_PROFILE_MESSAGES as M,
-  isPhoneNumber,
+  companyNameProblem,
+  contactNameProblem,
+  EMPLOYEES_MAX,
   MESSAGES,
+  profilePhoneProblem,
   type BusinessType,
   type Client,
 } from '@countinghouse/proto';
+import { FORM_RULES, protoRule } from '../../shared/form-rules';
 import { errorBody } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { useUpdateMyProfileMutation } from './api';
-
-export const BUSINESS_TYPE_LABELS: Record<BusinessType, string> = {
-  sole_trader: 'Sole trader',
-  partnership: 'Partnership',
-  limited: 'Limited company',
-};
 
 interface Values {
   company_name: string;
@@ -97,45 +97,20 @@ export function BusinessProfileForm({ client, open, onClose }: { client: Client;
         onFinish={(v) => void onFinish(v)}
         requiredMark
       >
-        <Form.Item
-          label="Business name"
-          name="company_name"
-          rules={[
-            { required: true, whitespace: true, message: M.companyNameRequired },
-            { max: 200, message: M.companyNameTooLong },
-          ]}
-        >
+        <Form.Item label="Business name" name="company_name" rules={[protoRule(companyNameProblem, { required: true })]}>
           <Input autoComplete="organization" />
         </Form.Item>
-        <Form.Item
-          label="Contact name"
-          name="contact_name"
-          rules={[
-            { required: true, whitespace: true, message: M.contactNameRequired },
-            { max: 200, message: M.contactNameTooLong },
-          ]}
-        >
+        <Form.Item label="Contact name" name="contact_name" rules={[protoRule(contactNameProblem, { required: true })]}>
           <Input autoComplete="name" />
         </Form.Item>
-        <Form.Item
-          label="Phone"
-          name="contact_phone"
-          rules={[
-            { required: true, whitespace: true, message: M.phoneInvalid },
-            { validator: async (_, v: string) => (!v?.trim() || isPhoneNumber(v) ? undefined : Promise.reject(new Error(M.phoneInvalid))) },
-          ]}
-        >
+        <Form.Item label="Phone" name="contact_phone" rules={[protoRule(profilePhoneProblem, { required: true })]}>
           <Input type="tel" autoComplete="tel" />
         </Form.Item>
-        <Form.Item label="Business type" name="business_type" rules={[{ required: true, message: M.businessTypeInvalid }]}>
+        <Form.Item label="Business type" name="business_type" rules={[protoRule(businessTypeProblem, { required: true, empty: null })]}>
           <Select aria-label="Business type" options={BUSINESS_TYPES.map((b) => ({ value: b, label: BUSINESS_TYPE_LABELS[b] }))} />
         </Form.Item>
-        <Form.Item
-          label="Number of employees"
-          name="employees_count"
-          rules={[{ required: true, type: 'integer', min: 0, max: 1_000_000, message: M.employeesInvalid }]}
-        >
-          <InputNumber min={0} max={1_000_000} precision={0} style={{ width: '100%' }} />
+        <Form.Item label="Number of employees" name="employees_count" rules={FORM_RULES.employees({ required: true })}>
+          <InputNumber min={0} max={EMPLOYEES_MAX} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
     </Modal>

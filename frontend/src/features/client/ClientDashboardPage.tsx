@@ -1,4 +1,4 @@
-import { findPackage, formatDate, formatGBP, LIMITS, MESSAGES, PACKAGE_CATALOGUE } from '@countinghouse/proto';
+import { BUSINESS_TYPE_LABELS, findPackage, formatDate, formatGBP, LIMITS, MESSAGES, PACKAGE_CATALOGUE } from '@countinghouse/proto';
 import { Button, Card, Modal, Result, Select, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -9,7 +9,7 @@ import { PageSpinner } from '../../shared/PageSpinner';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { pendingPackage, useChangePackageMutation, useMyClientQuery, useSubscriptionQuery } from './api';
-import { BUSINESS_TYPE_LABELS, BusinessProfileForm } from './BusinessProfileForm';
+import { BusinessProfileForm } from './BusinessProfileForm';
 import { PracticeContact } from './PracticeContact';
 import { MyDeadlinesCard } from '../deadlines/MyDeadlinesCard';
 import './client.css';

@@ -22,13 +22,13 @@ import {
 } from './components/ListToolbar';
 import { showRange } from './components/paging';
 import { StatCards } from './components/StatCards';
-import { formatCount } from './format';
-import { useDebounced } from './use-debounced';
+import { formatCount } from '@countinghouse/proto';
+import { useDebounced } from '../../shared/use-debounced';
 import { useErrorToast } from './use-error-toast';
 import { useLeadStageChange } from './use-lead-stage';
 import './crm.css';
 
-export const CARD_PAGE_SIZE = 12;
+const CARD_PAGE_SIZE = 12;
 
 type TabKey = 'clients' | 'leads';
 

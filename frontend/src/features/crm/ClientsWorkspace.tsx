@@ -18,7 +18,7 @@ import {
   type StatusFilterValue,
 } from './components/ListToolbar';
 import { usePaging } from './components/paging';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../shared/use-debounced';
 import { useErrorToast } from './use-error-toast';
 import './crm.css';
 

@@ -17,7 +17,7 @@ import { SearchBox, unlessAll } from './components/ListToolbar';
 import { PagedTable } from './components/PagedTable';
 import { usePaging } from './components/paging';
 import { humanise } from './labels';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../shared/use-debounced';
 import './crm.css';
 
 const LOAD_FAILED = 'Failed to load communications';

@@ -1,7 +1,7 @@
 import { MESSAGES, MONTHLY_REVENUE_LABEL, MONTHLY_REVENUE_NOTE, formatGBP } from '@countinghouse/proto';
 import { useCrmStatsQuery, useMonthlyRevenueQuery } from './api';
 import { StatCards } from './components/StatCards';
-import { formatCount } from './format';
+import { formatCount } from '@countinghouse/proto';
 import { useErrorToast } from './use-error-toast';
 import './crm.css';
 

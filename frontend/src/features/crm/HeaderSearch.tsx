@@ -6,11 +6,11 @@ import { useNavigate } from 'react-router-dom';
 import { formatDate, type SearchResult } from '@countinghouse/proto';
 import { useCrmSearchQuery } from './api';
 import { STAGE_LABELS, STATUS_LABELS, TASK_STATUS_LABELS } from './labels';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../shared/use-debounced';
 
-export const HEADER_SEARCH_PLACEHOLDER = 'Search clients, leads, tasks...';
+const HEADER_SEARCH_PLACEHOLDER = 'Search clients, leads, tasks...';
 /** Fewer characters match too much to be useful. */
-export const HEADER_SEARCH_MIN = 2;
+const HEADER_SEARCH_MIN = 2;
 
 function Option({ primary, secondary }: { primary: string; secondary: string }) {
   return (

@@ -10,7 +10,7 @@ import { LeadTable } from './components/LeadTable';
 import { SearchBox, unlessAll } from './components/ListToolbar';
 import { usePaging } from './components/paging';
 import { STAGE_OPTIONS } from './labels';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../shared/use-debounced';
 import { useErrorToast } from './use-error-toast';
 import { CrmRealmProvider, useCrmRealm } from './realm';
 import { useLeadStageChange } from './use-lead-stage';

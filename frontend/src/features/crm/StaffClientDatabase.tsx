@@ -7,7 +7,7 @@ import { ClientDocumentsDialog, type DocumentsTarget } from './components/Client
 import { ClientTable } from './components/ClientTable';
 import { CLIENT_SEARCH_PLACEHOLDER, SearchBox } from './components/ListToolbar';
 import { usePaging } from './components/paging';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../shared/use-debounced';
 import { useErrorToast } from './use-error-toast';
 import './crm.css';
 

@@ -7,7 +7,7 @@ import { SearchBox, unlessAll } from './components/ListToolbar';
 import { tablePagination, usePaging } from './components/paging';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, TaskFormModal } from './components/TaskFormModal';
 import { TASK_PRIORITY_COLOURS, TASK_PRIORITY_LABELS, TASK_STATUS_COLOURS, TASK_STATUS_LABELS } from './labels';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../shared/use-debounced';
 import { LoadFailed } from './components/LoadFailed';
 import './crm.css';
 

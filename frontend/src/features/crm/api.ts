@@ -60,7 +60,7 @@ const send = (route: string, method: string, body: unknown, realm: CrmRealm = 'a
 });
 
 /** Drops empty filters so 'All Status' and an empty search box send nothing (the server's "no filter"). */
-export function cleanParams<T extends object>(query: T): Partial<T> {
+function cleanParams<T extends object>(query: T): Partial<T> {
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
 }
 

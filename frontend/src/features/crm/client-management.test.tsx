@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { GHL_MESSAGES, MESSAGES } from '@countinghouse/proto';
+import { CONTACT_MESSAGES, GHL_MESSAGES, MESSAGES } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { ClientManagement } from './ClientManagement';
@@ -210,7 +210,7 @@ describe('Add Client and Add Lead', { timeout: 60_000 }, () => {
     await user.type(within(dialog).getByLabelText('Contact name'), 'Nina New');
     await user.type(within(dialog).getByLabelText('Contact e-mail'), 'not-an-email');
     await user.click(within(dialog).getByRole('button', { name: 'Add Client' }));
-    expect(await within(dialog).findByText('Please enter a valid e-mail address')).toBeInTheDocument();
+    expect(await within(dialog).findByText(CONTACT_MESSAGES.emailInvalid)).toBeInTheDocument();
     await user.clear(within(dialog).getByLabelText('Contact e-mail'));
     await user.type(within(dialog).getByLabelText('Contact e-mail'), 'nina@new.example');
 

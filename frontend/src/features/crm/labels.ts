@@ -1,9 +1,9 @@
 import {
+  BUSINESS_TYPE_LABELS,
   BUSINESS_TYPES,
   LEAD_STAGES,
   PACKAGES,
   formatGBP,
-  type BusinessType,
   type LeadStage,
   type SubscriptionStatus,
   type TaskPriority,
@@ -32,11 +32,6 @@ export const STAGE_COLOURS: Record<LeadStage, string> = {
 
 export const STAGE_OPTIONS = LEAD_STAGES.map((s) => ({ value: s, label: STAGE_LABELS[s] }));
 
-export const BUSINESS_TYPE_LABELS: Record<BusinessType, string> = {
-  sole_trader: 'Sole Trader',
-  partnership: 'Partnership',
-  limited: 'Limited Company',
-};
 export const BUSINESS_TYPE_OPTIONS = BUSINESS_TYPES.map((b) => ({ value: b, label: BUSINESS_TYPE_LABELS[b] }));
 
 export const STATUS_LABELS: Record<SubscriptionStatus, string> = {

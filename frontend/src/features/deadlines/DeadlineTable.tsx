@@ -2,7 +2,7 @@ import { Button, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { deadlineKindLabel, DEADLINE_STATUSES, formatDate, formatDateTime, type Deadline, type DeadlineStatus } from '@countinghouse/proto';
 
-export const STATUS_COLOUR: Record<DeadlineStatus, string> = { upcoming: 'blue', due_soon: 'gold', overdue: 'red', done: 'green' };
+const STATUS_COLOUR: Record<DeadlineStatus, string> = { upcoming: 'blue', due_soon: 'gold', overdue: 'red', done: 'green' };
 const statusLabel = (s: DeadlineStatus) => DEADLINE_STATUSES.find((x) => x.value === s)?.label ?? s;
 
 export function StatusTag({ status }: { status: DeadlineStatus }) {

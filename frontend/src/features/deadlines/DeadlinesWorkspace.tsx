@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Flex, Select, Typography } from 'antd';
-import { DEADLINE_KINDS, type DeadlineKind, type DeadlineWindow } from '@countinghouse/proto';
+import { DEADLINE_KINDS, formatCount, type DeadlineKind, type DeadlineWindow } from '@countinghouse/proto';
 import type { AuthRealm } from '../../app/api';
 import { useTeamMembersQuery } from '../crm/api';
 import { ClientSelect } from '../crm/components/ClientSelect';
@@ -86,7 +86,7 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
       ) : (
         <>
           <Typography.Text type="secondary">
-            {list.data ? `${new Intl.NumberFormat('en-GB').format(list.data.total)}${list.data.total_capped ? '+' : ''} deadlines` : ' '}
+            {list.data ? `${formatCount(list.data.total)}${list.data.total_capped ? '+' : ''} deadlines` : ' '}
           </Typography.Text>
           <DeadlineTable
             deadlines={list.data?.deadlines ?? []}

@@ -1,3 +1,5 @@
+import { formatCount } from '@countinghouse/proto';
+import { useDebounced } from '../../shared/use-debounced';
 import { DownloadOutlined, EyeOutlined, FileTextOutlined, HistoryOutlined, SearchOutlined } from '@ant-design/icons';
 import {
   DOCUMENT_STATUSES,
@@ -27,15 +29,6 @@ export interface ClientDocumentsViewProps {
   canSeeAccessLog?: boolean;
   /** Hide the company column when every row is the same client. */
   hideClientColumn?: boolean;
-}
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 /** The spec's Client Documents view: search, type and status filters, summary cards, View and Download. */
@@ -159,8 +152,8 @@ export function ClientDocumentsView({
           pageSizeOptions: [10, 20, 50, 100],
           showTotal: (total) =>
             list.data && !list.data.total_exact
-              ? `${total.toLocaleString('en-GB')}+ documents`
-              : `${total.toLocaleString('en-GB')} document${total === 1 ? '' : 's'}`,
+              ? `${formatCount(total)}+ documents`
+              : `${formatCount(total)} document${total === 1 ? '' : 's'}`,
           onChange: (p, size) => {
             setPage(size !== pageSize ? 1 : p);
             setPageSize(size);

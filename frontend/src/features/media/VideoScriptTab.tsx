@@ -18,7 +18,7 @@ import { ScriptResult } from './ScriptResult';
 import './media.css';
 
 /** The UI asks for the job's status this often until it is done. */
-export const POLL_MS = 1000;
+const POLL_MS = 1000;
 const PAGE_SIZE = 5;
 
 const STATUS_TAGS: Record<ScriptStatus, { colour: string; label: string }> = {

@@ -13,7 +13,7 @@ import { badgeText, NOTIFICATIONS_PAGE, NOTIFICATIONS_POLL_MS } from './labels';
 import './notifications.css';
 
 /** How many of the latest the dropdown shows. */
-export const BELL_LATEST = 5;
+const BELL_LATEST = 5;
 
 /**
  * The admin header's bell: the real unread count (polled every 30 s; no badge at 0, '99+' above 99),

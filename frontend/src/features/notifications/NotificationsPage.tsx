@@ -1,3 +1,4 @@
+import { formatCount } from '@countinghouse/proto';
 import { useEffect, useState } from 'react';
 import { Button, Card, Checkbox, Empty, Flex, Select, Table, Tabs, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -25,7 +26,6 @@ import { KIND_COLOUR, KIND_LABEL } from './labels';
 import './notifications.css';
 
 type Status = 'unread' | 'all';
-const countText = new Intl.NumberFormat('en-GB');
 
 /** /admin/notifications: unread and all, by kind, mark read, mark all read, and what this administrator receives. */
 export function AdminNotificationsPage() {
@@ -91,7 +91,7 @@ export function AdminNotificationsPage() {
     },
   ];
 
-  const unreadTab = unreadCount > 0 ? `Unread (${countText.format(unreadCount)}${unread.data?.capped ? '+' : ''})` : 'Unread';
+  const unreadTab = unreadCount > 0 ? `Unread (${formatCount(unreadCount)}${unread.data?.capped ? '+' : ''})` : 'Unread';
   const filtered = kind !== 'all';
   const emptyText =
     status === 'unread'
@@ -149,7 +149,7 @@ export function AdminNotificationsPage() {
               setPage(s !== pageSize ? 1 : p);
               setPageSize(s);
             },
-            showTotal: (total) => `${countText.format(total)}${list.data && !list.data.total_exact ? '+' : ''} notifications`,
+            showTotal: (total) => `${formatCount(total)}${list.data && !list.data.total_exact ? '+' : ''} notifications`,
           }}
           scroll={{ x: 720 }}
         />

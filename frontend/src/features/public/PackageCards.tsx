@@ -2,7 +2,7 @@ import { formatGBP, PACKAGE_CATALOGUE, type PackageInfo } from '@countinghouse/p
 import { Link } from 'react-router-dom';
 
 /** Where choosing a package leads: the checkout, which sends a visitor through sign-up first. */
-export function checkoutPath(packageName: string): string {
+function checkoutPath(packageName: string): string {
   return `/checkout?package=${encodeURIComponent(packageName)}`;
 }
 

@@ -7,7 +7,7 @@ export type { PublicConfig };
  * An open tab asks again every minute and when the window regains focus, so it learns of the
  * maintenance switch and changed contact details without a reload.
  */
-export const PUBLIC_CONFIG_REFRESH_MS = 60_000;
+const PUBLIC_CONFIG_REFRESH_MS = 60_000;
 
 export const publicApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -16,7 +16,7 @@ export interface Series {
 }
 
 /** Round steps (1, 2, 2.5, 5 × 10^n) so the axis reads 0, 50, 100, 150 rather than 0, 47, 94. */
-export function niceTicks(max: number, count = 4, integer = false): number[] {
+function niceTicks(max: number, count = 4, integer = false): number[] {
   if (!(max > 0)) return [0, 1];
   const raw = max / count;
   const mag = 10 ** Math.floor(Math.log10(raw));

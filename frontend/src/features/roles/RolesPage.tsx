@@ -1,3 +1,5 @@
+import { formatCount } from '@countinghouse/proto';
+import { useDebounced } from '../../shared/use-debounced';
 import { CheckOutlined, MinusOutlined } from '@ant-design/icons';
 import {
   formatDate,
@@ -36,7 +38,7 @@ import { ROLE_LABELS, RoleTag } from '../staff/roles';
 import { useDeactivateAdminAccountMutation, useGrantRoleMutation, useRevokeRoleMutation, useRolePeopleQuery, useRolesQuery } from './api';
 import './roles.css';
 
-export const NO_HOLDERS_TEXT = 'No one holds this role';
+const NO_HOLDERS_TEXT = 'No one holds this role';
 const HOLDERS_PAGE_SIZE = 8;
 
 /** The server's message for a refused change (e.g. the last administrator), or a generic one. */
@@ -87,7 +89,7 @@ export function RolesPage() {
 }
 
 /** Rows: the permissions grouped by area; columns: the five roles. Straight from proto's table. */
-export function PermissionMatrix() {
+function PermissionMatrix() {
   return (
     <Card title="What each role may do" className="roles-matrix">
       <div className="roles-matrix__scroll" data-scroll-region aria-label="What each role may do" role="region" tabIndex={0}>
@@ -143,22 +145,13 @@ export function PermissionMatrix() {
   );
 }
 
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
-
 interface GrantValues {
   email?: string;
   role?: Role;
 }
 
 /** Pick a registered person (searched by name, e-mail or company) and a role. */
-export function GrantForm() {
+function GrantForm() {
   const [form] = Form.useForm<GrantValues>();
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim(), 250);
@@ -229,7 +222,7 @@ function holderLabel(h: RoleHolder): string {
 }
 
 /** One role: its description and the people (and admin panel accounts) holding it, each with Revoke. */
-export function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSummary | undefined; loading: boolean }) {
+function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSummary | undefined; loading: boolean }) {
   const [revoke] = useRevokeRoleMutation();
   const [deactivate] = useDeactivateAdminAccountMutation();
   const [pending, setPending] = useState<string | null>(null);
@@ -259,7 +252,7 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
           <span>{ROLE_DESCRIPTIONS[role]}</span>
         </Flex>
       }
-      extra={summary ? <Typography.Text type="secondary">{summary.holder_count.toLocaleString('en-GB')} holding</Typography.Text> : null}
+      extra={summary ? <Typography.Text type="secondary">{formatCount(summary.holder_count)} holding</Typography.Text> : null}
     >
       {loading ? (
         <Skeleton active paragraph={{ rows: 2 }} />
@@ -316,8 +309,8 @@ export function HoldersCard({ role, summary, loading }: { role: Role; summary: R
             summary && summary.holder_count > holders.length
               ? () => (
                   <Typography.Text type="secondary" data-testid="role-holders-more">
-                    The {holders.length.toLocaleString('en-GB')} most recent of {summary.holder_count.toLocaleString('en-GB')} are listed;
-                    find anyone else on the User Management page.
+                    The {formatCount(holders.length)} most recent of {formatCount(summary.holder_count)} are listed; find anyone else on the
+                    User Management page.
                   </Typography.Text>
                 )
               : undefined

@@ -1,9 +1,9 @@
 import {
-  emailProblem,
   formatDateTime,
   MESSAGES,
-  nameProblem,
-  phoneProblem,
+  settingsEmailProblem,
+  settingsNameProblem,
+  settingsPhoneProblem,
   SETTING_FIELD_LABELS,
   SETTINGS_LIMITS,
   SETTINGS_MESSAGES,
@@ -14,12 +14,13 @@ import {
 import { Alert, App, Button, Card, Flex, Form, Input, Skeleton, Switch, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { errorBody } from '../../app/api';
+import { protoRule } from '../../shared/form-rules';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { usePracticeSettingsQuery, useSettingChangesQuery, useUpdateSettingsMutation } from './api';
 import './settings.css';
 
-export const HISTORY_PAGE_SIZE = 10;
+const HISTORY_PAGE_SIZE = 10;
 
 interface ContactValues {
   name: string;
@@ -28,14 +29,6 @@ interface ContactValues {
 }
 
 const TEXT_FIELDS = ['name', 'phone', 'email'] as const;
-
-/** A form rule from one of proto's checks: the same rules (and messages) as the server's. */
-const rule = (problem: (value: string) => string | null) => ({
-  validator: async (_: unknown, value: string | undefined) => {
-    const p = problem(value ?? '');
-    if (p) throw new Error(p);
-  },
-});
 
 /** The server's per-field problems onto the form, or one toast for anything else. */
 function useSaveErrors(form?: ReturnType<typeof Form.useForm<ContactValues>>[0]) {
@@ -111,19 +104,29 @@ function ContactCard({ current }: { current: PracticeSettings }) {
         onFinish={onFinish}
         requiredMark={false}
       >
-        <Form.Item label={SETTING_FIELD_LABELS.name} name="name" rules={[rule(nameProblem)]} validateTrigger="onBlur">
+        <Form.Item
+          label={SETTING_FIELD_LABELS.name}
+          name="name"
+          rules={[protoRule(settingsNameProblem, { required: true })]}
+          validateTrigger="onBlur"
+        >
           <Input maxLength={SETTINGS_LIMITS.nameMax + 20} autoComplete="organization" />
         </Form.Item>
         <Form.Item
           label={SETTING_FIELD_LABELS.phone}
           name="phone"
-          rules={[rule(phoneProblem)]}
+          rules={[protoRule(settingsPhoneProblem, { required: true })]}
           validateTrigger="onBlur"
           extra="Digits, spaces, + and brackets, e.g. 020 7946 0321 or +44 (0)20 7946 0321"
         >
           <Input inputMode="tel" autoComplete="tel" />
         </Form.Item>
-        <Form.Item label={SETTING_FIELD_LABELS.email} name="email" rules={[rule(emailProblem)]} validateTrigger="onBlur">
+        <Form.Item
+          label={SETTING_FIELD_LABELS.email}
+          name="email"
+          rules={[protoRule(settingsEmailProblem, { required: true })]}
+          validateTrigger="onBlur"
+        >
           <Input type="email" inputMode="email" autoComplete="email" />
         </Form.Item>
         <Flex gap={8}>

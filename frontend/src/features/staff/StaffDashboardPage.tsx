@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Button, Card, Col, Flex, Result, Row, Typography } from 'antd';
+import { Button, Card, Flex, Result, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { hasPermission, MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
@@ -13,7 +13,7 @@ import { firstNameOrEmail, hasStaffPortalAccess, usePersonSignOut } from '../aut
 import { PageSpinner } from '../../shared/PageSpinner';
 import { useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
-import { NotBuiltPanel, STAFF_PORTAL_SLOTS } from './portal-slots';
+import { PortalClientDatabase, PortalClientDocuments, PortalLeads, PortalStats } from './portal-slots';
 import { RoleTag } from './roles';
 import './staff-portal.css';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
@@ -80,21 +80,18 @@ export function StaffDashboardPage() {
   return <Portal me={me.data} onSignOut={() => void signOut({ to: '/staff-login' })} isSigningOut={isSigningOut} />;
 }
 
-const STAT_TITLES = ['Total Clients', 'Active Clients', 'Monthly Revenue'] as const;
-
 function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void; isSigningOut: boolean }) {
   const role = me.staff_role as Role;
   const canManageStaff = (STAFF_MANAGEMENT_ROLES as readonly Role[]).includes(role);
-  const { stats: Stats, clientDatabase: ClientDatabase, clientDocuments: ClientDocuments, leads: Leads } = STAFF_PORTAL_SLOTS;
 
   const tabs = [
-    { key: 'clients', label: 'Client Database', children: ClientDatabase ? <ClientDatabase /> : <NotBuiltPanel what="Client Database" /> },
+    { key: 'clients', label: 'Client Database', children: <PortalClientDatabase /> },
     {
       key: 'documents',
       label: 'Client Documents',
-      children: ClientDocuments ? <ClientDocuments /> : <NotBuiltPanel what="Client Documents" />,
+      children: <PortalClientDocuments />,
     },
-    { key: 'leads', label: 'Leads', children: Leads ? <Leads /> : <NotBuiltPanel what="Leads" /> },
+    { key: 'leads', label: 'Leads', children: <PortalLeads /> },
     {
       key: 'deadlines',
       label: 'Deadlines',
@@ -161,20 +158,7 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
         </Flex>
       </Flex>
 
-      {Stats ? (
-        <Stats />
-      ) : (
-        <Row gutter={[16, 16]}>
-          {STAT_TITLES.map((title) => (
-            <Col key={title} xs={24} sm={12} lg={8}>
-              <Card>
-                <h2 className="staff-portal__card-title">{title}</h2>
-                <Typography.Paragraph className="staff-portal__not-built">Not built yet</Typography.Paragraph>
-              </Card>
-            </Col>
-          ))}
-        </Row>
-      )}
+      <PortalStats />
 
       <Card>
         <ResponsiveTabs items={tabs} defaultActiveKey="clients" label="Section" />

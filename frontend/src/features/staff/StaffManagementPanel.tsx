@@ -146,6 +146,9 @@ function InviteForm({ realm, roles }: { realm: StaffRealm; roles: readonly Role[
       const made = await invite({ email: to, role: values.role, realm }).unwrap();
       form.resetFields();
       setCreated(made);
+      // The spec's flow: the new link goes straight to the clipboard, to be shared. When the browser
+      // refuses (no clipboard on an insecure origin), the link is still shown with Copy Link.
+      if (await copyText(made.invite_url)) toast.success(MESSAGES.inviteLinkCopiedShare, 'copy-link');
     } catch (error) {
       const detail = failureDetail(error);
       if (detail) toast.notifyError(MESSAGES.failedToSendInvitation, detail, 'invite');

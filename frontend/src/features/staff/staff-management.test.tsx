@@ -94,7 +94,7 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     expect(screen.getByText('x@example.co.uk already has the staff role.')).toBeInTheDocument();
   });
 
-  it("the link is shown once, at creation; Copy Link puts it on the clipboard with 'Invite link copied to clipboard!'", async () => {
+  it("the link is shown once, at creation, and copied ('… Share it with the staff member.'); Copy Link copies it again with 'Invite link copied to clipboard!'", async () => {
     mockFetch({ ...base, [INVITE]: () => json(201, withLink({ email: 'x@example.co.uk' })) });
     await openPanel();
     // the list carries no link, so nothing to copy before an invitation is made
@@ -107,6 +107,9 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Send Invitation/ }));
     expect(await screen.findByText(MESSAGES.inviteLinkShownOnce)).toBeInTheDocument();
     expect(screen.getByLabelText('Sign-up link for x@example.co.uk')).toHaveValue(LINK);
+    expect(await screen.findByText(MESSAGES.inviteLinkCopiedShare)).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(LINK);
+    await navigator.clipboard.writeText('something else');
     await user.click(screen.getByRole('button', { name: /Copy Link/ }));
     expect(await screen.findByText(MESSAGES.inviteLinkCopied)).toBeInTheDocument();
     expect(await navigator.clipboard.readText()).toBe(LINK);

@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { formatDateTime, MESSAGES, type Lockout } from '@countinghouse/proto';
 import { useLockoutsQuery } from './api';
 
-export const NO_LOCKOUTS_TEXT = 'No sign-in delays so far';
+const NO_LOCKOUTS_TEXT = 'No sign-in delays so far';
 
 const SCOPE_LABELS: Record<Lockout['scope'], string> = { user: 'Person', admin: 'Admin panel account', address: 'Address' };
 

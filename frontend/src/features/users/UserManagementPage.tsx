@@ -11,8 +11,8 @@ import { useUsersQuery } from './api';
 import { LockoutsCard } from './LockoutsCard';
 import './users.css';
 
-export const USERS_PAGE_SIZE = 20;
-export const NO_USERS_TEXT = 'No users registered yet';
+const USERS_PAGE_SIZE = 20;
+const NO_USERS_TEXT = 'No users registered yet';
 
 const STATUS_COLOURS: Record<UserRow['status'], string> = { active: 'green', inactive: 'default', locked: 'red' };
 

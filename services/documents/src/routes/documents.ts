@@ -88,7 +88,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/',
     {
-      preHandler: requireRole(rolesFor('documents.upload')),
+      preHandler: requireRole(rolesFor('documents.view')),
       schema: {
         tags: ['documents'],
         summary: 'Client documents the caller may see, newest first, searched and filtered, one page',
@@ -106,7 +106,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/summary',
     {
-      preHandler: requireRole(rolesFor('documents.upload')),
+      preHandler: requireRole(rolesFor('documents.view')),
       schema: {
         tags: ['documents'],
         summary: 'Summary cards: Total Documents, Active, Pending, Clients (under the same access rule)',
@@ -140,7 +140,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/:id',
     {
-      preHandler: requireRole(rolesFor('documents.upload')),
+      preHandler: requireRole(rolesFor('documents.view')),
       schema: { tags: ['documents'], summary: 'One document', params: IdParams, response: { 200: ClientDocumentSchema, 404: ErrorRef } },
     },
     async (request) => {
@@ -155,7 +155,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.post(
     '/:id/view-link',
     {
-      preHandler: requireRole(rolesFor('documents.upload')),
+      preHandler: requireRole(rolesFor('documents.view')),
       schema: {
         tags: ['documents'],
         summary: 'A signed link to view the file, valid 60 seconds, bound to this document',
@@ -178,7 +178,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
   app.get(
     '/:id/download',
     {
-      preHandler: requireRole(rolesFor('documents.upload')),
+      preHandler: requireRole(rolesFor('documents.view')),
       schema: { tags: ['documents'], summary: 'Download the file under its original name', params: IdParams, response: { 404: ErrorRef } },
     },
     async (request, reply) => {

@@ -1,3 +1,4 @@
+import { formatCount } from '@countinghouse/proto';
 import type { MenuProps } from 'antd';
 import { Badge, Drawer, Layout, Menu } from 'antd';
 import {
@@ -52,7 +53,6 @@ export const ADMIN_SETTINGS_NAV: readonly NavEntry[] = [
 ];
 
 type Badges = Partial<Record<string, number>>;
-const countText = new Intl.NumberFormat('en-GB');
 
 /** An entry; with a count (crm's sidebar badges) the number sits after the link. */
 const toItem = ({ path, label, icon }: NavEntry, badges: Badges = {}) => {
@@ -68,7 +68,7 @@ const toItem = ({ path, label, icon }: NavEntry, badges: Badges = {}) => {
         <span className="admin-layout__nav-label">
           {link}
           <Badge
-            count={countText.format(count)}
+            count={formatCount(count)}
             overflowCount={Number.MAX_SAFE_INTEGER}
             showZero
             color="#5f6b7a"

@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useState } from 'react';
 import { LIMITS } from '@countinghouse/proto';
 
-export const SIDEBAR_COOKIE = 'sidebar_state';
+const SIDEBAR_COOKIE = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = LIMITS.sidebarCookieDays * 24 * 60 * 60;
 /** Below 768 px (spec) the sider collapses: the same edge antd uses for `md`. */
-export const MOBILE_QUERY = `(max-width: ${LIMITS.mobileBreakpointPx - 0.02}px)`;
+const MOBILE_QUERY = `(max-width: ${LIMITS.mobileBreakpointPx - 0.02}px)`;
 
 /** true = open, false = closed, null = never chosen. */
-export function readSidebarOpen(): boolean | null {
+function readSidebarOpen(): boolean | null {
   const match = document.cookie.split('; ').find((part) => part.startsWith(`${SIDEBAR_COOKIE}=`));
   const value = match?.slice(SIDEBAR_COOKIE.length + 1);
   return value === 'true' ? true : value === 'false' ? false : null;
 }
 
-export function writeSidebarOpen(open: boolean): void {
+function writeSidebarOpen(open: boolean): void {
   document.cookie = `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax`;
 }
 

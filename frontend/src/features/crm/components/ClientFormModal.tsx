@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { Col, DatePicker, Form, InputNumber, Row, Select, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { FORM_RULES } from '../../../shared/form-rules';
 import {
+  EMPLOYEES_MAX,
   formatGBP,
   monthlyFeeFor,
   type BusinessType,
@@ -113,18 +115,11 @@ export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
               label="Company name"
               name="company_name"
               requiredMessage="Please enter the company name"
-              max={200}
               autoComplete="organization"
             />
           </Col>
           <Col xs={24} md={12}>
-            <TextItem
-              label="Contact name"
-              name="contact_name"
-              requiredMessage="Please enter the contact name"
-              max={200}
-              autoComplete="name"
-            />
+            <TextItem label="Contact name" name="contact_name" requiredMessage="Please enter the contact name" autoComplete="name" />
           </Col>
           <Col xs={24} md={12}>
             <EmailItem label="Contact e-mail" name="contact_email" requiredMessage="Please enter the contact e-mail" />
@@ -148,8 +143,8 @@ export function ClientFormModal({ open, client, onClose, onSaved }: Props) {
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label="Employees" name="employees_count" rules={[{ type: 'integer', min: 0, message: 'Must be 0 or more' }]}>
-              <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+            <Form.Item label="Employees" name="employees_count" rules={FORM_RULES.employees()}>
+              <InputNumber min={0} max={EMPLOYEES_MAX} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Select } from 'antd';
 import { useClientsQuery } from '../api';
-import { useDebounced } from '../use-debounced';
+import { useDebounced } from '../../../shared/use-debounced';
 
 interface Props {
   value?: string | null;

@@ -1,3 +1,4 @@
+import { FORM_RULES } from '../../../shared/form-rules';
 import { useEffect, useState } from 'react';
 import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
 import { formatGBP, monthlyFeeFor, type BusinessType, type Client, type Lead, type SubscriptionStatus } from '@countinghouse/proto';
@@ -76,11 +77,7 @@ export function ConvertLeadModal({ lead, onClose, onConverted }: Props) {
         </Typography.Paragraph>
       )}
       <Form<Values> form={form} layout="vertical" name="convert-lead" onFinish={onFinish}>
-        <Form.Item
-          label="Company name"
-          name="company_name"
-          rules={[{ required: true, whitespace: true, message: 'Please enter the company name' }, { max: 200 }]}
-        >
+        <Form.Item label="Company name" name="company_name" rules={FORM_RULES.text('Please enter the company name')}>
           <Input />
         </Form.Item>
         <Form.Item

@@ -1,4 +1,6 @@
 import { Form, Input, Select } from 'antd';
+import { PHONE_STORED_MAX } from '@countinghouse/proto';
+import { FORM_RULES } from '../../../shared/form-rules';
 import { ClientSelect } from './ClientSelect';
 
 /** A one-line text field; with requiredMessage it must not be blank. */
@@ -12,15 +14,12 @@ export function TextItem({
   label: string;
   name: string;
   requiredMessage?: string;
-  max: number;
+  /** Characters (proto's NAME_MAX unless said). */
+  max?: number;
   autoComplete?: string;
 }) {
   return (
-    <Form.Item
-      label={label}
-      name={name}
-      rules={requiredMessage ? [{ required: true, whitespace: true, message: requiredMessage }, { max }] : [{ max }]}
-    >
+    <Form.Item label={label} name={name} rules={FORM_RULES.text(requiredMessage, max)}>
       <Input autoComplete={autoComplete} />
     </Form.Item>
   );
@@ -29,23 +28,16 @@ export function TextItem({
 /** A required e-mail address. */
 export function EmailItem({ label, name, requiredMessage }: { label: string; name: string; requiredMessage: string }) {
   return (
-    <Form.Item
-      label={label}
-      name={name}
-      rules={[
-        { required: true, whitespace: true, message: requiredMessage },
-        { type: 'email', message: 'Please enter a valid e-mail address' },
-      ]}
-    >
+    <Form.Item label={label} name={name} rules={FORM_RULES.email(requiredMessage)}>
       <Input type="email" autoComplete="email" />
     </Form.Item>
   );
 }
 
-/** An optional telephone number. */
+/** An optional telephone number, kept as given (it may come from another system): PHONE_STORED_MAX characters. */
 export function PhoneItem({ label, name }: { label: string; name: string }) {
   return (
-    <Form.Item label={label} name={name} rules={[{ max: 40 }]}>
+    <Form.Item label={label} name={name} rules={FORM_RULES.text(undefined, PHONE_STORED_MAX)}>
       <Input type="tel" autoComplete="tel" />
     </Form.Item>
   );
@@ -54,7 +46,7 @@ export function PhoneItem({ label, name }: { label: string; name: string }) {
 /** Optional free text over several lines. */
 export function NotesItem({ label, name, max, rows }: { label: string; name: string; max: number; rows: number }) {
   return (
-    <Form.Item label={label} name={name} rules={[{ max }]}>
+    <Form.Item label={label} name={name} rules={FORM_RULES.text(undefined, max)}>
       <Input.TextArea rows={rows} />
     </Form.Item>
   );

@@ -5,7 +5,7 @@ import { useGhlConfigQuery, useGhlImportMutation } from '../api';
 import { formattedText, useToast } from '../../../shared/toast';
 import { useCrmRealm } from '../realm';
 
-export const GHL_BUTTON_TEXT = 'Import from GoHighLevel';
+const GHL_BUTTON_TEXT = 'Import from GoHighLevel';
 const NOT_CONFIGURED_ID = 'ghl-not-configured';
 
 /**

@@ -1,7 +1,8 @@
 import { Button, Card, Flex, Select, Tag, Tooltip, Typography } from 'antd';
 import { EditOutlined, MailOutlined, ShopOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { formatDate, formatGBP, type Lead, type LeadStage } from '@countinghouse/proto';
-import { BUSINESS_TYPE_LABELS, STAGE_OPTIONS } from '../labels';
+import { BUSINESS_TYPE_LABELS } from '@countinghouse/proto';
+import { STAGE_OPTIONS } from '../labels';
 import { StageBadge } from './StatusBadge';
 
 interface Props {

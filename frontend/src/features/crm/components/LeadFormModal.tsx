@@ -95,7 +95,7 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
       <Form<Values> form={form} layout="vertical" name={isEdit ? 'edit-lead' : 'add-lead'} onFinish={onFinish} requiredMark>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <TextItem label="Name" name="name" requiredMessage="Please enter the name" max={200} autoComplete="name" />
+            <TextItem label="Name" name="name" requiredMessage="Please enter the name" autoComplete="name" />
           </Col>
           <Col xs={24} md={12}>
             <EmailItem label="E-mail" name="email" requiredMessage="Please enter the e-mail" />
@@ -104,7 +104,7 @@ export function LeadFormModal({ open, lead, onClose, onSaved }: Props) {
             <PhoneItem label="Phone" name="phone" />
           </Col>
           <Col xs={24} md={12}>
-            <TextItem label="Company" name="company_name" max={200} autoComplete="organization" />
+            <TextItem label="Company" name="company_name" autoComplete="organization" />
           </Col>
           <Col xs={24} md={12}>
             <RequiredSelectItem label="Stage" name="stage" options={STAGE_OPTIONS} />

@@ -1,7 +1,8 @@
 import { Button, Flex, Select, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { EditOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { formatDate, formatGBP, type Lead, type LeadStage } from '@countinghouse/proto';
-import { BUSINESS_TYPE_LABELS, STAGE_OPTIONS } from '../labels';
+import { BUSINESS_TYPE_LABELS } from '@countinghouse/proto';
+import { STAGE_OPTIONS } from '../labels';
 import { tablePagination } from './paging';
 import { StageBadge } from './StatusBadge';
 

@@ -1,3 +1,4 @@
+import { NAME_MAX } from '@countinghouse/proto';
 import { Input, Select } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { PACKAGE_FILTERS, SUBSCRIPTION_STATUS_FILTERS, type PackageFilter } from '@countinghouse/proto';
@@ -7,12 +8,12 @@ export type StatusFilterValue = 'all' | (typeof SUBSCRIPTION_STATUS_FILTERS)[num
 export type PackageFilterValue = 'all' | PackageFilter;
 
 /** Spec: All Status, Active, Pending, Cancelled (overdue is not offered). */
-export const STATUS_FILTER_OPTIONS: { value: StatusFilterValue; label: string }[] = [
+const STATUS_FILTER_OPTIONS: { value: StatusFilterValue; label: string }[] = [
   { value: 'all', label: 'All Status' },
   ...SUBSCRIPTION_STATUS_FILTERS.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
 ];
 /** Spec: All Packages, Starter, Growth, Scale, Professional, Enterprise. */
-export const PACKAGE_FILTER_OPTIONS: { value: PackageFilterValue; label: string }[] = [
+const PACKAGE_FILTER_OPTIONS: { value: PackageFilterValue; label: string }[] = [
   { value: 'all', label: 'All Packages' },
   ...PACKAGE_FILTERS.map((p) => ({ value: p, label: p })),
 ];
@@ -39,7 +40,7 @@ export function SearchBox({
       placeholder={placeholder}
       aria-label={label}
       prefix={<SearchOutlined aria-hidden="true" />}
-      maxLength={200}
+      maxLength={NAME_MAX}
       className="crm-toolbar__search"
     />
   );

@@ -88,7 +88,7 @@ export function TaskFormModal({ open, task, onClose }: Props) {
       failure={failure}
     >
       <Form<Values> form={form} layout="vertical" name="task" onFinish={onFinish}>
-        <TextItem label="Title" name="title" requiredMessage="Please enter a title" max={200} />
+        <TextItem label="Title" name="title" requiredMessage="Please enter a title" />
         <Row gutter={16}>
           <Col xs={24} md={12}>
             <Form.Item label="Client" name="client_id">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
-import { formatCount } from '../format';
+import { formatCount } from '@countinghouse/proto';
 
 /** The range under a paged list: '1–20 of 1,234'. */
 export const showRange = (n: number, [from, to]: [number, number]) => `${from}–${to} of ${formatCount(n)}`;
