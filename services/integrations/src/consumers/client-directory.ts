@@ -1,9 +1,9 @@
 import { idempotent, type Db, type EventHandler } from '@countinghouse/kit';
 import { ClientUpsertedSchema, type EventData, type EventEnvelope } from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
-import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { clientDirectory, SCHEMA } from '../db/schema.js';
+import { upsertDirectoryEntry } from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
 
 export const CLIENT_DIRECTORY_CONSUMER = 'integrations.client-directory';
 
@@ -18,15 +18,7 @@ export function clientDirectoryHandler(db: Db, logger: Logger): EventHandler {
       assignedAccountantId: d.assignedAccountantId,
       sourceAt: new Date(envelope.occurredAt),
     };
-    await tx
-      .insert(clientDirectory)
-      .values(row)
-      .onConflictDoUpdate({
-        target: clientDirectory.clientId,
-        set: { userId: row.userId, companyName: row.companyName, assignedAccountantId: row.assignedAccountantId, sourceAt: row.sourceAt },
-        // an older event arriving late never overwrites a newer one
-        setWhere: sql`${clientDirectory.sourceAt} <= excluded.source_at`,
-      });
+    await upsertDirectoryEntry(tx, row);
   });
   return async (envelope: EventEnvelope) => {
     if (envelope.type !== 'crm.client_upserted') return;
