@@ -16,16 +16,10 @@ import {
   type VerifyBody,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import {
-  changePackage,
-  checkSubscription,
-  getTestCheckout,
-  payTestCheckout,
-  startCheckout,
-  verifyCheckout,
-  type BillingDeps,
-  type SessionRow,
-} from '../billing.js';
+import type { SessionRow } from '../db/queries.js';
+import { getTestCheckout, payTestCheckout, startCheckout, verifyCheckout } from '../use-cases/checkout.js';
+import type { BillingDeps } from '../use-cases/deps.js';
+import { changePackage, checkSubscription } from '../use-cases/subscriptions.js';
 import { errors } from './shared.js';
 
 /** People (not admin sessions) pay for and hold subscriptions. */

@@ -1,7 +1,7 @@
 import { idempotent, type Runtime } from '@countinghouse/kit';
 import { TOPICS, type EventData } from '@countinghouse/proto';
-import { sql } from 'drizzle-orm';
-import { customers, SCHEMA } from './db/schema.js';
+import { upsertCustomer } from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
 
 /**
  * What billing publishes and consumes.
@@ -26,10 +26,7 @@ export async function subscribeBillingConsumers(runtime: Runtime): Promise<void>
       const d = envelope.data as EventData<'identity.user_registered'>;
       const name = [d.firstName?.trim(), d.lastName?.trim()].filter(Boolean).join(' ') || null;
       const companyName = d.companyName?.trim() || null;
-      await tx
-        .insert(customers)
-        .values({ userId: d.userId, email: d.email.toLowerCase(), name, companyName })
-        .onConflictDoUpdate({ target: customers.userId, set: { email: d.email.toLowerCase(), name, companyName, updatedAt: sql`now()` } });
+      await upsertCustomer(tx, { userId: d.userId, email: d.email.toLowerCase(), name, companyName });
     }),
   });
 }
