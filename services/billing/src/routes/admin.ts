@@ -5,7 +5,6 @@ import {
   BillingSummarySchema,
   MonthlyRevenueSchema,
   rolesFor,
-  type AdminSubscriptionQuery,
   type BillingSummary,
   type MonthlyRevenue,
 } from '@countinghouse/proto';
@@ -30,7 +29,7 @@ export function adminRoutes(app: App, d: BillingDeps) {
       },
     },
     async (request) => {
-      const q = request.query as AdminSubscriptionQuery;
+      const q = request.query;
       return listAllSubscriptions(d, { status: q.status, page: q.page, pageSize: q.page_size });
     },
   );

@@ -6,7 +6,6 @@ import {
   ReportRangeQuerySchema,
   type FailedPaymentsReport,
   type MrrReport,
-  type ReportRangeQuery,
 } from '@countinghouse/proto';
 import type { BillingDeps } from '../use-cases/deps.js';
 import { reportFailedPayments, reportMrr } from '../use-cases/reports.js';
@@ -27,7 +26,7 @@ export function reportRoutes(app: App, d: BillingDeps) {
         response: { 200: MrrReportSchema, ...errors },
       },
     },
-    async (request): Promise<MrrReport> => reportMrr(d, reportRangeOf(request.query as ReportRangeQuery)),
+    async (request): Promise<MrrReport> => reportMrr(d, reportRangeOf(request.query)),
   );
 
   app.get(
@@ -41,6 +40,6 @@ export function reportRoutes(app: App, d: BillingDeps) {
         response: { 200: FailedPaymentsReportSchema, ...errors },
       },
     },
-    async (request): Promise<FailedPaymentsReport> => reportFailedPayments(d, reportRangeOf(request.query as ReportRangeQuery)),
+    async (request): Promise<FailedPaymentsReport> => reportFailedPayments(d, reportRangeOf(request.query)),
   );
 }

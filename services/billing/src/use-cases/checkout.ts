@@ -155,7 +155,6 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
   const row = await runCompletion(d, () =>
     d.db.transaction((tx) => completeCheckout(tx, sessionId, paid, { actor, verified: true, recordPayment: d.provider.kind === 'test' })),
   );
-  d.relay.kick();
   return verifyReply(row);
 }
 

@@ -14,7 +14,7 @@ import {
   type SubscriptionRow,
 } from '../db/queries.js';
 import type { subscriptions } from '../db/schema.js';
-import { fromPence, fromUnix, statusFromStripe } from '../domain/subscriptions.js';
+import { fromPence, fromUnix, pathOf, statusFromStripe, unixAt } from '../domain/subscriptions.js';
 import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from '../providers.js';
 import { completeCheckout } from './checkout.js';
 import type { BillingDeps } from './deps.js';
@@ -39,13 +39,11 @@ function idOf(v: unknown): string | null {
 
 /** The subscription an invoice bills: `parent.subscription_details` in current API versions, `subscription` in older ones. */
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
-  const parent = (invoice as unknown as { parent?: { subscription_details?: { subscription?: unknown } } }).parent;
-  return idOf(parent?.subscription_details?.subscription) ?? idOf((invoice as unknown as { subscription?: unknown }).subscription);
+  return idOf(pathOf(invoice, 'parent', 'subscription_details', 'subscription')) ?? idOf(pathOf(invoice, 'subscription'));
 }
 
 function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
-  const line = invoice.lines?.data?.[0] as unknown as { period?: { end?: number } } | undefined;
-  return fromUnix(line?.period?.end);
+  return fromUnix(unixAt(invoice.lines?.data?.[0], 'period', 'end'));
 }
 
 /**
@@ -92,7 +90,6 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
     }
     return true;
   });
-  if (fresh) d.relay.kick();
   return fresh;
 }
 

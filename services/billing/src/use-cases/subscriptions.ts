@@ -40,6 +40,5 @@ export async function changePackage(d: BillingDeps, userId: string, packageName:
     );
     return updated;
   });
-  d.relay.kick();
   return toCheck(row);
 }

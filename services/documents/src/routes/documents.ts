@@ -20,7 +20,6 @@ import {
   UploadReplySchema,
   ViewLinkSchema,
   type ClientDocument,
-  type DocumentListQuery,
   type DocumentType,
 } from '@countinghouse/proto';
 import type { MultipartFile } from '@fastify/multipart';
@@ -82,7 +81,7 @@ function who(p: Principal) {
 }
 
 export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
-  const { db, relay, storage } = deps;
+  const { db, storage } = deps;
 
   app.get(
     '/',
@@ -96,7 +95,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const q = request.query as DocumentListQuery;
+      const q = request.query;
       const { documents, total, totalExact } = await listDocuments(db, scopeOf(requireAuth(request)), q);
       return { documents, total, total_exact: totalExact, page: q.page, page_size: q.page_size };
     },
@@ -114,7 +113,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const { client_id } = request.query as { client_id?: string };
+      const { client_id } = request.query;
       return summarise(db, scopeOf(requireAuth(request)), client_id);
     },
   );
@@ -131,7 +130,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const { search, limit } = request.query as { search?: string; limit: number };
+      const { search, limit } = request.query;
       return { clients: await listDirectory(db, scopeOf(requireAuth(request)), search, limit) };
     },
   );
@@ -143,7 +142,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       schema: { tags: ['documents'], summary: 'One document', params: IdParams, response: { 200: ClientDocumentSchema, 404: ErrorRef } },
     },
     async (request) => {
-      const row = await findDocument(db, scopeOf(requireAuth(request)), (request.params as { id: string }).id);
+      const row = await findDocument(db, scopeOf(requireAuth(request)), request.params.id);
       if (!row) throw notFound();
       return toDocument(row);
     },
@@ -162,7 +161,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request) => {
       const p = requireAuth(request);
-      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id);
+      const row = await findDocument(db, scopeOf(p), request.params.id);
       if (!row) throw notFound();
       const exp = deps.nowSeconds() + LIMITS.signedUrlSeconds;
       const sig = signViewLink(deps.linkSecret, row.id, exp);
@@ -180,7 +179,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request, reply) => {
       const p = requireAuth(request);
-      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id);
+      const row = await findDocument(db, scopeOf(p), request.params.id);
       if (!row) throw notFound();
       const file = await openFile(storage, row);
       await logAccess(db, { documentId: row.id, action: 'download', principal: who(p), ip: request.ip, userAgent: ua(request) });
@@ -200,7 +199,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const row = await findDocument(db, { all: true }, (request.params as { id: string }).id);
+      const row = await findDocument(db, { all: true }, request.params.id);
       if (!row) throw notFound();
       return { entries: await accessLogOf(db, row.id) };
     },
@@ -267,7 +266,6 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
           failure = err;
         }
       }
-      if (stored.length > 0) relay.kick();
       if (failure) throw failure;
       if (!sawFile) throw missingInformation();
       reply.status(201);

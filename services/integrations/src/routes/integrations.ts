@@ -10,10 +10,8 @@ import {
   ProviderParamsSchema,
   SyncJobSchema,
   SyncReplySchema,
-  type IntegrationListQuery,
-  type IntegrationType,
 } from '@countinghouse/proto';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { completeConnection } from '../use-cases/complete-connection.js';
 import type { IntegrationsDeps } from '../use-cases/deps.js';
 import { disconnectIntegration } from '../use-cases/disconnect-integration.js';
@@ -21,8 +19,6 @@ import { getSyncJob } from '../use-cases/get-sync-job.js';
 import { listIntegrations } from '../use-cases/list-integrations.js';
 import { requestSync } from '../use-cases/request-sync.js';
 import { startConnection } from '../use-cases/start-connection.js';
-
-type ProviderParams = { provider: IntegrationType };
 
 const ErrorRef = Type.Ref('ErrorBody');
 const errors = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 409: ErrorRef, 503: ErrorRef };
@@ -39,7 +35,7 @@ export function integrationRoutes(app: App, deps: IntegrationsDeps) {
         response: { 200: IntegrationListSchema, ...errors },
       },
     },
-    async (request) => listIntegrations(deps, requireAuth(request), { clientId: (request.query as IntegrationListQuery).client_id }),
+    async (request) => listIntegrations(deps, requireAuth(request), { clientId: request.query.client_id }),
   );
 
   app.post(
@@ -53,7 +49,7 @@ export function integrationRoutes(app: App, deps: IntegrationsDeps) {
       },
     },
     async (request) => ({
-      authUrl: await startConnection(deps, requireAuth(request), { provider: (request.params as ProviderParams).provider }),
+      authUrl: await startConnection(deps, requireAuth(request), { provider: request.params.provider }),
     }),
   );
 
@@ -71,8 +67,8 @@ export function integrationRoutes(app: App, deps: IntegrationsDeps) {
       },
     },
     async (request, reply) => {
-      const { provider } = request.params as ProviderParams;
-      const result = await completeConnection(deps, { provider, callback: request.query as Static<typeof CallbackQuerySchema> });
+      const { provider } = request.params;
+      const result = await completeConnection(deps, { provider, callback: request.query });
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
       return reply.redirect(`${INTEGRATIONS_ROUTES.page}?${provider}=${result}`, 302);
@@ -90,7 +86,7 @@ export function integrationRoutes(app: App, deps: IntegrationsDeps) {
       },
     },
     async (request, reply) => {
-      const jobId = await requestSync(deps, requireAuth(request), { provider: (request.params as ProviderParams).provider });
+      const jobId = await requestSync(deps, requireAuth(request), { provider: request.params.provider });
       return reply.status(202).send({ jobId });
     },
   );
@@ -105,7 +101,7 @@ export function integrationRoutes(app: App, deps: IntegrationsDeps) {
         response: { 200: SyncJobSchema, ...errors },
       },
     },
-    async (request) => getSyncJob(deps, requireAuth(request), { jobId: (request.params as { id: string }).id }),
+    async (request) => getSyncJob(deps, requireAuth(request), { jobId: request.params.id }),
   );
 
   app.post(
@@ -119,7 +115,7 @@ export function integrationRoutes(app: App, deps: IntegrationsDeps) {
       },
     },
     async (request) => {
-      await disconnectIntegration(deps, requireAuth(request), { provider: (request.params as ProviderParams).provider });
+      await disconnectIntegration(deps, requireAuth(request), { provider: request.params.provider });
       return { success: true, message: MESSAGES.integrationDisconnected };
     },
   );

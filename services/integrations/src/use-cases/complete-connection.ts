@@ -63,7 +63,6 @@ export async function completeConnection(
         { actor: { kind: 'user', id: st.userId }, key: st.clientId },
       );
     });
-    deps.relay.kick();
     return 'connected';
   } catch (err) {
     deps.logger.warn({ provider, reason: safeReason(err) }, 'integrations: connection failed');

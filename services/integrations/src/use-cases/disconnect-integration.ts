@@ -32,7 +32,6 @@ export async function disconnectIntegration(deps: IntegrationsDeps, p: Principal
       return null;
     }
   });
-  deps.relay.kick();
   const settings = deps.providers[provider];
   if (refreshToken && settings.configured) {
     // Best effort: the local disconnect stands even when the provider cannot be reached.

@@ -24,5 +24,4 @@ export async function recordSyncFailure(
       { actor: SYSTEM, key: row.clientId },
     );
   });
-  deps.relay.kick();
 }

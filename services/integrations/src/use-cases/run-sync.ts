@@ -66,7 +66,6 @@ export async function runSync(
         { actor: SYSTEM, key: row.clientId },
       );
     });
-    deps.relay.kick();
     await ctx.reportProgress(100);
     return { syncedAt: syncedAt.toISOString() };
   } catch (err) {
