@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { LIMITS, MAX_FILES_PER_UPLOAD, TOPICS } from '@countinghouse/proto';
+import { LIMITS, MAX_FILES_PER_UPLOAD } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
@@ -35,11 +35,7 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
     await disk.init();
     storage = disk;
   }
-  await runtime.bus.subscribe({
-    group: CLIENT_DIRECTORY_CONSUMER,
-    topics: [TOPICS.crm],
-    handler: clientDirectoryHandler(runtime.db, runtime.logger),
-  });
+  await subscribeClientDirectory(runtime);
   await app.register(authContext, { verifier: runtime.verifier });
   await app.register(multipart, {
     // The parser stops a file at the limit and flags it; the route turns that into 'File too large'.
@@ -54,7 +50,7 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
 }
 
 export { SCHEMA } from './db/schema.js';
-export { clientDirectoryHandler, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
+export { subscribeClientDirectory, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
 export { signViewLink } from './domain/signed-links.js';
 export { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
 export { S3DocumentStorage, type S3StorageOptions } from './storage/s3-storage.js';

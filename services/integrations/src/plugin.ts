@@ -1,9 +1,8 @@
 import { authContext, ConfigError, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { TOPICS } from '@countinghouse/proto';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseEncryptionKey, providerSettings, type IntegrationsConfig } from './config.js';
-import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { TokenCipher } from './domain/token-cipher.js';
 import { registerSchedules } from './schedules.js';
@@ -60,11 +59,7 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
     xeroBudget: { perMinute: config.XERO_CALLS_PER_MINUTE, perDay: config.XERO_CALLS_PER_DAY },
     now: opts.now,
   });
-  await runtime.bus.subscribe({
-    group: CLIENT_DIRECTORY_CONSUMER,
-    topics: [TOPICS.crm],
-    handler: clientDirectoryHandler(runtime.db, runtime.logger),
-  });
+  await subscribeClientDirectory(runtime);
   runtime.jobs.process(SYNC_JOB, (payload, ctx) => runSync(deps, payload, ctx));
   runtime.jobs.process(KEEP_ALIVE_JOB, () => keepGrantsAlive(deps), { concurrency: 1 });
   await registerSchedules(runtime.jobs);

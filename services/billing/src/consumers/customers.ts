@@ -1,5 +1,4 @@
-import { idempotent, type Runtime } from '@countinghouse/kit';
-import { TOPICS, type EventData } from '@countinghouse/proto';
+import { subscribe, type ConsumerRuntime } from '@countinghouse/kit';
 import { upsertCustomer } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 
@@ -17,16 +16,15 @@ import { SCHEMA } from '../db/schema.js';
  * - identity.user_registered → billing.customers (the e-mail address the client record and Stripe need,
  *   and the name and company typed at sign-up, for the new client record).
  */
-export async function subscribeBillingConsumers(runtime: Runtime): Promise<void> {
-  await runtime.bus.subscribe({
+export async function subscribeBillingConsumers(runtime: ConsumerRuntime): Promise<void> {
+  await subscribe(runtime, {
     group: 'billing.customers',
-    topics: [TOPICS.identity],
-    handler: idempotent(runtime.db, SCHEMA, 'billing.customers', async (envelope, tx) => {
-      if (envelope.type !== 'identity.user_registered') return;
-      const d = envelope.data as EventData<'identity.user_registered'>;
+    types: ['identity.user_registered'],
+    schema: SCHEMA,
+    handler: async ({ data: d }, tx) => {
       const name = [d.firstName?.trim(), d.lastName?.trim()].filter(Boolean).join(' ') || null;
       const companyName = d.companyName?.trim() || null;
       await upsertCustomer(tx, { userId: d.userId, email: d.email.toLowerCase(), name, companyName });
-    }),
+    },
   });
 }
