@@ -1,13 +1,11 @@
-import { enqueueEvent, type Db } from '@countinghouse/kit';
+import { enqueueEvent, type DbOrTx } from '@countinghouse/kit';
 import type { Actor, AdminSubscription, EventData, MonthlyRevenue, SubscriptionCheck, SubscriptionStatus } from '@countinghouse/proto';
 import { REPORT_TIME_ZONE } from '@countinghouse/proto';
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { checkoutSessions, customers, payments, SCHEMA, subscriptions, webhookEvents } from './schema.js';
 
-/** The database or a transaction on it: every query below runs on either. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
+export type { DbOrTx, Tx } from '@countinghouse/kit';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SessionRow = typeof checkoutSessions.$inferSelect;

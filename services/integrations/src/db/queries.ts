@@ -1,12 +1,10 @@
-import type { Db } from '@countinghouse/kit';
+import type { Db, DbOrTx, Tx } from '@countinghouse/kit';
 import type { IntegrationData, IntegrationType } from '@countinghouse/proto';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DAY_MS, MINUTE_MS, type CallBudget } from '../domain/rate-limit.js';
 import { clientDirectory, clientIntegrations, integrationCredentials, oauthStates, syncJobs } from './schema.js';
 
-/** The database or a transaction on it: every query below runs on either. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
+export type { DbOrTx, Tx } from '@countinghouse/kit';
 
 export type IntegrationRow = typeof clientIntegrations.$inferSelect;
 export type DirectoryRow = typeof clientDirectory.$inferSelect;
