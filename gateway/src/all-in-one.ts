@@ -10,6 +10,7 @@ import {
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { seedBillingDemo, stripeOptionsFromEnv } from '@countinghouse/billing';
 import { assertDemoSeedAllowed, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
+import { parseIntegrationsConfig } from '@countinghouse/integrations';
 import { Type } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -128,6 +129,13 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(78);
   }
+  let integrationsConfig;
+  try {
+    integrationsConfig = parseIntegrationsConfig(env);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(78);
+  }
   const logger = createLogger('countinghouse', config.LOG_LEVEL);
   const dataDir = resolve(repoRoot, config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -167,7 +175,9 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     stripe,
     documentsStorageDir: join(dataDir, 'documents'),
     documentsLinkSecret: loadLinkSecret(dataDir),
-    integrationsEncryptionKey: env.INTEGRATIONS_ENCRYPTION_KEY ? undefined : loadIntegrationsKey(dataDir),
+    integrationsEncryptionKey: integrationsConfig.INTEGRATIONS_ENCRYPTION_KEY ? undefined : loadIntegrationsKey(dataDir),
+    integrationsConfig,
+    production: config.NODE_ENV === 'production',
     openai: config.OPENAI_API_KEY
       ? { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS }
       : null,

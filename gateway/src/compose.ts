@@ -5,7 +5,7 @@ import { crmPlugin } from '@countinghouse/crm';
 import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
-import { integrationsPlugin } from '@countinghouse/integrations';
+import { integrationsPlugin, parseIntegrationsConfig, type IntegrationsConfig } from '@countinghouse/integrations';
 import { mediaPlugin, type OpenAiOptions } from '@countinghouse/media';
 import { notificationsPlugin } from '@countinghouse/notifications';
 import { readSettingsRow, settingsPlugin, toPublic } from '@countinghouse/settings';
@@ -47,6 +47,10 @@ export interface ComposeOptions {
   documentsLinkSecret?: string;
   /** AES-256-GCM key for the integrations' provider tokens (launcher: DATA_DIR/keys; without it, INTEGRATIONS_ENCRYPTION_KEY or a per-process key). */
   integrationsEncryptionKey?: Buffer;
+  /** The integrations' settings, parsed once by the launcher (without them: every default, no provider configured). */
+  integrationsConfig?: IntegrationsConfig;
+  /** NODE_ENV is production (the integrations then refuse to run without a stored key). */
+  production?: boolean;
   /** The AI provider for video scripts; without it (or without a key) the built-in template generator writes them. */
   openai?: OpenAiOptions | null;
   /** Companies House Public Data API (COMPANIES_HOUSE_API_KEY, COMPANIES_HOUSE_BASE_URL); without a key the company fields are entered by hand. */
@@ -110,7 +114,12 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
       {
         name: 'integrations',
         register: async (scope) =>
-          void (await scope.register(integrationsPlugin, { runtime: o.runtime, encryptionKey: o.integrationsEncryptionKey })),
+          void (await scope.register(integrationsPlugin, {
+            runtime: o.runtime,
+            config: o.integrationsConfig ?? parseIntegrationsConfig({}),
+            encryptionKey: o.integrationsEncryptionKey,
+            production: o.production,
+          })),
       },
       {
         name: 'media',

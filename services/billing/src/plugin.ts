@@ -1,13 +1,13 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
-import type { BillingDeps } from './billing.js';
 import { SCHEMA } from './db/schema.js';
-import { subscribeBillingConsumers } from './events.js';
+import { subscribeBillingConsumers } from './consumers/customers.js';
 import { StripeProvider, TestProvider, type StripeOptions } from './providers.js';
 import { adminRoutes } from './routes/admin.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { reportRoutes } from './routes/reports.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import type { BillingDeps } from './use-cases/deps.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 

@@ -2,7 +2,7 @@ import { AppError } from '@countinghouse/kit';
 import { BILLING_MESSAGES, type BillingProvider, type PackageInfo } from '@countinghouse/proto';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { addOneMonth, fromUnix, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence } from './domain/subscriptions.js';
+import { addOneMonth, fromUnix, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from './domain/subscriptions.js';
 
 export interface StripeOptions {
   secretKey: string;
@@ -89,9 +89,7 @@ function idOf(v: string | { id: string } | null | undefined): string | null {
 
 /** The period end of a Stripe subscription: on its items in current API versions, on itself in older ones. */
 export function stripePeriodEnd(sub: Stripe.Subscription): Date | null {
-  const legacy = (sub as unknown as { current_period_end?: number }).current_period_end;
-  const item = sub.items?.data?.[0] as unknown as { current_period_end?: number } | undefined;
-  return fromUnix(item?.current_period_end ?? legacy);
+  return fromUnix(unixAt(sub.items?.data?.[0], 'current_period_end') ?? unixAt(sub, 'current_period_end'));
 }
 
 /**

@@ -1,9 +1,9 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
-import { subscribeBillingConsumer } from './billing-consumer.js';
-import { subscribeDeadlinesConsumer } from './deadlines-consumer.js';
+import { subscribeBillingConsumer } from './consumers/billing-subscriptions.js';
+import { subscribeDeadlinesConsumer } from './consumers/deadline-tasks.js';
+import { subscribeCrmConsumers } from './consumers/team-members.js';
 import { SCHEMA } from './db/schema.js';
-import { subscribeCrmConsumers } from './events.js';
 import { clientRoutes } from './routes/clients.js';
 import { communicationRoutes } from './routes/communications.js';
 import { ghlRoutes, type GhlOptions } from './routes/ghl.js';
@@ -44,5 +44,5 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
 export { SCHEMA } from './db/schema.js';
 export { demoClientFacts, seedCrmDemo, type DemoClientFacts } from './seed-demo.js';
 export { upsertClientFromSubscription } from './db/client-upsert.js';
-export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './deadlines-consumer.js';
+export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './consumers/deadline-tasks.js';
 export type { GhlOptions } from './routes/ghl.js';

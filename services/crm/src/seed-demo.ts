@@ -304,7 +304,7 @@ export async function seedCrmDemo(db: Db, now: Date = new Date()): Promise<{ see
           createdAt: registered,
         })
         .returning();
-      await publishClientUpserted(tx as unknown as Db, row!, actor);
+      await publishClientUpserted(tx, row!, actor);
       made.push(row!);
     }
     for (const l of LEADS) {

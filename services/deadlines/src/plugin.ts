@@ -1,8 +1,7 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { CompaniesHouseClient } from './companies-house/client.js';
-import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -43,11 +42,7 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
     today: opts.today ?? (() => londonToday()),
     publicUrl: runtime.publicUrl,
   };
-  await runtime.bus.subscribe({
-    group: CLIENT_DIRECTORY_CONSUMER,
-    topics: [TOPICS.crm],
-    handler: clientDirectoryHandler(runtime.db, runtime.logger),
-  });
+  await subscribeClientDirectory(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

@@ -3,7 +3,7 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { LIMITS, MAX_FILES_PER_UPLOAD, TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { AML_EVIDENCE_CONSUMER, amlEvidenceHandler } from './consumers/aml-evidence.js';
-import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
@@ -36,11 +36,8 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
     await disk.init();
     storage = disk;
   }
-  await runtime.bus.subscribe({
-    group: CLIENT_DIRECTORY_CONSUMER,
-    topics: [TOPICS.crm],
-    handler: clientDirectoryHandler(runtime.db, runtime.logger),
-  });
+  await subscribeClientDirectory(runtime);
+  // Its own subscription: the evidence files are removed after the rows' transaction commits.
   await runtime.bus.subscribe({
     group: AML_EVIDENCE_CONSUMER,
     topics: [TOPICS.aml],
@@ -60,7 +57,7 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
 }
 
 export { SCHEMA } from './db/schema.js';
-export { clientDirectoryHandler, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
+export { subscribeClientDirectory, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
 export { signViewLink } from './domain/signed-links.js';
 export { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
 export { S3DocumentStorage, type S3StorageOptions } from './storage/s3-storage.js';

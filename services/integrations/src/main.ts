@@ -9,6 +9,6 @@ await startService({
   async register(scope, runtime, config) {
     if (config.INTEGRATIONS_ENCRYPTION_KEY_FILE)
       config.INTEGRATIONS_ENCRYPTION_KEY = readFileSync(config.INTEGRATIONS_ENCRYPTION_KEY_FILE, 'utf8').trim();
-    await scope.register(integrationsPlugin, { runtime, config });
+    await scope.register(integrationsPlugin, { runtime, config, production: config.NODE_ENV === 'production' });
   },
 });

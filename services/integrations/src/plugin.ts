@@ -1,27 +1,31 @@
 import { authContext, ConfigError, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { TOPICS } from '@countinghouse/proto';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseEncryptionKey, parseIntegrationsConfig, providerSettings, type IntegrationsConfig } from './config.js';
-import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { parseEncryptionKey, providerSettings, type IntegrationsConfig } from './config.js';
+import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { TokenCipher } from './domain/token-cipher.js';
-import { IntegrationsService, KEEP_ALIVE_JOB, SYNC_JOB } from './integrations-service.js';
 import { registerSchedules } from './schedules.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { integrationsDeps, KEEP_ALIVE_JOB, SYNC_JOB } from './use-cases/deps.js';
+import { keepGrantsAlive } from './use-cases/keep-grants-alive.js';
+import { runSync } from './use-cases/run-sync.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface IntegrationsPluginOptions {
   runtime: Runtime;
+  /** The settings, parsed once by the process's config (main.ts, the all-in-one launcher, a test). */
+  config: IntegrationsConfig;
   /**
    * The AES-256-GCM key for provider tokens (32 bytes, or their base64). Without it, the config's
-   * INTEGRATIONS_ENCRYPTION_KEY; without that, a random key for this process only (tests): tokens
-   * stored under it cannot be read after a restart, and such integrations ask to be connected again.
+   * INTEGRATIONS_ENCRYPTION_KEY; without that, a random key for this process only (refused in
+   * production): tokens stored under it cannot be read after a restart, and such integrations ask to be
+   * connected again.
    */
   encryptionKey?: Buffer | string;
-  /** The parsed settings; read from the environment when absent. */
-  config?: IntegrationsConfig;
+  /** NODE_ENV is production: a key must be given. */
+  production?: boolean;
   /** The clock of rate budgets, retry times and token expiries (tests inject one). */
   now?: () => Date;
 }
@@ -32,24 +36,20 @@ function keyFrom(value: Buffer | string): Buffer {
 
 /** The integrations service as one Fastify plugin: Xero and QuickBooks connect, sync jobs, disconnect. */
 export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptions) {
-  const { runtime } = opts;
-  const config = opts.config ?? parseIntegrationsConfig();
+  const { runtime, config } = opts;
   const providers = providerSettings(config, runtime.publicUrl);
   let key: Buffer;
   if (opts.encryptionKey) key = keyFrom(opts.encryptionKey);
   else if (config.INTEGRATIONS_ENCRYPTION_KEY) key = parseEncryptionKey(config.INTEGRATIONS_ENCRYPTION_KEY);
   else {
-    if (process.env.NODE_ENV === 'production') {
-      throw new ConfigError('Invalid configuration:\n  - INTEGRATIONS_ENCRYPTION_KEY: required in production');
-    }
+    if (opts.production) throw new ConfigError('Invalid configuration:\n  - INTEGRATIONS_ENCRYPTION_KEY: required in production');
     runtime.logger.warn('integrations: no encryption key configured; provider tokens will not survive a restart');
     key = randomBytes(32);
   }
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  const relay = runtime.relay(SCHEMA);
-  const svc = new IntegrationsService({
+  const deps = integrationsDeps({
     db: runtime.db,
-    relay,
+    relay: runtime.relay(SCHEMA),
     jobs: runtime.jobs,
     logger: runtime.logger,
     cipher: new TokenCipher(key),
@@ -59,20 +59,18 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
     xeroBudget: { perMinute: config.XERO_CALLS_PER_MINUTE, perDay: config.XERO_CALLS_PER_DAY },
     now: opts.now,
   });
-  await runtime.bus.subscribe({
-    group: CLIENT_DIRECTORY_CONSUMER,
-    topics: [TOPICS.crm],
-    handler: clientDirectoryHandler(runtime.db, runtime.logger),
-  });
-  runtime.jobs.process(SYNC_JOB, (payload, ctx) => svc.runSync(payload, ctx));
-  runtime.jobs.process(KEEP_ALIVE_JOB, () => svc.keepAlive(), { concurrency: 1 });
+  await subscribeClientDirectory(runtime);
+  runtime.jobs.process(SYNC_JOB, (payload, ctx) => runSync(deps, payload, ctx));
+  runtime.jobs.process(KEEP_ALIVE_JOB, () => keepGrantsAlive(deps), { concurrency: 1 });
   await registerSchedules(runtime.jobs);
   await app.register(authContext, { verifier: runtime.verifier });
-  integrationRoutes(app, svc);
+  integrationRoutes(app, deps);
 }
 
 export { SCHEMA } from './db/schema.js';
 export { IntegrationsConfigSchema, parseIntegrationsConfig, type IntegrationsConfig } from './config.js';
 export { TokenCipher } from './domain/token-cipher.js';
-export { IntegrationsService, KEEP_ALIVE_JOB, SYNC_JOB } from './integrations-service.js';
+export { integrationsDeps, KEEP_ALIVE_JOB, SYNC_JOB, type IntegrationsDeps } from './use-cases/deps.js';
+export { keepGrantsAlive, type KeepAliveReport } from './use-cases/keep-grants-alive.js';
+export { runSync } from './use-cases/run-sync.js';
 export { registerSchedules, SCHEDULES } from './schedules.js';

@@ -8,10 +8,12 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, bearer, type TestGateway } from '../../../gateway/test/helpers.js';
-import { parseIntegrationsConfig, providerSettings } from '../src/config.js';
+import { parseIntegrationsConfig, providerSettings, type IntegrationsConfig } from '../src/config.js';
 import { SCHEMA } from '../src/db/schema.js';
 import { TokenCipher } from '../src/domain/token-cipher.js';
-import { IntegrationsService } from '../src/integrations-service.js';
+import { integrationsDeps } from '../src/use-cases/deps.js';
+import { keepGrantsAlive } from '../src/use-cases/keep-grants-alive.js';
+import { runSync } from '../src/use-cases/run-sync.js';
 
 export interface IntegrationsGateway extends TestGateway {
   /** Every log line the app wrote (level trace), to prove no token is ever logged. */
@@ -20,17 +22,18 @@ export interface IntegrationsGateway extends TestGateway {
   answers: string[];
   /** The encryption key the service was given. */
   key: Buffer;
+  /** The integrations settings the service was given. */
+  config: IntegrationsConfig;
   inject: (opts: InjectOptions) => Promise<LightMyRequestResponse>;
 }
 
 /**
  * The all-in-one app on a fresh real database (as startTestGateway builds it), with the integrations
- * settings from `env` and a logger that keeps every line. The integrations plugin reads its settings
- * from the environment at start, so they are set before the app is composed.
+ * settings parsed from `env` (as the launcher parses its environment) and a logger that keeps every line.
  */
 export async function startIntegrationsGateway(env: Record<string, string>): Promise<IntegrationsGateway> {
   const key = randomBytes(32);
-  Object.assign(process.env, {
+  const config = parseIntegrationsConfig({
     INTEGRATIONS_ENCRYPTION_KEY: key.toString('base64'),
     INTEGRATIONS_SYNC_ATTEMPTS: '3',
     INTEGRATIONS_SYNC_BACKOFF_MS: '50',
@@ -65,6 +68,7 @@ export async function startIntegrationsGateway(env: Record<string, string>): Pro
     logger,
     frontendDir: null,
     signInMax: 1000,
+    integrationsConfig: config,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
   });
   await ensureInitialAdmin(runtime.db, ADMIN);
@@ -80,6 +84,7 @@ export async function startIntegrationsGateway(env: Record<string, string>): Pro
     logs,
     answers,
     key,
+    config,
     inject,
     async close() {
       await app.close();
@@ -158,12 +163,17 @@ export async function syncAndWait(gw: IntegrationsGateway, token: string, provid
 }
 
 /**
- * A second IntegrationsService on the gateway's database and key, with an injected clock: the tests
- * run its processors directly (a sync attempt, the daily keep-alive) and assert on what they compute.
+ * The integrations use cases on the gateway's database, key and settings (`settings` changes some), with an injected clock: the
+ * tests run the processors directly (a sync attempt, the daily keep-alive) and assert on what they compute.
  */
-export function directService(gw: IntegrationsGateway, now: () => Date, xeroBudget?: { perMinute: number; perDay: number }) {
-  const config = parseIntegrationsConfig();
-  return new IntegrationsService({
+export function directService(
+  gw: IntegrationsGateway,
+  now: () => Date,
+  xeroBudget?: { perMinute: number; perDay: number },
+  settings: Partial<IntegrationsConfig> = {},
+) {
+  const config = { ...gw.config, ...settings };
+  const deps = integrationsDeps({
     db: gw.kit.runtime.db,
     relay: gw.kit.runtime.relay(SCHEMA),
     jobs: gw.kit.runtime.jobs,
@@ -175,6 +185,10 @@ export function directService(gw: IntegrationsGateway, now: () => Date, xeroBudg
     xeroBudget,
     now,
   });
+  return {
+    keepAlive: () => keepGrantsAlive(deps),
+    runSync: (...args: Parameters<typeof runSync> extends [unknown, ...infer R] ? R : never) => runSync(deps, ...args),
+  };
 }
 
 /** A job context for running a processor by hand. */

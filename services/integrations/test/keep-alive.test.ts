@@ -90,14 +90,8 @@ describe('the daily keep-alive', () => {
   it('a provider that cannot be reached is recorded and tried again the next day, nothing marked', async () => {
     const now = new Date();
     await setExpiry('quickbooks', new Date(now.getTime() + 5 * DAY));
-    const saved = providers.env.QUICKBOOKS_TOKEN_URL;
-    process.env.QUICKBOOKS_TOKEN_URL = 'http://127.0.0.1:9/unreachable';
-    try {
-      const report = await directService(gw, () => now).keepAlive();
-      expect(report.unavailable).toEqual([(await grant('quickbooks')).id]);
-    } finally {
-      process.env.QUICKBOOKS_TOKEN_URL = saved;
-    }
+    const report = await directService(gw, () => now, undefined, { QUICKBOOKS_TOKEN_URL: 'http://127.0.0.1:9/unreachable' }).keepAlive();
+    expect(report.unavailable).toEqual([(await grant('quickbooks')).id]);
     expect((await grant('quickbooks')).keep_alive_outcome).toBe('unavailable');
     expect(card(await list(gw, owner.token), 'quickbooks').needs_reconnect).toBe(false);
   });

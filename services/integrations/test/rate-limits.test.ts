@@ -4,7 +4,7 @@ import { INTEGRATION_TEXTS, TOPICS, type EventEnvelope, type SyncJob } from '@co
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makePerson, type Person } from '../../../gateway/test/helpers.js';
-import { takeProviderCall } from '../src/db/budget.js';
+import { takeProviderCall } from '../src/db/queries.js';
 import { parseRetryAfter, retryAtAfterLimit } from '../src/domain/rate-limit.js';
 import {
   card,

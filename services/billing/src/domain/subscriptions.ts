@@ -52,3 +52,23 @@ export function isLive(status: string): boolean {
 /** The random part of our test checkout and test subscription ids. */
 export const TEST_SESSION_PREFIX = 'cs_local_';
 export const TEST_SUBSCRIPTION_PREFIX = 'sub_local_';
+
+/**
+ * A field of a provider object read by path, whatever its declared type: Stripe moves fields between
+ * API versions (a subscription's period end, an invoice's subscription), and the SDK's types follow
+ * only the newest.
+ */
+export function pathOf(value: unknown, ...path: string[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (!v || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** A Unix time read by path (see pathOf), or undefined. */
+export function unixAt(value: unknown, ...path: string[]): number | undefined {
+  const v = pathOf(value, ...path);
+  return typeof v === 'number' ? v : undefined;
+}

@@ -10,22 +10,13 @@ import {
   TestCheckoutSessionSchema,
   VerifyBodySchema,
   VerifyReplySchema,
-  type ChangePackageBody,
-  type CheckoutBody,
   type TestCheckoutSession,
-  type VerifyBody,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import {
-  changePackage,
-  checkSubscription,
-  getTestCheckout,
-  payTestCheckout,
-  startCheckout,
-  verifyCheckout,
-  type BillingDeps,
-  type SessionRow,
-} from '../billing.js';
+import type { SessionRow } from '../db/queries.js';
+import { getTestCheckout, payTestCheckout, startCheckout, verifyCheckout } from '../use-cases/checkout.js';
+import type { BillingDeps } from '../use-cases/deps.js';
+import { changePackage, checkSubscription } from '../use-cases/subscriptions.js';
 import { errors } from './shared.js';
 
 /** People (not admin sessions) pay for and hold subscriptions. */
@@ -75,7 +66,7 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
     },
     async (request) => {
       const p = requireAuth(request);
-      const body = request.body as CheckoutBody;
+      const body = request.body;
       return startCheckout(d, { userId: p.id, emailHint: p.name.includes('@') ? p.name : null, packageName: body.package_name });
     },
   );
@@ -93,7 +84,7 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
     },
     async (request) => {
       const p = requireAuth(request);
-      return verifyCheckout(d, p.id, (request.body as VerifyBody).session_id);
+      return verifyCheckout(d, p.id, request.body.session_id);
     },
   );
 
@@ -121,7 +112,7 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
         response: { 200: SubscriptionCheckSchema, ...errors },
       },
     },
-    async (request) => changePackage(d, requireAuth(request).id, (request.body as ChangePackageBody).package_name),
+    async (request) => changePackage(d, requireAuth(request).id, request.body.package_name),
   );
 
   app.get(
@@ -135,7 +126,7 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
         response: { 200: TestCheckoutSessionSchema, ...errors },
       },
     },
-    async (request) => testSession(await getTestCheckout(d, requireAuth(request).id, (request.params as { id: string }).id)),
+    async (request) => testSession(await getTestCheckout(d, requireAuth(request).id, request.params.id)),
   );
 
   app.post(
@@ -149,6 +140,6 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
         response: { 200: TestCheckoutSessionSchema, ...errors },
       },
     },
-    async (request) => testSession(await payTestCheckout(d, requireAuth(request).id, (request.params as { id: string }).id)),
+    async (request) => testSession(await payTestCheckout(d, requireAuth(request).id, request.params.id)),
   );
 }

@@ -2,9 +2,9 @@ import { AppError, type App } from '@countinghouse/kit';
 import { BILLING_MESSAGES } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type Stripe from 'stripe';
-import type { BillingDeps } from '../billing.js';
 import type { StripeProvider } from '../providers.js';
-import { handleStripeEvent } from '../webhooks.js';
+import type { BillingDeps } from '../use-cases/deps.js';
+import { handleStripeEvent } from '../use-cases/stripe-events.js';
 import { errors } from './shared.js';
 
 const WebhookReplySchema = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() });

@@ -14,6 +14,7 @@ import type {
   UpgradeStatus,
 } from '@countinghouse/proto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@countinghouse/kit';
 import { feeForPackage } from '../domain/clients.js';
 import { clients, clientUpgrades, communications, leads, SCHEMA, tasks, teamMembers } from './schema.js';
 
@@ -177,5 +178,50 @@ export async function isActiveMember(db: Db, userId: string, roles: readonly str
       ),
     )
     .limit(1);
+  return rows.length > 0;
+}
+
+// ---- read models and records kept from other services' events ----
+
+/** A team member's role as identity last said it; an older event never overwrites a newer one. */
+export async function upsertTeamMember(
+  tx: DbOrTx,
+  m: { userId: string; role: string; isActive: boolean; email: string; name: string; changedAt: Date },
+): Promise<void> {
+  await tx
+    .insert(teamMembers)
+    .values(m)
+    .onConflictDoUpdate({
+      target: [teamMembers.userId, teamMembers.role],
+      set: { isActive: m.isActive, email: m.email, name: m.name, changedAt: m.changedAt },
+      setWhere: sql`${teamMembers.changedAt} <= excluded.changed_at`,
+    });
+}
+
+/** A team member row unless one exists (a later role change wins). */
+export async function insertTeamMemberIfAbsent(
+  tx: DbOrTx,
+  m: { userId: string; role: string; isActive: boolean; email: string; name: string; changedAt: Date },
+): Promise<void> {
+  await tx.insert(teamMembers).values(m).onConflictDoNothing();
+}
+
+export async function insertUpgrade(tx: DbOrTx, row: typeof clientUpgrades.$inferInsert): Promise<void> {
+  await tx.insert(clientUpgrades).values(row);
+}
+
+/** The client's id and accountant, or null. */
+export async function findClientAccountant(db: DbOrTx, clientId: string): Promise<{ id: string; accountant: string | null } | null> {
+  const [row] = await db.select({ id: clients.id, accountant: clients.assignedAccountantId }).from(clients).where(eq(clients.id, clientId));
+  return row ?? null;
+}
+
+/** A task opened for a source key (one per key: a second insert opens nothing); true when it was opened. */
+export async function insertTaskOnce(tx: DbOrTx, row: typeof tasks.$inferInsert): Promise<boolean> {
+  const rows = await tx
+    .insert(tasks)
+    .values(row)
+    .onConflictDoNothing({ target: tasks.sourceKey, where: sql`${tasks.sourceKey} is not null` })
+    .returning({ id: tasks.id });
   return rows.length > 0;
 }

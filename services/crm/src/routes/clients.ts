@@ -4,14 +4,10 @@ import {
   ClientProfileBodySchema,
   CLIENT_PROFILE_MESSAGES,
   isClientProfileComplete,
-  type ClientProfileBody,
   ClientListQuerySchema,
   ClientListSchema,
   ClientSchema,
   ClientUpdateBodySchema,
-  type ClientCreateBody,
-  type ClientListQuery,
-  type ClientUpdateBody,
   rolesFor,
 } from '@countinghouse/proto';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
@@ -41,7 +37,7 @@ async function checkAccountant(db: Db, id: string | null | undefined) {
     ]);
 }
 
-export function clientRoutes(app: App, { db, relay }: RouteDeps) {
+export function clientRoutes(app: App, { db }: RouteDeps) {
   app.get(
     '/clients',
     {
@@ -54,7 +50,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request) => {
-      const q = request.query as ClientListQuery;
+      const q = request.query;
       const s = scope(request);
       const conds: SQL[] = [];
       if (s.kind === 'accountant') conds.push(eq(clients.assignedAccountantId, s.userId));
@@ -129,7 +125,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
     },
     async (request) => {
       const p = requireAuth(request);
-      const { changes, errors: problems } = checkProfile(request.body as ClientProfileBody);
+      const { changes, errors: problems } = checkProfile(request.body);
       if (problems.length) throw new AppError('VALIDATION_FAILED', problems[0]!.message, problems);
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(clients).where(eq(clients.userId, p.id)).for('update');
@@ -154,9 +150,8 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
           })
           .where(eq(clients.id, current.id))
           .returning();
-        await publishClientUpserted(tx as unknown as Db, row!, actorOf(p));
+        await publishClientUpserted(tx, row!, actorOf(p));
       });
-      relay.kick();
       return (await getClientByUserId(db, p.id))!;
     },
   );
@@ -168,7 +163,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
       schema: { tags: ['crm'], summary: 'One client', params: IdParams, response: { 200: ClientSchema, ...errors } },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const c = await getClient(db, id);
       const s = scope(request);
       // An accountant asking for someone else's client learns nothing, not even that it exists.
@@ -190,7 +185,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request, reply) => {
-      const b = request.body as ClientCreateBody;
+      const b = request.body;
       const p = requireAuth(request);
       await checkAccountant(db, b.assigned_accountant_id);
       const packageName = cleanOptional(b.package_name) ?? null;
@@ -217,12 +212,11 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
             })
             .returning();
           id = row!.id;
-          await publishClientUpserted(tx as unknown as Db, row!, actorOf(p));
+          await publishClientUpserted(tx, row!, actorOf(p));
         });
       } catch (err) {
         mapDbError(err, { unique: CLIENT_MESSAGES.userLinked });
       }
-      relay.kick();
       return reply.status(201).send((await getClient(db, id))!);
     },
   );
@@ -240,8 +234,8 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const b = request.body as ClientUpdateBody;
+      const { id } = request.params;
+      const b = request.body;
       const p = requireAuth(request);
       if (b.assigned_accountant_id) await checkAccountant(db, b.assigned_accountant_id);
       const set: Partial<typeof clients.$inferInsert> = { updatedAt: new Date() };
@@ -265,12 +259,11 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
         await db.transaction(async (tx) => {
           const [row] = await tx.update(clients).set(set).where(eq(clients.id, id)).returning();
           if (!row) throw new AppError('NOT_FOUND', CLIENT_MESSAGES.notFound);
-          await publishClientUpserted(tx as unknown as Db, row, actorOf(p));
+          await publishClientUpserted(tx, row, actorOf(p));
         });
       } catch (err) {
         mapDbError(err, { unique: CLIENT_MESSAGES.userLinked });
       }
-      relay.kick();
       return (await getClient(db, id))!;
     },
   );

@@ -4,8 +4,6 @@ import {
   CommunicationListQuerySchema,
   CommunicationListSchema,
   CommunicationSchema,
-  type CommunicationCreateBody,
-  type CommunicationListQuery,
   rolesFor,
 } from '@countinghouse/proto';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
@@ -37,7 +35,7 @@ export function communicationRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request) => {
-      const q = request.query as CommunicationListQuery;
+      const q = request.query;
       const conds: SQL[] = [];
       if (q.client_id) conds.push(eq(communications.clientId, q.client_id));
       if (q.channel) conds.push(eq(communications.channel, q.channel));
@@ -68,7 +66,7 @@ export function communicationRoutes(app: App, { db }: RouteDeps) {
       schema: { tags: ['crm'], summary: 'One communication', params: IdParams, response: { 200: CommunicationSchema, ...errors } },
     },
     async (request) => {
-      const [r] = await select().where(eq(communications.id, (request.params as { id: string }).id));
+      const [r] = await select().where(eq(communications.id, request.params.id));
       if (!r) throw new AppError('NOT_FOUND', NOT_FOUND);
       return toCommunication(r.m, r.company);
     },
@@ -86,7 +84,7 @@ export function communicationRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request, reply) => {
-      const b = request.body as CommunicationCreateBody;
+      const b = request.body;
       const p = requireAuth(request);
       const [client] = await db.select({ company: clients.companyName }).from(clients).where(eq(clients.id, b.client_id));
       if (!client)

@@ -1,4 +1,4 @@
-import { AppError, londonDayStart, requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
+import { AppError, londonDayStart, requireAuth, requireRole, type App } from '@countinghouse/kit';
 import {
   LeadConvertBodySchema,
   LeadConvertReplySchema,
@@ -8,10 +8,7 @@ import {
   LeadSchema,
   LeadUpdateBodySchema,
   type LeadConvertBody,
-  type LeadCreateBody,
-  type LeadListQuery,
   type LeadStage,
-  type LeadUpdateBody,
   rolesFor,
 } from '@countinghouse/proto';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
@@ -30,7 +27,7 @@ export function leadSearch(text: string): SQL {
   return sql`(${leads.name} ilike ${p} or ${leads.email} ilike ${p} or ${leads.companyName} ilike ${p})`;
 }
 
-export function leadRoutes(app: App, { db, relay }: RouteDeps) {
+export function leadRoutes(app: App, { db }: RouteDeps) {
   const guard = requireRole(rolesFor('leads.manage'));
 
   app.get(
@@ -45,7 +42,7 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request) => {
-      const q = request.query as LeadListQuery;
+      const q = request.query;
       const conds: SQL[] = [];
       if (q.stage) conds.push(eq(leads.stage, q.stage));
       if (q.source) conds.push(eq(leads.source, q.source));
@@ -77,7 +74,7 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
     '/leads/:id',
     { preHandler: guard, schema: { tags: ['crm'], summary: 'One lead', params: IdParams, response: { 200: LeadSchema, ...errors } } },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const [row] = await db.select().from(leads).where(eq(leads.id, id));
       if (!row) throw new AppError('NOT_FOUND', LEAD_MESSAGES.notFound);
       return toLead(row);
@@ -91,7 +88,7 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
       schema: { tags: ['crm'], summary: 'Add Lead', body: LeadCreateBodySchema, response: { 201: LeadSchema, ...errors } },
     },
     async (request, reply) => {
-      const b = request.body as LeadCreateBody;
+      const b = request.body;
       try {
         const [row] = await db
           .insert(leads)
@@ -128,8 +125,8 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const b = request.body as LeadUpdateBody;
+      const { id } = request.params;
+      const b = request.body;
       try {
         return await db.transaction(async (tx) => {
           const [cur] = await tx.select().from(leads).where(eq(leads.id, id)).for('update');
@@ -171,7 +168,7 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const b = (request.body ?? {}) as LeadConvertBody;
       const p = requireAuth(request);
       if (b.assigned_accountant_id && !(await isActiveMember(db, b.assigned_accountant_id, ['accountant'])))
@@ -203,10 +200,9 @@ export function leadRoutes(app: App, { db, relay }: RouteDeps) {
           .set({ convertedClientId: client!.id, updatedAt: new Date() })
           .where(eq(leads.id, id))
           .returning();
-        await publishClientUpserted(tx as unknown as Db, client!, actorOf(p));
+        await publishClientUpserted(tx, client!, actorOf(p));
         return { lead: toLead(updated!), clientId: client!.id };
       });
-      relay.kick();
       return reply.status(201).send({ lead: result.lead, client: (await getClient(db, result.clientId))! });
     },
   );

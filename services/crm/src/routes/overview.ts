@@ -7,7 +7,6 @@ import {
   TeamMemberListQuerySchema,
   TeamMemberListSchema,
   type LeadStage,
-  type SearchQuery,
   type SubscriptionStatus,
   type TaskStatus,
   rolesFor,
@@ -99,7 +98,7 @@ export function overviewRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request) => {
-      const q = request.query as SearchQuery;
+      const q = request.query;
       const text = q.q.trim();
       const s = scope(request);
       if (!text) return { clients: [], leads: [], tasks: [] };
@@ -158,7 +157,7 @@ export function overviewRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request) => {
-      const { role } = request.query as { role?: string };
+      const { role } = request.query;
       const rows = await db
         .select({
           user_id: teamMembers.userId,

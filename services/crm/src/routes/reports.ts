@@ -13,7 +13,6 @@ import {
   type ClientsReport,
   type LeadsBySource,
   type LeadsReport,
-  type ReportRangeQuery,
   type SubscriptionStatus,
 } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
@@ -48,7 +47,7 @@ export function reportRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request): Promise<ClientsReport> => {
-      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query);
       // clients_registration_date_idx serves the range; the same condition as the list's registered_from/to.
       const res = await db.execute<{ package_name: string | null; status: SubscriptionStatus; n: string; fees: string }>(sql`
         select c.package_name, c.subscription_status as status, count(*) as n, coalesce(sum(c.monthly_fee), 0) as fees
@@ -104,7 +103,7 @@ export function reportRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request): Promise<LeadsReport> => {
-      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query);
       // leads_created_at_idx serves the range; the same condition as the list's created_from/to.
       const res = await db.execute<{ source: string | null; stage: string; n: string }>(sql`
         select l.source, l.stage, count(*) as n

@@ -6,9 +6,6 @@ import {
   TaskSchema,
   TaskUpdateBodySchema,
   TEAM_MEMBER_ROLES,
-  type TaskCreateBody,
-  type TaskListQuery,
-  type TaskUpdateBody,
   rolesFor,
 } from '@countinghouse/proto';
 import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
@@ -69,7 +66,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request) => {
-      const q = request.query as TaskListQuery;
+      const q = request.query;
       const conds: (SQL | undefined)[] = [accountantTasks(scope(request))];
       if (q.status) conds.push(eq(tasks.status, q.status));
       if (q.priority) conds.push(eq(tasks.priority, q.priority));
@@ -114,7 +111,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
       schema: { tags: ['crm'], summary: 'One task', params: IdParams, response: { 200: TaskSchema, ...errors } },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const t = await loadTask(db, id, accountantTasks(scope(request)));
       if (!t) throw new AppError('NOT_FOUND', TASK_MESSAGES.notFound);
       return t;
@@ -128,7 +125,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
       schema: { tags: ['crm'], summary: 'Add a task', body: TaskCreateBodySchema, response: { 201: TaskSchema, ...errors } },
     },
     async (request, reply) => {
-      const b = request.body as TaskCreateBody;
+      const b = request.body;
       await checkRefs(db, b);
       const status = b.status ?? 'pending';
       const [row] = await db
@@ -161,8 +158,8 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const b = request.body as TaskUpdateBody;
+      const { id } = request.params;
+      const b = request.body;
       await checkRefs(db, b);
       const set: Record<string, unknown> = { updatedAt: new Date() };
       if (b.title !== undefined) set.title = cleanRequired(b.title);

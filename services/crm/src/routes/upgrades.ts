@@ -5,10 +5,7 @@ import {
   UpgradeListQuerySchema,
   UpgradeListSchema,
   UpgradeUpdateBodySchema,
-  type UpgradeCreateBody,
-  type UpgradeListQuery,
   type UpgradeStatus,
-  type UpgradeUpdateBody,
   rolesFor,
 } from '@countinghouse/proto';
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
@@ -28,7 +25,7 @@ async function loadUpgrade(db: Db, id: string) {
   return rows[0] ? toUpgrade(rows[0].u, rows[0].company) : null;
 }
 
-export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
+export function upgradeRoutes(app: App, { db }: RouteDeps) {
   const guard = requireRole(rolesFor('upgrades.manage'));
 
   app.get(
@@ -43,7 +40,7 @@ export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request) => {
-      const q = request.query as UpgradeListQuery;
+      const q = request.query;
       const conds: SQL[] = [];
       if (q.status) conds.push(eq(clientUpgrades.status, q.status));
       if (q.client_id) conds.push(eq(clientUpgrades.clientId, q.client_id));
@@ -74,7 +71,7 @@ export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
       schema: { tags: ['crm'], summary: 'One upgrade', params: IdParams, response: { 200: ClientUpgradeSchema, ...errors } },
     },
     async (request) => {
-      const u = await loadUpgrade(db, (request.params as { id: string }).id);
+      const u = await loadUpgrade(db, request.params.id);
       if (!u) throw new AppError('NOT_FOUND', UPGRADE_MESSAGES.notFound);
       return u;
     },
@@ -92,7 +89,7 @@ export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request, reply) => {
-      const b = request.body as UpgradeCreateBody;
+      const b = request.body;
       const toPackage = cleanRequired(b.to_package);
       const id = await db.transaction(async (tx) => {
         const [client] = await tx.select().from(clients).where(eq(clients.id, b.client_id)).for('update');
@@ -127,10 +124,9 @@ export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const b = request.body as UpgradeUpdateBody;
+      const { id } = request.params;
+      const b = request.body;
       const p = requireAuth(request);
-      let published = false;
       await db.transaction(async (tx) => {
         const [cur] = await tx.select().from(clientUpgrades).where(eq(clientUpgrades.id, id)).for('update');
         if (!cur) throw new AppError('NOT_FOUND', UPGRADE_MESSAGES.notFound);
@@ -148,13 +144,11 @@ export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
               .set({ packageName: cur.toPackage, monthlyFee: feeForPackage(cur.toPackage), updatedAt: new Date() })
               .where(eq(clients.id, cur.clientId))
               .returning();
-            await publishClientUpserted(tx as unknown as Db, client!, actorOf(p));
-            published = true;
+            await publishClientUpserted(tx, client!, actorOf(p));
           }
         }
         if (Object.keys(set).length > 0) await tx.update(clientUpgrades).set(set).where(eq(clientUpgrades.id, id));
       });
-      if (published) relay.kick();
       return (await loadUpgrade(db, id))!;
     },
   );

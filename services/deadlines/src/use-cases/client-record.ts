@@ -70,7 +70,7 @@ export async function saveTaxProfile(
   const actor = { id: principal.id, name: principal.name || principal.id };
   const before = profileOf(await readProfile(deps.db, clientId));
   await deps.db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+    const tx = t;
     await saveProfile(tx, clientId, profile, number, actor);
     if (!number) await deleteCompany(tx, clientId);
     await recomputeClient(tx, clientId, deps.today(), 'profile');

@@ -1,4 +1,4 @@
-import { enqueueEvent, type Db } from '@countinghouse/kit';
+import { enqueueEvent } from '@countinghouse/kit';
 import { deadlineKindLabel, type DeadlineKind } from '@countinghouse/proto';
 import {
   deadlinesNeedingTasks,
@@ -37,7 +37,7 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
     const ids = await profiledClientIds(deps.db, after, BATCH);
     if (ids.length === 0) break;
     for (const id of ids) {
-      await deps.db.transaction(async (t) => void (await recomputeClient(t as unknown as Db, id, today, 'daily')));
+      await deps.db.transaction(async (t) => void (await recomputeClient(t, id, today, 'daily')));
       result.recomputed++;
     }
     after = ids[ids.length - 1]!;
@@ -49,7 +49,7 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
     if (rows.length === 0) break;
     for (const d of rows) {
       const opened = await deps.db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+        const tx = t;
         if (!(await markTaskRequested(tx, d.id, d.due_on))) return false;
         const label = deadlineKindLabel(d.kind);
         await enqueueEvent(
@@ -80,7 +80,7 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
     if (rows.length === 0) break;
     for (const d of rows) {
       const announced = await deps.db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+        const tx = t;
         if (!(await markOverdueAnnounced(tx, d.id))) return false;
         await enqueueEvent(
           tx,
@@ -103,7 +103,6 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
     }
     if (rows.length < BATCH) break;
   }
-  deps.relay.kick();
   return result;
 }
 

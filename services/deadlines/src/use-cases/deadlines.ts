@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Db, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
 import { DEADLINES_MESSAGES, type DeadlineListQuery, type MarkDoneReply } from '@countinghouse/proto';
 import { canSee, clientDeadlines, deadlineById, listDeadlines, markDone } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
@@ -36,7 +36,7 @@ export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal
   const today = deps.today();
   const actorName = principal.name || principal.id;
   const result = await deps.db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+    const tx = t;
     const found = await deadlineById(tx, id, today, { forUpdate: true });
     if (!found) throw new AppError('NOT_FOUND', DEADLINES_MESSAGES.deadlineNotFound);
     if (!scope || !canSee(scope, { userId: found.userId, assignedAccountantId: found.accountantId }))
@@ -62,6 +62,5 @@ export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal
     );
     return (await deadlineById(tx, id, today))!.deadline;
   });
-  deps.relay.kick();
   return { deadline: result, message: DEADLINES_MESSAGES.markedDone };
 }

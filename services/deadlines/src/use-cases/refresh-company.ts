@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Db } from '@countinghouse/kit';
+import { AppError, enqueueEvent } from '@countinghouse/kit';
 import { DEADLINES_MESSAGES, type Actor } from '@countinghouse/proto';
 import { CompaniesHouseError } from '../companies-house/client.js';
 import { snapshotOf } from '../companies-house/snapshot.js';
@@ -24,7 +24,7 @@ export async function refreshCompany(deps: DeadlinesDeps, clientId: string, acto
     const [profile, officers, pscs] = await Promise.all([ch.companyProfile(number), ch.officers(number), ch.pscs(number)]);
     const snapshot = snapshotOf(profile, officers, pscs, new Date());
     const result = await deps.db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+      const tx = t;
       await saveCompany(tx, clientId, number, snapshot, null);
       const r = await recomputeClient(tx, clientId, deps.today(), 'companies_house');
       await enqueueEvent(
@@ -44,14 +44,13 @@ export async function refreshCompany(deps: DeadlinesDeps, clientId: string, acto
       );
       return r;
     });
-    deps.relay.kick();
     return { ok: true, result };
   } catch (err) {
     if (!(err instanceof CompaniesHouseError)) throw err;
     const message = err.kind === 'not_found' ? DEADLINES_MESSAGES.companyNotFound : DEADLINES_MESSAGES.companiesHouseUnavailable;
     deps.logger.warn({ clientId, number, kind: err.kind, err: err.message }, 'companies house refresh failed');
     await deps.db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+      const tx = t;
       await saveCompany(tx, clientId, number, null, message);
       // A company number Companies House does not know leaves the rules to work from the hand-entered fields.
       await recomputeClient(tx, clientId, deps.today(), 'companies_house');

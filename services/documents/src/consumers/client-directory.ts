@@ -1,35 +1,23 @@
-import { idempotent, type Db, type EventHandler } from '@countinghouse/kit';
-import { ClientUpsertedSchema, type EventData, type EventEnvelope } from '@countinghouse/proto';
-import { Value } from '@sinclair/typebox/value';
-import type { Logger } from 'pino';
+import { subscribe, type ConsumerRuntime } from '@countinghouse/kit';
 import { upsertDirectory } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 
 export const CLIENT_DIRECTORY_CONSUMER = 'documents.client-directory';
 
-/** crm.client_upserted → the client directory, once per event id (redelivery is harmless). */
-export function clientDirectoryHandler(db: Db, logger: Logger): EventHandler {
-  const apply = idempotent(db, SCHEMA, CLIENT_DIRECTORY_CONSUMER, async (envelope, tx) => {
-    const d = envelope.data as EventData<'crm.client_upserted'>;
-    await upsertDirectory(tx, {
-      clientId: d.clientId,
-      userId: d.userId,
-      companyName: d.companyName,
-      contactEmail: d.contactEmail,
-      assignedAccountantId: d.assignedAccountantId,
-      at: envelope.occurredAt,
-    });
+/** crm.client_upserted → the client directory; checked against proto and applied once per event id by the kit. */
+export async function subscribeClientDirectory(runtime: ConsumerRuntime): Promise<void> {
+  await subscribe(runtime, {
+    group: CLIENT_DIRECTORY_CONSUMER,
+    types: ['crm.client_upserted'],
+    schema: SCHEMA,
+    handler: async ({ data: d, occurredAt }, tx) =>
+      upsertDirectory(tx, {
+        clientId: d.clientId,
+        userId: d.userId,
+        companyName: d.companyName,
+        contactEmail: d.contactEmail,
+        assignedAccountantId: d.assignedAccountantId,
+        at: occurredAt,
+      }),
   });
-  return async (envelope: EventEnvelope) => {
-    if (envelope.type !== 'crm.client_upserted') return;
-    if (!Value.Check(ClientUpsertedSchema, envelope.data)) {
-      // A malformed event would be retried forever; it can never apply, so it is logged and skipped.
-      logger.error(
-        { eventId: envelope.id, errors: [...Value.Errors(ClientUpsertedSchema, envelope.data)].slice(0, 5) },
-        'bad crm.client_upserted skipped',
-      );
-      return;
-    }
-    await apply(envelope);
-  };
 }

@@ -21,7 +21,6 @@ import {
   UploadReplySchema,
   ViewLinkSchema,
   type ClientDocument,
-  type DocumentListQuery,
   type DocumentType,
 } from '@countinghouse/proto';
 import type { MultipartFile } from '@fastify/multipart';
@@ -83,7 +82,7 @@ function who(p: Principal) {
 }
 
 export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
-  const { db, relay, storage } = deps;
+  const { db, storage } = deps;
 
   app.get(
     '/',
@@ -97,7 +96,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const q = request.query as DocumentListQuery;
+      const q = request.query;
       const { documents, total, totalExact } = await listDocuments(db, scopeOf(requireAuth(request)), q);
       return { documents, total, total_exact: totalExact, page: q.page, page_size: q.page_size };
     },
@@ -115,7 +114,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const { client_id } = request.query as { client_id?: string };
+      const { client_id } = request.query;
       return summarise(db, scopeOf(requireAuth(request)), client_id);
     },
   );
@@ -132,7 +131,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const { search, limit } = request.query as { search?: string; limit: number };
+      const { search, limit } = request.query;
       return { clients: await listDirectory(db, scopeOf(requireAuth(request)), search, limit) };
     },
   );
@@ -144,7 +143,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       schema: { tags: ['documents'], summary: 'One document', params: IdParams, response: { 200: ClientDocumentSchema, 404: ErrorRef } },
     },
     async (request) => {
-      const row = await findDocument(db, scopeOf(requireAuth(request)), (request.params as { id: string }).id, {
+      const row = await findDocument(db, scopeOf(requireAuth(request)), request.params.id, {
         amlEvidence: amlEvidenceScopeOf(requireAuth(request)),
       });
       if (!row) throw notFound();
@@ -165,7 +164,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request) => {
       const p = requireAuth(request);
-      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id, { amlEvidence: amlEvidenceScopeOf(p) });
+      const row = await findDocument(db, scopeOf(p), request.params.id, { amlEvidence: amlEvidenceScopeOf(p) });
       if (!row) throw notFound();
       const exp = deps.nowSeconds() + LIMITS.signedUrlSeconds;
       const sig = signViewLink(deps.linkSecret, row.id, exp);
@@ -183,7 +182,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
     },
     async (request, reply) => {
       const p = requireAuth(request);
-      const row = await findDocument(db, scopeOf(p), (request.params as { id: string }).id, { amlEvidence: amlEvidenceScopeOf(p) });
+      const row = await findDocument(db, scopeOf(p), request.params.id, { amlEvidence: amlEvidenceScopeOf(p) });
       if (!row) throw notFound();
       const file = await openFile(storage, row);
       await logAccess(db, { documentId: row.id, action: 'download', principal: who(p), ip: request.ip, userAgent: ua(request) });
@@ -203,7 +202,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
       },
     },
     async (request) => {
-      const row = await findDocument(db, { all: true }, (request.params as { id: string }).id);
+      const row = await findDocument(db, { all: true }, request.params.id);
       if (!row) throw notFound();
       return { entries: await accessLogOf(db, row.id) };
     },
@@ -278,7 +277,6 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
           failure = err;
         }
       }
-      if (stored.length > 0) relay.kick();
       if (failure) throw failure;
       if (!sawFile) throw missingInformation();
       reply.status(201);

@@ -1,5 +1,5 @@
 import { AppError, type App, type Db } from '@countinghouse/kit';
-import { SignedFileQuerySchema, type SignedFileQuery } from '@countinghouse/proto';
+import { SignedFileQuerySchema } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { findDocument } from '../db/queries.js';
 import { checkViewLink } from '../domain/signed-links.js';
@@ -25,8 +25,8 @@ export function fileRoutes(app: App, deps: { db: Db; storage: DocumentStorage; l
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const { exp, sig } = request.query as SignedFileQuery;
+      const { id } = request.params;
+      const { exp, sig } = request.query;
       const check = checkViewLink(deps.linkSecret, id, exp, sig, deps.nowSeconds());
       if (check === 'tampered') throw new AppError('FORBIDDEN', 'This link is not valid.');
       if (check === 'expired') throw new AppError('GONE', 'This link has expired. Open the document again for a new link.');

@@ -6,7 +6,6 @@ import {
   ReportRangeQuerySchema,
   UploadsReportSchema,
   weeksOf,
-  type ReportRangeQuery,
   type UploadsReport,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
@@ -30,7 +29,7 @@ export function reportRoutes(app: App, { db }: { db: Db }) {
       },
     },
     async (request): Promise<UploadsReport> => {
-      const { from, to } = reportRangeOf(request.query as ReportRangeQuery);
+      const { from, to } = reportRangeOf(request.query);
       // The same condition as the list's created_from/created_to; client_documents_created_idx serves
       // the range (docs/perf/reports-plans.md).
       const res = await db.execute<{ week_start: string; document_type: string; n: string }>(sql`

@@ -1,40 +1,26 @@
-import { idempotent, type Db, type EventHandler } from '@countinghouse/kit';
-import { ClientUpsertedSchema, type EventData, type EventEnvelope } from '@countinghouse/proto';
-import { Value } from '@sinclair/typebox/value';
-import { sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
-import { clientDirectory, SCHEMA } from '../db/schema.js';
+import { subscribe, type ConsumerRuntime } from '@countinghouse/kit';
+import { upsertDirectoryEntry } from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
 
 export const CLIENT_DIRECTORY_CONSUMER = 'integrations.client-directory';
 
-/** crm.client_upserted → which client record belongs to which person, once per event id. */
-export function clientDirectoryHandler(db: Db, logger: Logger): EventHandler {
-  const apply = idempotent(db, SCHEMA, CLIENT_DIRECTORY_CONSUMER, async (envelope, tx) => {
-    const d = envelope.data as EventData<'crm.client_upserted'>;
-    const row = {
-      clientId: d.clientId,
-      userId: d.userId,
-      companyName: d.companyName,
-      assignedAccountantId: d.assignedAccountantId,
-      sourceAt: new Date(envelope.occurredAt),
-    };
-    await tx
-      .insert(clientDirectory)
-      .values(row)
-      .onConflictDoUpdate({
-        target: clientDirectory.clientId,
-        set: { userId: row.userId, companyName: row.companyName, assignedAccountantId: row.assignedAccountantId, sourceAt: row.sourceAt },
-        // an older event arriving late never overwrites a newer one
-        setWhere: sql`${clientDirectory.sourceAt} <= excluded.source_at`,
-      });
+/**
+ * crm.client_upserted → which client record belongs to which person (and accountant). The kit checks
+ * each event against its proto schema and records its id, so a malformed one is skipped and a
+ * redelivered one changes nothing; an older event arriving late never overwrites a newer one.
+ */
+export async function subscribeClientDirectory(runtime: ConsumerRuntime): Promise<void> {
+  await subscribe(runtime, {
+    group: CLIENT_DIRECTORY_CONSUMER,
+    types: ['crm.client_upserted'],
+    schema: SCHEMA,
+    handler: async ({ data: d, occurredAt }, tx) =>
+      upsertDirectoryEntry(tx, {
+        clientId: d.clientId,
+        userId: d.userId,
+        companyName: d.companyName,
+        assignedAccountantId: d.assignedAccountantId,
+        sourceAt: new Date(occurredAt),
+      }),
   });
-  return async (envelope: EventEnvelope) => {
-    if (envelope.type !== 'crm.client_upserted') return;
-    if (!Value.Check(ClientUpsertedSchema, envelope.data)) {
-      // it can never apply, so retrying would block the topic: logged and skipped
-      logger.error({ eventId: envelope.id }, 'bad crm.client_upserted skipped');
-      return;
-    }
-    await apply(envelope);
-  };
 }

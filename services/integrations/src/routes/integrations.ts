@@ -10,19 +10,21 @@ import {
   ProviderParamsSchema,
   SyncJobSchema,
   SyncReplySchema,
-  type IntegrationListQuery,
-  type IntegrationType,
 } from '@countinghouse/proto';
-import { Type, type Static } from '@sinclair/typebox';
-import type { IntegrationsService } from '../integrations-service.js';
-
-type ProviderParams = { provider: IntegrationType };
+import { Type } from '@sinclair/typebox';
+import { completeConnection } from '../use-cases/complete-connection.js';
+import type { IntegrationsDeps } from '../use-cases/deps.js';
+import { disconnectIntegration } from '../use-cases/disconnect-integration.js';
+import { getSyncJob } from '../use-cases/get-sync-job.js';
+import { listIntegrations } from '../use-cases/list-integrations.js';
+import { requestSync } from '../use-cases/request-sync.js';
+import { startConnection } from '../use-cases/start-connection.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const errors = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 409: ErrorRef, 503: ErrorRef };
 
 /** Routes under /api/integrations. Every one but the provider callback needs a signed-in caller. */
-export function integrationRoutes(app: App, svc: IntegrationsService) {
+export function integrationRoutes(app: App, deps: IntegrationsDeps) {
   app.get(
     '/',
     {
@@ -33,7 +35,7 @@ export function integrationRoutes(app: App, svc: IntegrationsService) {
         response: { 200: IntegrationListSchema, ...errors },
       },
     },
-    async (request) => svc.list(requireAuth(request), (request.query as IntegrationListQuery).client_id),
+    async (request) => listIntegrations(deps, requireAuth(request), { clientId: request.query.client_id }),
   );
 
   app.post(
@@ -46,7 +48,9 @@ export function integrationRoutes(app: App, svc: IntegrationsService) {
         response: { 200: ConnectReplySchema, ...errors },
       },
     },
-    async (request) => ({ authUrl: await svc.startConnect(requireAuth(request), (request.params as ProviderParams).provider) }),
+    async (request) => ({
+      authUrl: await startConnection(deps, requireAuth(request), { provider: request.params.provider }),
+    }),
   );
 
   app.get(
@@ -63,8 +67,8 @@ export function integrationRoutes(app: App, svc: IntegrationsService) {
       },
     },
     async (request, reply) => {
-      const { provider } = request.params as ProviderParams;
-      const result = await svc.completeConnect(provider, request.query as Static<typeof CallbackQuerySchema>);
+      const { provider } = request.params;
+      const result = await completeConnection(deps, { provider, callback: request.query });
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
       return reply.redirect(`${INTEGRATIONS_ROUTES.page}?${provider}=${result}`, 302);
@@ -82,7 +86,7 @@ export function integrationRoutes(app: App, svc: IntegrationsService) {
       },
     },
     async (request, reply) => {
-      const jobId = await svc.requestSync(requireAuth(request), (request.params as ProviderParams).provider);
+      const jobId = await requestSync(deps, requireAuth(request), { provider: request.params.provider });
       return reply.status(202).send({ jobId });
     },
   );
@@ -97,7 +101,7 @@ export function integrationRoutes(app: App, svc: IntegrationsService) {
         response: { 200: SyncJobSchema, ...errors },
       },
     },
-    async (request) => svc.jobStatus(requireAuth(request), (request.params as { id: string }).id),
+    async (request) => getSyncJob(deps, requireAuth(request), { jobId: request.params.id }),
   );
 
   app.post(
@@ -111,7 +115,7 @@ export function integrationRoutes(app: App, svc: IntegrationsService) {
       },
     },
     async (request) => {
-      await svc.disconnect(requireAuth(request), (request.params as ProviderParams).provider);
+      await disconnectIntegration(deps, requireAuth(request), { provider: request.params.provider });
       return { success: true, message: MESSAGES.integrationDisconnected };
     },
   );

@@ -1,12 +1,23 @@
-import { type Db } from '@countinghouse/kit';
 import { findPackage, type Actor } from '@countinghouse/proto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { completeCheckout, type BillingDeps } from './billing.js';
-import { eventState, findByProviderSubscription, publish, type SubscriptionRow } from './db/queries.js';
-import { checkoutSessions, payments, subscriptions, webhookEvents } from './db/schema.js';
-import { fromPence, fromUnix, statusFromStripe } from './domain/subscriptions.js';
-import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from './providers.js';
+import {
+  eventState,
+  findByProviderSubscription,
+  findCheckoutSession,
+  insertPayment,
+  markCheckoutSession,
+  publish,
+  recordWebhookEvent,
+  updateSubscription,
+  type DbOrTx,
+  type SubscriptionRow,
+} from '../db/queries.js';
+import type { subscriptions } from '../db/schema.js';
+import { fromPence, fromUnix, pathOf, statusFromStripe, unixAt } from '../domain/subscriptions.js';
+import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from '../providers.js';
+import { completeCheckout } from './checkout.js';
+import type { BillingDeps } from './deps.js';
 
 const SYSTEM: Actor = { kind: 'system', id: 'stripe' };
 
@@ -28,13 +39,11 @@ function idOf(v: unknown): string | null {
 
 /** The subscription an invoice bills: `parent.subscription_details` in current API versions, `subscription` in older ones. */
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
-  const parent = (invoice as unknown as { parent?: { subscription_details?: { subscription?: unknown } } }).parent;
-  return idOf(parent?.subscription_details?.subscription) ?? idOf((invoice as unknown as { subscription?: unknown }).subscription);
+  return idOf(pathOf(invoice, 'parent', 'subscription_details', 'subscription')) ?? idOf(pathOf(invoice, 'subscription'));
 }
 
 function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
-  const line = invoice.lines?.data?.[0] as unknown as { period?: { end?: number } } | undefined;
-  return fromUnix(line?.period?.end);
+  return fromUnix(unixAt(invoice.lines?.data?.[0], 'period', 'end'));
 }
 
 /**
@@ -49,20 +58,13 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
     paid = await d.provider.paidFromSession(event.data.object);
   }
 
-  const fresh = await d.db.transaction(async (txx) => {
-    const tx = txx as unknown as Db;
-    const inserted = await tx
-      .insert(webhookEvents)
-      .values({ eventId: event.id, type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.eventId });
-    if (inserted.length === 0) return false;
+  const fresh = await d.db.transaction(async (tx) => {
+    if (!(await recordWebhookEvent(tx, event.id, event.type))) return false;
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const s = event.data.object;
-        const [ours] = await tx.select({ id: checkoutSessions.id }).from(checkoutSessions).where(eq(checkoutSessions.id, s.id)).limit(1);
-        if (!ours) break;
+        if (!(await findCheckoutSession(tx, s.id))) break;
         if (paid) await completeCheckout(tx, s.id, paid, { actor: SYSTEM, verified: false, recordPayment: false });
         else if (isProcessing(s)) await markSession(tx, s.id, 'processing');
         break;
@@ -88,11 +90,10 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
     }
     return true;
   });
-  if (fresh) d.relay.kick();
   return fresh;
 }
 
-async function onInvoice(tx: Db, invoice: Stripe.Invoice, outcome: 'paid' | 'failed') {
+async function onInvoice(tx: DbOrTx, invoice: Stripe.Invoice, outcome: 'paid' | 'failed') {
   const providerSubscriptionId = invoiceSubscriptionId(invoice);
   if (!providerSubscriptionId) return;
   const sub = await findByProviderSubscription(tx, 'stripe', providerSubscriptionId);
@@ -100,10 +101,7 @@ async function onInvoice(tx: Db, invoice: Stripe.Invoice, outcome: 'paid' | 'fai
   // subscription's state from Stripe itself.
   if (!sub) return;
   const amount = fromPence(outcome === 'paid' ? invoice.amount_paid : invoice.amount_due);
-  await tx
-    .insert(payments)
-    .values({ subscriptionId: sub.id, providerInvoiceId: invoice.id ?? null, amount, status: outcome })
-    .onConflictDoNothing();
+  await insertPayment(tx, { subscriptionId: sub.id, providerInvoiceId: invoice.id ?? null, amount, status: outcome });
   if (outcome === 'paid') {
     const periodEnd = invoicePeriodEnd(invoice) ?? sub.currentPeriodEnd;
     const row = await update(tx, sub, { status: sub.status === 'cancelled' ? 'cancelled' : 'active', currentPeriodEnd: periodEnd });
@@ -120,7 +118,7 @@ async function onInvoice(tx: Db, invoice: Stripe.Invoice, outcome: 'paid' | 'fai
   }
 }
 
-async function onSubscriptionUpdated(tx: Db, s: Stripe.Subscription) {
+async function onSubscriptionUpdated(tx: DbOrTx, s: Stripe.Subscription) {
   const sub = await findByProviderSubscription(tx, 'stripe', s.id);
   if (!sub) return;
   const status = statusFromStripe(s.status);
@@ -151,7 +149,7 @@ async function onSubscriptionUpdated(tx: Db, s: Stripe.Subscription) {
   }
 }
 
-async function onSubscriptionDeleted(tx: Db, s: Stripe.Subscription) {
+async function onSubscriptionDeleted(tx: DbOrTx, s: Stripe.Subscription) {
   const sub = await findByProviderSubscription(tx, 'stripe', s.id);
   if (!sub || sub.status === 'cancelled') return;
   const row = await update(tx, sub, { status: 'cancelled', cancelledAt: new Date() });
@@ -159,18 +157,10 @@ async function onSubscriptionDeleted(tx: Db, s: Stripe.Subscription) {
 }
 
 /** An open (or processing) checkout's payment is being confirmed, or failed; a completed one stays completed. */
-async function markSession(tx: Db, id: string, status: 'processing' | 'failed') {
-  await tx
-    .update(checkoutSessions)
-    .set({ status })
-    .where(and(eq(checkoutSessions.id, id), inArray(checkoutSessions.status, ['open', 'processing'])));
+async function markSession(tx: DbOrTx, id: string, status: 'processing' | 'failed') {
+  await markCheckoutSession(tx, id, status, ['open', 'processing']);
 }
 
-async function update(tx: Db, sub: SubscriptionRow, set: Partial<typeof subscriptions.$inferInsert>): Promise<SubscriptionRow> {
-  const [row] = await tx
-    .update(subscriptions)
-    .set({ ...set, updatedAt: sql`now()` })
-    .where(eq(subscriptions.id, sub.id))
-    .returning();
-  return row!;
+async function update(tx: DbOrTx, sub: SubscriptionRow, set: Partial<typeof subscriptions.$inferInsert>): Promise<SubscriptionRow> {
+  return updateSubscription(tx, sub.id, { ...set, updatedAt: sql`now()` });
 }

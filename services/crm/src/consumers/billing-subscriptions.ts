@@ -1,7 +1,8 @@
-import { idempotent, type Db, type Runtime } from '@countinghouse/kit';
-import { TOPICS, type Actor, type EventData, type EventEnvelope, type SubscriptionEventData } from '@countinghouse/proto';
-import { upsertClientFromSubscription } from './db/client-upsert.js';
-import { SCHEMA, clientUpgrades } from './db/schema.js';
+import { subscribe, type ConsumerRuntime, type DbOrTx, type EventOf } from '@countinghouse/kit';
+import type { Actor } from '@countinghouse/proto';
+import { upsertClientFromSubscription } from '../db/client-upsert.js';
+import { insertUpgrade } from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
 
 /** YYYY-MM-DD of an instant, in the practice's time zone (next_billing_date is a calendar date). */
 const londonDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -12,12 +13,13 @@ export function billingDate(iso: string | null): string | null {
   return Number.isNaN(d.getTime()) ? null : londonDate.format(d);
 }
 
-const BILLING_EVENT_TYPES = new Set([
+const BILLING_EVENT_TYPES = [
   'billing.subscription_activated',
   'billing.subscription_updated',
   'billing.payment_failed',
   'billing.subscription_cancelled',
-]);
+] as const;
+type BillingEvent = EventOf<(typeof BILLING_EVENT_TYPES)[number]>;
 
 /**
  * billing's subscription events → the client record, keyed on user_id (spec: 'UPSERT clients keyed on
@@ -26,10 +28,9 @@ const BILLING_EVENT_TYPES = new Set([
  * change (an upgrade or downgrade the client made) is also recorded as a completed client_upgrades row.
  * Idempotent: a redelivered event is skipped (processed_events).
  */
-export async function applyBillingEvent(tx: Db, envelope: EventEnvelope): Promise<void> {
-  if (!BILLING_EVENT_TYPES.has(envelope.type)) return;
-  const d = envelope.data as SubscriptionEventData &
-    Partial<Pick<EventData<'billing.subscription_activated'>, 'contactName' | 'companyName'>>;
+export async function applyBillingEvent(tx: DbOrTx, envelope: BillingEvent): Promise<void> {
+  const d = envelope.data;
+  const names = envelope.type === 'billing.subscription_activated' ? envelope.data : null;
   const actor: Actor = envelope.actor;
   const client = await upsertClientFromSubscription(
     tx,
@@ -39,16 +40,16 @@ export async function applyBillingEvent(tx: Db, envelope: EventEnvelope): Promis
       subscriptionStatus: d.status,
       contactEmail: d.email,
       nextBillingDate: billingDate(d.currentPeriodEnd),
-      contactName: d.contactName ?? null,
-      companyName: d.companyName ?? null,
+      contactName: names?.contactName ?? null,
+      companyName: names?.companyName ?? null,
     },
     actor,
   );
   if (envelope.type === 'billing.subscription_updated') {
-    const u = envelope.data as EventData<'billing.subscription_updated'>;
+    const u = envelope.data;
     if (u.reason === 'package_changed' && u.previousPackageName && u.previousPackageName !== u.packageName) {
       const now = new Date(envelope.occurredAt);
-      await tx.insert(clientUpgrades).values({
+      await insertUpgrade(tx, {
         clientId: client.id,
         fromPackage: u.previousPackageName,
         toPackage: u.packageName,
@@ -62,10 +63,11 @@ export async function applyBillingEvent(tx: Db, envelope: EventEnvelope): Promis
   }
 }
 
-export async function subscribeBillingConsumer(runtime: Runtime): Promise<void> {
-  await runtime.bus.subscribe({
+export async function subscribeBillingConsumer(runtime: ConsumerRuntime): Promise<void> {
+  await subscribe(runtime, {
     group: 'crm.billing',
-    topics: [TOPICS.billing],
-    handler: idempotent(runtime.db, SCHEMA, 'crm.billing', (envelope, tx) => applyBillingEvent(tx, envelope)),
+    types: BILLING_EVENT_TYPES,
+    schema: SCHEMA,
+    handler: (e, tx) => applyBillingEvent(tx, e),
   });
 }

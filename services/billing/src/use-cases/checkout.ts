@@ -1,30 +1,36 @@
-import { AppError, pgErrorCode, type Db, type OutboxRelay } from '@countinghouse/kit';
+import { AppError, pgErrorCode } from '@countinghouse/kit';
 import {
   BILLING_MESSAGES,
   findPackage,
   MESSAGES,
   type Actor,
   type PackageInfo,
-  type SubscriptionCheck,
   type SubscriptionStatus,
   type VerifyReply,
 } from '@countinghouse/proto';
-import { and, eq, sql } from 'drizzle-orm';
-import { isLive } from './domain/subscriptions.js';
-import { customerNames, emailOf, eventState, findLiveSubscription, publish, toCheck, type SubscriptionRow } from './db/queries.js';
-import { checkoutSessions, payments, subscriptions } from './db/schema.js';
-import { TestProvider, type PaidCheckout, type PaymentProvider } from './providers.js';
+import {
+  customerNames,
+  emailOf,
+  eventState,
+  findCheckoutSession,
+  findLiveSubscription,
+  findSubscription,
+  insertCheckoutSession,
+  insertPayment,
+  insertSubscription,
+  lockCheckoutSession,
+  markCheckoutSession,
+  publish,
+  updateCheckoutSession,
+  updateSubscription,
+  type DbOrTx,
+  type SessionRow,
+  type SubscriptionRow,
+} from '../db/queries.js';
+import { TestProvider, type PaidCheckout } from '../providers.js';
+import type { BillingDeps } from './deps.js';
 
-export interface BillingDeps {
-  db: Db;
-  relay: OutboxRelay;
-  provider: PaymentProvider;
-  publicUrl: string;
-}
-
-export type SessionRow = typeof checkoutSessions.$inferSelect;
-
-function packageOrFail(name: string): PackageInfo {
+export function packageOrFail(name: string): PackageInfo {
   const pkg = findPackage(name);
   if (!pkg) throw new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [{ path: 'package_name', message: 'is not a package' }]);
   return pkg;
@@ -43,7 +49,7 @@ export async function startCheckout(d: BillingDeps, o: { userId: string; emailHi
     successUrl: `${base}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${base}/package-selection`,
   });
-  await d.db.insert(checkoutSessions).values({
+  await insertCheckoutSession(d.db, {
     id: created.id,
     userId: o.userId,
     packageName: pkg.name,
@@ -54,11 +60,6 @@ export async function startCheckout(d: BillingDeps, o: { userId: string; emailHi
   return { url: created.url, session_id: created.id, provider: d.provider.kind };
 }
 
-async function lockSession(tx: Db, id: string): Promise<SessionRow | null> {
-  const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).for('update').limit(1);
-  return row ?? null;
-}
-
 /**
  * The one path after the provider says a checkout is paid (verification, Stripe's webhook, the test
  * checkout): create the subscription once, mark the session completed, publish
@@ -66,17 +67,16 @@ async function lockSession(tx: Db, id: string): Promise<SessionRow | null> {
  * completed session returns its subscription.
  */
 export async function completeCheckout(
-  tx: Db,
+  tx: DbOrTx,
   sessionId: string,
   paid: PaidCheckout,
   o: { actor: Actor; verified: boolean; recordPayment: boolean },
 ): Promise<SubscriptionRow> {
-  const session = await lockSession(tx, sessionId);
+  const session = await lockCheckoutSession(tx, sessionId);
   if (!session) throw new AppError('NOT_FOUND', BILLING_MESSAGES.sessionNotFound);
   if (session.status === 'completed' && session.subscriptionId) {
-    if (o.verified && !session.verifiedAt)
-      await tx.update(checkoutSessions).set({ verifiedAt: new Date() }).where(eq(checkoutSessions.id, session.id));
-    const [existing] = await tx.select().from(subscriptions).where(eq(subscriptions.id, session.subscriptionId)).limit(1);
+    if (o.verified && !session.verifiedAt) await updateCheckoutSession(tx, session.id, { verifiedAt: new Date() });
+    const existing = await findSubscription(tx, session.subscriptionId);
     if (!existing) throw new AppError('NOT_FOUND', BILLING_MESSAGES.sessionNotFound);
     return existing;
   }
@@ -97,28 +97,19 @@ export async function completeCheckout(
   };
   // Two checkouts paid by one person: the later payment's package wins, on the one live subscription.
   const live = await findLiveSubscription(tx, session.userId, { forUpdate: true });
-  let row: SubscriptionRow;
-  if (live) {
-    [row] = (await tx.update(subscriptions).set(values).where(eq(subscriptions.id, live.id)).returning()) as [SubscriptionRow];
-  } else {
-    [row] = (await tx
-      .insert(subscriptions)
-      .values({ userId: session.userId, ...values })
-      .returning()) as [SubscriptionRow];
-  }
+  const row: SubscriptionRow = live
+    ? await updateSubscription(tx, live.id, values)
+    : await insertSubscription(tx, { userId: session.userId, ...values });
   const now = new Date();
-  await tx
-    .update(checkoutSessions)
-    .set({
-      status: 'completed',
-      subscriptionId: row.id,
-      providerCustomerId: paid.providerCustomerId,
-      providerSubscriptionId: paid.providerSubscriptionId,
-      paidAt: session.paidAt ?? now,
-      ...(o.verified ? { verifiedAt: now } : {}),
-    })
-    .where(eq(checkoutSessions.id, session.id));
-  if (o.recordPayment) await tx.insert(payments).values({ subscriptionId: row.id, amount: row.monthlyFee, status: 'paid' });
+  await updateCheckoutSession(tx, session.id, {
+    status: 'completed',
+    subscriptionId: row.id,
+    providerCustomerId: paid.providerCustomerId,
+    providerSubscriptionId: paid.providerSubscriptionId,
+    paidAt: session.paidAt ?? now,
+    ...(o.verified ? { verifiedAt: now } : {}),
+  });
+  if (o.recordPayment) await insertPayment(tx, { subscriptionId: row.id, amount: row.monthlyFee, status: 'paid' });
   const who = await customerNames(tx, row.userId);
   await publish(tx, 'billing.subscription_activated', { ...eventState(row), checkoutSessionId: session.id, ...who }, o.actor);
   return row;
@@ -142,25 +133,18 @@ function verifyReply(row: SubscriptionRow): VerifyReply {
  * database; an open one asks the provider and completes it once. Another person's session is not found.
  */
 export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: string): Promise<VerifyReply> {
-  const [session] = await d.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).limit(1);
+  const session = await findCheckoutSession(d.db, sessionId);
   if (!session || session.userId !== userId) throw new AppError('NOT_FOUND', MESSAGES.failedToVerifyPayment);
   const actor: Actor = { kind: 'user', id: userId };
   if (session.status === 'completed') {
-    const row = await d.db.transaction((tx) =>
-      completeCheckout(tx as unknown as Db, sessionId, emptyPaid, { actor, verified: true, recordPayment: false }),
-    );
+    const row = await d.db.transaction((tx) => completeCheckout(tx, sessionId, emptyPaid, { actor, verified: true, recordPayment: false }));
     return verifyReply(row);
   }
   if (session.status === 'failed') throw new AppError('CONFLICT', BILLING_MESSAGES.paymentFailed);
   if (session.provider !== d.provider.kind) throw new AppError('CONFLICT', MESSAGES.failedToVerifyPayment);
   const paid = await d.provider.checkPaid(session);
   if (paid === 'processing') {
-    if (session.status === 'open') {
-      await d.db
-        .update(checkoutSessions)
-        .set({ status: 'processing' })
-        .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, 'open')));
-    }
+    if (session.status === 'open') await markCheckoutSession(d.db, sessionId, 'processing', ['open']);
     return processingReply(session);
   }
   if (!paid) {
@@ -169,11 +153,8 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
     throw new AppError('CONFLICT', BILLING_MESSAGES.paymentNotCompleted);
   }
   const row = await runCompletion(d, () =>
-    d.db.transaction((tx) =>
-      completeCheckout(tx as unknown as Db, sessionId, paid, { actor, verified: true, recordPayment: d.provider.kind === 'test' }),
-    ),
+    d.db.transaction((tx) => completeCheckout(tx, sessionId, paid, { actor, verified: true, recordPayment: d.provider.kind === 'test' })),
   );
-  d.relay.kick();
   return verifyReply(row);
 }
 
@@ -207,73 +188,22 @@ async function runCompletion<T>(_d: BillingDeps, fn: () => Promise<T>): Promise<
 /** The test checkout's Pay button: the provider side of the test checkout. */
 export async function payTestCheckout(d: BillingDeps, userId: string, sessionId: string): Promise<SessionRow> {
   if (d.provider.kind !== 'test') throw new AppError('NOT_FOUND', MESSAGES.notFound);
-  return d.db.transaction(async (txx) => {
-    const tx = txx as unknown as Db;
-    const s = await lockSession(tx, sessionId);
+  return d.db.transaction(async (tx) => {
+    const s = await lockCheckoutSession(tx, sessionId);
     if (!s || s.userId !== userId || s.provider !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.sessionNotFound);
     if (s.status !== 'open') return s;
-    const [row] = await tx
-      .update(checkoutSessions)
-      .set({ status: 'paid', paidAt: new Date(), providerSubscriptionId: TestProvider.newSubscriptionId() })
-      .where(eq(checkoutSessions.id, s.id))
-      .returning();
+    const row = await updateCheckoutSession(tx, s.id, {
+      status: 'paid',
+      paidAt: new Date(),
+      providerSubscriptionId: TestProvider.newSubscriptionId(),
+    });
     return row!;
   });
 }
 
 export async function getTestCheckout(d: BillingDeps, userId: string, sessionId: string): Promise<SessionRow> {
   if (d.provider.kind !== 'test') throw new AppError('NOT_FOUND', MESSAGES.notFound);
-  const [s] = await d.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).limit(1);
+  const s = await findCheckoutSession(d.db, sessionId);
   if (!s || s.userId !== userId || s.provider !== 'test') throw new AppError('NOT_FOUND', BILLING_MESSAGES.sessionNotFound);
   return s;
-}
-
-export async function checkSubscription(d: BillingDeps, userId: string): Promise<SubscriptionCheck> {
-  const live = await findLiveSubscription(d.db, userId);
-  if (live) return toCheck(live);
-  // The latest cancelled one, so the dashboard can say it ended.
-  const [last] = await d.db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(sql`${subscriptions.updatedAt} desc`)
-    .limit(1);
-  return toCheck(last ?? null);
-}
-
-/**
- * Upgrade or downgrade: change the provider's subscription first (Stripe prorates), then ours, and
- * publish billing.subscription_updated (reason package_changed) so crm records a client_upgrades row.
- */
-export async function changePackage(d: BillingDeps, userId: string, packageName: string): Promise<SubscriptionCheck> {
-  const pkg = packageOrFail(packageName);
-  const live = await findLiveSubscription(d.db, userId);
-  if (!live || !isLive(live.status)) throw new AppError('NOT_FOUND', BILLING_MESSAGES.noSubscription);
-  if (live.packageName === pkg.name) throw new AppError('CONFLICT', BILLING_MESSAGES.samePackage);
-  if (live.provider !== d.provider.kind) throw new AppError('CONFLICT', BILLING_MESSAGES.providerUnavailable);
-  const periodEnd = await d.provider.changePackage(live.providerSubscriptionId, pkg, live.currentPeriodEnd);
-  const row = await d.db.transaction(async (txx) => {
-    const tx = txx as unknown as Db;
-    const current = await findLiveSubscription(tx, userId, { forUpdate: true });
-    if (!current) throw new AppError('NOT_FOUND', BILLING_MESSAGES.noSubscription);
-    const [updated] = (await tx
-      .update(subscriptions)
-      .set({
-        packageName: pkg.name,
-        monthlyFee: pkg.monthlyFee,
-        currentPeriodEnd: periodEnd ?? current.currentPeriodEnd,
-        updatedAt: new Date(),
-      })
-      .where(eq(subscriptions.id, current.id))
-      .returning()) as [SubscriptionRow];
-    await publish(
-      tx,
-      'billing.subscription_updated',
-      { ...eventState(updated), reason: 'package_changed', previousPackageName: current.packageName },
-      { kind: 'user', id: userId },
-    );
-    return updated;
-  });
-  d.relay.kick();
-  return toCheck(row);
 }

@@ -1,0 +1,10 @@
+import type { Db, OutboxRelay } from '@countinghouse/kit';
+import type { PaymentProvider } from '../providers.js';
+
+/** What every billing use case is handed: built once by the plugin. */
+export interface BillingDeps {
+  db: Db;
+  relay: OutboxRelay;
+  provider: PaymentProvider;
+  publicUrl: string;
+}
