@@ -51,7 +51,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       },
     },
     async (request, reply) => {
-      const { username, password } = request.body as AdminLoginBody;
+      const { username, password } = request.body;
       // Throttled per account key (the lower-cased username, known or not) and per address.
       const admin = await throttledSignIn(
         request,

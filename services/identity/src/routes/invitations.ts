@@ -114,7 +114,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
     },
     async (request, reply) => {
       const p = request.principal!;
-      const body = request.body as InviteBody;
+      const body = request.body;
       const email = normaliseEmail(body.email);
       assertMayInviteTo(p, body.role);
       const existing = await findUserByEmail(db, email);
@@ -175,7 +175,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
     },
     async (request) => {
       const p = request.principal!;
-      const q = request.query as InvitationListQuery;
+      const q = request.query;
       if (q.role) assertMayInviteTo(p, q.role);
       const visible = q.role ? [q.role] : invitableRolesFor(p.roles);
       const rows =
@@ -204,7 +204,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
     },
     async (request) => {
       const p = request.principal!;
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await invitationFor(p, id);
       const token = newOpaqueToken();
       // The re-sender vouches for the new link: acceptance checks their rank from now on.
@@ -237,7 +237,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await invitationFor(request.principal!, id);
       const [r] = await db
         .update(staffInvitations)
@@ -260,7 +260,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       },
     },
     async (request) => {
-      const { token } = request.query as { token?: string };
+      const { token } = request.query;
       const none = { valid: false, email: null, role: null, expires_at: null };
       if (!token) return { ...none, message: MESSAGES.noInvitationToken };
       const rows = await db
@@ -287,7 +287,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       },
     },
     async (request) => {
-      const body = request.body as AcceptInviteBody;
+      const body = request.body;
       if (!body.token) throw new AppError('BAD_REQUEST', MESSAGES.noInvitationToken);
       if (body.confirm_password !== undefined && body.confirm_password !== body.password)
         throw new AppError('VALIDATION_FAILED', MESSAGES.passwordsDoNotMatch);

@@ -86,7 +86,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as SignupBody;
+      const body = request.body;
       if (body.password.length < LIMITS.minPasswordLength) throw new AppError('VALIDATION_FAILED', MESSAGES.passwordTooShort);
       const email = normaliseEmail(body.email);
       const passwordHash = await hashPassword(body.password);
@@ -137,7 +137,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as LoginBody;
+      const body = request.body;
       const key = normaliseEmail(body.email);
       // Throttled per e-mail (known or not, alike) and per address.
       const user = await throttledSignIn(

@@ -119,7 +119,7 @@ export function roleRoutes(
     },
     async (request, reply) => {
       const p = request.principal!;
-      const body = request.body as GrantRoleBody;
+      const body = request.body;
       const user = body.user_id
         ? ((await db.select().from(users).where(eq(users.id, body.user_id)))[0] ?? null)
         : body.email
@@ -168,7 +168,7 @@ export function roleRoutes(
     },
     async (request) => {
       const p = request.principal!;
-      const { role, userId } = request.params as { role: Role; userId: string };
+      const { role, userId } = request.params;
       await revocations.transaction(async (tx, revoke) => {
         if (role === 'admin') await lockAdmins(tx);
         const revoked = await tx
@@ -198,7 +198,7 @@ export function roleRoutes(
     },
     async (request) => {
       const p = request.principal!;
-      const { adminId } = request.params as { adminId: string };
+      const { adminId } = request.params;
       await revocations.transaction(async (tx, revoke) => {
         await lockAdmins(tx);
         const done = await tx

@@ -56,7 +56,7 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
     },
     async (request) => {
       const p = request.principal!;
-      const { userId } = request.params as { userId: string };
+      const { userId } = request.params;
       if (p.kind === 'user' && p.id === userId) throw new AppError('CONFLICT', 'You cannot deactivate yourself.');
       const targetRoles = await activeRoles(db, userId);
       const staffRoles = targetRoles.filter((r) => STAFF_ROLES.includes(r));

@@ -39,7 +39,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
       },
     },
     async (request) => {
-      const q = request.query as NotificationListQuery;
+      const q = request.query;
       const { notifications, total, totalExact } = await listNotifications(db, recipientOf(requireAuth(request)), q);
       return { notifications, total, total_exact: totalExact, page: q.page, page_size: q.page_size };
     },
@@ -88,7 +88,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
     },
     async (request) => {
       const r = recipientOf(requireAuth(request));
-      if (!(await markRead(db, r, (request.params as { id: string }).id))) throw new AppError('NOT_FOUND', 'Notification not found');
+      if (!(await markRead(db, r, request.params.id))) throw new AppError('NOT_FOUND', 'Notification not found');
       return { success: true, unread: await unreadCount(db, r) };
     },
   );
@@ -117,6 +117,6 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: NotificationPreferencesSchema, 400: ErrorRef, ...refusals },
       },
     },
-    async (request) => savePreferences(db, recipientOf(requireAuth(request)), request.body as NotificationPreferences),
+    async (request) => savePreferences(db, recipientOf(requireAuth(request)), request.body),
   );
 }
