@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyTypeProvider,
   type FastifyInstance,
-  type FastifyServerOptions,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,

@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, requireRole, type App, type Db, type Principal } from '@countinghouse/kit';
 import {
   AcceptInviteBodySchema,
   canInviteTo,
@@ -12,16 +12,13 @@ import {
   MessageReplySchema,
   MESSAGES,
   rolesFor,
-  type AcceptInviteBody,
   type Invitation,
-  type InvitationListQuery,
   type InvitationWithLink,
-  type InviteBody,
   type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { activeRoles, findUserByEmail, grantRole } from '../db/people-queries.js';
+import { activeRoles, findUserByEmail, grantRole } from '../db/queries.js';
 import { adminUsers, profiles, SCHEMA, staffInvitations, userRoles, users } from '../db/schema.js';
 import { effectiveStatus, invitationEmail, invitationExpiry, inviterStillAllows, inviteUrl } from '../domain/invitations.js';
 import { normaliseEmail } from '../domain/roles.js';
@@ -31,7 +28,6 @@ import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
 
 export interface InvitationDeps {
   db: Db;
-  relay: OutboxRelay;
   mailer: Mailer;
   publicUrl: string;
   practiceName: () => string;
@@ -65,7 +61,7 @@ async function inviterNow(tx: Exec, inv: Row): Promise<{ isActive: boolean; role
 }
 
 export function invitationRoutes(app: App, deps: InvitationDeps) {
-  const { db, relay, mailer } = deps;
+  const { db, mailer } = deps;
 
   function toInvitation(r: Row): Invitation {
     const status = effectiveStatus(r.status, r.expiresAt);
@@ -157,7 +153,6 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
         );
         return r!;
       });
-      relay.kick();
       return reply.status(201).send(await deliver(row, token));
     },
   );
@@ -356,7 +351,6 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
         );
         return { existing: Boolean(user && user.createdAt < inv.createdAt) };
       });
-      relay.kick();
       return { success: true, message: result.existing ? 'Role added to your account. Please sign in.' : MESSAGES.accountCreated };
     },
   );

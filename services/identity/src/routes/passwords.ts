@@ -6,13 +6,10 @@ import {
   MESSAGES,
   ResetLookupSchema,
   ResetPasswordBodySchema,
-  type ChangePasswordBody,
-  type ForgotPasswordBody,
-  type ResetPasswordBody,
   type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { activeRoles, findProfile } from '../db/people-queries.js';
+import { activeRoles, findProfile } from '../db/queries.js';
 import { displayName } from '../domain/roles.js';
 import {
   changeAdminPassword,

@@ -1,6 +1,6 @@
 import { requireRole, type App, type Db } from '@countinghouse/kit';
 import { OutgoingMailListSchema, rolesFor, UserListQuerySchema, UserListSchema, type Role, type UserRow } from '@countinghouse/proto';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { desc, sql } from 'drizzle-orm';
 import { outgoingMail } from '../db/schema.js';
 import type { Mailer } from '../mailer.js';

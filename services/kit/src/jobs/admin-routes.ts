@@ -6,7 +6,6 @@ import {
   RetryJobParamsSchema,
   RetryJobResponseSchema,
   type JobsOverview,
-  type RetryJobParams,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { authContext, type App } from '../app.js';
