@@ -1,6 +1,6 @@
 import type { Db } from '@countinghouse/kit';
 import { adminUsers } from './db/schema.js';
-import { countAdmins } from './db/admin-queries.js';
+import { countAdmins } from './db/queries.js';
 import { generatePassword, USERNAME_PATTERN } from './domain/admin-users.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 

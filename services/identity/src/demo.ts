@@ -1,7 +1,7 @@
 import { enqueueEvent, type Db } from '@countinghouse/kit';
 import type { Role } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { grantRole } from './db/people-queries.js';
+import { grantRole } from './db/queries.js';
 import { profiles, SCHEMA, users } from './db/schema.js';
 import { generatePassword } from './domain/admin-users.js';
 import { hashPassword, passwordProblem } from './passwords.js';

@@ -17,8 +17,6 @@ import { staffRoutes } from './routes/staff.js';
 import { userRoutes } from './routes/users.js';
 import { scheduleHousekeeping } from './jobs/housekeeping.js';
 
-const HOUSEKEEPING_MS = 10 * 60_000;
-
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 export interface IdentityPluginOptions {
@@ -38,7 +36,7 @@ export interface IdentityPluginOptions {
 export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  const relay = runtime.relay(SCHEMA);
+  runtime.relay(SCHEMA);
   const db = runtime.db;
   const given = opts.practiceName;
   const practiceName = typeof given === 'function' ? given : () => given ?? 'Countinghouse Accountants';
@@ -54,30 +52,21 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
 
   // Revocations are recorded in identity.revocations: this process's verifier (in all-in-one the
   // gateway's and every service's) loads them before the server listens, so a restart forgets none.
-  const revocations = new RevocationBook(db, relay, runtime.verifier.revocations);
+  const revocations = new RevocationBook(db, runtime.verifier.revocations);
   await revocations.prune();
   const loaded = await revocations.load();
   if (loaded > 0) runtime.logger.info({ revocations: loaded }, 'identity: revocations loaded');
   const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', revocations);
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
-  // Housekeeping: expired revocations, rotated-out refresh tokens, quiet throttle counters.
-  const housekeeping = setInterval(() => {
-    void Promise.all([revocations.prune(), adminSessions.pruneRetired(), userSessions.pruneRetired(), pruneThrottle(db)]).catch(
-      (err: unknown) => runtime.logger.warn({ err }, 'identity: housekeeping failed'),
-    );
-  }, HOUSEKEEPING_MS);
-  housekeeping.unref();
-  app.addHook('onClose', async () => clearInterval(housekeeping));
-  adminAuthRoutes(app, { db, signer: opts.signer, relay, sessions: adminSessions, cookieSecure: opts.cookieSecure });
-  peopleAuthRoutes(app, { db, signer: opts.signer, relay, sessions: userSessions, cookieSecure: opts.cookieSecure });
-  invitationRoutes(app, { db, relay, mailer, publicUrl: runtime.publicUrl, practiceName });
-  staffRoutes(app, { db, relay, sessions: userSessions, revocations });
+  adminAuthRoutes(app, { db, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
+  peopleAuthRoutes(app, { db, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
+  invitationRoutes(app, { db, mailer, publicUrl: runtime.publicUrl, practiceName });
+  staffRoutes(app, { db, sessions: userSessions, revocations });
   userRoutes(app, { db, mailer });
-  roleRoutes(app, { db, relay, userSessions, adminSessions, revocations });
+  roleRoutes(app, { db, userSessions, adminSessions, revocations });
   securityRoutes(app, { db });
   passwordRoutes(app, {
     db,
-    relay,
     mailer,
     publicUrl: runtime.publicUrl,
     practiceName,
@@ -87,7 +76,15 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
     signer: opts.signer,
     cookieSecure: opts.cookieSecure,
   });
-  await scheduleHousekeeping(runtime.jobs, db, runtime.logger);
+  // One schedule (daily, on the durable jobs queue): the retention purge, then expired revocations,
+  // rotated-out refresh tokens and quiet throttle counters.
+  await scheduleHousekeeping(runtime.jobs, {
+    db,
+    logger: runtime.logger,
+    prune: async () => {
+      await Promise.all([revocations.prune(), adminSessions.pruneRetired(), userSessions.pruneRetired(), pruneThrottle(db)]);
+    },
+  });
 }
 
 export { SCHEMA } from './db/schema.js';

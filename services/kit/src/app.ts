@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyTypeProvider,
   type FastifyInstance,
-  type FastifyServerOptions,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -58,12 +57,13 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
 
 /** Where a request whose target does not normalise is routed: one route that answers 400. */
 export const BAD_TARGET_PATH = '/__countinghouse/bad-request-target';
-const BAD_TARGET = Symbol.for('countinghouse.badRequestTarget');
+/** Why a raw request's target was refused (rewriteUrl sees the raw request, the 400 route its `raw`). */
+const BAD_TARGET = new WeakMap<object, string>();
 
 /** The one Fastify factory: request ids, the error shape, schema-validated routes. Only main files listen. */
 export function createApp(opts: CreateAppOptions): App {
   const app = Fastify({
-    loggerInstance: opts.logger as unknown as FastifyServerOptions['loggerInstance'],
+    loggerInstance: opts.logger as FastifyBaseLogger,
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: opts.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
@@ -77,7 +77,7 @@ export function createApp(opts: CreateAppOptions): App {
     rewriteUrl: (req) => {
       const n = normaliseRequestTarget(req.url ?? '/');
       if (n.ok) return n.url;
-      (req as unknown as Record<symbol, string>)[BAD_TARGET] = n.reason;
+      BAD_TARGET.set(req, n.reason);
       return BAD_TARGET_PATH;
     },
     // Fastify logs two info lines per request; ours is one line at debug (LOG_LEVEL=debug shows them).
@@ -116,7 +116,7 @@ export function createApp(opts: CreateAppOptions): App {
     url: BAD_TARGET_PATH,
     schema: { hide: true } as object,
     onRequest: async (request, reply) => {
-      const reason = (request.raw as unknown as Record<symbol, string | undefined>)[BAD_TARGET];
+      const reason = BAD_TARGET.get(request.raw);
       if (reason) request.log.info({ url: request.originalUrl, reason }, 'request target refused');
       return sendError(reply, 400, 'BAD_REQUEST', EDGE_MESSAGES.badRequestTarget);
     },
@@ -158,10 +158,10 @@ export const authContext = fp<{ verifier: TokenVerifier }>(
     // In the all-in-one app the gateway (the root) has already verified the token with this very
     // verifier and revocation list; a service plugin registered inside it does not verify it twice.
     // (In distributed mode every service is its own process and verifies for itself.)
-    const installed = (app as unknown as Record<symbol, TokenVerifier | undefined>)[AUTH_CONTEXT];
+    const installed: unknown = Reflect.get(app, AUTH_CONTEXT);
     if (installed === verifier) return;
     if (installed === undefined) app.decorate(AUTH_CONTEXT, verifier);
-    else (app as unknown as Record<symbol, TokenVerifier>)[AUTH_CONTEXT] = verifier;
+    else Reflect.set(app, AUTH_CONTEXT, verifier);
     app.addHook('onRequest', async (request) => {
       const token = tokenFrom(request);
       request.principal = null;

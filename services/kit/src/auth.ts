@@ -130,18 +130,26 @@ export class TokenVerifier {
       if (principal) this.cache.delete(token);
       try {
         const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['EdDSA'] });
-        const p = payload as unknown as AccessClaims & { iat: number; exp: number };
-        if (typeof p.sub !== 'string' || typeof p.sid !== 'string' || (p.knd !== 'admin' && p.knd !== 'user') || !Array.isArray(p.roles)) {
+        const { sub, sid, knd, roles, name, iat, exp } = payload;
+        if (
+          typeof sub !== 'string' ||
+          typeof sid !== 'string' ||
+          (knd !== 'admin' && knd !== 'user') ||
+          !Array.isArray(roles) ||
+          !roles.every((r) => typeof r === 'string') ||
+          typeof iat !== 'number' ||
+          typeof exp !== 'number'
+        ) {
           throw new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
         }
         principal = {
-          kind: p.knd,
-          id: p.sub,
-          sessionId: p.sid,
-          roles: p.roles,
-          name: String(p.name ?? ''),
-          issuedAt: p.iat,
-          expiresAt: p.exp,
+          kind: knd,
+          id: sub,
+          sessionId: sid,
+          roles: roles as AccessClaims['roles'],
+          name: String(name ?? ''),
+          issuedAt: iat,
+          expiresAt: exp,
         };
       } catch (err) {
         if (err instanceof AppError) throw err;

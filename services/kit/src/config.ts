@@ -71,3 +71,25 @@ export function readPem(inline: string, file: string): string {
   if (file) return readFileSync(file, 'utf8');
   return inline.replace(/\\n/g, '\n');
 }
+
+/** Parse two schemas' variables (the kit's base and a service's own) at once, every problem reported together. */
+export function parseConfigs<A extends TProperties, B extends TProperties>(
+  a: TObject<A>,
+  b: TObject<B>,
+  env: Record<string, string | undefined> = process.env,
+): Static<TObject<A>> & Static<TObject<B>> {
+  const problems: string[] = [];
+  const parse = <Q extends TProperties>(s: TObject<Q>): Static<TObject<Q>> | null => {
+    try {
+      return parseConfig(s, env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err.message.replace(/^Invalid configuration:\n/, ''));
+      return null;
+    }
+  };
+  const first = parse(a);
+  const second = parse(b);
+  if (!first || !second) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return { ...first, ...second };
+}

@@ -100,7 +100,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   process<N extends JobName>(name: N, processor: JobProcessor<N>, opts: { concurrency?: number } = {}): void {
-    this.processors.set(name, { fn: processor as unknown as JobProcessor<JobName> });
+    this.processors.set(name, { fn: (payload, ctx) => processor(payload as JobPayload<N>, ctx) });
     const queueName = JOBS[name].queue;
     if (this.workers.has(queueName)) return;
     const workerConnection = new Redis(this.redisUrl, { maxRetriesPerRequest: null });
@@ -207,7 +207,7 @@ export class BullMqJobQueue implements JobQueue {
     assertCron(s.cron);
     if (this.pool)
       await upsertSchedule(this.pool, { key: s.key, job: s.job, cron: s.cron, payload: s.payload, catchUp: s.catchUp ?? false });
-    this.scheduleSpecs.set(s.key, s as unknown as ScheduleSpec<JobName>);
+    this.scheduleSpecs.set(s.key, s);
     // BullMQ's job scheduler: one job per slot (its id is repeat:<key>:<slot ms>), whatever the replicas.
     await this.queue(JOBS[s.job].queue).upsertJobScheduler(
       s.key,

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
-import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
-import { BaseConfigSchema, ConfigError, parseConfig, readPem } from './config.js';
+import { BaseConfigSchema, ConfigError, parseConfigs, readPem } from './config.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
 
@@ -45,10 +45,9 @@ export async function registerOpenApi(app: App, title: string) {
  * Kafka and BullMQ, register the service plugin under /api/<name>, listen, close cleanly on signals.
  */
 export async function startService<P extends TProperties>(o: StartServiceOptions<P>): Promise<App> {
-  const schema = Type.Composite([BaseConfigSchema, o.configSchema]);
   let config: Static<typeof BaseConfigSchema> & Static<TObject<P>>;
   try {
-    config = parseConfig(schema) as unknown as typeof config;
+    config = parseConfigs(BaseConfigSchema, o.configSchema);
     if (!config.KAFKA_BROKERS)
       throw new ConfigError(
         'Invalid configuration:\n  - KAFKA_BROKERS: required in distributed mode (the all-in-one server is `npm start`)',

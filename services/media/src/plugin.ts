@@ -25,19 +25,17 @@ export interface MediaPluginOptions {
 export async function mediaPlugin(app: App, opts: MediaPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  const relay = runtime.relay(SCHEMA);
+  runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
 
   const given = opts.practice;
   // A getter follows changes made in /admin/settings (all-in-one); each script reads the current details.
   const facts = typeof given === 'function' ? () => buildPracticeFacts(given()) : () => buildPracticeFacts(given);
   const generator: ScriptGenerator = opts.openai?.apiKey ? new OpenAiScriptGenerator(opts.openai, runtime.logger) : templateGenerator;
-  runtime.jobs.process(
-    'media.generate_script',
-    generateScriptProcessor({ db: runtime.db, relay, generator, facts, logger: runtime.logger }),
-    { concurrency: opts.concurrency ?? 2 },
-  );
-  scriptRoutes(app, { db: runtime.db, jobs: runtime.jobs, generator });
+  runtime.jobs.process('media.generate_script', generateScriptProcessor({ db: runtime.db, generator, facts, logger: runtime.logger }), {
+    concurrency: opts.concurrency ?? 2,
+  });
+  scriptRoutes(app, { db: runtime.db, jobs: runtime.jobs, generator, logger: runtime.logger });
 
   // In-process jobs do not survive a restart (decisions.md 12): pick up what was left unfinished. The
   // job id is the script id, so a job BullMQ still holds is not added twice.

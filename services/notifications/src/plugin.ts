@@ -1,6 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
-import { RAISE_CONSUMER, RAISE_TOPICS, raiseHandler } from './consumers/raise.js';
+import { subscribeRaise } from './consumers/raise.js';
 import { SCHEMA } from './db/schema.js';
 import { notificationRoutes } from './routes/notifications.js';
 
@@ -20,14 +20,10 @@ export interface NotificationsPluginOptions {
 export async function notificationsPlugin(app: App, opts: NotificationsPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  await runtime.bus.subscribe({
-    group: opts.consumerGroup || RAISE_CONSUMER,
-    topics: RAISE_TOPICS,
-    handler: raiseHandler(runtime.db, runtime.logger),
-  });
+  await subscribeRaise(runtime, opts.consumerGroup || undefined);
   await app.register(authContext, { verifier: runtime.verifier });
   notificationRoutes(app, { db: runtime.db });
 }
 
 export { SCHEMA } from './db/schema.js';
-export { raiseHandler, RAISE_CONSUMER, RAISE_TOPICS } from './consumers/raise.js';
+export { RAISE_CONSUMER, RAISE_TYPES, raiseNotification } from './consumers/raise.js';

@@ -1,16 +1,18 @@
+import { InProcessBus } from '@countinghouse/kit';
 import { waitFor } from '@countinghouse/kit/testing';
+import { subscribeRaise } from '../src/consumers/raise.js';
 import {
   NOTIFICATION_KIND_VALUES,
   type MarkReadReply,
   type NotificationList,
   type NotificationPreferences,
+  topicOf,
   type UnreadCount,
 } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, makePerson, startTestGateway, type TestGateway } from '../../../gateway/test/helpers.js';
 import { multipart, SAMPLES } from '../../documents/test/helpers.js';
-import { raiseHandler } from '../src/plugin.js';
 import { clientUpserted, deliver, documentUploaded, envelopeOf, paymentFailed, settle } from './helpers.js';
 
 let gw: TestGateway;
@@ -143,9 +145,16 @@ describe('events raise notifications, once each', () => {
   it('a malformed event is skipped without blocking the bus', async () => {
     const before = (await rows()).length;
     const bad = envelopeOf('billing.payment_failed', { amount: 'lots' } as never);
-    const handler = raiseHandler(gw.kit.runtime.db, gw.kit.runtime.logger);
-    await expect(handler(bad)).resolves.toBeUndefined();
+    // notifications' own consumer on a bus of its own (other services' consumers are not under test here)
+    const bus = new InProcessBus();
+    await subscribeRaise({ bus, db: gw.kit.runtime.db, logger: gw.kit.runtime.logger }, 'notifications.raise.malformed-test');
+    await expect(bus.publish(topicOf(bad.type), [{ key: null, envelope: bad }])).resolves.toBeUndefined();
     expect(await rows()).toHaveLength(before);
+    // and the bus still delivers the next event
+    const next = envelopeOf('billing.payment_failed', paymentFailed());
+    await bus.publish(topicOf(next.type), [{ key: null, envelope: next }]);
+    expect(await rows()).toHaveLength(before + 1);
+    expect((await rows()).at(-1)).toMatchObject({ kind: 'payment_failed', source_event_id: next.id });
   });
 
   it('a real upload through the documents API raises "Document uploaded"', async () => {

@@ -17,9 +17,9 @@ export async function settingsPlugin(app: App, opts: SettingsPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
   await ensureSettings(runtime.db, opts.defaults);
-  const relay = runtime.relay(SCHEMA);
+  runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
-  settingsRoutes(app, { db: runtime.db, relay });
+  settingsRoutes(app, { db: runtime.db });
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -1,4 +1,4 @@
-import { enqueueEvent, type Db, type OutboxRelay, type RevocationList } from '@countinghouse/kit';
+import { enqueueEvent, type Db, type RevocationList } from '@countinghouse/kit';
 import { SESSION } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { SCHEMA } from './schema.js';
@@ -29,7 +29,6 @@ export interface Revoker {
 export class RevocationBook {
   constructor(
     private readonly db: Db,
-    private readonly relay: OutboxRelay,
     readonly list: RevocationList,
   ) {}
 
@@ -64,7 +63,6 @@ export class RevocationBook {
       return work(tx, r);
     });
     for (const e of entries) this.apply(e);
-    if (entries.length > 0) this.relay.kick();
     return result;
   }
 

@@ -1,6 +1,6 @@
 import type { Db, JobProcessor, JobQueue } from '@countinghouse/kit';
 import type { Logger } from 'pino';
-import { purgeExpired } from '../db/housekeeping-queries.js';
+import { purgeExpired } from '../db/queries.js';
 
 /** Daily at 03:30 London time: outside the hours the clocks change (01:00-02:00), and before the working day. */
 export const HOUSEKEEPING_SCHEDULE = { key: 'identity.housekeeping', cron: '30 3 * * *' } as const;
@@ -9,18 +9,34 @@ export const HOUSEKEEPING_RETENTION_DAYS = 30;
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** identity.purge_expired_sessions: the cut-off counts back from the slot the run is for (or now). */
-export function purgeExpiredSessionsProcessor(db: Db, logger: Logger): JobProcessor<'identity.purge_expired_sessions'> {
+export interface HousekeepingDeps {
+  db: Db;
+  logger: Logger;
+  /**
+   * Storage-only pruning with no retention question: revocations whose last token has expired, refresh
+   * tokens retired longer ago than a session lives, throttle counters and known addresses past their
+   * windows. (Nothing reads them past those points: the throttle resets a level by itself after
+   * LEVEL_RESET_HOURS, revocations are read where expires_at > now().)
+   */
+  prune: () => Promise<void>;
+}
+
+/**
+ * identity.purge_expired_sessions, identity's one housekeeping schedule: the cut-off counts back from
+ * the slot the run is for (or now); then the storage-only pruning.
+ */
+export function purgeExpiredSessionsProcessor(deps: HousekeepingDeps): JobProcessor<'identity.purge_expired_sessions'> {
   return async (payload, ctx) => {
     const from = ctx.scheduledFor ? new Date(ctx.scheduledFor) : new Date();
-    const purged = await purgeExpired(db, new Date(from.getTime() - payload.olderThanDays * DAY_MS));
-    logger.info({ ...purged, olderThanDays: payload.olderThanDays }, 'identity housekeeping done');
+    const purged = await purgeExpired(deps.db, new Date(from.getTime() - payload.olderThanDays * DAY_MS));
+    await deps.prune();
+    deps.logger.info({ ...purged, olderThanDays: payload.olderThanDays }, 'identity housekeeping done');
     return purged;
   };
 }
 
-export async function scheduleHousekeeping(jobs: JobQueue, db: Db, logger: Logger): Promise<void> {
-  jobs.process('identity.purge_expired_sessions', purgeExpiredSessionsProcessor(db, logger), { concurrency: 1 });
+export async function scheduleHousekeeping(jobs: JobQueue, deps: HousekeepingDeps): Promise<void> {
+  jobs.process('identity.purge_expired_sessions', purgeExpiredSessionsProcessor(deps), { concurrency: 1 });
   await jobs.schedule({
     ...HOUSEKEEPING_SCHEDULE,
     job: 'identity.purge_expired_sessions',

@@ -1,17 +1,16 @@
-import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay, type TokenSigner } from '@countinghouse/kit';
+import { AppError, enqueueEvent, requireRole, type App, type Db, type TokenSigner } from '@countinghouse/kit';
 import {
   AdminLoginBodySchema,
   AdminLoginReplySchema,
   AdminLogoutReplySchema,
   AdminVerifyReplySchema,
   MESSAGES,
-  type AdminLoginBody,
   type AdminUser,
   type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
-import { findAdminById, findAdminByUsername } from '../db/admin-queries.js';
+import { findAdminById, findAdminByUsername } from '../db/queries.js';
 import { adminUsers, SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { verifyPassword } from '../passwords.js';
@@ -21,7 +20,6 @@ import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './s
 export interface AdminAuthDeps {
   db: Db;
   signer: TokenSigner;
-  relay: OutboxRelay;
   sessions: SessionStore;
   cookieSecure: boolean;
 }
@@ -29,7 +27,7 @@ export interface AdminAuthDeps {
 const ErrorRef = Type.Ref('ErrorBody');
 
 export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
-  const { db, signer, relay, sessions } = deps;
+  const { db, signer, sessions } = deps;
   const cookies = sessionCookies({ secure: deps.cookieSecure, ...ADMIN_COOKIES });
 
   const toUser = (a: { id: string; username: string; role: string }): AdminUser => ({
@@ -51,7 +49,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       },
     },
     async (request, reply) => {
-      const { username, password } = request.body as AdminLoginBody;
+      const { username, password } = request.body;
       // Throttled per account key (the lower-cased username, known or not) and per address.
       const admin = await throttledSignIn(
         request,
@@ -83,7 +81,6 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
         );
         return created;
       });
-      relay.kick();
       const access = await signFor(admin, session.id);
       cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
       return {

@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, requireRole, type App, type Db, type Principal } from '@countinghouse/kit';
 import {
   AcceptInviteBodySchema,
   canInviteTo,
@@ -12,16 +12,13 @@ import {
   MessageReplySchema,
   MESSAGES,
   rolesFor,
-  type AcceptInviteBody,
   type Invitation,
-  type InvitationListQuery,
   type InvitationWithLink,
-  type InviteBody,
   type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { activeRoles, findUserByEmail, grantRole } from '../db/people-queries.js';
+import { activeRoles, findUserByEmail, grantRole } from '../db/queries.js';
 import { adminUsers, profiles, SCHEMA, staffInvitations, userRoles, users } from '../db/schema.js';
 import { effectiveStatus, invitationEmail, invitationExpiry, inviterStillAllows, inviteUrl } from '../domain/invitations.js';
 import { normaliseEmail } from '../domain/roles.js';
@@ -31,7 +28,6 @@ import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
 
 export interface InvitationDeps {
   db: Db;
-  relay: OutboxRelay;
   mailer: Mailer;
   publicUrl: string;
   practiceName: () => string;
@@ -65,7 +61,7 @@ async function inviterNow(tx: Exec, inv: Row): Promise<{ isActive: boolean; role
 }
 
 export function invitationRoutes(app: App, deps: InvitationDeps) {
-  const { db, relay, mailer } = deps;
+  const { db, mailer } = deps;
 
   function toInvitation(r: Row): Invitation {
     const status = effectiveStatus(r.status, r.expiresAt);
@@ -114,7 +110,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
     },
     async (request, reply) => {
       const p = request.principal!;
-      const body = request.body as InviteBody;
+      const body = request.body;
       const email = normaliseEmail(body.email);
       assertMayInviteTo(p, body.role);
       const existing = await findUserByEmail(db, email);
@@ -157,7 +153,6 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
         );
         return r!;
       });
-      relay.kick();
       return reply.status(201).send(await deliver(row, token));
     },
   );
@@ -175,7 +170,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
     },
     async (request) => {
       const p = request.principal!;
-      const q = request.query as InvitationListQuery;
+      const q = request.query;
       if (q.role) assertMayInviteTo(p, q.role);
       const visible = q.role ? [q.role] : invitableRolesFor(p.roles);
       const rows =
@@ -204,7 +199,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
     },
     async (request) => {
       const p = request.principal!;
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await invitationFor(p, id);
       const token = newOpaqueToken();
       // The re-sender vouches for the new link: acceptance checks their rank from now on.
@@ -237,7 +232,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       await invitationFor(request.principal!, id);
       const [r] = await db
         .update(staffInvitations)
@@ -260,7 +255,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       },
     },
     async (request) => {
-      const { token } = request.query as { token?: string };
+      const { token } = request.query;
       const none = { valid: false, email: null, role: null, expires_at: null };
       if (!token) return { ...none, message: MESSAGES.noInvitationToken };
       const rows = await db
@@ -287,7 +282,7 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
       },
     },
     async (request) => {
-      const body = request.body as AcceptInviteBody;
+      const body = request.body;
       if (!body.token) throw new AppError('BAD_REQUEST', MESSAGES.noInvitationToken);
       if (body.confirm_password !== undefined && body.confirm_password !== body.password)
         throw new AppError('VALIDATION_FAILED', MESSAGES.passwordsDoNotMatch);
@@ -356,7 +351,6 @@ export function invitationRoutes(app: App, deps: InvitationDeps) {
         );
         return { existing: Boolean(user && user.createdAt < inv.createdAt) };
       });
-      relay.kick();
       return { success: true, message: result.existing ? 'Role added to your account. Please sign in.' : MESSAGES.accountCreated };
     },
   );

@@ -6,13 +6,10 @@ import {
   MESSAGES,
   ResetLookupSchema,
   ResetPasswordBodySchema,
-  type ChangePasswordBody,
-  type ForgotPasswordBody,
-  type ResetPasswordBody,
   type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { activeRoles, findProfile } from '../db/people-queries.js';
+import { activeRoles, findProfile } from '../db/queries.js';
 import { displayName } from '../domain/roles.js';
 import {
   changeAdminPassword,
@@ -44,7 +41,7 @@ export function passwordRoutes(app: App, deps: PasswordDeps & { signer: TokenSig
       },
     },
     async (request) => {
-      const body = request.body as ForgotPasswordBody;
+      const body = request.body;
       await requestPasswordReset(deps, { email: body.email, ip: request.ip ?? null });
       return { success: true, message: MESSAGES.passwordResetRequested };
     },
@@ -60,7 +57,7 @@ export function passwordRoutes(app: App, deps: PasswordDeps & { signer: TokenSig
         response: { 200: ResetLookupSchema },
       },
     },
-    async (request) => findPasswordReset(deps, (request.query as { token?: string }).token),
+    async (request) => findPasswordReset(deps, request.query.token),
   );
 
   app.post(
@@ -74,7 +71,7 @@ export function passwordRoutes(app: App, deps: PasswordDeps & { signer: TokenSig
       },
     },
     async (request) => {
-      await resetPassword(deps, request.body as ResetPasswordBody);
+      await resetPassword(deps, request.body);
       return { success: true, message: MESSAGES.passwordResetDone };
     },
   );
@@ -92,7 +89,7 @@ export function passwordRoutes(app: App, deps: PasswordDeps & { signer: TokenSig
     },
     async (request, reply) => {
       const p = request.principal!;
-      const { session, refreshToken } = await changePersonPassword(deps, p, request.body as ChangePasswordBody, sessionOrigin(request));
+      const { session, refreshToken } = await changePersonPassword(deps, p, request.body, sessionOrigin(request));
       // This browser goes on in a fresh session; every earlier one (this one's old id included) is revoked.
       const [profile, roles] = await Promise.all([findProfile(db, p.id), activeRoles(db, p.id)]);
       const access = await signer.sign({
@@ -120,12 +117,7 @@ export function passwordRoutes(app: App, deps: PasswordDeps & { signer: TokenSig
     },
     async (request, reply) => {
       const p = request.principal!;
-      const { session, refreshToken, admin } = await changeAdminPassword(
-        deps,
-        p,
-        request.body as ChangePasswordBody,
-        sessionOrigin(request),
-      );
+      const { session, refreshToken, admin } = await changeAdminPassword(deps, p, request.body, sessionOrigin(request));
       const access = await signer.sign({ sub: admin.id, sid: session.id, knd: 'admin', roles: [admin.role as Role], name: admin.username });
       adminCookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
       return { success: true, message: MESSAGES.passwordChanged };

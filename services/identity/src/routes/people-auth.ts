@@ -1,13 +1,4 @@
-import {
-  AppError,
-  enqueueEvent,
-  pgErrorCode,
-  requireRole,
-  type App,
-  type Db,
-  type OutboxRelay,
-  type TokenSigner,
-} from '@countinghouse/kit';
+import { AppError, enqueueEvent, pgErrorCode, requireRole, type App, type Db, type TokenSigner } from '@countinghouse/kit';
 import {
   LIMITS,
   LoginBodySchema,
@@ -16,15 +7,13 @@ import {
   MessageReplySchema,
   MESSAGES,
   SignupBodySchema,
-  type LoginBody,
   type Me,
   type Role,
-  type SignupBody,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { activeRoles, findProfile, findUserByEmail, grantRole } from '../db/people-queries.js';
+import { activeRoles, findProfile, findUserByEmail, grantRole } from '../db/queries.js';
 import { profiles, SCHEMA, users } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, displayName, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
@@ -35,7 +24,6 @@ import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './s
 export interface PeopleAuthDeps {
   db: Db;
   signer: TokenSigner;
-  relay: OutboxRelay;
   sessions: SessionStore;
   cookieSecure: boolean;
 }
@@ -43,7 +31,7 @@ export interface PeopleAuthDeps {
 const ErrorRef = Type.Ref('ErrorBody');
 
 export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
-  const { db, signer, relay, sessions } = deps;
+  const { db, signer, sessions } = deps;
   const cookies = sessionCookies({ secure: deps.cookieSecure, ...PEOPLE_COOKIES });
 
   async function meOf(userId: string, sessionExpiresAt: Date): Promise<Me> {
@@ -86,7 +74,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as SignupBody;
+      const body = request.body;
       if (body.password.length < LIMITS.minPasswordLength) throw new AppError('VALIDATION_FAILED', MESSAGES.passwordTooShort);
       const email = normaliseEmail(body.email);
       const passwordHash = await hashPassword(body.password);
@@ -121,7 +109,6 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         if (pgErrorCode(err) === '23505') throw new AppError('CONFLICT', 'An account with this e-mail already exists. Please sign in.');
         throw err;
       }
-      relay.kick();
       return reply.status(201).send({ success: true, message: MESSAGES.accountCreated });
     },
   );
@@ -137,7 +124,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as LoginBody;
+      const body = request.body;
       const key = normaliseEmail(body.email);
       // Throttled per e-mail (known or not, alike) and per address.
       const user = await throttledSignIn(

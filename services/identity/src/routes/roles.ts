@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, requireRole, type App, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, requireRole, type App, type Db, type Principal } from '@countinghouse/kit';
 import {
   AdminAccountParamsSchema,
   GrantRoleBodySchema,
@@ -11,15 +11,13 @@ import {
   ROLES,
   RoleListSchema,
   rolesFor,
-  type GrantRoleBody,
-  type Role,
   type RoleHolder,
   type RoleList,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole, withdrawnRolesTakeEffect } from '../db/admins.js';
-import { findUserByEmail } from '../db/people-queries.js';
+import { findUserByEmail } from '../db/queries.js';
 import { adminUsers, profiles, SCHEMA, userRoles, users } from '../db/schema.js';
 import type { RevocationBook } from '../db/revocations.js';
 import type { SessionStore } from '../db/session-store.js';
@@ -34,9 +32,9 @@ const actorOf = (p: Principal) => ({ kind: p.kind, id: p.id }) as const;
 /** /admin/roles: the five roles, what each may do (the permissions table), who holds them; grant and revoke. */
 export function roleRoutes(
   app: App,
-  deps: { db: Db; relay: OutboxRelay; userSessions: SessionStore; adminSessions: SessionStore; revocations: RevocationBook },
+  deps: { db: Db; userSessions: SessionStore; adminSessions: SessionStore; revocations: RevocationBook },
 ) {
-  const { db, relay, userSessions, adminSessions, revocations } = deps;
+  const { db, userSessions, adminSessions, revocations } = deps;
 
   app.get(
     '/roles',
@@ -119,7 +117,7 @@ export function roleRoutes(
     },
     async (request, reply) => {
       const p = request.principal!;
-      const body = request.body as GrantRoleBody;
+      const body = request.body;
       const user = body.user_id
         ? ((await db.select().from(users).where(eq(users.id, body.user_id)))[0] ?? null)
         : body.email
@@ -150,7 +148,6 @@ export function roleRoutes(
           { actor: actorOf(p), key: user.id },
         );
       });
-      relay.kick();
       return reply.status(201).send({ success: true, message: MESSAGES.roleGranted });
     },
   );
@@ -168,7 +165,7 @@ export function roleRoutes(
     },
     async (request) => {
       const p = request.principal!;
-      const { role, userId } = request.params as { role: Role; userId: string };
+      const { role, userId } = request.params;
       await revocations.transaction(async (tx, revoke) => {
         if (role === 'admin') await lockAdmins(tx);
         const revoked = await tx
@@ -180,7 +177,6 @@ export function roleRoutes(
         if (role === 'admin') await assertAdminLeft(tx);
         await withdrawnRolesTakeEffect(tx, { sessions: userSessions, revoke, userId, roles: [role], actor: actorOf(p) });
       });
-      relay.kick();
       return { success: true, message: MESSAGES.roleRevoked };
     },
   );
@@ -198,7 +194,7 @@ export function roleRoutes(
     },
     async (request) => {
       const p = request.principal!;
-      const { adminId } = request.params as { adminId: string };
+      const { adminId } = request.params;
       await revocations.transaction(async (tx, revoke) => {
         await lockAdmins(tx);
         const done = await tx
@@ -211,7 +207,6 @@ export function roleRoutes(
         await adminSessions.revokeAllOf(tx, adminId);
         await revoke.subject(adminId, actorOf(p));
       });
-      relay.kick();
       return { success: true, message: MESSAGES.adminAccountDeactivated };
     },
   );

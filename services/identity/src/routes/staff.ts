@@ -1,9 +1,9 @@
-import { AppError, requireRole, type App, type Db, type OutboxRelay } from '@countinghouse/kit';
+import { AppError, requireRole, type App, type Db } from '@countinghouse/kit';
 import { MessageReplySchema, MESSAGES, rolesFor, StaffListSchema, type Role } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { assertAdminLeft, lockAdmins, withdrawnRolesTakeEffect } from '../db/admins.js';
-import { activeRoles } from '../db/people-queries.js';
+import { activeRoles } from '../db/queries.js';
 import { profiles, userRoles } from '../db/schema.js';
 import type { RevocationBook } from '../db/revocations.js';
 import type { SessionStore } from '../db/session-store.js';
@@ -12,8 +12,8 @@ import { canManage } from '../domain/roles.js';
 const STAFF_ROLES: Role[] = ['admin', 'manager', 'staff', 'accountant'];
 const ErrorRef = Type.Ref('ErrorBody');
 
-export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessions: SessionStore; revocations: RevocationBook }) {
-  const { db, relay, sessions, revocations } = deps;
+export function staffRoutes(app: App, deps: { db: Db; sessions: SessionStore; revocations: RevocationBook }) {
+  const { db, sessions, revocations } = deps;
 
   app.get(
     '/staff',
@@ -56,7 +56,7 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
     },
     async (request) => {
       const p = request.principal!;
-      const { userId } = request.params as { userId: string };
+      const { userId } = request.params;
       if (p.kind === 'user' && p.id === userId) throw new AppError('CONFLICT', 'You cannot deactivate yourself.');
       const targetRoles = await activeRoles(db, userId);
       const staffRoles = targetRoles.filter((r) => STAFF_ROLES.includes(r));
@@ -73,7 +73,6 @@ export function staffRoutes(app: App, deps: { db: Db; relay: OutboxRelay; sessio
         if (staffRoles.includes('admin')) await assertAdminLeft(tx);
         await withdrawnRolesTakeEffect(tx, { sessions, revoke, userId, roles: staffRoles, actor: { kind: p.kind, id: p.id } });
       });
-      relay.kick();
       return { success: true, message: MESSAGES.staffDeactivated };
     },
   );

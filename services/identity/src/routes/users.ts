@@ -1,6 +1,6 @@
 import { requireRole, type App, type Db } from '@countinghouse/kit';
 import { OutgoingMailListSchema, rolesFor, UserListQuerySchema, UserListSchema, type Role, type UserRow } from '@countinghouse/proto';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { desc, sql } from 'drizzle-orm';
 import { outgoingMail } from '../db/schema.js';
 import type { Mailer } from '../mailer.js';
@@ -24,7 +24,7 @@ export function userRoutes(app: App, deps: { db: Db; mailer: Mailer }) {
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof UserListQuerySchema>;
+      const q = request.query;
       const like = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
       const filter = like
         ? sql`where p.email ilike ${like} or coalesce(p.first_name,'') || ' ' || coalesce(p.last_name,'') ilike ${like} or coalesce(p.company_name,'') ilike ${like}`

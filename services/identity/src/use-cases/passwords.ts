@@ -1,9 +1,9 @@
-import { AppError, type Db, type OutboxRelay, type Principal } from '@countinghouse/kit';
+import { AppError, type Db, type Principal } from '@countinghouse/kit';
 import { MESSAGES, type ChangePasswordBody, type ResetLookup, type ResetPasswordBody } from '@countinghouse/proto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { findAdminById } from '../db/admin-queries.js';
+import { findAdminById } from '../db/queries.js';
 import { endEverySession } from '../db/end-sessions.js';
-import { activeRoles, findUserByEmail } from '../db/people-queries.js';
+import { activeRoles, findUserByEmail } from '../db/queries.js';
 import type { RevocationBook } from '../db/revocations.js';
 import { clearAccountThrottle } from '../db/throttle.js';
 import { adminUsers, passwordResets, users } from '../db/schema.js';
@@ -23,7 +23,6 @@ import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
 
 export interface PasswordDeps {
   db: Db;
-  relay: OutboxRelay;
   mailer: Mailer;
   publicUrl: string;
   practiceName: () => string;
@@ -123,7 +122,6 @@ export async function resetPassword(deps: PasswordDeps, input: ResetPasswordBody
     // Whoever proved control of the mailbox is no longer locked out by someone else's guesses.
     if (user) await clearAccountThrottle(tx, { scope: 'user', key: normaliseEmail(user.email) });
   });
-  deps.relay.kick();
 }
 
 /**
@@ -159,7 +157,6 @@ export async function changePersonPassword(
     });
     return deps.userSessions.create(tx, user.id, origin);
   });
-  deps.relay.kick();
   return next;
 }
 
@@ -192,6 +189,5 @@ export async function changeAdminPassword(
     });
     return deps.adminSessions.create(tx, admin.id, origin);
   });
-  deps.relay.kick();
   return { ...next, admin };
 }

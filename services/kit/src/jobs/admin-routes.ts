@@ -6,7 +6,6 @@ import {
   RetryJobParamsSchema,
   RetryJobResponseSchema,
   type JobsOverview,
-  type RetryJobParams,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { authContext, type App } from '../app.js';
@@ -57,7 +56,7 @@ export async function jobsAdminPlugin(app: App, opts: { runtime: Runtime }) {
       },
     },
     async (request, reply) => {
-      const { name, id } = request.params as RetryJobParams;
+      const { name, id } = request.params;
       if (!isJobName(name) || !(await jobs.retry(name, id))) throw new AppError('NOT_FOUND', JOBS_MESSAGES.retryNotFound);
       request.log.info({ job: name, id, by: request.principal?.id }, 'failed job retried');
       return reply.status(202).send({ retried: true as const, id });

@@ -156,7 +156,7 @@ export class PgJobQueue implements JobQueue {
     data: Envelope,
     o: { id: string; attempts: number; startAfter?: Date; priority?: number },
   ): Promise<void> {
-    await this.boss.send(name, data as unknown as object, {
+    await this.boss.send(name, data, {
       id: o.id,
       retryLimit: Math.max(0, o.attempts - 1),
       // Used only when pg-boss itself fails a job (its worker died and the job expired).
@@ -172,7 +172,7 @@ export class PgJobQueue implements JobQueue {
     const prev = this.running.get(name);
     if (prev?.timer) clearTimeout(prev.timer);
     this.running.set(name, {
-      fn: processor as unknown as JobProcessor<JobName>,
+      fn: (payload, ctx) => processor(payload as JobPayload<N>, ctx),
       concurrency: opts.concurrency ?? 2,
       active: 0,
       timer: null,
@@ -203,12 +203,12 @@ export class PgJobQueue implements JobQueue {
     try {
       const free = r.concurrency - r.active;
       if (free > 0) {
-        const jobs = ((await this.boss.fetch(name, { batchSize: free, includeMetadata: true })) ?? []) as unknown as Array<{
-          id: string;
-          data: Envelope;
-          retryCount: number;
-          retryLimit: number;
-        }>;
+        const jobs = ((await this.boss.fetch<Envelope>(name, { batchSize: free, includeMetadata: true })) ?? []).map((j) => ({
+          id: j.id,
+          data: j.data,
+          retryCount: j.retryCount,
+          retryLimit: j.retryLimit,
+        }));
         fetched = jobs.length;
         for (const job of jobs) {
           r.active++;

@@ -1,4 +1,4 @@
-import { enqueueEvent, PermanentJobError, type Db, type JobProcessor, type OutboxRelay } from '@countinghouse/kit';
+import { enqueueEvent, PermanentJobError, type Db, type JobProcessor } from '@countinghouse/kit';
 import { renderScriptText, type VideoType } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { findScriptById, markCompleted, markFailed, markRunning, setProgress } from '../db/queries.js';
@@ -14,7 +14,6 @@ export const UNEXPECTED_GENERATION_ERROR = 'Something went wrong while generatin
 
 export interface GenerateScriptDeps {
   db: Db;
-  relay: OutboxRelay;
   generator: ScriptGenerator;
   facts: () => PracticeFacts;
   logger: Logger;
@@ -25,7 +24,7 @@ export interface GenerateScriptDeps {
  * in one transaction. A finished row is left alone, so a redelivered job is harmless.
  */
 export function generateScriptProcessor(deps: GenerateScriptDeps): JobProcessor<'media.generate_script'> {
-  const { db, relay, generator, logger } = deps;
+  const { db, generator, logger } = deps;
   return async ({ scriptId }, ctx) => {
     const existing = await findScriptById(db, scriptId);
     if (!existing) throw new PermanentJobError(`No script ${scriptId}`);
@@ -44,7 +43,6 @@ export function generateScriptProcessor(deps: GenerateScriptDeps): JobProcessor<
         await markFailed(tx, scriptId, { error, generator: generator.kind, model: generator.model });
         await enqueueEvent(tx, SCHEMA, 'media.script_failed', { scriptId, type, error, requestedBy: actor }, { actor, key: scriptId });
       });
-      relay.kick();
     };
 
     const facts = deps.facts();
@@ -70,7 +68,6 @@ export function generateScriptProcessor(deps: GenerateScriptDeps): JobProcessor<
           { actor, key: scriptId },
         );
       });
-      relay.kick();
       return { status: 'completed' };
     } catch (err) {
       if (err instanceof GenerationError) {

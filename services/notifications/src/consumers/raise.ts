@@ -1,6 +1,4 @@
-import { idempotent, type Db, type EventHandler } from '@countinghouse/kit';
-import { EVENT_TYPES, TOPICS, type EventData, type EventEnvelope } from '@countinghouse/proto';
-import { Value } from '@sinclair/typebox/value';
+import { subscribe, type ConsumerRuntime, type EventOf, type Tx } from '@countinghouse/kit';
 import type { Logger } from 'pino';
 import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
@@ -16,18 +14,8 @@ import {
 
 export const RAISE_CONSUMER = 'notifications.raise';
 
-/** The topics whose events raise notifications (each publishing service has one). */
-export const RAISE_TOPICS = [
-  TOPICS.crm,
-  TOPICS.billing,
-  TOPICS.documents,
-  TOPICS.identity,
-  TOPICS.integrations,
-  TOPICS.jobs,
-  TOPICS.deadlines,
-];
-
-const HANDLED = [
+/** The events that raise notifications (their topics are subscribed: one per publishing service). */
+export const RAISE_TYPES = [
   'crm.client_upserted',
   'billing.payment_failed',
   'documents.document_uploaded',
@@ -36,58 +24,41 @@ const HANDLED = [
   'jobs.failed',
   'deadlines.deadline_overdue',
 ] as const;
-type Handled = (typeof HANDLED)[number];
+export type RaiseEvent = EventOf<(typeof RAISE_TYPES)[number]>;
+
+/** One event → at most one notification (source_event_id is unique, so a redelivered event raises nothing new). */
+export async function raiseNotification(event: RaiseEvent, tx: Tx): Promise<boolean> {
+  switch (event.type) {
+    case 'crm.client_upserted':
+      // The event is sent on every change of a client; the first sighting of its id is the creation.
+      return (await seeClient(tx, event.data.clientId, event.data.companyName)) && raise(tx, event.id, newClient(event.data));
+    case 'billing.payment_failed':
+      return raise(tx, event.id, paymentFailed(event.data));
+    case 'documents.document_uploaded':
+      return raise(tx, event.id, documentUploaded(event.data, await companyNameOf(tx, event.data.clientId)));
+    case 'identity.staff_joined':
+      return raise(tx, event.id, invitationAccepted(event.data));
+    case 'integrations.sync_failed':
+      return raise(tx, event.id, integrationSyncFailed(event.data, await companyNameOf(tx, event.data.clientId)));
+    case 'jobs.failed':
+      return raise(tx, event.id, jobFailed(event.data));
+    case 'deadlines.deadline_overdue':
+      return raise(tx, event.id, deadlineOverdue(event.data));
+  }
+}
 
 /**
- * Events → notifications, once per event id: the processed-event row and the notification commit
- * together, and source_event_id is unique besides, so a redelivered event raises nothing new.
+ * Events → notifications, once per event id: the processed-event record and the notification commit
+ * together; a malformed event is logged and skipped (kit's subscribe).
  */
-export function raiseHandler(db: Db, logger: Logger): EventHandler {
-  const apply = idempotent(db, SCHEMA, RAISE_CONSUMER, async (envelope, tx) => {
-    let raised = false;
-    switch (envelope.type as Handled) {
-      case 'crm.client_upserted': {
-        const d = envelope.data as EventData<'crm.client_upserted'>;
-        // The event is sent on every change of a client; the first sighting of its id is the creation.
-        if (await seeClient(tx, d.clientId, d.companyName)) raised = await raise(tx, envelope.id, newClient(d));
-        break;
-      }
-      case 'billing.payment_failed':
-        raised = await raise(tx, envelope.id, paymentFailed(envelope.data as EventData<'billing.payment_failed'>));
-        break;
-      case 'documents.document_uploaded': {
-        const d = envelope.data as EventData<'documents.document_uploaded'>;
-        raised = await raise(tx, envelope.id, documentUploaded(d, await companyNameOf(tx, d.clientId)));
-        break;
-      }
-      case 'identity.staff_joined':
-        raised = await raise(tx, envelope.id, invitationAccepted(envelope.data as EventData<'identity.staff_joined'>));
-        break;
-      case 'integrations.sync_failed': {
-        const d = envelope.data as EventData<'integrations.sync_failed'>;
-        raised = await raise(tx, envelope.id, integrationSyncFailed(d, await companyNameOf(tx, d.clientId)));
-        break;
-      }
-      case 'jobs.failed':
-        raised = await raise(tx, envelope.id, jobFailed(envelope.data as EventData<'jobs.failed'>));
-        break;
-      case 'deadlines.deadline_overdue':
-        raised = await raise(tx, envelope.id, deadlineOverdue(envelope.data as EventData<'deadlines.deadline_overdue'>));
-        break;
-    }
-    if (raised) logger.debug({ eventId: envelope.id, type: envelope.type }, 'notification raised');
+export async function subscribeRaise(runtime: ConsumerRuntime, group: string = RAISE_CONSUMER, logger: Logger = runtime.logger) {
+  await subscribe(runtime, {
+    group,
+    consumer: RAISE_CONSUMER,
+    schema: SCHEMA,
+    types: RAISE_TYPES,
+    handler: async (event, tx) => {
+      if (await raiseNotification(event, tx)) logger.debug({ eventId: event.id, type: event.type }, 'notification raised');
+    },
   });
-  return async (envelope: EventEnvelope) => {
-    if (!(HANDLED as readonly string[]).includes(envelope.type)) return;
-    const schema = EVENT_TYPES[envelope.type as Handled];
-    if (!Value.Check(schema, envelope.data)) {
-      // A malformed event could never apply and would be retried forever: logged and skipped.
-      logger.error(
-        { eventId: envelope.id, type: envelope.type, errors: [...Value.Errors(schema, envelope.data)].slice(0, 5) },
-        'malformed event skipped',
-      );
-      return;
-    }
-    await apply(envelope);
-  };
 }

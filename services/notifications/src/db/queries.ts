@@ -1,4 +1,4 @@
-import type { Db } from '@countinghouse/kit';
+import type { Db, DbOrTx } from '@countinghouse/kit';
 import {
   NOTIFICATION_KIND_VALUES,
   UNREAD_COUNT_CAP,
@@ -10,8 +10,6 @@ import {
 } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import type { NotificationText } from '../domain/compose.js';
-
-type Tx = Pick<Db, 'execute'>;
 
 /** Whose read state: an admin panel account or a person with an admin grant. */
 export interface Recipient {
@@ -32,7 +30,7 @@ function textArray(values: readonly string[]) {
 }
 
 /** Store a notification; a second one for the same event is ignored. Returns whether it was new. */
-export async function raise(tx: Tx, sourceEventId: string, n: NotificationText): Promise<boolean> {
+export async function raise(tx: DbOrTx, sourceEventId: string, n: NotificationText): Promise<boolean> {
   const res = await tx.execute(sql`
     insert into notifications.notifications (kind, title, body, link, source_event_id)
     values (${n.kind}, ${n.title}, ${n.body}, ${n.link}, ${sourceEventId})
@@ -42,7 +40,7 @@ export async function raise(tx: Tx, sourceEventId: string, n: NotificationText):
 }
 
 /** Record a client sighting; true when this is the first time the client id is seen (its creation). */
-export async function seeClient(tx: Tx, clientId: string, companyName: string): Promise<boolean> {
+export async function seeClient(tx: DbOrTx, clientId: string, companyName: string): Promise<boolean> {
   const res = await tx.execute<{ inserted: boolean }>(sql`
     insert into notifications.client_directory (client_id, company_name) values (${clientId}, ${companyName})
     on conflict (client_id) do update set company_name = excluded.company_name
@@ -50,14 +48,14 @@ export async function seeClient(tx: Tx, clientId: string, companyName: string): 
   return res.rows[0]?.inserted === true;
 }
 
-export async function companyNameOf(tx: Tx, clientId: string): Promise<string | null> {
+export async function companyNameOf(tx: DbOrTx, clientId: string): Promise<string | null> {
   const res = await tx.execute<{ company_name: string }>(
     sql`select company_name from notifications.client_directory where client_id = ${clientId}`,
   );
   return res.rows[0]?.company_name ?? null;
 }
 
-export async function stateOf(db: Tx, r: Recipient): Promise<RecipientRow> {
+export async function stateOf(db: DbOrTx, r: Recipient): Promise<RecipientRow> {
   const res = await db.execute<RecipientRow & Record<string, unknown>>(sql`
     select read_through::bigint::float8 as read_through, muted_kinds from notifications.recipient_state
     where principal_kind = ${r.kind} and principal_id = ${r.id}`);
@@ -73,7 +71,7 @@ function receivedKinds(state: RecipientRow, only?: NotificationKind): string[] {
  * Unread = of a kind the recipient receives, above their watermark, without a receipt. Counted up to
  * the cap only: the walk down the primary key (newest first) stops there, whatever the table's size.
  */
-export async function unreadCount(db: Tx, r: Recipient): Promise<UnreadCount> {
+export async function unreadCount(db: DbOrTx, r: Recipient): Promise<UnreadCount> {
   const query = unreadCountQuery(r, await stateOf(db, r));
   if (!query) return { count: 0, capped: false };
   const res = await db.execute<{ n: number }>(query);
@@ -98,7 +96,7 @@ export function unreadCountQuery(r: Recipient, state: RecipientRow) {
 }
 
 export async function listNotifications(
-  db: Tx,
+  db: DbOrTx,
   r: Recipient,
   q: NotificationListQuery,
 ): Promise<{ notifications: Notification[]; total: number; totalExact: boolean }> {
@@ -173,12 +171,12 @@ export async function markAllRead(db: Db, r: Recipient): Promise<void> {
   });
 }
 
-export async function preferencesOf(db: Tx, r: Recipient): Promise<NotificationPreferences> {
+export async function preferencesOf(db: DbOrTx, r: Recipient): Promise<NotificationPreferences> {
   const state = await stateOf(db, r);
   return toPreferences(state.muted_kinds);
 }
 
-export async function savePreferences(db: Tx, r: Recipient, p: NotificationPreferences): Promise<NotificationPreferences> {
+export async function savePreferences(db: DbOrTx, r: Recipient, p: NotificationPreferences): Promise<NotificationPreferences> {
   const muted = NOTIFICATION_KIND_VALUES.filter((k) => p.kinds[k] === false);
   const res = await db.execute<{ muted_kinds: string[] }>(sql`
     insert into notifications.recipient_state (principal_kind, principal_id, muted_kinds)

@@ -1,4 +1,4 @@
-import { AppError, requireAuth, requireRole, type App, type Db, type Principal } from '@countinghouse/kit';
+import { requireAuth, requireRole, type App } from '@countinghouse/kit';
 import {
   MarkReadReplySchema,
   NotificationListQuerySchema,
@@ -6,11 +6,17 @@ import {
   NotificationPreferencesSchema,
   rolesFor,
   UnreadCountSchema,
-  type NotificationListQuery,
-  type NotificationPreferences,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { listNotifications, markAllRead, markRead, preferencesOf, savePreferences, unreadCount, type Recipient } from '../db/queries.js';
+import {
+  changePreferences,
+  countUnread,
+  findNotifications,
+  getPreferences,
+  markAllNotificationsRead,
+  markNotificationRead,
+  type NotificationsDeps,
+} from '../use-cases/notifications.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
@@ -22,11 +28,7 @@ const refusals = { 401: ErrorRef, 403: ErrorRef };
  */
 const adminsOnly = requireRole(rolesFor('notifications'));
 
-const recipientOf = (p: Principal): Recipient => ({ kind: p.kind, id: p.id });
-
-export function notificationRoutes(app: App, deps: { db: Db }) {
-  const { db } = deps;
-
+export function notificationRoutes(app: App, deps: NotificationsDeps) {
   app.get(
     '/',
     {
@@ -38,11 +40,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: NotificationListSchema, 400: ErrorRef, ...refusals },
       },
     },
-    async (request) => {
-      const q = request.query as NotificationListQuery;
-      const { notifications, total, totalExact } = await listNotifications(db, recipientOf(requireAuth(request)), q);
-      return { notifications, total, total_exact: totalExact, page: q.page, page_size: q.page_size };
-    },
+    async (request) => findNotifications(deps, requireAuth(request), request.query),
   );
 
   app.get(
@@ -55,7 +53,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: UnreadCountSchema, ...refusals },
       },
     },
-    async (request) => unreadCount(db, recipientOf(requireAuth(request))),
+    async (request) => countUnread(deps, requireAuth(request)),
   );
 
   app.post(
@@ -68,11 +66,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: MarkReadReplySchema, ...refusals },
       },
     },
-    async (request) => {
-      const r = recipientOf(requireAuth(request));
-      await markAllRead(db, r);
-      return { success: true, unread: await unreadCount(db, r) };
-    },
+    async (request) => markAllNotificationsRead(deps, requireAuth(request)),
   );
 
   app.post(
@@ -86,11 +80,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: MarkReadReplySchema, 404: ErrorRef, ...refusals },
       },
     },
-    async (request) => {
-      const r = recipientOf(requireAuth(request));
-      if (!(await markRead(db, r, (request.params as { id: string }).id))) throw new AppError('NOT_FOUND', 'Notification not found');
-      return { success: true, unread: await unreadCount(db, r) };
-    },
+    async (request) => markNotificationRead(deps, requireAuth(request), request.params.id),
   );
 
   app.get(
@@ -103,7 +93,7 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: NotificationPreferencesSchema, ...refusals },
       },
     },
-    async (request) => preferencesOf(db, recipientOf(requireAuth(request))),
+    async (request) => getPreferences(deps, requireAuth(request)),
   );
 
   app.put(
@@ -117,6 +107,6 @@ export function notificationRoutes(app: App, deps: { db: Db }) {
         response: { 200: NotificationPreferencesSchema, 400: ErrorRef, ...refusals },
       },
     },
-    async (request) => savePreferences(db, recipientOf(requireAuth(request)), request.body as NotificationPreferences),
+    async (request) => changePreferences(deps, requireAuth(request), request.body),
   );
 }

@@ -1,6 +1,6 @@
-import type { Db } from '@countinghouse/kit';
+import type { Db, DbOrTx } from '@countinghouse/kit';
 import type { PracticeSettings, PublicSettings, SettingChange, SettingField } from '@countinghouse/proto';
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import { practiceSettings, settingChanges } from './schema.js';
 
 export type SettingsRow = typeof practiceSettings.$inferSelect;
@@ -19,10 +19,59 @@ export async function ensureSettings(db: Db, defaults: PracticeDefaults): Promis
     .onConflictDoNothing();
 }
 
-export async function readSettingsRow(db: Db, opts: { forUpdate?: boolean } = {}): Promise<SettingsRow | null> {
+export async function readSettingsRow(db: DbOrTx, opts: { forUpdate?: boolean } = {}): Promise<SettingsRow | null> {
   const q = db.select().from(practiceSettings).where(eq(practiceSettings.id, 1));
   const rows = opts.forUpdate ? await q.for('update') : await q;
   return rows[0] ?? null;
+}
+
+export interface SettingsWrite {
+  name: string;
+  phone: string;
+  email: string;
+  maintenance: boolean;
+  by: { id: string; name: string };
+}
+
+/** Write the settings row and count a new version. */
+export async function writeSettingsRow(tx: DbOrTx, w: SettingsWrite): Promise<SettingsRow> {
+  const [after] = await tx
+    .update(practiceSettings)
+    .set({
+      practiceName: w.name,
+      contactPhone: w.phone,
+      contactEmail: w.email,
+      maintenance: w.maintenance,
+      version: sql`${practiceSettings.version} + 1`,
+      updatedAt: sql`now()`,
+      updatedBy: w.by.id,
+      updatedByName: w.by.name,
+    })
+    .where(eq(practiceSettings.id, 1))
+    .returning();
+  if (!after) throw new Error('settings: the practice_settings row is missing');
+  return after;
+}
+
+/** One history row per changed field, with its value before and after. */
+export async function recordChanges(
+  tx: DbOrTx,
+  changed: SettingField[],
+  before: SettingsRow,
+  after: SettingsRow,
+  actor: { kind: string; id: string; name: string },
+): Promise<void> {
+  if (changed.length === 0) return;
+  await tx.insert(settingChanges).values(
+    changed.map((field) => ({
+      field,
+      oldValue: valueText(field, before),
+      newValue: valueText(field, after),
+      actorKind: actor.kind,
+      actorId: actor.id,
+      actorName: actor.name,
+    })),
+  );
 }
 
 export function toPublic(row: SettingsRow): PublicSettings {

@@ -1,6 +1,5 @@
-import { AppError, enqueueEvent, requireAuth, requireRole, type App, type Db, type OutboxRelay } from '@countinghouse/kit';
+import { requireAuth, requireRole, type App } from '@countinghouse/kit';
 import {
-  normaliseSettingsPatch,
   PracticeSettingsSchema,
   PublicSettingsSchema,
   rolesFor,
@@ -9,42 +8,25 @@ import {
   SettingChangesQuerySchema,
   SettingsPatchReplySchema,
   SettingsPatchSchema,
-  validateSettingsPatch,
-  type SettingChangesQuery,
-  type SettingsPatch,
+  type SettingField,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { eq, sql } from 'drizzle-orm';
-import { listChanges, readSettingsRow, toPublic, toSettings, valueText, type SettingsRow } from '../db/queries.js';
-import { practiceSettings, SCHEMA, settingChanges } from '../db/schema.js';
-import { changedFields } from '../domain/diff.js';
+import { toSettings, type SettingsRow } from '../db/queries.js';
+import { changeSettings, type SettingsDeps } from '../use-cases/change-settings.js';
+import { findSettingChanges, getPublicSettings, getSettings } from '../use-cases/read-settings.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
-
-export interface SettingsRoutesDeps {
-  db: Db;
-  relay: OutboxRelay;
-}
 
 // Company settings are the practice's own: admin panel accounts and people holding an active admin grant.
 const adminOnly = requireRole(rolesFor('settings'));
 
-async function current(db: Db): Promise<SettingsRow> {
-  const row = await readSettingsRow(db);
-  // The plugin writes the row at start; its absence means the database was changed under us.
-  if (!row) throw new Error('settings: the practice_settings row is missing');
-  return row;
-}
-
-function replyMessage(changed: string[], row: SettingsRow): string {
+function replyMessage(changed: SettingField[], row: SettingsRow): string {
   if (changed.length === 0) return SETTINGS_MESSAGES.unchanged;
   if (changed.includes('maintenance')) return row.maintenance ? SETTINGS_MESSAGES.maintenanceOn : SETTINGS_MESSAGES.maintenanceOff;
   return SETTINGS_MESSAGES.saved;
 }
 
-export function settingsRoutes(app: App, deps: SettingsRoutesDeps) {
-  const { db, relay } = deps;
-
+export function settingsRoutes(app: App, deps: SettingsDeps) {
   app.get(
     '/public',
     {
@@ -57,7 +39,7 @@ export function settingsRoutes(app: App, deps: SettingsRoutesDeps) {
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
-      return toPublic(await current(db));
+      return getPublicSettings(deps);
     },
   );
 
@@ -71,7 +53,7 @@ export function settingsRoutes(app: App, deps: SettingsRoutesDeps) {
         response: { 200: PracticeSettingsSchema, 401: ErrorRef, 403: ErrorRef },
       },
     },
-    async () => toSettings(await current(db)),
+    async () => getSettings(deps),
   );
 
   app.patch(
@@ -87,58 +69,9 @@ export function settingsRoutes(app: App, deps: SettingsRoutesDeps) {
     },
     async (request) => {
       const principal = requireAuth(request);
-      const patch = normaliseSettingsPatch(request.body as SettingsPatch);
-      if (Object.keys(patch).length === 0) throw new AppError('VALIDATION_FAILED', SETTINGS_MESSAGES.nothingToChange);
-      const problems = validateSettingsPatch(patch);
-      if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems[0]!.message, problems);
-
-      const actor = { kind: principal.kind, id: principal.id, name: principal.name || principal.id };
-      const result = await db.transaction(async (tx) => {
-        const before = await readSettingsRow(tx as unknown as Db, { forUpdate: true });
-        if (!before) throw new Error('settings: the practice_settings row is missing');
-        const changed = changedFields(
-          { name: before.practiceName, phone: before.contactPhone, email: before.contactEmail, maintenance: before.maintenance },
-          patch,
-        );
-        if (changed.length === 0) return { row: before, changed };
-        const [after] = await tx
-          .update(practiceSettings)
-          .set({
-            practiceName: patch.name ?? before.practiceName,
-            contactPhone: patch.phone ?? before.contactPhone,
-            contactEmail: patch.email ?? before.contactEmail,
-            maintenance: patch.maintenance ?? before.maintenance,
-            version: sql`${practiceSettings.version} + 1`,
-            updatedAt: sql`now()`,
-            updatedBy: actor.id,
-            updatedByName: actor.name,
-          })
-          .where(eq(practiceSettings.id, 1))
-          .returning();
-        await tx.insert(settingChanges).values(
-          changed.map((field) => ({
-            field,
-            oldValue: valueText(field, before),
-            newValue: valueText(field, after!),
-            actorKind: actor.kind,
-            actorId: actor.id,
-            actorName: actor.name,
-          })),
-        );
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'settings.changed',
-          { ...toPublic(after!), changedFields: changed },
-          { actor: { kind: actor.kind, id: actor.id }, key: 'practice' },
-        );
-        return { row: after!, changed };
-      });
-      if (result.changed.length > 0) {
-        relay.kick();
-        request.log.info({ changed: result.changed, by: actor.id }, 'practice settings changed');
-      }
-      return { settings: toSettings(result.row), changed: result.changed, message: replyMessage(result.changed, result.row) };
+      const { row, changed } = await changeSettings(deps, principal, request.body);
+      if (changed.length > 0) request.log.info({ changed, by: principal.id }, 'practice settings changed');
+      return { settings: toSettings(row), changed, message: replyMessage(changed, row) };
     },
   );
 
@@ -153,10 +86,6 @@ export function settingsRoutes(app: App, deps: SettingsRoutesDeps) {
         response: { 200: SettingChangeListSchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef },
       },
     },
-    async (request) => {
-      const q = request.query as SettingChangesQuery;
-      const { changes, total } = await listChanges(db, q.page, q.page_size);
-      return { changes, total, page: q.page, page_size: q.page_size };
-    },
+    async (request) => findSettingChanges(deps, request.query),
   );
 }
