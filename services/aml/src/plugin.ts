@@ -22,9 +22,10 @@ export interface AmlPluginOptions {
 export async function amlPlugin(app: App, opts: AmlPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
+  // The outbox relay for this schema: enqueueEvent kicks it after each commit.
+  runtime.relay(SCHEMA);
   const deps: AmlDeps = {
     db: runtime.db,
-    relay: runtime.relay(SCHEMA),
     logger: runtime.logger,
     today: opts.today ?? (() => londonToday()),
     evidenceWaitMs: opts.evidenceWaitMs ?? 5_000,

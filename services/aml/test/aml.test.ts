@@ -310,7 +310,6 @@ describe('review reminders', () => {
   it('opens one reminder per review date however often the daily job runs', async () => {
     const deps = {
       db: gw.kit.runtime.db,
-      relay: gw.kit.runtime.relay('aml'),
       logger: pino({ level: 'silent' }),
       today: () => today,
       evidenceWaitMs: 0,

@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { LIMITS, MAX_FILES_PER_UPLOAD, TOPICS } from '@countinghouse/proto';
+import { LIMITS, MAX_FILES_PER_UPLOAD } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
-import { AML_EVIDENCE_CONSUMER, amlEvidenceHandler } from './consumers/aml-evidence.js';
+import { subscribeAmlEvidence } from './consumers/aml-evidence.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
@@ -37,12 +37,7 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
     storage = disk;
   }
   await subscribeClientDirectory(runtime);
-  // Its own subscription: the evidence files are removed after the rows' transaction commits.
-  await runtime.bus.subscribe({
-    group: AML_EVIDENCE_CONSUMER,
-    topics: [TOPICS.aml],
-    handler: amlEvidenceHandler(runtime.db, storage, runtime.logger),
-  });
+  await subscribeAmlEvidence(runtime, storage);
   await app.register(authContext, { verifier: runtime.verifier });
   await app.register(multipart, {
     // The parser stops a file at the limit and flags it; the route turns that into 'File too large'.

@@ -51,6 +51,5 @@ export async function runDaily(deps: AmlDeps, day?: string): Promise<{ announced
     }
     if (rows.length < BATCH) break;
   }
-  deps.relay.kick();
   return { announced };
 }

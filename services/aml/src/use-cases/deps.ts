@@ -1,9 +1,8 @@
-import type { Db, OutboxRelay } from '@countinghouse/kit';
+import type { Db } from '@countinghouse/kit';
 import type { Logger } from 'pino';
 
 export interface AmlDeps {
   db: Db;
-  relay: OutboxRelay;
   logger: Logger;
   /** Today in London; tests pin it. */
   today: () => string;

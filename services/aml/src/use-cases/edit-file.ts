@@ -229,6 +229,5 @@ export async function approveFile(deps: AmlDeps, p: Principal, clientId: string,
     );
     return readWholeFile(tx, p, client, today);
   });
-  deps.relay.kick();
   return out;
 }

@@ -88,6 +88,5 @@ export async function deleteAmlFile(deps: AmlDeps, p: Principal, clientId: strin
     });
     await enqueueEvent(tx, SCHEMA, 'aml.file_deleted', { clientId, documentIds }, { actor: { kind: p.kind, id: p.id }, key: clientId });
   });
-  deps.relay.kick();
   return { success: true, message: AML_MESSAGES.deleted };
 }

@@ -1,5 +1,4 @@
 import { findPackage, type Actor } from '@countinghouse/proto';
-import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import {
   eventState,
@@ -162,5 +161,5 @@ async function markSession(tx: DbOrTx, id: string, status: 'processing' | 'faile
 }
 
 async function update(tx: DbOrTx, sub: SubscriptionRow, set: Partial<typeof subscriptions.$inferInsert>): Promise<SubscriptionRow> {
-  return updateSubscription(tx, sub.id, { ...set, updatedAt: sql`now()` });
+  return updateSubscription(tx, sub.id, { ...set, updatedAt: new Date() });
 }

@@ -1,5 +1,5 @@
-import { idempotent, type Db, type EventHandler } from '@countinghouse/kit';
-import { AML_EVIDENCE_DOCUMENT_TYPE, AmlFileDeletedSchema } from '@countinghouse/proto';
+import { idempotent, type ConsumerRuntime, type Db, type EventHandler } from '@countinghouse/kit';
+import { AML_EVIDENCE_DOCUMENT_TYPE, AmlFileDeletedSchema, TOPICS } from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -38,4 +38,16 @@ export function amlEvidenceHandler(db: Db, storage: DocumentStorage, logger: Log
     await deleteRows(removed)(envelope);
     for (const key of removed) await storage.remove(key).catch((err) => logger.warn({ err, key }, 'evidence file not removed'));
   };
+}
+
+/**
+ * Its own subscription rather than the kit's subscribe(): the files go after the rows' transaction has
+ * committed, which a handler running inside that transaction cannot do.
+ */
+export async function subscribeAmlEvidence(runtime: ConsumerRuntime, storage: DocumentStorage): Promise<void> {
+  await runtime.bus.subscribe({
+    group: AML_EVIDENCE_CONSUMER,
+    topics: [TOPICS.aml],
+    handler: amlEvidenceHandler(runtime.db, storage, runtime.logger),
+  });
 }
