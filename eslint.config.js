@@ -33,7 +33,7 @@ export default tseslint.config(
     files: ['services/*/src/**/*.ts', 'gateway/src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
-        'warn',
+        'error',
         {
           selector: 'TSAsExpression > TSAsExpression.expression[typeAnnotation.type="TSUnknownKeyword"]',
           message: '`as unknown as` hides a type error: type the value (DbOrTx, a route schema, a proto schema check) instead.',

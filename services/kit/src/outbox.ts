@@ -170,7 +170,7 @@ export function idempotent(
   db: Db,
   schema: string,
   consumer: string,
-  handler: (envelope: EventEnvelope, tx: Db) => Promise<void>,
+  handler: (envelope: EventEnvelope, tx: DbOrTx) => Promise<void>,
 ): EventHandler {
   return async (envelope) => {
     await db.transaction(async (tx) => {
@@ -178,7 +178,7 @@ export function idempotent(
         insert into ${sql.identifier(schema)}.processed_events (consumer, event_id)
         values (${consumer}, ${envelope.id}) on conflict do nothing returning event_id`);
       if (res.rows.length === 0) return; // already handled
-      await handler(envelope, tx as unknown as Db);
+      await handler(envelope, tx);
     });
   };
 }
