@@ -2,6 +2,7 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { fileURLToPath } from 'node:url';
 import { subscribeBillingConsumer } from './billing-consumer.js';
 import { subscribeDeadlinesConsumer } from './deadlines-consumer.js';
+import { subscribeAmlConsumer } from './aml-consumer.js';
 import { SCHEMA } from './db/schema.js';
 import { subscribeCrmConsumers } from './events.js';
 import { clientRoutes } from './routes/clients.js';
@@ -30,6 +31,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   await subscribeCrmConsumers(runtime);
   await subscribeBillingConsumer(runtime);
   await subscribeDeadlinesConsumer(runtime);
+  await subscribeAmlConsumer(runtime);
   const deps = { db: runtime.db, relay };
   clientRoutes(app, deps);
   leadRoutes(app, deps);
@@ -45,4 +47,5 @@ export { SCHEMA } from './db/schema.js';
 export { demoClientFacts, seedCrmDemo, type DemoClientFacts } from './seed-demo.js';
 export { upsertClientFromSubscription } from './db/client-upsert.js';
 export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './deadlines-consumer.js';
+export { applyAmlReviewTask, AML_REVIEW_TASKS_CONSUMER } from './aml-consumer.js';
 export type { GhlOptions } from './routes/ghl.js';

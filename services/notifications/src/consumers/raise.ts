@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import {
+  amlReviewDue,
   deadlineOverdue,
   documentUploaded,
   integrationSyncFailed,
@@ -25,6 +26,7 @@ export const RAISE_TOPICS = [
   TOPICS.integrations,
   TOPICS.jobs,
   TOPICS.deadlines,
+  TOPICS.aml,
 ];
 
 const HANDLED = [
@@ -35,6 +37,7 @@ const HANDLED = [
   'integrations.sync_failed',
   'jobs.failed',
   'deadlines.deadline_overdue',
+  'aml.review_due',
 ] as const;
 type Handled = (typeof HANDLED)[number];
 
@@ -73,6 +76,9 @@ export function raiseHandler(db: Db, logger: Logger): EventHandler {
         break;
       case 'deadlines.deadline_overdue':
         raised = await raise(tx, envelope.id, deadlineOverdue(envelope.data as EventData<'deadlines.deadline_overdue'>));
+        break;
+      case 'aml.review_due':
+        raised = await raise(tx, envelope.id, amlReviewDue(envelope.data as EventData<'aml.review_due'>));
         break;
     }
     if (raised) logger.debug({ eventId: envelope.id, type: envelope.type }, 'notification raised');
