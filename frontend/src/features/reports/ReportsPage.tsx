@@ -33,6 +33,7 @@ import { useClientsReportQuery, useFailedPaymentsReportQuery, useLeadsReportQuer
 import { BarChart, FunnelChart, Legend, LineChart, type Series } from './charts';
 import { monthAxisLabel, monthLabel, shortDay } from './format';
 import { csvDate, csvFilename, csvPercent, csvPounds, downloadCsv, toCsv, type CsvCell } from './csv';
+import { AmlReport } from './AmlReport';
 import './reports.css';
 
 // /admin/reports: each figure comes from the service that owns it (billing, crm, documents), through
@@ -596,6 +597,8 @@ export function ReportsPage() {
           pageSize={10}
         />
       </ReportCard>
+
+      <AmlReport />
     </Flex>
   );
 }
