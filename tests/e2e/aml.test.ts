@@ -159,6 +159,8 @@ describe('AML due diligence (browser)', () => {
     await p.getByLabel('Password').fill(MLRO.password);
     await p.getByLabel('Password').press('Enter');
     await p.waitForURL('**/staff/dashboard');
+    // The staff portal's client list shows the badge too.
+    await clientRow(p).getByText(AML_MESSAGES.outstandingBadge).waitFor();
     await p.getByRole('tab', { name: 'AML' }).click();
     const d = await openFile(p, 'Awaiting approval');
     await d.getByText('MLRO sign-off').waitFor();
@@ -172,11 +174,19 @@ describe('AML due diligence (browser)', () => {
     const row = clientRow(page);
     await row.waitFor();
     await expect.poll(() => row.getByText(AML_MESSAGES.outstandingBadge).count(), { timeout: 10_000 }).toBe(0);
+    // The control panel counts no client outstanding; its link opens /admin/aml filtered.
+    await page.goto('/admin');
+    const card = page.getByTestId('aml-outstanding-card');
+    await expect.poll(async () => (await card.textContent()) ?? '', { timeout: 10_000 }).toMatch(/Due diligence outstanding\s*0\s*clients/);
+    await card.getByRole('link', { name: AML_MESSAGES.outstandingBadge }).click();
+    await page.waitForURL('**/admin/aml?status=outstanding');
+    await page.getByText('No client has due diligence outstanding').waitFor();
   });
 
   it('the audit trail lists each step: prefill, uploads, risk, submission, approval, views', async () => {
-    await page.goto('/admin/aml');
-    const d = await openFile(page, 'Approved');
+    await page.goto('/admin/aml?status=approved');
+    await page.getByRole('button', { name: `AML file of ${CLIENT}` }).click();
+    const d = drawer(page);
     const step = (action: string) => d.locator(`[data-audit-action="${action}"]`);
     await step('approve').first().waitFor();
     expect(await step('prefill').count()).toBe(1);
