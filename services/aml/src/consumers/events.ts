@@ -41,7 +41,13 @@ export async function subscribeAmlEvents(runtime: Runtime): Promise<void> {
         }
         case 'deadlines.company_refreshed': {
           const d = event.data;
-          await saveCompanyPeople(tx, { clientId: d.clientId, companyNumber: d.companyNumber, officers: d.officers, pscs: d.pscs, at: event.occurredAt });
+          await saveCompanyPeople(tx, {
+            clientId: d.clientId,
+            companyNumber: d.companyNumber,
+            officers: d.officers,
+            pscs: d.pscs,
+            at: event.occurredAt,
+          });
           await syncCompanyPeople(tx, d.clientId);
           break;
         }
