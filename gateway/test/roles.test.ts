@@ -149,6 +149,18 @@ describe('grant and revoke', () => {
     expect(await outboxOf('identity.role_changed', p.id)).toHaveLength(events.length);
   });
 
+  it('an MLRO-only person shows as MLRO in the user list, a manager who is also MLRO as manager', async () => {
+    const roleOf = async (id: string) =>
+      (await gw.kit.runtime.pool.query('select role from identity.profiles where user_id = $1', [id])).rows[0].role;
+    const p = await makePerson(gw, 'mlro.only@x.co.uk', ['client']);
+    expect((await grant({ role: 'mlro', user_id: p.id })).statusCode).toBe(201);
+    expect(await roleOf(p.id)).toBe('mlro');
+    const users = await gw.app.inject({ method: 'GET', url: '/api/identity/users?search=mlro.only', headers: bearer(adminSession) });
+    expect(users.json().users.find((u: { user_id: string }) => u.user_id === p.id)?.role).toBe('mlro');
+    expect((await grant({ role: 'manager', user_id: p.id })).statusCode).toBe(201);
+    expect(await roleOf(p.id)).toBe('manager');
+  });
+
   it('404 for an unknown person, 400 without one, 400 for an unknown role', async () => {
     const unknown = await grant({ role: 'staff', email: 'nobody@x.co.uk' });
     expect(unknown.statusCode).toBe(404);

@@ -326,6 +326,24 @@ describe('review reminders', () => {
         nextReviewOn: '2027-11-23',
       }),
     ]);
+    // Downstream: crm opens one high-priority task for the accountant, notifications raise one.
+    const key = `aml-review:${clientId}:2027-11-23`;
+    const tasks = () =>
+      gw.kit.runtime.pool.query(`select assignee_id, due_date::text, priority, title from crm.tasks where source_key = $1`, [key]);
+    await waitFor(async () => (await tasks()).rows.length === 1, 'the review task');
+    expect((await tasks()).rows[0]).toEqual({
+      assignee_id: accountant.id,
+      due_date: '2027-11-23',
+      priority: 'high',
+      title: `AML review: ${NAME}`,
+    });
+    const notes = () => gw.kit.runtime.pool.query(`select body from notifications.notifications where kind = 'aml_review_due'`);
+    await waitFor(async () => (await notes()).rows.length === 1, 'the review notification');
+    expect((await notes()).rows[0].body).toContain('due for review by 23 Nov 2027');
+    // The event delivered again (another id, same key: a re-run) opens no second task.
+    await gw.kit.runtime.bus.publish(TOPICS.aml, [{ key: clientId, envelope: { ...rows[0].envelope, id: randomUUID() } }]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await tasks()).rows.length).toBe(1);
     today = '2027-10-24';
     expect((await file()).status).toBe('review_due');
     today = '2027-11-24';

@@ -1,5 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
+import { subscribeAmlConsumer } from './consumers/aml-review-tasks.js';
 import { subscribeBillingConsumer } from './consumers/billing-subscriptions.js';
 import { subscribeDeadlinesConsumer } from './consumers/deadline-tasks.js';
 import { subscribeCrmConsumers } from './consumers/team-members.js';
@@ -30,6 +31,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   await subscribeCrmConsumers(runtime);
   await subscribeBillingConsumer(runtime);
   await subscribeDeadlinesConsumer(runtime);
+  await subscribeAmlConsumer(runtime);
   const deps = { db: runtime.db, relay };
   clientRoutes(app, deps);
   leadRoutes(app, deps);
@@ -45,4 +47,5 @@ export { SCHEMA } from './db/schema.js';
 export { demoClientFacts, seedCrmDemo, type DemoClientFacts } from './seed-demo.js';
 export { upsertClientFromSubscription } from './db/client-upsert.js';
 export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './consumers/deadline-tasks.js';
+export { applyAmlReviewTask, AML_REVIEW_TASKS_CONSUMER } from './consumers/aml-review-tasks.js';
 export type { GhlOptions } from './routes/ghl.js';

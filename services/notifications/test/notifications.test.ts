@@ -142,6 +142,35 @@ describe('events raise notifications, once each', () => {
     expect((await rows()).at(-1)).toMatchObject({ body: 'boiler.pdf (General) was uploaded for Brook Plumbing & Heating.' });
   });
 
+  it('an AML review falling due raises one "AML review due", dated en-GB, even when delivered twice', async () => {
+    const before = (await rows()).length;
+    const clientId = randomUUID();
+    const e = envelopeOf('aml.review_due', {
+      idempotencyKey: `aml-review:${clientId}:2027-11-23`,
+      clientId,
+      clientName: 'Cashflow Cafe Ltd',
+      version: 2,
+      nextReviewOn: '2027-11-23',
+      assigneeId: randomUUID(),
+      title: 'AML review: Cashflow Cafe Ltd',
+      description: 'Due for review by 23 Nov 2027.',
+    });
+    await deliver(gw, e);
+    await deliver(gw, e);
+    const after = await rows();
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toEqual({
+      kind: 'aml_review_due',
+      title: 'AML review due',
+      body: 'The due diligence of Cashflow Cafe Ltd (version 2) is due for review by 23 Nov 2027; a task was opened for the assigned accountant.',
+      link: `/admin/aml?status=review_due&client_id=${clientId}`,
+      source_event_id: e.id,
+    });
+    // A malformed one (no review date) raises nothing.
+    await deliver(gw, envelopeOf('aml.review_due', { clientId } as never));
+    expect(await rows()).toHaveLength(before + 1);
+  });
+
   it('a malformed event is skipped without blocking the bus', async () => {
     const before = (await rows()).length;
     const bad = envelopeOf('billing.payment_failed', { amount: 'lots' } as never);

@@ -11,6 +11,7 @@ import { ClientManagement, ControlPanelStats } from '../crm';
 import { ClientDocumentsView } from '../documents';
 import './dashboard.css';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
+import { AmlOutstandingCard } from '../aml/AmlOutstandingCard';
 import { StatusBadge } from '../../shared/StatusBadge';
 
 /** Shown wherever a later issue will put real data: never a made-up number. */
@@ -83,6 +84,7 @@ export function DashboardPage() {
       </Flex>
 
       <ControlPanelStats />
+      <AmlOutstandingCard />
 
       <Card>
         <ResponsiveTabs items={TABS} defaultActiveKey="staff" label="Section" />

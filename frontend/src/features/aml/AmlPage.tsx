@@ -1,10 +1,13 @@
 import { Flex, Typography } from 'antd';
+import { useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AmlWorkspace } from './AmlWorkspace';
 
 /** /admin/aml: every client's anti-money-laundering due diligence (MLR 2017). */
 export function AmlPage() {
   usePageTitle('AML due diligence');
+  // Links from the control panel (?status=outstanding) and notifications (?status=review_due&client_id=…).
+  const [params] = useSearchParams();
   return (
     <Flex vertical gap={16}>
       <div>
@@ -13,7 +16,7 @@ export function AmlPage() {
           Identity of each client and its owners, the risk assessment and the MLRO’s sign-off (Money Laundering Regulations 2017).
         </Typography.Text>
       </div>
-      <AmlWorkspace />
+      <AmlWorkspace initialStatus={params.get('status') ?? undefined} openClientId={params.get('client_id') ?? undefined} />
     </Flex>
   );
 }

@@ -64,12 +64,24 @@ export function AmlStatusTag({ status }: { status: AmlStatus }) {
 }
 
 /** Every current client's due diligence, filtered, with counts; a client opens its file. */
-export function AmlWorkspace({ realm = 'admin' }: { realm?: AuthRealm }) {
-  const [status, setStatus] = useState<string>('outstanding');
+export function AmlWorkspace({
+  realm = 'admin',
+  initialStatus,
+  openClientId,
+}: {
+  realm?: AuthRealm;
+  /** A status filter to start with ('all', 'outstanding' or a status); anything else is ignored. */
+  initialStatus?: string;
+  /** A client whose file opens at once. */
+  openClientId?: string;
+}) {
+  const [status, setStatus] = useState<string>(
+    initialStatus && ['all', 'outstanding', ...AML_STATUSES.map((s) => s.value)].includes(initialStatus) ? initialStatus : 'outstanding',
+  );
   const [risk, setRisk] = useState<string>('all');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(openClientId ?? null);
   const list = useAmlFilesQuery({ status: status as never, risk: risk as never, search: search || undefined, page, page_size: 25, realm });
   const c = list.data?.counts;
   return (

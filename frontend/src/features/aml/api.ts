@@ -3,6 +3,7 @@ import {
   type AmlFile,
   type AmlList,
   type AmlListQuery,
+  type AmlReport,
   type AmlStatuses,
   type AmlVersion,
   type ApproveInput,
@@ -33,6 +34,10 @@ export const amlApi = api.injectEndpoints({
         params: { client_ids: clientIds.join(',') },
         auth: realm ?? 'admin',
       }),
+      providesTags: [{ type: 'AmlFile', id: 'LIST' }],
+    }),
+    amlReport: build.query<AmlReport, RealmArg | void>({
+      query: (a) => ({ url: apiPath(AML_ROUTES.report), auth: (a && a.realm) || 'admin' }),
       providesTags: [{ type: 'AmlFile', id: 'LIST' }],
     }),
     amlFile: build.query<AmlFile, ClientArg>({
@@ -88,6 +93,7 @@ export const amlApi = api.injectEndpoints({
 export const {
   useAmlFilesQuery,
   useAmlStatusesQuery,
+  useAmlReportQuery,
   useAmlFileQuery,
   useAmlVersionQuery,
   useAddAmlPersonMutation,

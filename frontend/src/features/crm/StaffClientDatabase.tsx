@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button, Flex } from 'antd';
 import { FolderOpenOutlined } from '@ant-design/icons';
-import { MESSAGES } from '@countinghouse/proto';
+import { hasPermission, MESSAGES } from '@countinghouse/proto';
+import { useMeQuery } from '../auth/api';
+import { OutstandingTag, useOutstandingClients } from '../aml/OutstandingBadge';
 import { useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientTable } from './components/ClientTable';
@@ -20,6 +22,13 @@ export function StaffClientDatabase() {
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
   const clients = useClientsQuery({ search, sort: 'registration_date', page, page_size: pageSize, realm: 'user' });
   useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
+  // "Due diligence outstanding" for those who may see AML status (aml.view: managers, the MLRO, accountants).
+  const me = useMeQuery();
+  const outstanding = useOutstandingClients(
+    (clients.data?.clients ?? []).map((c) => c.id),
+    'user',
+    hasPermission(me.data?.roles ?? [], 'aml.view'),
+  );
 
   return (
     <Flex vertical gap={12}>
@@ -33,6 +42,7 @@ export function StaffClientDatabase() {
         />
       </Flex>
       <ClientTable
+        badges={(c) => (outstanding.has(c.id) ? <OutstandingTag /> : null)}
         list={clients}
         paging={paging}
         emptyText={search ? 'No clients match this search' : 'No clients yet'}

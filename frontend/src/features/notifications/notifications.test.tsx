@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Notification, NotificationList, NotificationPreferences } from '@countinghouse/proto';
+import { NOTIFICATION_KINDS, type Notification, type NotificationList, type NotificationPreferences } from '@countinghouse/proto';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { NOTIFICATIONS_POLL_MS } from './labels';
@@ -45,6 +45,7 @@ const ALL_ON: NotificationPreferences = {
     integration_sync_failed: true,
     job_failed: true,
     deadline_overdue: true,
+    aml_review_due: true,
   },
 };
 const queryOf = (fetchMock: ReturnType<typeof mockFetch>['fetchMock'], path: string) =>
@@ -208,7 +209,7 @@ describe('/admin/notifications', { timeout: 60_000 }, () => {
     const user = userEvent.setup();
     const group = await screen.findByRole('group', { name: 'Notification kinds I receive' }, { timeout: 30_000 });
     const boxes = within(group).getAllByRole('checkbox');
-    expect(boxes).toHaveLength(7);
+    expect(boxes).toHaveLength(NOTIFICATION_KINDS.length);
     for (const b of boxes) expect(b).toBeChecked();
     const save = screen.getByRole('button', { name: 'Save preferences' });
     expect(save).toBeDisabled();

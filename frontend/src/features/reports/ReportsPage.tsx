@@ -9,6 +9,7 @@ import { MrrHeadline, MrrReport } from './MrrReport';
 import { reportPresets, useReportRange } from './range';
 import type { ReportProps } from './shared/labels';
 import { UploadsHeadline, UploadsReport } from './UploadsReport';
+import { AmlReport } from './AmlReport';
 import './reports.css';
 
 // /admin/reports: each figure comes from the service that owns it (billing, crm, documents), through
@@ -84,6 +85,7 @@ export function ReportsPage() {
       </Row>
       <UploadsReport {...report} />
       <FailedPaymentsReport {...report} />
+      <AmlReport />
     </Flex>
   );
 }

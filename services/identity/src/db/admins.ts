@@ -30,8 +30,11 @@ export async function assertAdminLeft(tx: DbOrTx): Promise<void> {
   if ((await countActiveAdmins(tx)) < 1) throw new AppError('CONFLICT', MESSAGES.lastAdminRefused);
 }
 
-/** Highest first: the role the user list shows for a person (profiles.role). */
-const RANK: readonly Role[] = ['admin', 'manager', 'staff', 'accountant', 'client'];
+/**
+ * Highest first: the role the user list shows for a person (profiles.role). The MLRO is usually held
+ * beside a staff role, which then shows; held alone (or beside accountant or client) it shows as MLRO.
+ */
+export const PROFILE_ROLE_RANK: readonly Role[] = ['admin', 'manager', 'staff', 'mlro', 'accountant', 'client'];
 
 /** Keep profiles.role (the role the user list shows) in step with the person's active grants. */
 export async function syncProfileRole(tx: DbOrTx, userId: string): Promise<void> {
@@ -40,7 +43,7 @@ export async function syncProfileRole(tx: DbOrTx, userId: string): Promise<void>
     .from(userRoles)
     .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true)));
   const held = new Set(rows.map((r) => r.role));
-  const best = RANK.find((r) => held.has(r)) ?? 'client';
+  const best = PROFILE_ROLE_RANK.find((r) => held.has(r)) ?? 'client';
   await tx.update(profiles).set({ role: best }).where(eq(profiles.userId, userId));
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import {
+  amlReviewDue,
   deadlineOverdue,
   documentUploaded,
   integrationSyncFailed,
@@ -23,6 +24,7 @@ export const RAISE_TYPES = [
   'integrations.sync_failed',
   'jobs.failed',
   'deadlines.deadline_overdue',
+  'aml.review_due',
 ] as const;
 export type RaiseEvent = EventOf<(typeof RAISE_TYPES)[number]>;
 
@@ -44,6 +46,8 @@ export async function raiseNotification(event: RaiseEvent, tx: Tx): Promise<bool
       return raise(tx, event.id, jobFailed(event.data));
     case 'deadlines.deadline_overdue':
       return raise(tx, event.id, deadlineOverdue(event.data));
+    case 'aml.review_due':
+      return raise(tx, event.id, amlReviewDue(event.data));
   }
 }
 

@@ -110,3 +110,16 @@ export function deadlineOverdue(d: EventData<'deadlines.deadline_overdue'>): Not
     link: `/admin/deadlines?client_id=${encodeURIComponent(d.clientId)}`,
   };
 }
+
+/**
+ * An approved AML file's review falls due (MLR 2017 reg. 27(8): keep due diligence up to date); the link
+ * opens the practice's AML list on the files needing attention.
+ */
+export function amlReviewDue(d: EventData<'aml.review_due'>): NotificationText {
+  return {
+    kind: 'aml_review_due',
+    title: 'AML review due',
+    body: `The due diligence of ${d.clientName} (version ${d.version}) is due for review by ${formatDate(d.nextReviewOn)}; a task was opened for the assigned accountant.`,
+    link: `/admin/aml?status=review_due&client_id=${encodeURIComponent(d.clientId)}`,
+  };
+}
