@@ -7,6 +7,7 @@ import { migrationsFolder as mediaMigrations, SCHEMA as MEDIA } from '@countingh
 import { migrationsFolder as notificationsMigrations, SCHEMA as NOTIFICATIONS } from '@countinghouse/notifications';
 import { migrationsFolder as settingsMigrations, SCHEMA as SETTINGS } from '@countinghouse/settings';
 import { migrationsFolder as deadlinesMigrations, SCHEMA as DEADLINES } from '@countinghouse/deadlines';
+import { migrationsFolder as engagementMigrations, SCHEMA as ENGAGEMENT } from '@countinghouse/engagement';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: NOTIFICATIONS, migrationsFolder: notificationsMigrations },
   { schema: SETTINGS, migrationsFolder: settingsMigrations },
   { schema: DEADLINES, migrationsFolder: deadlinesMigrations },
+  { schema: ENGAGEMENT, migrationsFolder: engagementMigrations },
 ];

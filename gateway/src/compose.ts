@@ -2,6 +2,7 @@ import { jobsAdminPlugin, type App, type Runtime, type TokenSigner } from '@coun
 import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { crmPlugin } from '@countinghouse/crm';
 import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
+import { engagementPlugin } from '@countinghouse/engagement';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin } from '@countinghouse/integrations';
@@ -52,6 +53,8 @@ export interface ComposeOptions {
   companiesHouse?: CompaniesHouseOptions;
   /** Today in London for the deadlines (tests pin it). */
   deadlinesToday?: () => string;
+  /** The engagement letters' clock (tests move it). */
+  engagementNow?: () => Date;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -121,6 +124,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
         name: 'deadlines',
         register: async (scope) =>
           void (await scope.register(deadlinesPlugin, { runtime: o.runtime, companiesHouse: o.companiesHouse, today: o.deadlinesToday })),
+      },
+      {
+        name: 'engagement',
+        register: async (scope) =>
+          void (await scope.register(engagementPlugin, { runtime: o.runtime, practice: () => live.practice(), now: o.engagementNow })),
       },
     ],
   });

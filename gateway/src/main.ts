@@ -79,6 +79,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   settings: config.SETTINGS_URL,
   notifications: config.NOTIFICATIONS_URL,
   deadlines: config.DEADLINES_URL,
+  engagement: config.ENGAGEMENT_URL,
 };
 const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
 const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));

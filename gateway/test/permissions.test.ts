@@ -86,6 +86,10 @@ const CHECKS: Record<PermissionKey, Check> = {
   'deadlines.view': route('GET', () => `/api/deadlines/clients/${someId}`),
   'deadlines.manage': route('POST', () => `/api/deadlines/${someId}/done`),
   'deadlines.settings': route('PUT', () => '/api/deadlines/settings', { task_lead_days: 30 }),
+  'engagement.view': route('GET', () => '/api/engagement/statuses'),
+  'engagement.sign': route('POST', () => `/api/engagement/letters/${someId}/sign`, { full_name: 'A Person', agree: true }),
+  'engagement.send': route('POST', () => `/api/engagement/clients/${someId}/send`),
+  'engagement.templates': route('GET', () => '/api/engagement/templates'),
 };
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { JOBS_EVENTS } from './job-status.js';
 import { MEDIA_EVENTS } from './media/events.js';
 import { SETTINGS_EVENTS } from './settings/events.js';
 import { DEADLINES_EVENTS } from './deadlines/events.js';
+import { ENGAGEMENT_EVENTS } from './engagement/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -21,6 +22,7 @@ export const TOPICS = {
   /** The job platform (kit): jobs.failed. */
   jobs: 'countinghouse.jobs',
   deadlines: 'countinghouse.deadlines',
+  engagement: 'countinghouse.engagement',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -51,6 +53,7 @@ export const EVENT_TYPES = {
   ...SETTINGS_EVENTS,
   ...JOBS_EVENTS,
   ...DEADLINES_EVENTS,
+  ...ENGAGEMENT_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

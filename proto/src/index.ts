@@ -39,3 +39,5 @@ export * from './text.js';
 export * from './job-status.js';
 export * from './deadlines/deadlines.js';
 export * from './deadlines/events.js';
+export * from './engagement/letters.js';
+export * from './engagement/events.js';

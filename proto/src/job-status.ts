@@ -11,6 +11,7 @@ export const JOB_LABELS: Record<JobName, string> = {
   'integrations.keep_alive': 'Accounting connections kept alive',
   'deadlines.daily': 'Deadline tasks and overdue notices',
   'deadlines.companies_house_refresh': 'Companies House refresh',
+  'engagement.reminders': 'Engagement letter reminders',
 };
 export const jobLabel = (name: string): string => JOB_LABELS[name as JobName] ?? name;
 

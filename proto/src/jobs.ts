@@ -8,6 +8,7 @@ export const QUEUES = {
   integrations: 'countinghouse-integrations',
   media: 'countinghouse-media',
   deadlines: 'countinghouse-deadlines',
+  engagement: 'countinghouse-engagement',
 } as const;
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
@@ -24,6 +25,9 @@ export const IntegrationKeepAliveJobSchema = Type.Object({});
 export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 export const CompaniesHouseRefreshJobSchema = Type.Object({ clientId: Type.Optional(Type.String()) });
 
+/** The daily chase of unsigned engagement letters; `day` (YYYY-MM-DD, London) as the deadlines' run. */
+export const EngagementRemindersJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
+
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
@@ -33,6 +37,8 @@ export const JOBS = {
   'deadlines.daily': { queue: QUEUES.deadlines, schema: DeadlinesDailyJobSchema },
   /** Daily: read every linked company (or one) from Companies House and move changed dates. */
   'deadlines.companies_house_refresh': { queue: QUEUES.deadlines, schema: CompaniesHouseRefreshJobSchema },
+  /** Daily: e-mail the reminders of unsigned engagement letters (3 and 7 days after sending). */
+  'engagement.reminders': { queue: QUEUES.engagement, schema: EngagementRemindersJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;

@@ -58,5 +58,6 @@ export const SERVICES = [
   'settings',
   'notifications',
   'deadlines',
+  'engagement',
 ] as const;
 export type GatewayService = (typeof SERVICES)[number];

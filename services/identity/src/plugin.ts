@@ -7,6 +7,7 @@ import { SessionStore } from './db/session-store.js';
 import { pruneThrottle } from './db/throttle.js';
 import { senderOf } from './domain/sender.js';
 import { Mailer } from './mailer.js';
+import { subscribeEngagementMail } from './engagement-mail.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { passwordRoutes } from './routes/passwords.js';
@@ -88,6 +89,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
     cookieSecure: opts.cookieSecure,
   });
   await scheduleHousekeeping(runtime.jobs, db, runtime.logger);
+  // Reminders of unsigned engagement letters go out through this mailer.
+  await subscribeEngagementMail(runtime, mailer);
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -3,7 +3,7 @@ import {
   AccessLogSchema,
   DirectoryListSchema,
   DirectoryQuerySchema,
-  DOCUMENT_TYPE_VALUES,
+  UPLOAD_DOCUMENT_TYPE_VALUES,
   DocumentListQuerySchema,
   DocumentListSchema,
   DocumentSummaryQuerySchema,
@@ -253,7 +253,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
         if (!sawFile) {
           sawFile = true;
           try {
-            if (!fields.documentType || !(DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
+            if (!fields.documentType || !(UPLOAD_DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
             target = await resolveClient(db, p, scope, fields.clientId);
           } catch (err) {
             failure = err;
