@@ -1,6 +1,6 @@
 import type { Db } from '@countinghouse/kit';
 import type { LetterReason, TemplateSet } from '@countinghouse/proto';
-import { and, desc, eq, inArray, isNull, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import type { LetterScope } from '../domain/access.js';
 import { audit, clientDirectory, letters, reminders, templateVersions } from './schema.js';
 
@@ -38,14 +38,6 @@ export async function directoryEntry(db: Db, clientId: string, opts: { forUpdate
   const q = db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
   const [row] = opts.forUpdate ? await q.for('update') : await q;
   return row ?? null;
-}
-
-function scopeWhere(scope: LetterScope): SQL | undefined {
-  if (scope.all) return undefined;
-  const parts: SQL[] = [];
-  if (scope.ownerUserId) parts.push(eq(clientDirectory.userId, scope.ownerUserId));
-  if (scope.accountantId) parts.push(eq(clientDirectory.assignedAccountantId, scope.accountantId));
-  return parts.length ? or(...parts) : sql`false`;
 }
 
 export async function ownClients(db: Db, userId: string): Promise<DirectoryRow[]> {
@@ -141,11 +133,14 @@ export async function recordSignature(tx: Db, id: string, s: Signature): Promise
 
 /** Each client's newest letter version, for the clients in scope (client list badges, counts). */
 export async function newestPerClient(db: Db, scope: LetterScope) {
-  const where = scopeWhere(scope);
+  const where = scope.all
+    ? sql``
+    : sql`join engagement.client_directory cd on cd.client_id = l.client_id
+          where (cd.user_id = ${scope.ownerUserId ?? ''} or cd.assigned_accountant_id = ${scope.accountantId ?? ''})`;
   const res = await db.execute<{ client_id: string; version: number; signed_at: Date | string | null }>(sql`
     select distinct on (l.client_id) l.client_id, l.version, l.signed_at
     from engagement.letters l
-    ${where ? sql`join engagement.client_directory cd on cd.client_id = l.client_id where ${where}` : sql``}
+    ${where}
     order by l.client_id, l.version desc`);
   return res.rows;
 }
@@ -238,4 +233,3 @@ export async function directoryEntries(db: Db, ids: string[]): Promise<Directory
   return db.select().from(clientDirectory).where(inArray(clientDirectory.clientId, ids));
 }
 
-export { scopeWhere };
