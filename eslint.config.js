@@ -27,4 +27,22 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  // Issue 17: handlers take their types from the route schemas (the kit's App carries the TypeBox
+  // provider) and queries take DbOrTx, so neither a request part nor a transaction is cast. (Tests may.)
+  {
+    files: ['services/*/src/**/*.ts', 'gateway/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'warn',
+        {
+          selector: 'TSAsExpression > TSAsExpression.expression[typeAnnotation.type="TSUnknownKeyword"]',
+          message: '`as unknown as` hides a type error: type the value (DbOrTx, a route schema, a proto schema check) instead.',
+        },
+        {
+          selector: 'TSAsExpression > MemberExpression.expression[object.name=/^(request|req)$/][property.name=/^(body|params|query)$/]',
+          message: 'Request parts are typed by the route schema (App has the TypeBox provider): declare the schema, do not cast.',
+        },
+      ],
+    },
+  },
 );

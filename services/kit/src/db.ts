@@ -1,9 +1,26 @@
-import { sql } from 'drizzle-orm';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { is, sql } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { PgTransaction, type PgDatabase, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 
 export type Db = NodePgDatabase<Record<string, unknown>>;
+/** The transaction `db.transaction(async (tx) => …)` hands over. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/**
+ * A database or a transaction: what a query function takes, so it runs alone or inside the caller's
+ * transaction without a cast.
+ */
+export type DbOrTx = PgDatabase<NodePgQueryResultHKT, Record<string, unknown>>;
+
+interface TxState {
+  root: object;
+  afterCommit: Map<string, () => void>;
+}
+/** The open transactions of the databases createDb made, with what to do once they commit. */
+const TX_STATE = new WeakMap<object, TxState>();
+/** Per database: who is told, after commit, that a service's outbox has new rows (the runtime's relays). */
+const OUTBOX_LISTENERS = new WeakMap<object, (schema: string) => void>();
 
 export function createPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
@@ -12,8 +29,68 @@ export function createPool(url: string, max = 10): pg.Pool {
   return pool;
 }
 
+/**
+ * A Drizzle database on the pool. Its transactions (and their nested savepoints) remember what must
+ * happen once they commit: enqueueEvent uses that to kick the outbox relay after the commit, never
+ * before it (a relay pass before the commit would not see the row) and never after a rollback.
+ */
 export function createDb(pool: pg.Pool): Db {
-  return drizzle(pool);
+  const db: Db = drizzle(pool);
+  const begin = db.transaction.bind(db);
+  db.transaction = async <T>(fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> => {
+    const afterCommit = new Map<string, () => void>();
+    const result = await begin(async (tx) => {
+      track(tx, { root: db, afterCommit });
+      return fn(tx);
+    }, config);
+    for (const run of afterCommit.values()) {
+      try {
+        run();
+      } catch {
+        // an after-commit step is advisory (a kick); the transaction has committed either way
+      }
+    }
+    return result;
+  };
+  return db;
+}
+
+function track(tx: Tx, state: TxState) {
+  TX_STATE.set(tx, state);
+  const nested = tx.transaction.bind(tx);
+  tx.transaction = <T>(fn: (inner: Tx) => Promise<T>): Promise<T> =>
+    nested((inner) => {
+      track(inner, state);
+      return fn(inner);
+    });
+}
+
+/**
+ * Run `run` once `dbOrTx` has committed: after the outermost transaction of a database made by
+ * createDb, at once when `dbOrTx` is not a transaction (its statement has already committed). The
+ * same `key` runs once per transaction. A transaction from elsewhere is not tracked: nothing runs.
+ */
+export function afterCommit(dbOrTx: DbOrTx, key: string, run: () => void): void {
+  const state = TX_STATE.get(dbOrTx);
+  if (state) {
+    if (!state.afterCommit.has(key)) state.afterCommit.set(key, run);
+    return;
+  }
+  if (is(dbOrTx, PgTransaction)) return;
+  run();
+}
+
+/** Tell `listener` (after commit) whenever an event is written to an outbox through `db`. */
+export function onOutboxWrite(db: Db, listener: (schema: string) => void): void {
+  OUTBOX_LISTENERS.set(db, listener);
+}
+
+/** An event was written to `schema`'s outbox through `dbOrTx`: tell the database's listener after commit. */
+export function outboxWritten(dbOrTx: DbOrTx, schema: string): void {
+  const root = TX_STATE.get(dbOrTx)?.root ?? dbOrTx;
+  const listener = OUTBOX_LISTENERS.get(root);
+  if (!listener) return;
+  afterCommit(dbOrTx, `outbox:${schema}`, () => listener(schema));
 }
 
 /**

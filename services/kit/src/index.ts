@@ -1,6 +1,7 @@
 export * from './app.js';
 export * from './auth.js';
 export * from './bus.js';
+export * from './consumers.js';
 export * from './config.js';
 export * from './db.js';
 export * from './errors.js';

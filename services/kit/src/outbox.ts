@@ -4,9 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventBus, EventHandler } from './bus.js';
-import type { Db } from './db.js';
-
-type Tx = Pick<Db, 'execute'>;
+import { outboxWritten, type Db, type DbOrTx } from './db.js';
 
 export function makeEnvelope<T extends EventType>(type: T, data: EventData<T>, actor: Actor, version = 1): EventEnvelope<EventData<T>> {
   return { id: randomUUID(), type, version, occurredAt: new Date().toISOString(), actor, data };
@@ -14,10 +12,11 @@ export function makeEnvelope<T extends EventType>(type: T, data: EventData<T>, a
 
 /**
  * Write an event into the service's outbox, inside the caller's transaction: the change and its event
- * commit together or not at all.
+ * commit together or not at all. Once the transaction commits, the service's relay is kicked by itself
+ * (no `relay.kick()` after the transaction).
  */
 export async function enqueueEvent<T extends EventType>(
-  tx: Tx,
+  tx: DbOrTx,
   schema: string,
   type: T,
   data: EventData<T>,
@@ -27,6 +26,7 @@ export async function enqueueEvent<T extends EventType>(
   await tx.execute(sql`
     insert into ${sql.identifier(schema)}.outbox (event_id, topic, key, type, envelope)
     values (${envelope.id}, ${topicOf(type)}, ${opts.key ?? null}, ${type}, ${JSON.stringify(envelope)}::jsonb)`);
+  outboxWritten(tx, schema);
   return envelope;
 }
 
@@ -63,7 +63,10 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Ask for a pass now (after a commit that wrote events), instead of waiting for the next tick. */
+  /**
+   * Ask for a pass now, instead of waiting for the next tick. enqueueEvent does this after its
+   * transaction commits; call it by hand only after writing the outbox some other way.
+   */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {

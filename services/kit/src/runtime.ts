@@ -6,7 +6,7 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { applyRevocationEvent, REVOCATION_REPLAY_MS, RevocationList, TokenVerifier } from './auth.js';
 import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
-import { createDb, createPool, pingDb, type Db } from './db.js';
+import { createDb, createPool, onOutboxWrite, pingDb, type Db } from './db.js';
 import { BullMqJobQueue, JOBS_SCHEMA, migrateJobsSchema, PgJobQueue, type JobQueue } from './jobs.js';
 import { OutboxRelay } from './outbox.js';
 
@@ -24,7 +24,10 @@ export interface Runtime {
   readonly verifier: TokenVerifier;
   readonly demoMode: boolean;
   readonly publicUrl: string;
-  /** Start relaying a service schema's outbox. Returns the relay so writers can kick it after commit. */
+  /**
+   * Start relaying a service schema's outbox. An event written through `db` (enqueueEvent) kicks it once
+   * its transaction commits; the relay also polls (relayIntervalMs) for rows written otherwise.
+   */
   relay(schema: string): OutboxRelay;
   healthChecks(): Record<string, () => Promise<boolean>>;
   close(): Promise<void>;
@@ -111,6 +114,8 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const revocations = new RevocationList();
   const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
   const relays = new Map<string, OutboxRelay>();
+  // An event written through this database kicks its schema's relay once the transaction commits.
+  onOutboxWrite(db, (schema) => relays.get(schema)?.kick());
 
   // Every instance learns of revoked sessions and withdrawn access by event. On Kafka it first replays
   // a whole token lifetime and is not created until that replay is handled, so a restarted service

@@ -223,7 +223,7 @@ export function clientRoutes(app: App, { db, relay }: RouteDeps) {
         mapDbError(err, { unique: CLIENT_MESSAGES.userLinked });
       }
       relay.kick();
-      return reply.status(201).send(await getClient(db, id));
+      return reply.status(201).send((await getClient(db, id))!);
     },
   );
 

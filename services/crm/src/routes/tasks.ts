@@ -144,7 +144,7 @@ export function taskRoutes(app: App, { db }: RouteDeps) {
           completedAt: status === 'completed' ? new Date() : null,
         })
         .returning();
-      return reply.status(201).send(await loadTask(db, row!.id));
+      return reply.status(201).send((await loadTask(db, row!.id))!);
     },
   );
 

@@ -110,7 +110,7 @@ export function upgradeRoutes(app: App, { db, relay }: RouteDeps) {
           .returning({ id: clientUpgrades.id });
         return row!.id;
       });
-      return reply.status(201).send(await loadUpgrade(db, id));
+      return reply.status(201).send((await loadUpgrade(db, id))!);
     },
   );
 

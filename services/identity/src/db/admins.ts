@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Db } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type DbOrTx } from '@countinghouse/kit';
 import { MESSAGES, type Role } from '@countinghouse/proto';
 import { and, eq, sql } from 'drizzle-orm';
 import { displayName } from '../domain/roles.js';
@@ -6,13 +6,11 @@ import { profiles, SCHEMA, userRoles } from './schema.js';
 import type { Revoker } from './revocations.js';
 import type { SessionStore } from './session-store.js';
 
-type Exec = Pick<Db, 'execute' | 'update' | 'select'>;
-
 /**
  * Active administrators: active admin panel accounts whose role is admin, plus people with an active
  * admin grant (docs/decisions.md, the last-admin rule).
  */
-export async function countActiveAdmins(tx: Pick<Db, 'execute'>): Promise<number> {
+export async function countActiveAdmins(tx: DbOrTx): Promise<number> {
   const res = await tx.execute(sql`
     select (select count(*) from identity.admin_users where is_active and role = 'admin')::int
          + (select count(distinct user_id) from identity.user_roles where is_active and role = 'admin')::int as n`);
@@ -23,12 +21,12 @@ export async function countActiveAdmins(tx: Pick<Db, 'execute'>): Promise<number
  * The one lock every transaction that may remove an administrator takes first, so two admins removing
  * each other at the same moment run one after the other and the second sees the first's commit.
  */
-export async function lockAdmins(tx: Pick<Db, 'execute'>): Promise<void> {
+export async function lockAdmins(tx: DbOrTx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('identity.active_admins'))`);
 }
 
 /** After the removal, inside the same (locked) transaction: refuse, rolling it back, if no admin is left. */
-export async function assertAdminLeft(tx: Pick<Db, 'execute'>): Promise<void> {
+export async function assertAdminLeft(tx: DbOrTx): Promise<void> {
   if ((await countActiveAdmins(tx)) < 1) throw new AppError('CONFLICT', MESSAGES.lastAdminRefused);
 }
 
@@ -36,7 +34,7 @@ export async function assertAdminLeft(tx: Pick<Db, 'execute'>): Promise<void> {
 const RANK: readonly Role[] = ['admin', 'manager', 'staff', 'accountant', 'client'];
 
 /** Keep profiles.role (the role the user list shows) in step with the person's active grants. */
-export async function syncProfileRole(tx: Exec, userId: string): Promise<void> {
+export async function syncProfileRole(tx: DbOrTx, userId: string): Promise<void> {
   const rows = await tx
     .select({ role: userRoles.role })
     .from(userRoles)
@@ -53,7 +51,7 @@ export async function syncProfileRole(tx: Exec, userId: string): Promise<void> {
  * the current roles), and each withdrawn role is announced.
  */
 export async function withdrawnRolesTakeEffect(
-  tx: Exec,
+  tx: DbOrTx,
   o: { sessions: SessionStore; revoke: Revoker; userId: string; roles: readonly Role[]; actor: { kind: 'admin' | 'user'; id: string } },
 ): Promise<void> {
   const { sessions, userId, roles, actor } = o;

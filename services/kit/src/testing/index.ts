@@ -92,7 +92,7 @@ export interface TestKit {
 }
 
 /** A fresh database plus an in-process runtime (real PostgreSQL, in-process bus and jobs) and signing keys. */
-export async function createTestKit(o: { logLevel?: string } = {}): Promise<TestKit> {
+export async function createTestKit(o: { logLevel?: string; relayIntervalMs?: number } = {}): Promise<TestKit> {
   const db = await createTestDatabase();
   const keys = generateSigningKeys();
   const runtime = await createRuntime({
@@ -101,7 +101,7 @@ export async function createTestKit(o: { logLevel?: string } = {}): Promise<Test
     poolSize: 5,
     publicKeyPem: keys.publicKeyPem,
     logger: pino({ level: o.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    relayIntervalMs: 50,
+    relayIntervalMs: o.relayIntervalMs ?? 50,
   });
   const signer = await TokenSigner.fromPem(keys.privateKeyPem);
   return {
