@@ -159,7 +159,12 @@ export type MyLetters = Static<typeof MyLettersSchema>;
 
 export const LetterStatusesSchema = Type.Object({
   statuses: Type.Array(
-    Type.Object({ client_id: Type.String(), status: LetterStatusSchema, version: Type.Integer(), signed_at: Type.Union([Type.String(), Type.Null()]) }),
+    Type.Object({
+      client_id: Type.String(),
+      status: LetterStatusSchema,
+      version: Type.Integer(),
+      signed_at: Type.Union([Type.String(), Type.Null()]),
+    }),
   ),
 });
 export type LetterStatuses = Static<typeof LetterStatusesSchema>;
@@ -181,7 +186,13 @@ export const SignReplySchema = Type.Object({ letter: LetterSchema, message: Type
 export type SignReply = Static<typeof SignReplySchema>;
 
 export const AuditEntrySchema = Type.Object({
-  action: Type.Union([Type.Literal('send'), Type.Literal('view'), Type.Literal('sign'), Type.Literal('download'), Type.Literal('reminder')]),
+  action: Type.Union([
+    Type.Literal('send'),
+    Type.Literal('view'),
+    Type.Literal('sign'),
+    Type.Literal('download'),
+    Type.Literal('reminder'),
+  ]),
   principal_name: Type.String(),
   principal_kind: Type.String(),
   ip: Type.Union([Type.String(), Type.Null()]),

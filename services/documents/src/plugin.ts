@@ -3,7 +3,7 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { LIMITS, MAX_FILES_PER_UPLOAD, TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
-import { ENGAGEMENT_LETTERS_CONSUMER, engagementLettersHandler } from './consumers/engagement-letters.js';
+import { subscribeEngagementLetters } from './consumers/engagement-letters.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
@@ -42,11 +42,7 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
     handler: clientDirectoryHandler(runtime.db, runtime.logger),
   });
   // Signed engagement letters arrive as events and are filed as the client's documents.
-  await runtime.bus.subscribe({
-    group: ENGAGEMENT_LETTERS_CONSUMER,
-    topics: [TOPICS.engagement],
-    handler: engagementLettersHandler(runtime.db, storage, runtime.logger),
-  });
+  await subscribeEngagementLetters(runtime, storage);
   await app.register(authContext, { verifier: runtime.verifier });
   await app.register(multipart, {
     // The parser stops a file at the limit and flags it; the route turns that into 'File too large'.

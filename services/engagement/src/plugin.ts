@@ -1,7 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
-import { TOPICS } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_DIRECTORY_CONSUMER, clientDirectoryHandler } from './consumers/client-directory.js';
+import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { ensureTemplates } from './db/queries.js';
 import { SCHEMA } from './db/schema.js';
 import { defaultTemplates } from './domain/default-templates.js';
@@ -35,11 +34,7 @@ export async function engagementPlugin(app: App, opts: EngagementPluginOptions) 
     now: opts.now ?? (() => new Date()),
     publicUrl: runtime.publicUrl,
   };
-  await runtime.bus.subscribe({
-    group: CLIENT_DIRECTORY_CONSUMER,
-    topics: [TOPICS.crm],
-    handler: clientDirectoryHandler(deps, runtime.logger),
-  });
+  await subscribeClientDirectory(runtime, deps);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

@@ -96,9 +96,17 @@ describe('placeholders and the letter text', () => {
 
   it('refuses unknown placeholders, unprintable characters and a package without its schedule', () => {
     const t = defaultTemplates();
-    expect(templateProblems(t, PACKAGES.map((p) => p.name))).toEqual([]);
+    expect(
+      templateProblems(
+        t,
+        PACKAGES.map((p) => p.name),
+      ),
+    ).toEqual([]);
     const bad = { ...t, terms: 'Dear {{client_nam}}', privacy: 'Emoji 🙂', schedules: { ...t.schedules, Growth: '' } };
-    const problems = templateProblems(bad, PACKAGES.map((p) => p.name));
+    const problems = templateProblems(
+      bad,
+      PACKAGES.map((p) => p.name),
+    );
     expect(problems).toContainEqual({ path: '/terms', message: 'Unknown placeholder {{client_nam}}' });
     expect(problems.map((p) => p.path)).toContain('/privacy');
     expect(problems).toContainEqual({ path: '/schedules/Growth', message: 'A schedule of services is needed for Growth' });
@@ -128,12 +136,27 @@ describe('status of a letter and a client', () => {
   });
 
   it.each([
-    ['a paying client with an account and no letter', { userId: 'u', packageName: 'Growth', subscriptionStatus: 'active' }, null, 'onboarding'],
+    [
+      'a paying client with an account and no letter',
+      { userId: 'u', packageName: 'Growth', subscriptionStatus: 'active' },
+      null,
+      'onboarding',
+    ],
     ['no sign-in account yet', { userId: null, packageName: 'Growth', subscriptionStatus: 'active' }, null, null],
     ['no package yet', { userId: 'u', packageName: null, subscriptionStatus: 'pending' }, null, null],
     ['cancelled', { userId: 'u', packageName: 'Growth', subscriptionStatus: 'cancelled' }, null, null],
-    ['upgraded to Scale', { userId: 'u', packageName: 'Scale', subscriptionStatus: 'active' }, { packageName: 'Growth' }, 'package_changed'],
-    ['same package (a fee or name edit)', { userId: 'u', packageName: 'Growth', subscriptionStatus: 'active' }, { packageName: 'Growth' }, null],
+    [
+      'upgraded to Scale',
+      { userId: 'u', packageName: 'Scale', subscriptionStatus: 'active' },
+      { packageName: 'Growth' },
+      'package_changed',
+    ],
+    [
+      'same package (a fee or name edit)',
+      { userId: 'u', packageName: 'Growth', subscriptionStatus: 'active' },
+      { packageName: 'Growth' },
+      null,
+    ],
   ] as const)('%s → %s', (_l, client, newest, expected) => {
     expect(letterNeeded(client, newest)).toBe(expected);
   });

@@ -72,7 +72,11 @@ beforeAll(async () => {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100 000', email: 'practice@test.co.uk' } }),
+    publicConfig: () => ({
+      demoMode: true,
+      maintenance: false,
+      practice: { name: 'Test Practice', phone: '0100 000', email: 'practice@test.co.uk' },
+    }),
     engagementNow: () => clock,
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
@@ -85,7 +89,10 @@ beforeAll(async () => {
   staff = await makePerson(gw, 'el.staff@x.co.uk', ['staff']);
   manager = await makePerson(gw, 'el.manager@x.co.uk', ['manager']);
   await publishClient({ clientId, companyName: 'Acme Widgets Ltd', userId: owner.id, assignedAccountantId: assigned.id });
-  await waitFor(async () => (await inject(admin, 'GET', `/api/engagement/clients/${clientId}`)).statusCode === 200, 'the client in the directory');
+  await waitFor(
+    async () => (await inject(admin, 'GET', `/api/engagement/clients/${clientId}`)).statusCode === 200,
+    'the client in the directory',
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -110,8 +117,10 @@ describe('a new client paying for Growth', () => {
   });
 
   it('who sees the letter: staff, the assigned accountant and the owner; not another accountant or client', async () => {
-    for (const t of [admin, staff.token, manager.token, assigned.token, owner.token]) expect((await inject(t, 'GET', `/api/engagement/clients/${clientId}`)).statusCode).toBe(200);
-    for (const t of [accountant.token, otherClient.token]) expect((await inject(t, 'GET', `/api/engagement/clients/${clientId}`)).statusCode).toBe(404);
+    for (const t of [admin, staff.token, manager.token, assigned.token, owner.token])
+      expect((await inject(t, 'GET', `/api/engagement/clients/${clientId}`)).statusCode).toBe(200);
+    for (const t of [accountant.token, otherClient.token])
+      expect((await inject(t, 'GET', `/api/engagement/clients/${clientId}`)).statusCode).toBe(404);
     expect((await mine(otherClient.token)).clients).toEqual([]);
     const st = (await inject(assigned.token, 'GET', '/api/engagement/statuses')).json() as LetterStatuses;
     expect(st.statuses.map((s) => s.client_id)).toEqual([clientId]);
@@ -214,7 +223,9 @@ describe('signing', () => {
 
   it('a signed letter cannot be signed again, changed or deleted through any API, whatever the role', async () => {
     const id = letter.id;
-    expect((await inject(owner.token, 'POST', `/api/engagement/letters/${id}/sign`, { full_name: 'Mallory', agree: true })).statusCode).toBe(409);
+    expect(
+      (await inject(owner.token, 'POST', `/api/engagement/letters/${id}/sign`, { full_name: 'Mallory', agree: true })).statusCode,
+    ).toBe(409);
     for (const t of [admin, manager.token, staff.token, assigned.token, owner.token]) {
       for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
         const r = await inject(t, method, `/api/engagement/letters/${id}`, { text: 'changed' });
@@ -232,7 +243,9 @@ describe('signing', () => {
 
   it('the database itself refuses to change or delete a signed letter', async () => {
     const pool = gw.kit.runtime.pool;
-    await expect(pool.query(`update engagement.letters set signer_name = 'Mallory' where id = $1`, [letter.id])).rejects.toThrow(/never changed/);
+    await expect(pool.query(`update engagement.letters set signer_name = 'Mallory' where id = $1`, [letter.id])).rejects.toThrow(
+      /never changed/,
+    );
     await expect(pool.query(`update engagement.letters set text = 'x' where id = $1`, [letter.id])).rejects.toThrow(/never changed/);
     await expect(pool.query(`delete from engagement.letters where id = $1`, [letter.id])).rejects.toThrow(/never deleted/);
     await expect(pool.query(`delete from engagement.audit where letter_id = $1`, [letter.id])).rejects.toThrow(/never changed or deleted/);
@@ -253,7 +266,14 @@ describe('signing', () => {
 describe('a package change asks again', () => {
   it('upgrading to Scale makes version 2 to sign; version 1 is superseded and its PDF still listed', async () => {
     clock = new Date('2026-11-10T09:00:00Z');
-    await publishClient({ clientId, companyName: 'Acme Widgets Ltd', userId: owner.id, assignedAccountantId: assigned.id, packageName: 'Scale', monthlyFee: 150 });
+    await publishClient({
+      clientId,
+      companyName: 'Acme Widgets Ltd',
+      userId: owner.id,
+      assignedAccountantId: assigned.id,
+      packageName: 'Scale',
+      monthlyFee: 150,
+    });
     await waitFor(async () => (await lettersOf(admin)).letters.length === 2, 'version 2');
     const l = await lettersOf(admin);
     expect(l.status).toBe('awaiting_signature');
@@ -272,7 +292,14 @@ describe('a package change asks again', () => {
   });
 
   it('the same package again (a name or fee edit) makes no new version; a redelivered event neither', async () => {
-    await publishClient({ clientId, companyName: 'Acme Widgets Limited', userId: owner.id, assignedAccountantId: assigned.id, packageName: 'Scale', monthlyFee: 150 });
+    await publishClient({
+      clientId,
+      companyName: 'Acme Widgets Limited',
+      userId: owner.id,
+      assignedAccountantId: assigned.id,
+      packageName: 'Scale',
+      monthlyFee: 150,
+    });
     await waitFor(async () => (await inject(admin, 'GET', '/api/engagement/statuses')).statusCode === 200, 'settled');
     await new Promise((r) => setTimeout(r, 300));
     expect((await lettersOf(admin)).letters).toHaveLength(2);
@@ -280,8 +307,10 @@ describe('a package change asks again', () => {
 });
 
 describe('reminders by e-mail after 3 and 7 days', () => {
-  const mails = async () => (await inject(admin, 'GET', '/api/identity/outgoing-mail')).json().mail as Array<{ to: string; subject: string; body: string }>;
-  const reminderCount = async () => (await mails()).filter((m) => m.subject.startsWith('Reminder: please sign your engagement letter')).length;
+  const mails = async () =>
+    (await inject(admin, 'GET', '/api/identity/outgoing-mail')).json().mail as Array<{ to: string; subject: string; body: string }>;
+  const reminderCount = async () =>
+    (await mails()).filter((m) => m.subject.startsWith('Reminder: please sign your engagement letter')).length;
 
   it('chases version 2 (sent 10 Nov) on 13 Nov and 17 Nov, once each, into the outgoing-mail log', async () => {
     const deps = depsOf();
@@ -294,13 +323,22 @@ describe('reminders by e-mail after 3 and 7 days', () => {
     const m = (await mails()).find((x) => x.subject.startsWith('Reminder'))!;
     expect(m.to).toBe('alice@acme.example.co.uk');
     expect(m.subject).toBe('Reminder: please sign your engagement letter with Test Practice');
-    expect(m.body).toContain('We sent Acme Widgets Ltd\'s engagement letter on 10 Nov 2026');
+    expect(m.body).toContain("We sent Acme Widgets Ltd's engagement letter on 10 Nov 2026");
   });
 
   it('stops once signed', async () => {
     const id = (await lettersOf(admin)).current!.id;
-    expect((await inject(owner.token, 'POST', `/api/engagement/letters/${id}/sign`, { full_name: 'Alice Mary Widget', agree: true })).statusCode).toBe(200);
-    await publishClient({ clientId: soleId, companyName: 'Sam Sole', userId: otherClient.id, businessType: 'sole_trader', packageName: 'Sole Trader Package', monthlyFee: 40 });
+    expect(
+      (await inject(owner.token, 'POST', `/api/engagement/letters/${id}/sign`, { full_name: 'Alice Mary Widget', agree: true })).statusCode,
+    ).toBe(200);
+    await publishClient({
+      clientId: soleId,
+      companyName: 'Sam Sole',
+      userId: otherClient.id,
+      businessType: 'sole_trader',
+      packageName: 'Sole Trader Package',
+      monthlyFee: 40,
+    });
     await waitFor(async () => (await inject(admin, 'GET', `/api/engagement/clients/${soleId}`)).statusCode === 200, 'the sole trader');
     // Only the sole trader's letter (sent 10 Nov by the clock) is chased now.
     expect((await runReminders(depsOf(), '2026-11-20')).sent).toBe(1);
@@ -324,11 +362,15 @@ describe('a consumer’s letter', () => {
 
 describe('templates (/admin/settings)', () => {
   it('administrators only; unknown placeholders are refused; a save is a new version and letters sent stay as they were', async () => {
-    for (const t of [staff.token, manager.token, owner.token]) expect((await inject(t, 'GET', '/api/engagement/templates')).statusCode).toBe(403);
+    for (const t of [staff.token, manager.token, owner.token])
+      expect((await inject(t, 'GET', '/api/engagement/templates')).statusCode).toBe(403);
     const cur = (await inject(admin, 'GET', '/api/engagement/templates')).json() as Templates;
     expect(cur.version).toBe(1);
     expect(Object.keys(cur.templates.schedules)).toContain('Growth');
-    const bad = await inject(admin, 'PUT', '/api/engagement/templates', { version: 1, templates: { ...cur.templates, terms: 'Hello {{clinet_name}}' } });
+    const bad = await inject(admin, 'PUT', '/api/engagement/templates', {
+      version: 1,
+      templates: { ...cur.templates, terms: 'Hello {{clinet_name}}' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.details).toContainEqual({ path: '/terms', message: 'Unknown placeholder {{clinet_name}}' });
     const terms = `${cur.templates.terms}\n7. New clause for {{client_name}}.`;

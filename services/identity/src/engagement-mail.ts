@@ -1,6 +1,4 @@
-import { idempotent, type Runtime } from '@countinghouse/kit';
-import { LetterReminderSchema, TOPICS, type EventData } from '@countinghouse/proto';
-import { Value } from '@sinclair/typebox/value';
+import { subscribe, type Runtime } from '@countinghouse/kit';
 import { SCHEMA } from './db/schema.js';
 import type { Mailer } from './mailer.js';
 
@@ -11,20 +9,12 @@ export const ENGAGEMENT_MAIL_CONSUMER = 'identity.engagement-mail';
  * else the outgoing-mail log admins read), once per event id.
  */
 export async function subscribeEngagementMail(runtime: Runtime, mailer: Mailer): Promise<void> {
-  const apply = idempotent(runtime.db, SCHEMA, ENGAGEMENT_MAIL_CONSUMER, async (envelope) => {
-    const d = envelope.data as EventData<'engagement.letter_reminder'>;
-    await mailer.send({ to: d.to, subject: d.subject, text: d.text });
-  });
-  await runtime.bus.subscribe({
+  await subscribe(runtime, {
     group: ENGAGEMENT_MAIL_CONSUMER,
-    topics: [TOPICS.engagement],
-    handler: async (envelope) => {
-      if (envelope.type !== 'engagement.letter_reminder') return;
-      if (!Value.Check(LetterReminderSchema, envelope.data)) {
-        runtime.logger.error({ eventId: envelope.id }, 'bad engagement.letter_reminder skipped');
-        return;
-      }
-      await apply(envelope);
+    schema: SCHEMA,
+    types: ['engagement.letter_reminder'],
+    handler: async (event) => {
+      await mailer.send({ to: event.data.to, subject: event.data.subject, text: event.data.text });
     },
   });
 }

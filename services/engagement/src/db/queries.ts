@@ -1,4 +1,4 @@
-import type { Db } from '@countinghouse/kit';
+import type { DbOrTx as Db } from '@countinghouse/kit';
 import type { LetterReason, TemplateSet } from '@countinghouse/proto';
 import { and, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import type { LetterScope } from '../domain/access.js';
@@ -84,7 +84,10 @@ export async function letterById(db: Db, id: string, opts: { forUpdate?: boolean
 }
 
 export async function newestVersionOf(db: Db, clientId: string): Promise<number> {
-  const [row] = await db.select({ v: max(letters.version) }).from(letters).where(eq(letters.clientId, clientId));
+  const [row] = await db
+    .select({ v: max(letters.version) })
+    .from(letters)
+    .where(eq(letters.clientId, clientId));
   return row?.v ?? 0;
 }
 
@@ -232,4 +235,3 @@ export async function directoryEntries(db: Db, ids: string[]): Promise<Directory
   if (ids.length === 0) return [];
   return db.select().from(clientDirectory).where(inArray(clientDirectory.clientId, ids));
 }
-

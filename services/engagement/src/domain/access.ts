@@ -11,7 +11,10 @@ export function scopeOf(p: Principal): LetterScope {
 
 export function canSee(scope: LetterScope, c: { userId: string | null; assignedAccountantId: string | null }): boolean {
   if (scope.all) return true;
-  return (scope.ownerUserId !== null && c.userId === scope.ownerUserId) || (scope.accountantId !== null && c.assignedAccountantId === scope.accountantId);
+  return (
+    (scope.ownerUserId !== null && c.userId === scope.ownerUserId) ||
+    (scope.accountantId !== null && c.assignedAccountantId === scope.accountantId)
+  );
 }
 
 /** Only the client who owns the business signs its letter (engagement.sign), never staff on its behalf. */

@@ -14,7 +14,7 @@ export function defaultTemplates(): TemplateSet {
   return {
     terms: [
       'This letter sets out the basis on which {{practice_name}} ("we") will act for {{client_name}} ("you"), from {{start_date}}.',
-      '1. Fees. You pay {{monthly_fee}} per month by subscription for the services in the schedule below. Either of us may end this engagement by giving one month\'s notice.',
+      "1. Fees. You pay {{monthly_fee}} per month by subscription for the services in the schedule below. Either of us may end this engagement by giving one month's notice.",
       '2. Your responsibilities. You will give us complete and accurate records and information in good time, and tell us about any change in your circumstances. You remain responsible for your tax returns and accounts, which we prepare from the information you give us.',
       '3. Professional rules. We follow the ethical and professional rules of our professional body, and the Money Laundering Regulations 2017, which require us to verify your identity and to report suspicions to the National Crime Agency without telling you.',
       '4. Records. We keep our working papers for at least six years after the end of the engagement.',
@@ -23,7 +23,7 @@ export function defaultTemplates(): TemplateSet {
     ].join('\n'),
     privacy: [
       '{{practice_name}} is the controller of the personal data you give us. We use it to provide the services above, to meet our legal obligations (including anti-money-laundering checks and HMRC requirements) and to run our practice.',
-      'We share it only with HMRC, Companies House and the providers who help us run our systems, and keep it for six years after the engagement ends. You may ask to see, correct or erase your data by writing to {{practice_email}}, and you may complain to the Information Commissioner\'s Office (ico.org.uk).',
+      "We share it only with HMRC, Companies House and the providers who help us run our systems, and keep it for six years after the engagement ends. You may ask to see, correct or erase your data by writing to {{practice_email}}, and you may complain to the Information Commissioner's Office (ico.org.uk).",
     ].join('\n'),
     cancellation: [
       'You have the right to cancel this contract within 14 days without giving any reason. The cancellation period ends 14 days after the day you sign this letter.',

@@ -1,10 +1,4 @@
-import {
-  ENGAGEMENT_MESSAGES,
-  formatGBP,
-  LETTER_PLACEHOLDERS,
-  type LetterPlaceholder,
-  type TemplateSet,
-} from '@countinghouse/proto';
+import { ENGAGEMENT_MESSAGES, formatGBP, LETTER_PLACEHOLDERS, type LetterPlaceholder, type TemplateSet } from '@countinghouse/proto';
 import { createHash } from 'node:crypto';
 import { enGbDate } from './dates.js';
 import { isPrintable, toPrintable } from './printable.js';
@@ -40,9 +34,7 @@ export function valuesOf(f: LetterFacts): LetterValues {
 
 /** Fill the placeholders; every value is made printable, so the stored text is what the PDF shows. */
 export function fill(template: string, values: LetterValues): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) =>
-    KNOWN.has(name) ? toPrintable(values[name as LetterPlaceholder]) : whole,
-  );
+  return template.replace(PLACEHOLDER, (whole, name: string) => (KNOWN.has(name) ? toPrintable(values[name as LetterPlaceholder]) : whole));
 }
 
 export interface TemplateProblem {

@@ -110,7 +110,9 @@ export async function renderSignedLetter(text: string, c: Certificate): Promise<
   w.newPage();
   w.paragraph('SIGNATURE CERTIFICATE', true, 14);
   w.gap();
-  w.paragraph(`This certificate records the electronic signature of the letter on the pages before it, which reproduce the letter's text exactly as it was signed.`);
+  w.paragraph(
+    `This certificate records the electronic signature of the letter on the pages before it, which reproduce the letter's text exactly as it was signed.`,
+  );
   w.gap();
   const rows: Array<[string, string]> = [
     ['Letter', `Engagement letter version ${c.letterVersion}`],
@@ -124,7 +126,8 @@ export async function renderSignedLetter(text: string, c: Certificate): Promise<
     ['User agent', toPrintable(c.userAgent ?? 'not known')],
     ['Method', 'Full name typed and agreement ticked in the client portal, signed in to the client account'],
   ];
-  if (c.cancellationEndsOn) rows.push(['Cancellation period', `Ends at the end of ${c.cancellationEndsOn} (14 days, Consumer Contracts Regulations 2013)`]);
+  if (c.cancellationEndsOn)
+    rows.push(['Cancellation period', `Ends at the end of ${c.cancellationEndsOn} (14 days, Consumer Contracts Regulations 2013)`]);
   for (const [k, v] of rows) {
     w.paragraph(k, true, 9.5);
     w.paragraph(v);

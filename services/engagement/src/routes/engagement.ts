@@ -14,11 +14,18 @@ import {
   TemplatesSaveReplySchema,
   TemplatesSchema,
 } from '@countinghouse/proto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { EngagementDeps, RequestOrigin } from '../use-cases/deps.js';
-import { downloadSignedPdf, findAudit, findClientLetters, findMyLetters, findStatuses, getLetter, getOverview } from '../use-cases/find-letters.js';
+import {
+  downloadSignedPdf,
+  findAudit,
+  findClientLetters,
+  findMyLetters,
+  findStatuses,
+  getLetter,
+  getOverview,
+} from '../use-cases/find-letters.js';
 import { sendClientLetter, sendNewTerms } from '../use-cases/send-letters.js';
 import { pdfFilename, signLetter } from '../use-cases/sign-letter.js';
 import { getTemplates, saveTemplates } from '../use-cases/templates.js';
@@ -45,7 +52,7 @@ function originOf(request: FastifyRequest): RequestOrigin {
  * letter changes only by being signed, and a signed one never (the database refuses it too).
  */
 export function engagementRoutes(app: App, deps: EngagementDeps) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const r = app;
 
   r.get(
     '/mine',
@@ -60,7 +67,12 @@ export function engagementRoutes(app: App, deps: EngagementDeps) {
     '/letters/:id',
     {
       preHandler: canView,
-      schema: { tags: ['engagement'], summary: 'One letter with its text (the view is audited)', params: IdParams, response: { 200: LetterSchema, ...E } },
+      schema: {
+        tags: ['engagement'],
+        summary: 'One letter with its text (the view is audited)',
+        params: IdParams,
+        response: { 200: LetterSchema, ...E },
+      },
     },
     async (request) => getLetter(deps, requireAuth(request), request.params.id, originOf(request)),
   );
@@ -157,7 +169,11 @@ export function engagementRoutes(app: App, deps: EngagementDeps) {
     '/overview',
     {
       preHandler: practiceView,
-      schema: { tags: ['engagement'], summary: 'Clients awaiting signature (control panel)', response: { 200: EngagementOverviewSchema, ...E } },
+      schema: {
+        tags: ['engagement'],
+        summary: 'Clients awaiting signature (control panel)',
+        response: { 200: EngagementOverviewSchema, ...E },
+      },
     },
     async () => getOverview(deps),
   );
@@ -166,7 +182,11 @@ export function engagementRoutes(app: App, deps: EngagementDeps) {
     '/templates',
     {
       preHandler: canEditTemplates,
-      schema: { tags: ['engagement'], summary: "The practice's letter templates (current version)", response: { 200: TemplatesSchema, ...E } },
+      schema: {
+        tags: ['engagement'],
+        summary: "The practice's letter templates (current version)",
+        response: { 200: TemplatesSchema, ...E },
+      },
     },
     async () => getTemplates(deps),
   );

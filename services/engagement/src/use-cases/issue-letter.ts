@@ -1,4 +1,4 @@
-import { enqueueEvent, type Db } from '@countinghouse/kit';
+import { enqueueEvent, type DbOrTx as Db } from '@countinghouse/kit';
 import type { Actor, LetterReason } from '@countinghouse/proto';
 import { addAudit, currentTemplates, insertLetter, newestVersionOf, type DirectoryRow, type LetterRow } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';

@@ -1,4 +1,4 @@
-import { enqueueEvent, type Db } from '@countinghouse/kit';
+import { enqueueEvent } from '@countinghouse/kit';
 import { addAudit, awaitingLetters, claimReminder, directoryEntry, letterById, remindersSent } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { enGbDate, londonDate } from '../domain/dates.js';
@@ -40,8 +40,7 @@ export async function runReminders(deps: EngagementDeps, day?: string): Promise<
       const sentOn = londonDate(new Date(r.sent_at));
       const due = reminderDue(sentOn, today, await remindersSent(deps.db, r.id));
       if (due === null) continue;
-      const done = await deps.db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+      const done = await deps.db.transaction(async (tx) => {
         const letter = await letterById(tx, r.id, { forUpdate: true });
         if (!letter || letter.signedAt) return false;
         if (!(await claimReminder(tx, r.id, due))) return false;
@@ -54,7 +53,13 @@ export async function runReminders(deps: EngagementDeps, day?: string): Promise<
           day: due,
         });
         const to = client?.contactEmail ?? letter.recipientEmail;
-        await enqueueEvent(tx, SCHEMA, 'engagement.letter_reminder', { letterId: r.id, clientId: r.client_id, day: due, to, ...mail }, { actor: SYSTEM, key: r.client_id });
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'engagement.letter_reminder',
+          { letterId: r.id, clientId: r.client_id, day: due, to, ...mail },
+          { actor: SYSTEM, key: r.client_id },
+        );
         await addAudit(tx, {
           letterId: r.id,
           clientId: r.client_id,

@@ -1,4 +1,4 @@
-import { AppError, type Db, type Principal } from '@countinghouse/kit';
+import { AppError, type Principal } from '@countinghouse/kit';
 import { ENGAGEMENT_MESSAGES, type ClientLetters, type SendReply } from '@countinghouse/proto';
 import { clientsOnOlderTemplates, currentTemplates, directoryEntry, newestLetter } from '../db/queries.js';
 import { canSee, scopeOf } from '../domain/access.js';
@@ -14,8 +14,7 @@ export async function sendClientLetter(
   principal: Principal,
   clientId: string,
 ): Promise<{ letters: ClientLetters; message: string }> {
-  await deps.db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  await deps.db.transaction(async (tx) => {
     const client = await directoryEntry(tx, clientId, { forUpdate: true });
     if (!client || !canSee(scopeOf(principal), client)) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.clientNotFound);
     if (!client.packageName) throw new AppError('CONFLICT', ENGAGEMENT_MESSAGES.noPackage);
@@ -42,8 +41,7 @@ export async function sendNewTerms(deps: EngagementDeps, principal: Principal): 
   if (!templates) return { sent: 0, message: ENGAGEMENT_MESSAGES.sentMany(0) };
   let sent = 0;
   for (const clientId of await clientsOnOlderTemplates(deps.db, templates.version)) {
-    const issued = await deps.db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+    const issued = await deps.db.transaction(async (tx) => {
       const client = await directoryEntry(tx, clientId, { forUpdate: true });
       const newest = await newestLetter(tx, clientId);
       // Re-checked under the lock: a letter sent meanwhile already carries the new terms.

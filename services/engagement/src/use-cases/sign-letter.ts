@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Db, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
 import { ENGAGEMENT_MESSAGES, type SignBody, type SignReply } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { addAudit, directoryEntry, letterById, newestVersionOf, recordSignature } from '../db/queries.js';
@@ -30,13 +30,18 @@ export async function signLetter(
   origin: RequestOrigin,
 ): Promise<SignReply> {
   const name = body.full_name.trim().replace(/\s+/g, ' ');
-  if (!name) throw new AppError('VALIDATION_FAILED', ENGAGEMENT_MESSAGES.nameRequired, [{ path: '/full_name', message: ENGAGEMENT_MESSAGES.nameRequired }]);
+  if (!name)
+    throw new AppError('VALIDATION_FAILED', ENGAGEMENT_MESSAGES.nameRequired, [
+      { path: '/full_name', message: ENGAGEMENT_MESSAGES.nameRequired },
+    ]);
   if (!isPrintable(name))
-    throw new AppError('VALIDATION_FAILED', ENGAGEMENT_MESSAGES.nameNotPrintable, [{ path: '/full_name', message: ENGAGEMENT_MESSAGES.nameNotPrintable }]);
-  if (!body.agree) throw new AppError('VALIDATION_FAILED', ENGAGEMENT_MESSAGES.mustAgree, [{ path: '/agree', message: ENGAGEMENT_MESSAGES.mustAgree }]);
+    throw new AppError('VALIDATION_FAILED', ENGAGEMENT_MESSAGES.nameNotPrintable, [
+      { path: '/full_name', message: ENGAGEMENT_MESSAGES.nameNotPrintable },
+    ]);
+  if (!body.agree)
+    throw new AppError('VALIDATION_FAILED', ENGAGEMENT_MESSAGES.mustAgree, [{ path: '/agree', message: ENGAGEMENT_MESSAGES.mustAgree }]);
 
-  const signed = await deps.db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  const signed = await deps.db.transaction(async (tx) => {
     const found = await letterById(tx, letterId, { forUpdate: true });
     if (!found) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.letterNotFound);
     const client = await directoryEntry(tx, found.clientId);

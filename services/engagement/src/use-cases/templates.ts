@@ -22,10 +22,14 @@ export async function getTemplates(deps: EngagementDeps): Promise<Templates> {
  * terms (sendNewTerms). `version` is the one the editor started from: a stale edit is refused.
  */
 export async function saveTemplates(deps: EngagementDeps, principal: Principal, version: number, t: TemplateSet) {
-  const problems = templateProblems(t, PACKAGES.map((p) => p.name));
+  const problems = templateProblems(
+    t,
+    PACKAGES.map((p) => p.name),
+  );
   if (problems.length) throw new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, problems);
   const current = await currentTemplates(deps.db);
-  if (!current || current.version !== version) throw new AppError('CONFLICT', 'Someone else changed the templates meanwhile: reload them and make your change again.');
+  if (!current || current.version !== version)
+    throw new AppError('CONFLICT', 'Someone else changed the templates meanwhile: reload them and make your change again.');
   const added = await addTemplates(deps.db, version, t, { id: principal.id, name: principal.name || principal.id });
   if (!added) throw new AppError('CONFLICT', 'Someone else changed the templates meanwhile: reload them and make your change again.');
   return { templates: await getTemplates(deps), message: ENGAGEMENT_MESSAGES.templatesSaved };
