@@ -230,6 +230,8 @@ export const api = createApi({
     'Job',
     'Deadline',
     'TaxProfile',
+    'EngagementLetter',
+    'EngagementTemplates',
   ],
   endpoints: () => ({}),
 });

@@ -9,6 +9,7 @@ import { AdminStaffManagement } from './AdminStaffManagement';
 import { AiVideoTab } from '../media';
 import { ClientManagement, ControlPanelStats } from '../crm';
 import { ClientDocumentsView } from '../documents';
+import { AwaitingSignatureCard } from '../engagement/AwaitingSignatureCard';
 import './dashboard.css';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { StatusBadge } from '../../shared/StatusBadge';
@@ -83,6 +84,7 @@ export function DashboardPage() {
       </Flex>
 
       <ControlPanelStats />
+      <AwaitingSignatureCard />
 
       <Card>
         <ResponsiveTabs items={TABS} defaultActiveKey="staff" label="Section" />

@@ -17,6 +17,7 @@ import { errorBody } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { usePracticeSettingsQuery, useSettingChangesQuery, useUpdateSettingsMutation } from './api';
+import { EngagementTemplatesSection } from '../engagement/TemplatesSection';
 import './settings.css';
 
 export const HISTORY_PAGE_SIZE = 10;
@@ -66,6 +67,7 @@ export function SettingsPage() {
           <MaintenanceCard current={settings.data} />
         </>
       )}
+      <EngagementTemplatesSection />
       <HistoryCard />
     </Flex>
   );
