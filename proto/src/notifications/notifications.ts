@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   { value: 'integration_sync_failed', label: 'Integration sync failed' },
   { value: 'job_failed', label: 'Background job failed' },
   { value: 'deadline_overdue', label: 'Deadline overdue' },
+  { value: 'engagement_signed', label: 'Engagement letter signed' },
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['value'];
 export const NOTIFICATION_KIND_VALUES = NOTIFICATION_KINDS.map((k) => k.value) as NotificationKind[];
@@ -84,6 +85,7 @@ export const NotificationPreferencesSchema = Type.Object({
       invitation_accepted: Type.Boolean(),
       job_failed: Type.Boolean(),
       deadline_overdue: Type.Boolean(),
+      engagement_signed: Type.Boolean(),
     } satisfies Record<NotificationKind, unknown>,
     { additionalProperties: false },
   ),

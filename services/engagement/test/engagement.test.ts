@@ -251,6 +251,13 @@ describe('signing', () => {
     await expect(pool.query(`delete from engagement.audit where letter_id = $1`, [letter.id])).rejects.toThrow(/never changed or deleted/);
   });
 
+  it('the practice is notified that the letter was signed', async () => {
+    await waitFor(async () => {
+      const r = await inject(admin, 'GET', '/api/notifications?page=1');
+      return JSON.stringify(r.json()).includes("Alice Mary Widget signed Acme Widgets Ltd's engagement letter (version 1, Growth)");
+    }, 'the engagement_signed notification');
+  });
+
   it('sending, viewing, signing and downloading are in the audit trail', async () => {
     const r = await inject(staff.token, 'GET', `/api/engagement/letters/${letter.id}/audit`);
     expect(r.statusCode).toBe(200);

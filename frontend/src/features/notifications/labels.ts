@@ -14,6 +14,7 @@ export const KIND_COLOUR: Record<NotificationKind, string> = {
   integration_sync_failed: 'orange',
   job_failed: 'volcano',
   deadline_overdue: 'volcano',
+  engagement_signed: 'cyan',
 };
 
 /** The badge's text: the number, '99+' above 99; nothing at 0. */

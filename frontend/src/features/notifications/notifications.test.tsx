@@ -45,6 +45,7 @@ const ALL_ON: NotificationPreferences = {
     integration_sync_failed: true,
     job_failed: true,
     deadline_overdue: true,
+    engagement_signed: true,
   },
 };
 const queryOf = (fetchMock: ReturnType<typeof mockFetch>['fetchMock'], path: string) =>
@@ -208,7 +209,7 @@ describe('/admin/notifications', { timeout: 60_000 }, () => {
     const user = userEvent.setup();
     const group = await screen.findByRole('group', { name: 'Notification kinds I receive' }, { timeout: 30_000 });
     const boxes = within(group).getAllByRole('checkbox');
-    expect(boxes).toHaveLength(7);
+    expect(boxes).toHaveLength(8);
     for (const b of boxes) expect(b).toBeChecked();
     const save = screen.getByRole('button', { name: 'Save preferences' });
     expect(save).toBeDisabled();

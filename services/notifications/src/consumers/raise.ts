@@ -6,6 +6,7 @@ import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import {
   deadlineOverdue,
+  engagementSigned,
   documentUploaded,
   integrationSyncFailed,
   invitationAccepted,
@@ -25,6 +26,7 @@ export const RAISE_TOPICS = [
   TOPICS.integrations,
   TOPICS.jobs,
   TOPICS.deadlines,
+  TOPICS.engagement,
 ];
 
 const HANDLED = [
@@ -35,6 +37,7 @@ const HANDLED = [
   'integrations.sync_failed',
   'jobs.failed',
   'deadlines.deadline_overdue',
+  'engagement.letter_signed',
 ] as const;
 type Handled = (typeof HANDLED)[number];
 
@@ -73,6 +76,9 @@ export function raiseHandler(db: Db, logger: Logger): EventHandler {
         break;
       case 'deadlines.deadline_overdue':
         raised = await raise(tx, envelope.id, deadlineOverdue(envelope.data as EventData<'deadlines.deadline_overdue'>));
+        break;
+      case 'engagement.letter_signed':
+        raised = await raise(tx, envelope.id, engagementSigned(envelope.data as EventData<'engagement.letter_signed'>));
         break;
     }
     if (raised) logger.debug({ eventId: envelope.id, type: envelope.type }, 'notification raised');

@@ -109,3 +109,12 @@ export function deadlineOverdue(d: EventData<'deadlines.deadline_overdue'>): Not
     link: `/admin/deadlines?client_id=${encodeURIComponent(d.clientId)}`,
   };
 }
+
+export function engagementSigned(d: EventData<'engagement.letter_signed'>): NotificationText {
+  return {
+    kind: 'engagement_signed',
+    title: 'Engagement letter signed',
+    body: `${d.signerName} signed ${d.clientName}'s engagement letter (version ${d.version}, ${d.packageName}) on ${formatDate(d.signedAt)}.`,
+    link: '/admin/clients',
+  };
+}
