@@ -253,7 +253,8 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
         if (!sawFile) {
           sawFile = true;
           try {
-            if (!fields.documentType || !(UPLOAD_DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
+            if (!fields.documentType || !(UPLOAD_DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType))
+              throw missingInformation();
             target = await resolveClient(db, p, scope, fields.clientId);
           } catch (err) {
             failure = err;
