@@ -161,6 +161,7 @@ export const LetterStatusesSchema = Type.Object({
   statuses: Type.Array(
     Type.Object({
       client_id: Type.String(),
+      client_name: Type.String(),
       status: LetterStatusSchema,
       version: Type.Integer(),
       signed_at: Type.Union([Type.String(), Type.Null()]),

@@ -138,11 +138,11 @@ export async function recordSignature(tx: Db, id: string, s: Signature): Promise
 export async function newestPerClient(db: Db, scope: LetterScope) {
   const where = scope.all
     ? sql``
-    : sql`join engagement.client_directory cd on cd.client_id = l.client_id
-          where (cd.user_id = ${scope.ownerUserId ?? ''} or cd.assigned_accountant_id = ${scope.accountantId ?? ''})`;
-  const res = await db.execute<{ client_id: string; version: number; signed_at: Date | string | null }>(sql`
-    select distinct on (l.client_id) l.client_id, l.version, l.signed_at
+    : sql`where (cd.user_id = ${scope.ownerUserId ?? ''} or cd.assigned_accountant_id = ${scope.accountantId ?? ''})`;
+  const res = await db.execute<{ client_id: string; company_name: string; version: number; signed_at: Date | string | null }>(sql`
+    select distinct on (l.client_id) l.client_id, cd.company_name, l.version, l.signed_at
     from engagement.letters l
+    join engagement.client_directory cd on cd.client_id = l.client_id
     ${where}
     order by l.client_id, l.version desc`);
   return res.rows;

@@ -115,6 +115,7 @@ export async function findStatuses(deps: EngagementDeps, principal: Principal): 
       const signedAt = r.signed_at ? new Date(r.signed_at) : null;
       return {
         client_id: r.client_id,
+        client_name: r.company_name,
         version: r.version,
         status: clientStatus({ version: r.version, signedAt }),
         signed_at: signedAt ? signedAt.toISOString() : null,
