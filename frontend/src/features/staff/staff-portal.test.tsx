@@ -68,7 +68,13 @@ describe('Staff portal', () => {
     expect(within(screen.getByRole('main')).getByText('Staff')).toBeInTheDocument();
     // The cards and tabs' contents come from the crm and documents areas (portal-slots.tsx), lazily.
     for (const title of ['Total Clients', 'Active Clients', 'Monthly Revenue']) expect(await screen.findByText(title)).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Client Database', 'Client Documents', 'Leads', 'Deadlines', 'Engagement letters']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Client Database',
+      'Client Documents',
+      'Leads',
+      'Deadlines',
+      'Engagement letters',
+    ]);
   });
 
   it("a manager (no first name: the e-mail) gets Staff Management; Logout says 'Logged out successfully'", async () => {
