@@ -21,6 +21,7 @@ import { BillingConfigSchema } from '../services/billing/src/config.js';
 import { CrmConfigSchema } from '../services/crm/src/config.js';
 import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
 import { AmlConfigSchema } from '../services/aml/src/config.js';
+import { EngagementConfigSchema } from '../services/engagement/src/config.js';
 import { DocumentsConfigSchema } from '../services/documents/src/config.js';
 import { IdentityConfigSchema } from '../services/identity/src/config.js';
 import { IntegrationsConfigSchema } from '../services/integrations/src/config.js';
@@ -84,6 +85,7 @@ export const SERVICE_TABLE: ServiceSpec[] = [
   { name: 'notifications', entry: 'services/notifications/src/main.ts', schema: NotificationsConfigSchema },
   { name: 'deadlines', entry: 'services/deadlines/src/main.ts', schema: DeadlinesConfigSchema },
   { name: 'aml', entry: 'services/aml/src/main.ts', schema: AmlConfigSchema },
+  { name: 'engagement', entry: 'services/engagement/src/main.ts', schema: EngagementConfigSchema, env: practiceEnv },
 ];
 
 export const GATEWAY_ENTRY = 'gateway/src/main.ts';

@@ -8,6 +8,7 @@ import { migrationsFolder as notificationsMigrations, SCHEMA as NOTIFICATIONS } 
 import { migrationsFolder as settingsMigrations, SCHEMA as SETTINGS } from '@countinghouse/settings';
 import { migrationsFolder as deadlinesMigrations, SCHEMA as DEADLINES } from '@countinghouse/deadlines';
 import { migrationsFolder as amlMigrations, SCHEMA as AML } from '@countinghouse/aml';
+import { migrationsFolder as engagementMigrations, SCHEMA as ENGAGEMENT } from '@countinghouse/engagement';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: SETTINGS, migrationsFolder: settingsMigrations },
   { schema: DEADLINES, migrationsFolder: deadlinesMigrations },
   { schema: AML, migrationsFolder: amlMigrations },
+  { schema: ENGAGEMENT, migrationsFolder: engagementMigrations },
 ];

@@ -3,6 +3,7 @@ import { billingPlugin, type StripeOptions } from '@countinghouse/billing';
 import { amlPlugin } from '@countinghouse/aml';
 import { crmPlugin } from '@countinghouse/crm';
 import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
+import { engagementPlugin } from '@countinghouse/engagement';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin, parseIntegrationsConfig, type IntegrationsConfig } from '@countinghouse/integrations';
@@ -59,6 +60,8 @@ export interface ComposeOptions {
   deadlinesToday?: () => string;
   /** Today in London for the AML files (tests pin it). */
   amlToday?: () => string;
+  /** The engagement letters' clock (tests move it). */
+  engagementNow?: () => Date;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -135,6 +138,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
           void (await scope.register(deadlinesPlugin, { runtime: o.runtime, companiesHouse: o.companiesHouse, today: o.deadlinesToday })),
       },
       { name: 'aml', register: async (scope) => void (await scope.register(amlPlugin, { runtime: o.runtime, today: o.amlToday })) },
+      {
+        name: 'engagement',
+        register: async (scope) =>
+          void (await scope.register(engagementPlugin, { runtime: o.runtime, practice: () => live.practice(), now: o.engagementNow })),
+      },
     ],
   });
   await app.ready();

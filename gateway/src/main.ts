@@ -80,6 +80,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   notifications: config.NOTIFICATIONS_URL,
   deadlines: config.DEADLINES_URL,
   aml: config.AML_URL,
+  engagement: config.ENGAGEMENT_URL,
 };
 const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
 const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));

@@ -101,6 +101,10 @@ const CHECKS: Record<PermissionKey, Check> = {
   }),
   'aml.approve': route('POST', () => `/api/aml/clients/${someId}/approve`, { note: 'Checked' }),
   'aml.delete': route('GET', () => '/api/aml/retention/deletable'),
+  'engagement.view': route('GET', () => '/api/engagement/statuses'),
+  'engagement.sign': route('POST', () => `/api/engagement/letters/${someId}/sign`, { full_name: 'A Person', agree: true }),
+  'engagement.send': route('POST', () => `/api/engagement/clients/${someId}/send`),
+  'engagement.templates': route('GET', () => '/api/engagement/templates'),
 };
 
 beforeAll(async () => {

@@ -90,7 +90,13 @@ describe('the role matrix', () => {
       expect(r.permissions).toEqual(permissionsOf(r.role));
     }
     expect(l.roles.find((r) => r.role === 'admin')!.permissions).toContain('roles');
-    expect(l.roles.find((r) => r.role === 'client')!.permissions).toEqual(['documents.view', 'documents.upload', 'deadlines.view']);
+    expect(l.roles.find((r) => r.role === 'client')!.permissions).toEqual([
+      'documents.view',
+      'documents.upload',
+      'deadlines.view',
+      'engagement.view',
+      'engagement.sign',
+    ]);
     const admins = holdersOf(l, 'admin');
     expect(admins.find((h) => h.id === adminAccountId)).toMatchObject({ kind: 'admin_account', username: 'practice.admin', email: null });
     expect(admins.find((h) => h.id === boss.id)).toMatchObject({ kind: 'person', email: 'm.boss@x.co.uk', username: null });

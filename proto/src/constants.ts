@@ -30,9 +30,14 @@ export const DOCUMENT_TYPES = [
   { value: 'payroll', label: 'Payroll', uploadLabel: 'Payroll Documents' },
   { value: 'advisory', label: 'Advisory', uploadLabel: 'Advisory Reports' },
   { value: 'general', label: 'General', uploadLabel: 'General Documents' },
+  // Signed engagement letters: stored by the engagement service only, never uploaded by hand.
+  { value: 'engagement', label: 'Engagement Letters', uploadLabel: 'Engagement Letters' },
 ] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number]['value'];
 export const DOCUMENT_TYPE_VALUES = DOCUMENT_TYPES.map((t) => t.value) as DocumentType[];
+/** The types a person may upload: every type but the signed engagement letters the product files itself. */
+export const UPLOAD_DOCUMENT_TYPES = DOCUMENT_TYPES.filter((t) => t.value !== 'engagement');
+export const UPLOAD_DOCUMENT_TYPE_VALUES = UPLOAD_DOCUMENT_TYPES.map((t) => t.value) as DocumentType[];
 
 export const DOCUMENT_STATUSES = ['active', 'completed', 'pending'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];

@@ -9,6 +9,7 @@ import { MEDIA_EVENTS } from './media/events.js';
 import { SETTINGS_EVENTS } from './settings/events.js';
 import { DEADLINES_EVENTS } from './deadlines/events.js';
 import { AML_EVENTS } from './aml/events.js';
+import { ENGAGEMENT_EVENTS } from './engagement/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -23,6 +24,7 @@ export const TOPICS = {
   jobs: 'countinghouse.jobs',
   deadlines: 'countinghouse.deadlines',
   aml: 'countinghouse.aml',
+  engagement: 'countinghouse.engagement',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -54,6 +56,7 @@ export const EVENT_TYPES = {
   ...JOBS_EVENTS,
   ...DEADLINES_EVENTS,
   ...AML_EVENTS,
+  ...ENGAGEMENT_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

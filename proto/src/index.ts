@@ -45,3 +45,5 @@ export * from './rules/limits.js';
 export * from './rules/contact.js';
 export * from './rules/client-profile.js';
 export * from './rules/schemas.js';
+export * from './engagement/letters.js';
+export * from './engagement/events.js';

@@ -12,6 +12,7 @@ export const JOB_LABELS: Record<JobName, string> = {
   'deadlines.daily': 'Deadline tasks and overdue notices',
   'deadlines.companies_house_refresh': 'Companies House refresh',
   'aml.daily': 'AML review reminders',
+  'engagement.reminders': 'Engagement letter reminders',
 };
 export const jobLabel = (name: string): string => JOB_LABELS[name as JobName] ?? name;
 

@@ -9,6 +9,7 @@ export const QUEUES = {
   media: 'countinghouse-media',
   deadlines: 'countinghouse-deadlines',
   aml: 'countinghouse-aml',
+  engagement: 'countinghouse-engagement',
 } as const;
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
@@ -27,6 +28,9 @@ export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.Str
 export const AmlDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 export const CompaniesHouseRefreshJobSchema = Type.Object({ clientId: Type.Optional(Type.String()) });
 
+/** The daily chase of unsigned engagement letters; `day` (YYYY-MM-DD, London) as the deadlines' run. */
+export const EngagementRemindersJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
+
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
@@ -38,6 +42,8 @@ export const JOBS = {
   'deadlines.companies_house_refresh': { queue: QUEUES.deadlines, schema: CompaniesHouseRefreshJobSchema },
   /** Daily: announce AML reviews falling due (a task and a notification, once per approved version). */
   'aml.daily': { queue: QUEUES.aml, schema: AmlDailyJobSchema },
+  /** Daily: e-mail the reminders of unsigned engagement letters (3 and 7 days after sending). */
+  'engagement.reminders': { queue: QUEUES.engagement, schema: EngagementRemindersJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;

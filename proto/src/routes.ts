@@ -59,5 +59,6 @@ export const SERVICES = [
   'notifications',
   'deadlines',
   'aml',
+  'engagement',
 ] as const;
 export type GatewayService = (typeof SERVICES)[number];

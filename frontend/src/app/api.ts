@@ -231,6 +231,8 @@ export const api = createApi({
     'Deadline',
     'TaxProfile',
     'AmlFile',
+    'EngagementLetter',
+    'EngagementTemplates',
   ],
   endpoints: () => ({}),
 });

@@ -13,6 +13,7 @@ export const NOTIFICATION_KINDS = [
   { value: 'job_failed', label: 'Background job failed' },
   { value: 'deadline_overdue', label: 'Deadline overdue' },
   { value: 'aml_review_due', label: 'AML review due' },
+  { value: 'engagement_signed', label: 'Engagement letter signed' },
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['value'];
 export const NOTIFICATION_KIND_VALUES = NOTIFICATION_KINDS.map((k) => k.value) as NotificationKind[];
@@ -86,6 +87,7 @@ export const NotificationPreferencesSchema = Type.Object({
       job_failed: Type.Boolean(),
       deadline_overdue: Type.Boolean(),
       aml_review_due: Type.Boolean(),
+      engagement_signed: Type.Boolean(),
     } satisfies Record<NotificationKind, unknown>,
     { additionalProperties: false },
   ),

@@ -4,6 +4,7 @@ import { LIMITS, MAX_FILES_PER_UPLOAD } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { subscribeAmlEvidence } from './consumers/aml-evidence.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
+import { subscribeEngagementLetters } from './consumers/engagement-letters.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
@@ -38,6 +39,8 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
   }
   await subscribeClientDirectory(runtime);
   await subscribeAmlEvidence(runtime, storage);
+  // Signed engagement letters arrive as events and are filed as the client's documents.
+  await subscribeEngagementLetters(runtime, storage);
   await app.register(authContext, { verifier: runtime.verifier });
   await app.register(multipart, {
     // The parser stops a file at the limit and flags it; the route turns that into 'File too large'.

@@ -6,6 +6,7 @@ import { RevocationBook } from './db/revocations.js';
 import { SessionStore } from './db/session-store.js';
 import { pruneThrottle } from './db/throttle.js';
 import { senderOf } from './domain/sender.js';
+import { subscribeEngagementMail } from './consumers/engagement-mail.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
@@ -85,6 +86,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
       await Promise.all([revocations.prune(), adminSessions.pruneRetired(), userSessions.pruneRetired(), pruneThrottle(db)]);
     },
   });
+  // Reminders of unsigned engagement letters go out through this mailer.
+  await subscribeEngagementMail(runtime, mailer);
 }
 
 export { SCHEMA } from './db/schema.js';

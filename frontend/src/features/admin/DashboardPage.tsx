@@ -9,6 +9,7 @@ import { AdminStaffManagement } from './AdminStaffManagement';
 import { AiVideoTab } from '../media';
 import { ClientManagement, ControlPanelStats } from '../crm';
 import { ClientDocumentsView } from '../documents';
+import { AwaitingSignatureCard } from '../engagement/AwaitingSignatureCard';
 import './dashboard.css';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { AmlOutstandingCard } from '../aml/AmlOutstandingCard';
@@ -85,6 +86,7 @@ export function DashboardPage() {
 
       <ControlPanelStats />
       <AmlOutstandingCard />
+      <AwaitingSignatureCard />
 
       <Card>
         <ResponsiveTabs items={TABS} defaultActiveKey="staff" label="Section" />

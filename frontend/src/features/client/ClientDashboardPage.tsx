@@ -12,6 +12,7 @@ import { pendingPackage, useChangePackageMutation, useMyClientQuery, useSubscrip
 import { BusinessProfileForm } from './BusinessProfileForm';
 import { PracticeContact } from './PracticeContact';
 import { MyDeadlinesCard } from '../deadlines/MyDeadlinesCard';
+import { SignLetterItem } from '../engagement/SignLetterItem';
 import './client.css';
 
 function StatusBadge({ status }: { status: string | null }) {
@@ -161,6 +162,7 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
                   </Button>
                 )}
               </li>
+              <SignLetterItem />
               <li className={c?.assigned_accountant_name ? 'is-done' : ''}>
                 <strong>Meet your dedicated accountant</strong>{' '}
                 {c?.assigned_accountant_name ? <Tag color="green">{c.assigned_accountant_name}</Tag> : <Tag>Pending</Tag>}

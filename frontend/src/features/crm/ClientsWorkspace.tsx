@@ -6,6 +6,7 @@ import { useClientQuery, useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientFormModal } from './components/ClientFormModal';
 import { ClientDeadlinesDialog, type DeadlinesTarget } from '../deadlines/ClientDeadlinesDialog';
+import { ClientLetterDialog, LetterStatusTag, useLetterStatusOf, type LetterTarget } from '../engagement/ClientLetterDialog';
 import { ClientTable } from './components/ClientTable';
 import { OutstandingTag, useOutstandingClients } from '../aml/OutstandingBadge';
 import {
@@ -38,6 +39,8 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const [form, setForm] = useState<{ open: boolean; client: Client | null }>({ open: false, client: null });
   const [docsFor, setDocsFor] = useState<DocumentsTarget | null>(null);
   const [deadlinesFor, setDeadlinesFor] = useState<DeadlinesTarget | null>(null);
+  const [letterFor, setLetterFor] = useState<LetterTarget | null>(null);
+  const letterStatus = useLetterStatusOf();
 
   const clients = useClientsQuery({
     search,
@@ -96,6 +99,9 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
             >
               Deadlines
             </Button>
+            <Button size="small" onClick={() => setLetterFor(c)} aria-label={`Engagement letter for ${c.company_name}`}>
+              Letter <LetterStatusTag status={letterStatus(c.id).status} signedAt={letterStatus(c.id).signed_at} />
+            </Button>
             <Tooltip title="Edit client">
               <Button
                 size="small"
@@ -110,6 +116,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
       {form.open && <ClientFormModal open client={form.client} onClose={() => setForm({ open: false, client: null })} />}
       {docsFor && <ClientDocumentsDialog client={docsFor} onClose={() => setDocsFor(null)} />}
       {deadlinesFor && <ClientDeadlinesDialog client={deadlinesFor} onClose={() => setDeadlinesFor(null)} />}
+      {letterFor && <ClientLetterDialog client={letterFor} onClose={() => setLetterFor(null)} />}
     </Flex>
   );
 }

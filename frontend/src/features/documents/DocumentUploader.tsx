@@ -1,5 +1,5 @@
 import { CloudUploadOutlined, DeleteOutlined, PaperClipOutlined } from '@ant-design/icons';
-import { DOCUMENT_TYPES, fileKindFor, LIMITS, MAX_DESCRIPTION_LENGTH, MESSAGES, UPLOAD_ACCEPT } from '@countinghouse/proto';
+import { UPLOAD_DOCUMENT_TYPES, fileKindFor, LIMITS, MAX_DESCRIPTION_LENGTH, MESSAGES, UPLOAD_ACCEPT } from '@countinghouse/proto';
 import { Button, Form, Input, Progress, Select, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
@@ -133,7 +133,7 @@ export function DocumentUploader({ clientId, pickClient = false, realm = 'admin'
             value={documentType}
             onChange={setDocumentType}
             disabled={uploading}
-            options={DOCUMENT_TYPES.map((t) => ({ value: t.value, label: t.uploadLabel }))}
+            options={UPLOAD_DOCUMENT_TYPES.map((t) => ({ value: t.value, label: t.uploadLabel }))}
           />
         </Form.Item>
         <Form.Item label="Description (optional)">

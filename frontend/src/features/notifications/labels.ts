@@ -15,6 +15,7 @@ export const KIND_COLOUR: Record<NotificationKind, string> = {
   job_failed: 'volcano',
   deadline_overdue: 'volcano',
   aml_review_due: 'gold',
+  engagement_signed: 'cyan',
 };
 
 /** The badge's text: the number, '99+' above 99; nothing at 0. */

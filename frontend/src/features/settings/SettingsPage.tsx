@@ -18,6 +18,7 @@ import { protoRule } from '../../shared/form-rules';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { usePracticeSettingsQuery, useSettingChangesQuery, useUpdateSettingsMutation } from './api';
+import { EngagementTemplatesSection } from '../engagement/TemplatesSection';
 import './settings.css';
 
 const HISTORY_PAGE_SIZE = 10;
@@ -59,6 +60,7 @@ export function SettingsPage() {
           <MaintenanceCard current={settings.data} />
         </>
       )}
+      <EngagementTemplatesSection />
       <HistoryCard />
     </Flex>
   );

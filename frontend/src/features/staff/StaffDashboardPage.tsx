@@ -22,6 +22,7 @@ const CHECKING = 'Checking access…';
 
 // Only admins and managers see it: others never download it.
 const StaffManagementPanel = lazyNamed(() => import('./StaffManagementPanel'), 'StaffManagementPanel');
+const EngagementLettersPanel = lazyNamed(() => import('../engagement/LettersPanel'), 'EngagementLettersPanel');
 const deadlinesArea = () => import('../deadlines');
 const DeadlinesWorkspace = lazyNamed(deadlinesArea, 'DeadlinesWorkspace');
 const CalendarFeedCard = lazyNamed(deadlinesArea, 'CalendarFeedCard');
@@ -118,6 +119,15 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
           },
         ]
       : []),
+    {
+      key: 'letters',
+      label: 'Engagement letters',
+      children: (
+        <Suspense fallback={<PageSpinner />}>
+          <EngagementLettersPanel realm="user" />
+        </Suspense>
+      ),
+    },
     ...(canManageStaff
       ? [
           {

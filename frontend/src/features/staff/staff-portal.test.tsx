@@ -61,14 +61,20 @@ describe('Staff portal', () => {
     expect(callsTo(LOGOUT)).toHaveLength(1);
   });
 
-  it('staff: welcome header, role badge, three stat cards, four tabs and no Staff Management', async () => {
+  it('staff: welcome header, role badge, three stat cards, five tabs and no Staff Management', async () => {
     mockFetch({ ...config, [ME]: () => json(200, ME_STAFF) });
     renderAt('/staff/dashboard');
     expect(await screen.findByText('Welcome back, Sam')).toBeInTheDocument();
     expect(within(screen.getByRole('main')).getByText('Staff')).toBeInTheDocument();
     // The cards and tabs' contents come from the crm and documents areas (portal-slots.tsx), lazily.
     for (const title of ['Total Clients', 'Active Clients', 'Monthly Revenue']) expect(await screen.findByText(title)).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Client Database', 'Client Documents', 'Leads', 'Deadlines']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Client Database',
+      'Client Documents',
+      'Leads',
+      'Deadlines',
+      'Engagement letters',
+    ]);
   });
 
   it("a manager (no first name: the e-mail) gets Staff Management; Logout says 'Logged out successfully'", async () => {

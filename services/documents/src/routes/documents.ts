@@ -4,7 +4,7 @@ import {
   AccessLogSchema,
   DirectoryListSchema,
   DirectoryQuerySchema,
-  DOCUMENT_TYPE_VALUES,
+  UPLOAD_DOCUMENT_TYPE_VALUES,
   DocumentListQuerySchema,
   DocumentListSchema,
   DocumentSummaryQuerySchema,
@@ -262,7 +262,7 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
               if (!fields.clientId) throw new AppError('NOT_FOUND', 'Client not found');
               target = await resolveClient(db, p, evidenceScope, fields.clientId);
             } else {
-              if (!fields.documentType || !(DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
+              if (!fields.documentType || !(UPLOAD_DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
               target = await resolveClient(db, p, scope, fields.clientId);
             }
           } catch (err) {

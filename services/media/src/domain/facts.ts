@@ -34,7 +34,7 @@ export function buildPracticeFacts(contact: PracticeContact = DEFAULT_PRACTICE):
     email: contact.email,
     audiences: ['sole traders', 'partnerships', 'limited companies'],
     packages: PACKAGES.map((p) => ({ name: p.name, monthlyFee: p.monthlyFee })),
-    services: DOCUMENT_TYPES.filter((t) => t.value !== 'general').map((t) => t.label),
+    services: DOCUMENT_TYPES.filter((t) => t.value !== 'general' && t.value !== 'engagement').map((t) => t.label),
     websiteSteps: [
       'Choose an accounting package on the package selection page and see its monthly fee',
       'Sign up and pay the monthly subscription securely by card',

@@ -4,6 +4,7 @@ import { companyNameOf, raise, seeClient } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import {
   amlReviewDue,
+  engagementSigned,
   deadlineOverdue,
   documentUploaded,
   integrationSyncFailed,
@@ -25,6 +26,7 @@ export const RAISE_TYPES = [
   'jobs.failed',
   'deadlines.deadline_overdue',
   'aml.review_due',
+  'engagement.letter_signed',
 ] as const;
 export type RaiseEvent = EventOf<(typeof RAISE_TYPES)[number]>;
 
@@ -48,6 +50,8 @@ export async function raiseNotification(event: RaiseEvent, tx: Tx): Promise<bool
       return raise(tx, event.id, deadlineOverdue(event.data));
     case 'aml.review_due':
       return raise(tx, event.id, amlReviewDue(event.data));
+    case 'engagement.letter_signed':
+      return raise(tx, event.id, engagementSigned(event.data));
   }
 }
 

@@ -31,7 +31,7 @@ export const notifications = notificationsSchema.table(
     index('notifications_kind_seq_idx').on(t.kind, t.seq.desc()),
     check(
       'notifications_kind_check',
-      sql`${t.kind} in ('new_client', 'payment_failed', 'document_uploaded', 'invitation_accepted', 'integration_sync_failed', 'job_failed', 'deadline_overdue', 'aml_review_due')`,
+      sql`${t.kind} in ('new_client', 'payment_failed', 'document_uploaded', 'invitation_accepted', 'integration_sync_failed', 'job_failed', 'deadline_overdue', 'aml_review_due', 'engagement_signed')`,
     ),
   ],
 );

@@ -123,3 +123,13 @@ export function amlReviewDue(d: EventData<'aml.review_due'>): NotificationText {
     link: `/admin/aml?status=review_due&client_id=${encodeURIComponent(d.clientId)}`,
   };
 }
+
+/** A client signed their engagement letter. */
+export function engagementSigned(d: EventData<'engagement.letter_signed'>): NotificationText {
+  return {
+    kind: 'engagement_signed',
+    title: 'Engagement letter signed',
+    body: `${d.signerName} signed ${d.clientName}'s engagement letter (version ${d.version}, ${d.packageName}) on ${formatDate(d.signedAt)}.`,
+    link: '/admin/clients',
+  };
+}

@@ -1,0 +1,41 @@
+import { subscribe, type Runtime } from '@countinghouse/kit';
+import { newestLetter, upsertDirectory } from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
+import { letterNeeded } from '../domain/status.js';
+import type { EngagementDeps } from '../use-cases/deps.js';
+import { issueLetter } from '../use-cases/issue-letter.js';
+
+export const CLIENT_DIRECTORY_CONSUMER = 'engagement.client-directory';
+
+/**
+ * crm.client_upserted → the client directory, and the letter it calls for: a client with a sign-in
+ * account and a package gets their first letter; a change of package (an upgrade completed in crm, or
+ * a change the client made in billing: both end in this event with the new package) gets a new
+ * version. Once per event id, in the transaction that records it.
+ */
+export async function subscribeClientDirectory(runtime: Runtime, deps: Pick<EngagementDeps, 'practice' | 'now'>): Promise<void> {
+  await subscribe(runtime, {
+    group: CLIENT_DIRECTORY_CONSUMER,
+    schema: SCHEMA,
+    types: ['crm.client_upserted'],
+    handler: async (event, tx) => {
+      const d = event.data;
+      const client = await upsertDirectory(tx, {
+        clientId: d.clientId,
+        userId: d.userId,
+        companyName: d.companyName,
+        contactName: d.contactName,
+        contactEmail: d.contactEmail,
+        packageName: d.packageName,
+        monthlyFee: d.monthlyFee,
+        subscriptionStatus: d.subscriptionStatus,
+        businessType: d.businessType ?? null,
+        assignedAccountantId: d.assignedAccountantId,
+        sourceAt: new Date(event.occurredAt),
+      });
+      if (!client) return;
+      const reason = letterNeeded(client, await newestLetter(tx, client.clientId));
+      if (reason) await issueLetter(deps, tx, client, reason, { kind: 'system', id: null, name: 'Countinghouse' });
+    },
+  });
+}

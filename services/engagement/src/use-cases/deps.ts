@@ -1,0 +1,25 @@
+import type { Db, OutboxRelay } from '@countinghouse/kit';
+import type { Logger } from 'pino';
+
+export interface PracticeDetails {
+  name: string;
+  phone: string;
+  email: string;
+}
+
+export interface EngagementDeps {
+  db: Db;
+  relay: OutboxRelay;
+  logger: Logger;
+  /** The practice's details as /admin/settings holds them now. */
+  practice: () => PracticeDetails;
+  /** The clock (tests move it). */
+  now: () => Date;
+  publicUrl: string;
+}
+
+/** Where a request came from, for the audit and the signature certificate. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}

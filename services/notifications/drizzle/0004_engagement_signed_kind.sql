@@ -1,0 +1,2 @@
+ALTER TABLE "notifications"."notifications" DROP CONSTRAINT "notifications_kind_check";--> statement-breakpoint
+ALTER TABLE "notifications"."notifications" ADD CONSTRAINT "notifications_kind_check" CHECK ("notifications"."notifications"."kind" in ('new_client', 'payment_failed', 'document_uploaded', 'invitation_accepted', 'integration_sync_failed', 'job_failed', 'deadline_overdue', 'aml_review_due', 'engagement_signed'));
