@@ -25,10 +25,10 @@ export async function engagementPlugin(app: App, opts: EngagementPluginOptions) 
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
   await ensureTemplates(runtime.db, defaultTemplates());
-  const relay = runtime.relay(SCHEMA);
+  // The outbox relay for this schema: enqueueEvent kicks it after each commit.
+  runtime.relay(SCHEMA);
   const deps: EngagementDeps = {
     db: runtime.db,
-    relay,
     logger: runtime.logger,
     practice: opts.practice,
     now: opts.now ?? (() => new Date()),

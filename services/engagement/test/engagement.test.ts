@@ -411,7 +411,6 @@ describe('templates (/admin/settings)', () => {
 function depsOf() {
   return {
     db: gw.kit.runtime.db,
-    relay: gw.kit.runtime.relay('engagement'),
     logger: pino({ level: 'silent' }),
     practice: () => ({ name: 'Test Practice', phone: '0100 000', email: 'practice@test.co.uk' }),
     now: () => clock,

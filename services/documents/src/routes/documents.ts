@@ -262,7 +262,8 @@ export function documentRoutes(app: App, deps: DocumentRoutesDeps) {
               if (!fields.clientId) throw new AppError('NOT_FOUND', 'Client not found');
               target = await resolveClient(db, p, evidenceScope, fields.clientId);
             } else {
-              if (!fields.documentType || !(UPLOAD_DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType)) throw missingInformation();
+              if (!fields.documentType || !(UPLOAD_DOCUMENT_TYPE_VALUES as string[]).includes(fields.documentType))
+                throw missingInformation();
               target = await resolveClient(db, p, scope, fields.clientId);
             }
           } catch (err) {

@@ -1,4 +1,4 @@
-import type { Db, OutboxRelay } from '@countinghouse/kit';
+import type { Db } from '@countinghouse/kit';
 import type { Logger } from 'pino';
 
 export interface PracticeDetails {
@@ -9,7 +9,6 @@ export interface PracticeDetails {
 
 export interface EngagementDeps {
   db: Db;
-  relay: OutboxRelay;
   logger: Logger;
   /** The practice's details as /admin/settings holds them now. */
   practice: () => PracticeDetails;

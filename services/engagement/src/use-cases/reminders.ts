@@ -74,6 +74,5 @@ export async function runReminders(deps: EngagementDeps, day?: string): Promise<
     if (rows.length < BATCH) break;
     after = rows[rows.length - 1]!.id;
   }
-  deps.relay.kick();
   return { sent };
 }

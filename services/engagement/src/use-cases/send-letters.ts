@@ -31,7 +31,6 @@ export async function sendClientLetter(
       throw new AppError('CONFLICT', ENGAGEMENT_MESSAGES.unchanged);
     await issueLetter(deps, tx, client, 'sent_by_practice', actorOf(principal));
   });
-  deps.relay.kick();
   return { letters: await findClientLetters(deps, principal, clientId), message: ENGAGEMENT_MESSAGES.sentOne };
 }
 
@@ -51,6 +50,5 @@ export async function sendNewTerms(deps: EngagementDeps, principal: Principal): 
     });
     if (issued) sent++;
   }
-  deps.relay.kick();
   return { sent, message: ENGAGEMENT_MESSAGES.sentMany(sent) };
 }

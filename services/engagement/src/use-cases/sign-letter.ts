@@ -114,6 +114,5 @@ export async function signLetter(
     );
     return toLetter(row, newest);
   });
-  deps.relay.kick();
   return { letter: signed, message: ENGAGEMENT_MESSAGES.signed };
 }
