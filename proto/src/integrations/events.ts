@@ -33,6 +33,11 @@ export const IntegrationSyncFailedSchema = Type.Object({
   ...Base,
   reason: Type.Union([Type.Literal('needs_reconnect'), Type.Literal('provider_unavailable'), Type.Literal('error')]),
   trigger: Type.Optional(Type.Union([Type.Literal('sync'), Type.Literal('keep_alive')])),
+  /**
+   * The client's sign-in account, when the integrations service knows it: with needs_reconnect, identity
+   * e-mails them to connect again (issue 16). Optional: events written before it was added lack it.
+   */
+  clientUserId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
 /** The client disconnected: is_active false, the record kept, tokens revoked at the provider. */

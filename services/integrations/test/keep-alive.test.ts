@@ -96,7 +96,7 @@ describe('the daily keep-alive', () => {
     expect(card(await list(gw, owner.token), 'quickbooks').needs_reconnect).toBe(false);
   });
 
-  it('a refused grant marks the connection "needs reconnecting" and tells the practice (sync_failed, trigger keep_alive)', async () => {
+  it('a refused grant marks the connection "needs reconnecting" and tells the practice (sync_failed, trigger keep_alive) and the client (an e-mail)', async () => {
     const now = new Date();
     await setExpiry('quickbooks', new Date(now.getTime() + 3 * DAY));
     providers.quickbooks.refreshAnswer = 'invalid_grant';
@@ -113,7 +113,17 @@ describe('the daily keep-alive', () => {
         events.find((x) => x.type === 'integrations.sync_failed' && (x.data as { trigger?: string }).trigger === 'keep_alive') ?? null,
       'sync_failed from the keep-alive',
     );
-    expect(e.data).toMatchObject({ integrationType: 'quickbooks', reason: 'needs_reconnect' });
+    expect(e.data).toMatchObject({ integrationType: 'quickbooks', reason: 'needs_reconnect', clientUserId: owner.id });
+    // The client's e-mail, sent by identity from that event (no SMTP here: the outgoing-mail log), once.
+    const mail = await waitFor(async () => {
+      const { rows } = await gw.kit.runtime.pool.query(
+        `select "to", subject, body from identity.outgoing_mail where subject like 'Please reconnect%'`,
+      );
+      return rows.length ? rows : null;
+    }, 'the client’s reconnect e-mail');
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toMatchObject({ to: 'owner@idle-client.co.uk', subject: expect.stringMatching(/^Please reconnect QuickBooks to /) });
+    expect(mail[0].body).toMatch(/connect QuickBooks again here: http.*\/integrations/);
     // The administrators' notification, raised by the notifications service from that event.
     const n = await waitFor(async () => {
       const { rows } = await gw.kit.runtime.pool.query(

@@ -22,6 +22,11 @@ export async function countAdmins(db: DbOrTx): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+export async function findUserById(db: DbOrTx, id: string) {
+  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
 export async function findUserByEmail(db: DbOrTx, email: string) {
   const rows = await db
     .select()
