@@ -211,7 +211,7 @@ describe('/admin/notifications', { timeout: 60_000 }, () => {
     const group = await screen.findByRole('group', { name: 'Notification kinds I receive' }, { timeout: 30_000 });
     const boxes = within(group).getAllByRole('checkbox');
     expect(boxes).toHaveLength(NOTIFICATION_KINDS.length);
-    expect(boxes).toHaveLength(8);
+    expect(boxes).toHaveLength(9);
     for (const b of boxes) expect(b).toBeChecked();
     const save = screen.getByRole('button', { name: 'Save preferences' });
     expect(save).toBeDisabled();

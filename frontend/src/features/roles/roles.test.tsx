@@ -70,7 +70,7 @@ describe('User Roles (/admin/roles)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'User Roles' }, { timeout: 30_000 })).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Permissions by role' });
     const headers = [...table.querySelectorAll('thead th')].map((h) => h.textContent);
-    expect(headers).toEqual(['Permission', 'Admin', 'Manager', 'Staff', 'Accountant', 'Client']);
+    expect(headers).toEqual(['Permission', 'Admin', 'Manager', 'Staff', 'Accountant', 'Client', 'MLRO']);
     // every permission is a row, with a tick exactly for the roles the table lists
     for (const p of PERMISSIONS) {
       const row = table.querySelector(`tr[data-permission="${p.key}"]`)!;

@@ -61,7 +61,7 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     expect(callsTo(INVITE)).toHaveLength(0);
   });
 
-  it('invites with e-mail and role and refreshes the list; copies nothing by itself', async () => {
+  it('invites with e-mail and role and refreshes the list; the new link is what the clipboard then holds', async () => {
     const { callsTo } = mockFetch({
       ...base,
       [INVITE]: () => json(201, withLink({ id: '10000000-0000-4000-8000-000000000009', email: 'x@example.co.uk' })),
@@ -79,7 +79,8 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     await waitFor(() => expect(callsTo(INVITE)).toHaveLength(1));
     expect(callsTo(INVITE)[0]?.body).toEqual({ email: 'x@example.co.uk', role: 'accountant' });
     await waitFor(() => expect(callsTo(INVITATIONS).length).toBeGreaterThanOrEqual(2));
-    expect(await navigator.clipboard.readText()).toBe('untouched');
+    // the spec's 'Invite link copied to clipboard! Share it with the staff member.': copied at creation
+    await waitFor(async () => expect(await navigator.clipboard.readText()).toBe('http://localhost:3000/staff/signup?token=abc'));
   });
 
   it("'Failed to send invitation' with the server's reason", async () => {

@@ -30,6 +30,7 @@ describe('Admin sidebar', () => {
       'Upgrades',
       'Tasks',
       'Deadlines',
+      'AML',
       'Documents',
       'Communications',
       'Billing',
@@ -45,6 +46,7 @@ describe('Admin sidebar', () => {
     expect(href('Dashboard')).toBe('/admin');
     expect(href('Clients')).toBe('/admin/clients');
     expect(href('Reports')).toBe('/admin/reports');
+    expect(href('AML')).toBe('/admin/aml');
     expect(href('Company Settings')).toBe('/admin/settings');
     expect(href('Background Jobs')).toBe('/admin/jobs');
     expect(href('User Roles')).toBe('/admin/roles');
