@@ -92,8 +92,14 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   for (const p of o.plugins ?? []) {
     await app.register(async (scope) => p.register(scope), { prefix: `/api/${p.name}` });
   }
+  // One document per process: a path served by another service's processes (/api/jobs by notifications,
+  // unless JOBS_URL says otherwise) is in that service's document already.
+  const documented = new Set<string>();
   for (const [name, bases] of Object.entries(o.upstreams ?? {})) {
     const group = await registerUpstream(app, name, bases, o.upstreamOptions);
+    const key = group.replicas.map((r) => r.base).join(',');
+    if (documented.has(key)) continue;
+    documented.add(key);
     void fetchUpstreamDoc(name, group.replicas[0]!.base, upstreamDocs, o.logger);
   }
   if (o.frontendDir) await serveFrontend(app, o.frontendDir);
