@@ -560,6 +560,9 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       LOG_LEVEL: logLevel,
       KAFKA_BROKERS: shared.KAFKA_BROKERS,
       KAFKA_NAMESPACE: shared.KAFKA_NAMESPACE,
+      // the sign-in limit: one count for every gateway, kept across a gateway's restart; keys of this product's own
+      REDIS_URL: shared.REDIS_URL,
+      REDIS_KEY_PREFIX: shared.BULLMQ_PREFIX,
       JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
       DEMO_MODE: shared.DEMO_MODE,
       FRONTEND_DIR: frontendDir,

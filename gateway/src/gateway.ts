@@ -28,6 +28,8 @@ export interface GatewayOptions {
   trustProxy?: boolean;
   /** REDIS_URL: the sign-in limit is counted there, shared by every replica; without it, in memory. */
   redisUrl?: string;
+  /** REDIS_KEY_PREFIX: the start of the gateway's keys there (default countinghouse). */
+  redisKeyPrefix?: string;
   /** HSTS_MAX_AGE: seconds of Strict-Transport-Security (with includeSubDomains); 0 or absent sends none. */
   hstsMaxAge?: number;
 }
@@ -115,11 +117,17 @@ function signInLimiter(app: App, o: GatewayOptions): SignInLimit {
   const redis = new Redis(o.redisUrl, { enableOfflineQueue: false, commandTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
   let lastWarned = 0;
   redis.on('error', () => undefined);
-  const limiter = new RedisSignInLimiter(redis, max, windowMs, (err) => {
-    if (Date.now() - lastWarned < 60_000) return;
-    lastWarned = Date.now();
-    o.logger.warn({ err }, 'sign-in limit: Redis not answering, counting in this process meanwhile');
-  });
+  const limiter = new RedisSignInLimiter(
+    redis,
+    max,
+    windowMs,
+    (err) => {
+      if (Date.now() - lastWarned < 60_000) return;
+      lastWarned = Date.now();
+      o.logger.warn({ err }, 'sign-in limit: Redis not answering, counting in this process meanwhile');
+    },
+    `${o.redisKeyPrefix ?? 'countinghouse'}:gateway:sign-in:`,
+  );
   app.addHook('onClose', async () => limiter.close());
   return limiter;
 }
