@@ -119,6 +119,23 @@ export interface DistributedOptions {
   log?: (line: string) => void;
   /** Each process's output also goes here (default: only DATA_DIR/logs/<name>.log). */
   onOutput?: (name: string, chunk: string) => void;
+  /**
+   * Aborting it while the start is under way (Ctrl-C) stops what was started so far, infrastructure
+   * included, and the start rejects with a StartCancelled error. (Once started, stop() is the way.)
+   */
+  signal?: AbortSignal;
+}
+
+/** startDistributed's rejection when its signal was aborted: everything it had started is stopped. */
+export class StartCancelled extends Error {
+  constructor() {
+    super('the start was cancelled: everything it had started is stopped');
+    this.name = 'StartCancelled';
+  }
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new StartCancelled();
 }
 
 export interface Distributed {
@@ -233,7 +250,7 @@ const INFRA_SERVERS: InfraServer[] = [
  * PostgreSQL, Redis, Kafka and MinIO in DATA_DIR/infra, each on the port it had last time when that is
  * still free (else a free one). Returns what they print and how to stop them.
  */
-async function startInfra(dataDir: string, log: (l: string) => void) {
+async function startInfra(dataDir: string, log: (l: string) => void, signal?: AbortSignal) {
   const runDir = join(dataDir, 'infra');
   mkdirSync(runDir, { recursive: true });
   const portsFile = join(runDir, 'ports.json');
@@ -253,14 +270,18 @@ async function startInfra(dataDir: string, log: (l: string) => void) {
   };
   try {
     for (const s of INFRA_SERVERS) {
+      // (each launcher runs synchronously: a Ctrl-C meanwhile is handled here, on a turn of the event loop)
+      await new Promise((r) => setImmediate(r));
+      throwIfCancelled(signal);
       const env: Env = { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
       let r = infraScript(s.script, 'status', env);
+      // (listed before it starts: a start interrupted half-way, e.g. its launcher hit by the Ctrl-C too, is stopped as well)
+      started.push(s);
       if (!r.ok) {
         log(`starting ${s.name}…`);
         r = infraScript(s.script, 'start', env);
         if (!r.ok) throw new Error(`${s.name} did not start:\n${r.err.trim().split('\n').slice(-8).join('\n')}`);
       }
-      started.push(s);
       Object.assign(vars, r.vars);
       const url = Object.values(r.vars)[0] ?? '';
       const port = Number(/:(\d+)/.exec(url.replace(/^[a-z]+:\/\/[^@]*@/, ''))?.[1] ?? /:(\d+)/.exec(url)?.[1] ?? 0);
@@ -270,6 +291,8 @@ async function startInfra(dataDir: string, log: (l: string) => void) {
       if (s.name === 'postgres') pid = postgresPid(url);
       info.push({ name: s.name, service: s.name, pid, port, url, kind: 'infra' });
     }
+    await new Promise((r) => setImmediate(r));
+    throwIfCancelled(signal);
   } catch (err) {
     stopAll();
     throw err;
@@ -393,7 +416,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   let infra = o.infra;
   const infraInfo: ProcessInfo[] = [];
   if (!infra) {
-    const s = await startInfra(dataDir, log);
+    const s = await startInfra(dataDir, log, o.signal);
     infra = s.infra;
     infraStop = s.stop;
     infraInfo.push(...s.info);
@@ -437,8 +460,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     ADMIN_USERNAME: env.ADMIN_USERNAME || 'admin',
   };
 
-  const bundles =
-    env.LAUNCH_WITH === 'tsx' ? null : await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
+  let bundles: Map<string, string> | null = null;
   const children: Child[] = [];
   const spawnChild = (c: Child) => {
     const compiled = bundles?.get(c.entry);
@@ -507,7 +529,13 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     infraStop?.();
   };
 
+  // A Ctrl-C while starting (o.signal): the waits below stop at once, and everything started so far,
+  // infrastructure included, is stopped before the start rejects.
+  const onAbort = () => log('cancelled: stopping what has started…');
+  o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    throwIfCancelled(o.signal);
+    if (env.LAUNCH_WITH !== 'tsx') bundles = await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
     // The first process of every service, then the further replicas: a replica joining a consumer group
     // whose first member is itself still starting makes both wait for the rebalance (up to the session
     // timeout), while a running member answers it within a heartbeat.
@@ -520,7 +548,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
         return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, { ...own, ...shared, ...(p.spec.env?.(ctx) ?? {}) });
       });
       writeProcesses();
-      await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000)));
+      await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000, o.signal)));
       log(`${started.map((c) => c.info.name).join(', ')} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     }
 
@@ -534,6 +562,9 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       LOG_LEVEL: logLevel,
       KAFKA_BROKERS: shared.KAFKA_BROKERS,
       KAFKA_NAMESPACE: shared.KAFKA_NAMESPACE,
+      // the sign-in limit: one count for every gateway, kept across a gateway's restart; keys of this product's own
+      REDIS_URL: shared.REDIS_URL,
+      REDIS_KEY_PREFIX: shared.BULLMQ_PREFIX,
       JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
       DEMO_MODE: shared.DEMO_MODE,
       FRONTEND_DIR: frontendDir,
@@ -541,15 +572,19 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     });
     const gw = makeChild('gateway', 'gateway', 'gateway', GATEWAY_ENTRY, gatewayPort, gatewayEnv);
     writeProcesses();
-    await waitReady(gw, `http://127.0.0.1:${gatewayPort}/health/ready`, 60_000);
+    await waitReady(gw, `http://127.0.0.1:${gatewayPort}/health/ready`, 60_000, o.signal);
   } catch (err) {
+    o.signal?.removeEventListener('abort', onAbort);
     await stop();
+    // (a Ctrl-C reaches the children too: their exits are the cancellation, not a failure)
+    const failure = o.signal?.aborted ? new StartCancelled() : (err as Error);
     // identity may have made the first administrator before another process failed: its one showing must not be lost
     const made = ADMIN_LINE.exec(children.find((c) => c.info.service === 'identity')?.out ?? '')?.[1];
-    if (made) (err as Error).message += `\n(The first administrator was created meanwhile: password "${made}", shown once.)`;
-    throw err;
+    if (made) failure.message += `\n(The first administrator was created meanwhile: password "${made}", shown once.)`;
+    throw failure;
   }
 
+  o.signal?.removeEventListener('abort', onAbort);
   // The first administrator: identity prints a generated password once, on the start that made it.
   const identity = children.find((c) => c.info.service === 'identity')!;
   const generated = ADMIN_LINE.exec(identity.out)?.[1] ?? null;
@@ -600,15 +635,16 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   };
 }
 
-async function waitReady(c: Child, url: string, timeoutMs: number): Promise<void> {
+async function waitReady(c: Child, url: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
+    throwIfCancelled(signal);
     if (c.child && (c.child.exitCode !== null || c.child.signalCode !== null)) {
       throw new Error(
         `${c.info.name} exited (${c.child.exitCode ?? c.child.signalCode}) before it was ready:\n${c.out.trim().split('\n').slice(-15).join('\n')}`,
       );
     }
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    const ok = await fetch(url, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000) })
       .then((r) => r.ok)
       .catch(() => false);
     if (ok) return;

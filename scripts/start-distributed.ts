@@ -5,19 +5,25 @@
 // Env: PORT, DATA_DIR (.data-distributed), ADMIN_USERNAME, ADMIN_PASSWORD, SEED_DEMO, REPLICAS, LOG_LEVEL,
 // and any service's own settings (e.g. STRIPE_SECRET_KEY, SMTP_URL), passed to the service that reads it.
 import { buildUiIfStale } from './build-ui.mjs';
-import { DEMO_PEOPLE, repoRoot, startDistributed, type Distributed } from './distributed.js';
+import { DEMO_PEOPLE, repoRoot, StartCancelled, startDistributed, type Distributed } from './distributed.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 buildUiIfStale(repoRoot);
 
 let product: Distributed | null = null;
 let stopping = false;
+// A Ctrl-C during the start cancels it: startDistributed stops what it had started (servers and
+// infrastructure) before it rejects, and only then does this process exit (below).
+const starting = new AbortController();
 const onSignal = (sig: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
   say(`\n${sig}: stopping every process…`);
-  // (a start still under way stops itself when its waits fail; the processes are ours either way)
-  void (product?.stop() ?? Promise.resolve()).then(
+  if (!product) {
+    starting.abort();
+    return;
+  }
+  void product.stop().then(
     () => {
       say('stopped.');
       process.exit(0);
@@ -32,12 +38,22 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 try {
-  product = await startDistributed({ env: process.env, log: (l) => say(`[distributed] ${l}`) });
+  product = await startDistributed({ env: process.env, log: (l) => say(`[distributed] ${l}`), signal: starting.signal });
 } catch (err) {
+  if (err instanceof StartCancelled) {
+    if ((err as Error).message.includes('\n')) say((err as Error).message.split('\n').slice(1).join('\n'));
+    say('stopped.');
+    process.exit(0);
+  }
   process.stderr.write(`\nCountinghouse (distributed) did not start: ${(err as Error).message}\n`);
   process.exit(1);
 }
-if (stopping) await product.stop();
+if (stopping) {
+  // (the signal came after the last wait of the start: stop what it started all the same)
+  await product.stop();
+  say('stopped.');
+  process.exit(0);
+}
 
 const list = product.processes();
 say('');

@@ -36,6 +36,8 @@ export const GatewayConfigSchema = Type.Object({
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
   /** When set, the sign-in limit is counted in this Redis, shared by every gateway replica. */
   REDIS_URL: Type.String({ pattern: '^(rediss?://.*)?$', default: '' }),
+  /** The start of the gateway's keys in that Redis: products sharing one Redis each have their own counts. */
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._-]+$', default: 'countinghouse' }),
   /** Strict-Transport-Security max-age in seconds (behind HTTPS only); 0: not sent. */
   HSTS_MAX_AGE: Type.Integer({ minimum: 0, maximum: 63_072_000, default: 0 }),
   TRUST_PROXY: Type.Boolean({ default: false }),

@@ -28,6 +28,8 @@ export interface GatewayOptions {
   trustProxy?: boolean;
   /** REDIS_URL: the sign-in limit is counted there, shared by every replica; without it, in memory. */
   redisUrl?: string;
+  /** REDIS_KEY_PREFIX: the start of the gateway's keys there (default countinghouse). */
+  redisKeyPrefix?: string;
   /** HSTS_MAX_AGE: seconds of Strict-Transport-Security (with includeSubDomains); 0 or absent sends none. */
   hstsMaxAge?: number;
 }
@@ -92,8 +94,14 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   for (const p of o.plugins ?? []) {
     await app.register(async (scope) => p.register(scope), { prefix: `/api/${p.name}` });
   }
+  // One document per process: a path served by another service's processes (/api/jobs by notifications,
+  // unless JOBS_URL says otherwise) is in that service's document already.
+  const documented = new Set<string>();
   for (const [name, bases] of Object.entries(o.upstreams ?? {})) {
     const group = await registerUpstream(app, name, bases, o.upstreamOptions);
+    const key = group.replicas.map((r) => r.base).join(',');
+    if (documented.has(key)) continue;
+    documented.add(key);
     void fetchUpstreamDoc(name, group.replicas[0]!.base, upstreamDocs, o.logger);
   }
   if (o.frontendDir) await serveFrontend(app, o.frontendDir);
@@ -109,11 +117,17 @@ function signInLimiter(app: App, o: GatewayOptions): SignInLimit {
   const redis = new Redis(o.redisUrl, { enableOfflineQueue: false, commandTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
   let lastWarned = 0;
   redis.on('error', () => undefined);
-  const limiter = new RedisSignInLimiter(redis, max, windowMs, (err) => {
-    if (Date.now() - lastWarned < 60_000) return;
-    lastWarned = Date.now();
-    o.logger.warn({ err }, 'sign-in limit: Redis not answering, counting in this process meanwhile');
-  });
+  const limiter = new RedisSignInLimiter(
+    redis,
+    max,
+    windowMs,
+    (err) => {
+      if (Date.now() - lastWarned < 60_000) return;
+      lastWarned = Date.now();
+      o.logger.warn({ err }, 'sign-in limit: Redis not answering, counting in this process meanwhile');
+    },
+    `${o.redisKeyPrefix ?? 'countinghouse'}:gateway:sign-in:`,
+  );
   app.addHook('onClose', async () => limiter.close());
   return limiter;
 }

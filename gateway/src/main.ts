@@ -92,6 +92,7 @@ const app = await buildGateway({
   frontendDir: config.FRONTEND_DIR || join(fileURLToPath(new URL('../../', import.meta.url)), 'frontend', 'dist'),
   signInMax: config.SIGN_IN_RATE_LIMIT,
   redisUrl: config.REDIS_URL || undefined,
+  redisKeyPrefix: config.REDIS_KEY_PREFIX,
   hstsMaxAge: config.HSTS_MAX_AGE,
   healthChecks: {
     bus: () => bus.isReady(),

@@ -21,8 +21,14 @@ const gateways: App[] = [];
 let a = '';
 let b = '';
 let c = '';
+let upstreamBase = '';
+let verifier: TokenVerifier;
 
-async function startGateway(o: { redisUrl?: string; hstsMaxAge?: number }, base: string, verifier: TokenVerifier): Promise<string> {
+async function startGateway(
+  o: { redisUrl?: string; redisKeyPrefix?: string; hstsMaxAge?: number },
+  base: string,
+  verifier: TokenVerifier,
+): Promise<string> {
   const app = await buildGateway({
     logger: pino({ level: 'silent' }),
     verifier,
@@ -70,10 +76,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstreamBase = base;
   const keys2 = generateSigningKeys();
   const signer = await TokenSigner.fromPem(keys2.privateKeyPem);
   token = (await signer.sign({ sub: '00000000-0000-4000-8000-000000000001', sid: 's1', knd: 'admin', roles: ['admin'], name: 'A' })).token;
-  const verifier = await TokenVerifier.fromPem(keys2.publicKeyPem);
+  verifier = await TokenVerifier.fromPem(keys2.publicKeyPem);
   a = await startGateway({ redisUrl: REDIS_URL, hstsMaxAge: 31_536_000 }, base, verifier);
   b = await startGateway({ redisUrl: REDIS_URL }, base, verifier);
   c = await startGateway({ redisUrl: 'redis://127.0.0.1:1' }, base, verifier); // a Redis that is not there
@@ -136,6 +143,29 @@ describe('the sign-in limit across replicas', () => {
     expect(keys.length).toBe(1);
     expect(Number(await redis.get(keys[0]!))).toBe(5);
     expect(await redis.pttl(keys[0]!)).toBeGreaterThan(0);
+    await redis.quit();
+  });
+
+  it("is a product's own: a gateway with another REDIS_KEY_PREFIX on the same Redis keeps its own count", async () => {
+    const prefix = `other-${Date.now()}`;
+    const d = await startGateway({ redisUrl: REDIS_URL, redisKeyPrefix: prefix }, upstreamBase, verifier);
+    const post = (base: string) =>
+      send(
+        base,
+        'POST',
+        '/api/identity/admin/login',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ username: 'admin', password: 'wrong' }),
+      );
+    // the default product's count is used up (the test above); this one starts from nothing
+    expect((await post(a)).status).toBe(429);
+    expect([(await post(d)).status, (await post(d)).status, (await post(d)).status]).toEqual([401, 401, 401]);
+    expect((await post(d)).status).toBe(429);
+    const redis = new Redis(REDIS_URL!);
+    const keys = await redis.keys(`${prefix}:gateway:sign-in:*`);
+    expect(keys.length).toBe(1);
+    expect(Number(await redis.get(keys[0]!))).toBe(4);
+    await redis.del(...keys);
     await redis.quit();
   });
 

@@ -228,3 +228,36 @@ describe('replicas behind the gateway', () => {
     expect(a.hits.length).toBe(2);
   });
 });
+
+describe('the API document', () => {
+  it('is asked once of each set of processes: /api/jobs, served by notifications, is in its document already', async () => {
+    const asked: string[] = [];
+    const port = await freePort();
+    const server = createServer((req, res) => {
+      if (req.url?.endsWith('/openapi.json')) asked.push(req.url);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ openapi: '3.0.3', paths: {} }));
+    });
+    await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const gw = await buildGateway({
+        logger: pino({ level: 'silent' }),
+        verifier,
+        frontendDir: null,
+        healthChecks: {},
+        publicConfig: () => ({ demoMode: false, maintenance: false, practice: { name: 'P', phone: '0', email: 'p@example.invalid' } }),
+        upstreams: { notifications: url, jobs: url, crm: `${url},${url}/` },
+        upstreamOptions: { healthIntervalMs: 0 },
+      });
+      gateways.push(gw);
+      const until = Date.now() + 10_000;
+      while (asked.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(asked.sort()).toEqual(['/api/crm/openapi.json', '/api/notifications/openapi.json']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+});

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startTestProduct } from './distributed-server.js';
+import { afterStart } from './process-logs.js';
 
 /**
  * The browser-distributed project's product, started once for all its files (issue 19): every service
@@ -9,10 +11,15 @@ import { startTestProduct } from './distributed-server.js';
  */
 export default async function setup(project: TestProject) {
   const t0 = Date.now();
-  const t = await startTestProduct();
-  console.log(`browser-distributed: the distributed product is up at ${t.baseUrl} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const t = await startTestProduct({}, { log: (l) => console.log(`browser-distributed: ${l}`) });
+  const readyAt = Date.now();
+  console.log(`browser-distributed: the distributed product is up at ${t.baseUrl} (${((readyAt - t0) / 1000).toFixed(1)} s)`);
   project.provide('e2eDistributed', { baseUrl: t.baseUrl, databaseUrl: t.databaseUrl, bucket: t.bucket, s3: t.infra.s3 });
   return async () => {
+    // What went wrong inside the product while the tests ran, when anything did: a browser test's timeout
+    // says only what the page did not show (a replica out, a consumer stuck, a gateway error shows here).
+    const report = afterStart(join(t.product.dataDir, 'logs'), readyAt);
+    if (report) console.log(`browser-distributed: warnings and errors the processes logged after the start:\n${report}`);
     await t.close();
   };
 }

@@ -84,7 +84,10 @@ export interface TestProduct {
  * The distributed product (scripts/distributed.ts) on the test servers, isolated from every other test:
  * a database cloned from the template, a bucket, a Kafka namespace and a BullMQ prefix of its own.
  */
-export async function startTestProduct(extraEnv: Record<string, string> = {}, o: { infra?: Partial<Infra> } = {}): Promise<TestProduct> {
+export async function startTestProduct(
+  extraEnv: Record<string, string> = {},
+  o: { infra?: Partial<Infra>; log?: (line: string) => void } = {},
+): Promise<TestProduct> {
   const frontendDir = join(repoRoot, 'frontend', 'dist');
   if (!existsSync(join(frontendDir, 'index.html'))) {
     throw new Error('frontend/dist is missing: run `npm run build -w @countinghouse/frontend` (npm test does it).');
@@ -103,6 +106,7 @@ export async function startTestProduct(extraEnv: Record<string, string> = {}, o:
   try {
     product = await startDistributed({
       infra,
+      log: o.log,
       kafkaNamespace: `e2e-${run}.`,
       env: {
         PATH: process.env.PATH,
