@@ -103,7 +103,7 @@ describe('Company Settings (browser)', () => {
     await openSettings();
     const phone = page.getByLabel('Contact phone');
     await expect.poll(() => phone.inputValue()).toBe('020 7946 0321');
-    const save = page.getByRole('button', { name: 'Save' });
+    const save = page.getByRole('button', { name: 'Save', exact: true });
     expect(await save.isDisabled()).toBe(true);
     await phone.fill('0161 496 0999');
     await save.click();
