@@ -6,7 +6,13 @@ import { useClientQuery, useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientFormModal } from './components/ClientFormModal';
 import { ClientDeadlinesDialog, type DeadlinesTarget } from '../deadlines/ClientDeadlinesDialog';
-import { ClientLetterDialog, LetterStatusTag, useLetterStatusOf, type LetterTarget } from '../engagement/ClientLetterDialog';
+import {
+  ClientLetterDialog,
+  LetterStatusTag,
+  letterStatusText,
+  useLetterStatusOf,
+  type LetterTarget,
+} from '../engagement/ClientLetterDialog';
 import { ClientTable } from './components/ClientTable';
 import { OutstandingTag, useOutstandingClients } from '../aml/OutstandingBadge';
 import {
@@ -99,7 +105,12 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
             >
               Deadlines
             </Button>
-            <Button size="small" onClick={() => setLetterFor(c)} aria-label={`Engagement letter for ${c.company_name}`}>
+            <Button
+              size="small"
+              onClick={() => setLetterFor(c)}
+              // the visible text first, as a screen reader user hears it (WCAG 2.5.3 label in name)
+              aria-label={`Letter ${letterStatusText(letterStatus(c.id).status, letterStatus(c.id).signed_at)}: engagement letter for ${c.company_name}`}
+            >
               Letter <LetterStatusTag status={letterStatus(c.id).status} signedAt={letterStatus(c.id).signed_at} />
             </Button>
             <Tooltip title="Edit client">

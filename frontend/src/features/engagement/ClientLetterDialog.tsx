@@ -18,12 +18,13 @@ const STATUS_COLOURS: Record<LetterStatus, string> = {
   superseded: 'default',
 };
 
+/** The status as the tag shows it ('Signed 3 Nov 2026', 'Awaiting signature'). */
+export function letterStatusText(status: LetterStatus, signedAt?: string | null): string {
+  return status === 'signed' && signedAt ? `Signed ${formatDate(signedAt)}` : LETTER_STATUS_LABELS[status];
+}
+
 export function LetterStatusTag({ status, signedAt }: { status: LetterStatus; signedAt?: string | null }) {
-  return (
-    <Tag color={STATUS_COLOURS[status]}>
-      {status === 'signed' && signedAt ? `Signed ${formatDate(signedAt)}` : LETTER_STATUS_LABELS[status]}
-    </Tag>
-  );
+  return <Tag color={STATUS_COLOURS[status]}>{letterStatusText(status, signedAt)}</Tag>;
 }
 
 /** The client list's badge: the client's engagement letter status (one query for the whole list). */

@@ -6,7 +6,8 @@ import {
   type TemplateSet,
   type Templates,
 } from '@countinghouse/proto';
-import { Alert, App, Button, Card, Form, Input, Skeleton, Space, Tabs, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Skeleton, Space, Typography } from 'antd';
+import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { useEffect } from 'react';
 import { errorBody } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
@@ -69,7 +70,8 @@ function TemplatesForm({ current }: { current: Templates }) {
           </code>
         ))}
       </Typography.Paragraph>
-      <Tabs
+      <ResponsiveTabs
+        label="Template"
         items={[
           { key: 'terms', label: 'Standard terms', children: area('Standard terms', 'terms'), forceRender: true },
           {
