@@ -49,5 +49,18 @@ npm run build -w @countinghouse/frontend >/tmp/countinghouse-frontend-build.log 
 }
 echo "test: frontend built ($(( $(date +%s) - t0 ))s)"
 
-# Every project (`npm test -- --project x` runs just that one).
-npx vitest run "$@"
+# Every project (`npm test -- --project x` runs just that one). The exit code is vitest's, except that a
+# run whose summary reports a failed test or an unhandled error fails even if vitest ended with 0 (a
+# global set-up's teardown once left it there).
+log=$(mktemp)
+set +e
+npx vitest run "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+plain=$(sed 's/\x1b\[[0-9;]*m//g' "$log")
+rm -f "$log"
+if [[ $rc -eq 0 ]] && grep -qE '^tests: [0-9]+ passed, [1-9]|^ +Errors +[1-9]|^ +Test Files +[1-9][0-9]* failed' <<<"$plain"; then
+  echo "test: the summary reports failures but vitest exited 0; failing the run" >&2
+  rc=1
+fi
+exit "$rc"

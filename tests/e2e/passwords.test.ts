@@ -41,7 +41,12 @@ describe('passwords and invitations in the browser', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
-    await page.getByLabel('Email').fill(CLIENT.email);
+    // The page settles first (its chunks and the public config load after the route changes; typing
+    // before that was lost in a run), then the typed address must be what the field holds.
+    await page.waitForLoadState('networkidle');
+    const email = page.getByLabel('Email');
+    await email.fill(CLIENT.email);
+    await expect.poll(() => email.inputValue()).toBe(CLIENT.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText(MESSAGES.passwordResetRequested).waitFor();
 

@@ -120,8 +120,11 @@ export function ClientDocumentsView({
           onChange={(e) => setSearchInput(e.target.value)}
           style={{ width: 280 }}
         />
+        {/* Short lists, so not virtual: every option stays in the page, which keyboards, screen readers
+            and a list scrolled to the chosen type near its end all need. */}
         <Select
           aria-label="Document type"
+          virtual={false}
           value={type}
           onChange={setType}
           style={{ width: 200 }}
@@ -129,6 +132,7 @@ export function ClientDocumentsView({
         />
         <Select
           aria-label="Status"
+          virtual={false}
           value={status}
           onChange={setStatus}
           style={{ width: 160 }}
