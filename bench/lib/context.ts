@@ -172,6 +172,33 @@ export class BenchContext {
     });
   }
 
+  /**
+   * Each query of a list page at `rate` req/s, requests spaced evenly, one after another (the crm and
+   * deadlines sections): a row per query, labelled `<label> @paced`.
+   */
+  async measurePacedQueries(
+    baseUrl: string,
+    queries: ReadonlyArray<{ key: string; label: string; path: string }>,
+    headers: Record<string, string>,
+    rate: number,
+  ): Promise<Row[]> {
+    const rows: Row[] = [];
+    for (const q of queries) {
+      this.log(`measuring (${q.key}) ${q.label}`);
+      const result = await measurePaced({
+        url: baseUrl + q.path,
+        headers,
+        rate,
+        durationS: this.settings.durationS,
+        warmupS: Math.min(2, this.settings.warmupS),
+        maxSockets: 20,
+        probe: this.probe(),
+      });
+      rows.push({ key: q.key, label: `${q.label} @paced`, result });
+    }
+    return rows;
+  }
+
   /** The same fixed rate, requests spaced evenly (see measurePaced). */
   loadPaced(url: string, headers?: Record<string, string>): Promise<LoadResult> {
     const s = this.settings;

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { seedScale } from '../../services/crm/scripts/seed-scale.js';
 import { ADMIN, BenchContext, bearer, gatewaySrc, signIn } from '../lib/context.js';
-import { measurePaced } from '../lib/load.js';
-import { check, type Row } from '../lib/report.js';
+import { check } from '../lib/report.js';
 import type { Section } from '../lib/section.js';
 
 /** A busy back office: a few people each clicking filters, well under what 2 cores can serve. */
@@ -66,20 +65,7 @@ export const crmSection: Section = {
       { key: 'f11', label: 'sidebar counts', path: '/api/crm/sidebar-counts' },
       { key: 'f12', label: 'header search "bakery"', path: '/api/crm/search?q=bakery' },
     ];
-    const rows: Row[] = [];
-    for (const q of queries) {
-      ctx.log(`measuring (${q.key}) ${q.label}`);
-      const result = await measurePaced({
-        url: server.url + q.path,
-        headers,
-        rate: RATE,
-        durationS: ctx.settings.durationS,
-        warmupS: Math.min(2, ctx.settings.warmupS),
-        maxSockets: 20,
-        probe: ctx.probe(),
-      });
-      rows.push({ key: q.key, label: `${q.label} @paced`, result });
-    }
+    const rows = await ctx.measurePacedQueries(server.url, queries, headers, RATE);
     return {
       rows,
       checks: rows.map((r) =>
