@@ -12,8 +12,10 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** The all-in-one app on a fresh real database, with one administrator. */
-export async function startTestGateway(o: { signInMax?: number } = {}): Promise<TestGateway> {
+/** The all-in-one app on a fresh real database, with one administrator (and Stripe, when a test gives its mock). */
+export async function startTestGateway(
+  o: { signInMax?: number; stripe?: Parameters<typeof composeAllInOne>[0]['stripe'] } = {},
+): Promise<TestGateway> {
   const kit = await createTestKit();
   const app = await composeAllInOne({
     runtime: kit.runtime,
@@ -22,6 +24,7 @@ export async function startTestGateway(o: { signInMax?: number } = {}): Promise<
     frontendDir: null,
     signInMax: o.signInMax ?? 1000,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
+    ...(o.stripe ? { stripe: o.stripe } : {}),
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   return {

@@ -1,11 +1,7 @@
-import { createTestKit } from '@countinghouse/kit/testing';
-import { ensureInitialAdmin } from '@countinghouse/identity';
 import { BILLING_MESSAGES } from '@countinghouse/proto';
-import { pino } from 'pino';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeAllInOne } from '../../../gateway/src/compose.js';
-import { ADMIN, makePerson, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
+import { makePerson, startTestGateway, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
 import { checkout, count, verify, waitForClient, waitForCustomer } from './helpers.js';
 import { startStripeMock, type StripeMock } from './stripe-mock.js';
 
@@ -60,25 +56,7 @@ describe('billing: Stripe delayed payments (Bacs Direct Debit)', () => {
 
   beforeAll(async () => {
     mock = await startStripeMock();
-    const kit = await createTestKit();
-    const app = await composeAllInOne({
-      runtime: kit.runtime,
-      signer: kit.signer,
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-      frontendDir: null,
-      signInMax: 1000,
-      publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
-      stripe: { secretKey: 'sk_test_countinghouse', webhookSecret: WEBHOOK_SECRET, apiBase: mock.url },
-    });
-    await ensureInitialAdmin(kit.runtime.db, ADMIN);
-    gw = {
-      kit,
-      app,
-      async close() {
-        await app.close();
-        await kit.close();
-      },
-    };
+    gw = await startTestGateway({ stripe: { secretKey: 'sk_test_countinghouse', webhookSecret: WEBHOOK_SECRET, apiBase: mock.url } });
   }, 60_000);
   afterAll(async () => {
     await gw?.close();
