@@ -231,6 +231,24 @@ export class KafkaBus implements EventBus {
     const replayed = new Promise<void>((resolve) => (caughtUp = resolve));
     if (behind.size === 0) caughtUp();
     const log = this.opts.logger;
+    // Where each replayed partition is to be read from next. It is applied every time the consumer
+    // joins its group, not once after run(): a consumer that crashes while it starts (the group
+    // coordinator still loading after a broker start) is restarted by kafkajs with a new group
+    // object, which would lose a seek made once, and run() itself can return before that restart
+    // (a seek then throws "consumer#run must be called first").
+    const next = new Map(plan.map((p) => [`${p.topic}:${p.partition}`, p.from]));
+    if (plan.length > 0) {
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        for (const p of plan) {
+          const offset = next.get(`${p.topic}:${p.partition}`) ?? p.from;
+          try {
+            consumer.seek({ topic: p.topic, partition: p.partition, offset });
+          } catch (err) {
+            log.warn({ err, topic: p.topic, partition: p.partition }, 'kafka: replay seek not applied');
+          }
+        }
+      });
+    }
     await consumer.run({
       eachMessage: async ({ message, topic, partition }) => {
         try {
@@ -246,6 +264,7 @@ export class KafkaBus implements EventBus {
           await opts.handler(envelope);
         } finally {
           const k = `${topic}:${partition}`;
+          if (next.has(k)) next.set(k, String(Number(message.offset) + 1));
           const end = behind.get(k);
           if (end !== undefined && Number(message.offset) + 1 >= end) {
             behind.delete(k);
@@ -254,7 +273,6 @@ export class KafkaBus implements EventBus {
         }
       },
     });
-    for (const p of plan) consumer.seek({ topic: p.topic, partition: p.partition, offset: p.from });
     if (opts.broadcast?.awaitReplay) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
