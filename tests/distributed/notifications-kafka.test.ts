@@ -77,6 +77,15 @@ describe('distributed: the notifications service on Kafka', () => {
       assignedAccountantId: null,
     });
     await publish(clientId, 'crm.client_upserted', client.data as EventData<'crm.client_upserted'>, client);
+    // crm's and documents' events travel on different topics, with no order between them: the upload's
+    // text names the company only once the client is known, as in life, where a client exists before
+    // its first upload. So the client's notification first (a CI run under load read the topics the
+    // other way round).
+    await waitFor(
+      async () => (await list('?kind=new_client&page_size=100')).notifications.some((n) => n.body.startsWith(company)),
+      'the new client notification',
+      60_000,
+    );
     const upload = await publish(clientId, 'documents.document_uploaded', {
       documentId: randomUUID(),
       clientId,
