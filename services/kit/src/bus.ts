@@ -251,20 +251,25 @@ export class KafkaBus implements EventBus {
     }
     await consumer.run({
       eachMessage: async ({ message, topic, partition }) => {
+        const k = `${topic}:${partition}`;
+        // The replay position moves past a message once it is dealt with (handled or skipped), not when
+        // its handler throws: kafkajs retries it, and a restart after a crash seeks back to it.
+        const done = () => {
+          if (next.has(k)) next.set(k, String(Number(message.offset) + 1));
+        };
         try {
-          if (!message.value) return;
+          if (!message.value) return done();
           let envelope: EventEnvelope;
           try {
             envelope = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
           } catch (err) {
             // A poison message would block the partition forever; log and skip it.
             log.error({ err, topic, offset: message.offset }, 'unparseable event skipped');
-            return;
+            return done();
           }
           await opts.handler(envelope);
+          done();
         } finally {
-          const k = `${topic}:${partition}`;
-          if (next.has(k)) next.set(k, String(Number(message.offset) + 1));
           const end = behind.get(k);
           if (end !== undefined && Number(message.offset) + 1 >= end) {
             behind.delete(k);
