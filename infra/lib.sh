@@ -23,8 +23,19 @@ run_dir() {
   printf '%s\n' "$d"
 }
 
-# port_open HOST PORT: true when something accepts a TCP connection there.
+# port_open HOST PORT: true when a TCP socket listens on PORT (read from /proc/net/tcp*, any address).
+# Not by connecting: our ports lie in Linux's ephemeral range (32768-60999), and a connect() to a
+# port nobody listens on yet can be given that same port as its own source port and connect to
+# itself (TCP simultaneous open), which then holds the port so the server cannot bind it (seen with
+# Kafka while wait_for_port polled). Falls back to a connection where /proc is not readable.
 port_open() {
+  local port_hex
+  if [[ -r /proc/net/tcp ]]; then
+    port_hex=$(printf '%04X' "$2")
+    awk -v p=":$port_hex" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' \
+      /proc/net/tcp /proc/net/tcp6 2>/dev/null
+    return
+  fi
   (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
 }
 
