@@ -78,6 +78,7 @@ export function ClientLetterDialog({
           </p>
           <Table<LetterSummary>
             rowKey="id"
+            scroll={{ x: 'max-content' }}
             size="small"
             pagination={false}
             dataSource={q.data.letters}
@@ -91,6 +92,7 @@ export function ClientLetterDialog({
               {
                 title: 'Signed PDF',
                 key: 'pdf',
+                fixed: 'right' as const,
                 render: (_: unknown, l) =>
                   l.signed_at ? (
                     <Button

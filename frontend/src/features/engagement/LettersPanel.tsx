@@ -27,6 +27,7 @@ export function EngagementLettersPanel({ realm = 'user', canSend = true }: { rea
     <>
       <Table<Row>
         rowKey="client_id"
+        scroll={{ x: 'max-content' }}
         size="small"
         loading={q.isLoading}
         dataSource={[...(q.data?.statuses ?? [])].sort((a, b) => a.client_name.localeCompare(b.client_name, 'en-GB'))}
@@ -39,6 +40,7 @@ export function EngagementLettersPanel({ realm = 'user', canSend = true }: { rea
           {
             title: '',
             key: 'open',
+            fixed: 'right' as const,
             render: (_: unknown, r) => (
               <Button
                 size="small"

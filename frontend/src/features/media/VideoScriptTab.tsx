@@ -219,6 +219,7 @@ export function VideoScriptTab() {
             {
               title: '',
               key: 'open',
+              fixed: 'right' as const,
               width: 90,
               render: (_: unknown, s) => (
                 <Button

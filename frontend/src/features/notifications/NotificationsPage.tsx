@@ -79,6 +79,7 @@ export function AdminNotificationsPage() {
     {
       title: 'Action',
       key: 'action',
+      fixed: 'right' as const,
       width: 130,
       render: (_, n) =>
         n.is_read ? (

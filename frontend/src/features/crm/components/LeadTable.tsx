@@ -72,6 +72,7 @@ export function LeadTable(props: Props) {
     {
       title: 'Actions',
       key: 'actions',
+      fixed: 'right' as const,
       className: 'crm-table-actions',
       render: (_: unknown, l) => (
         <Flex gap={4}>
