@@ -176,6 +176,7 @@ function PeopleTable({ people, action }: { people: Person[]; action?: (p: Person
       rowKey="id"
       size="small"
       scroll={{ x: 'max-content' }}
+      tableLayout="auto"
       pagination={false}
       dataSource={people}
       locale={{ emptyText: 'No people yet' }}

@@ -115,6 +115,7 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
         dataSource={tasks.data?.tasks}
         loading={tasks.isFetching}
         scroll={{ x: 900 }}
+        tableLayout="auto"
         locale={{
           emptyText: tasks.isError
             ? LOAD_FAILED

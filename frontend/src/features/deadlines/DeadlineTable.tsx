@@ -83,6 +83,7 @@ export function DeadlineTable({
     <Table<Deadline>
       rowKey="id"
       scroll={{ x: 'max-content' }}
+      tableLayout="auto"
       size="middle"
       columns={columns}
       dataSource={deadlines}

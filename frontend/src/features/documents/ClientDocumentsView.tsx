@@ -143,6 +143,7 @@ export function ClientDocumentsView({
       <Table<ClientDocument>
         rowKey="id"
         scroll={{ x: 'max-content' }}
+        tableLayout="auto"
         size="middle"
         loading={list.isFetching}
         dataSource={list.data?.documents ?? []}

@@ -79,6 +79,7 @@ export function ClientLetterDialog({
           <Table<LetterSummary>
             rowKey="id"
             scroll={{ x: 'max-content' }}
+            tableLayout="auto"
             size="small"
             pagination={false}
             dataSource={q.data.letters}

@@ -116,6 +116,7 @@ function FailedCard({ failed }: { failed: FailedJobView[] }) {
     <Card title="Failed jobs">
       <Table<FailedJobView>
         scroll={{ x: 'max-content' }}
+        tableLayout="auto"
         rowKey={(j) => `${j.name}:${j.id}`}
         size="middle"
         pagination={{ pageSize: 20, hideOnSinglePage: true }}

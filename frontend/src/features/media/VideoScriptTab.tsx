@@ -195,6 +195,7 @@ export function VideoScriptTab() {
             hideOnSinglePage: true,
           }}
           scroll={{ x: 640 }}
+          tableLayout="auto"
           columns={[
             { title: 'Created', dataIndex: 'created_at', width: 150, render: (v: string) => formatDateTime(v) },
             { title: 'Type', dataIndex: 'type', width: 150, render: (v: VideoType) => typeLabel(v) },

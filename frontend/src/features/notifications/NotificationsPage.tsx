@@ -153,6 +153,7 @@ export function AdminNotificationsPage() {
             showTotal: (total) => `${formatCount(total)}${list.data && !list.data.total_exact ? '+' : ''} notifications`,
           }}
           scroll={{ x: 720 }}
+          tableLayout="auto"
         />
       </Card>
       <PreferencesCard />

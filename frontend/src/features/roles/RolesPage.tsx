@@ -262,6 +262,7 @@ function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSumm
         <Table<RoleHolder>
           size="small"
           scroll={{ x: 'max-content' }}
+          tableLayout="auto"
           rowKey={(h) => `${h.kind}-${h.id}`}
           dataSource={holders}
           pagination={holders.length > HOLDERS_PAGE_SIZE ? { pageSize: HOLDERS_PAGE_SIZE, size: 'small' } : false}

@@ -53,6 +53,7 @@ export function ClientTable({ list, paging, actions, emptyText, caption, badges 
       loading={list.isFetching}
       locale={{ emptyText: list.isError ? 'Could not load clients' : emptyText }}
       scroll={{ x: 900 }}
+      tableLayout="auto"
       caption={caption}
       pagination={tablePagination(paging, list.data?.total ?? 0, [10, 20, 50, 100])}
     />

@@ -98,6 +98,7 @@ export function LeadTable(props: Props) {
       loading={loading}
       locale={{ emptyText }}
       scroll={{ x: 1000 }}
+      tableLayout="auto"
       pagination={tablePagination({ page, pageSize, onPage }, total, [10, 20, 50, 100])}
     />
   );
