@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPage, describeProblems } from './a11y.js';
+import { auditPage, describeProblems, openSection } from './a11y.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 22: zero critical or serious axe violations (WCAG 2.1 A/AA) at 1280 and 390 px, and no
@@ -51,7 +51,9 @@ describe('accessibility and phone width: public site', () => {
     '/blog',
     '/login',
     '/signup',
+    '/forgot-password',
     '/staff-login',
+    '/staff/signup',
     '/test-login',
     '/admin/login',
   ]) {
@@ -74,6 +76,19 @@ describe('accessibility and phone width: client area', () => {
   for (const path of ['/dashboard', '/integrations', '/package-selection', '/checkout?package=Growth']) {
     it(path, async () => check(path), 60_000);
   }
+
+  // The built-in test checkout (Stripe not configured) and the page after paying, at both sizes.
+  it('/checkout/test and /payment-success', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/checkout?package=Growth');
+    await page.waitForURL(/\/checkout\/test\?session_id=/);
+    const testCheckout = new URL(page.url());
+    await check(testCheckout.pathname + testCheckout.search);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/payment-success\?session_id=/);
+    const success = new URL(page.url());
+    await check(success.pathname + success.search);
+  }, 120_000);
 
   it('a signed-in client logs out from the header of any page', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -102,6 +117,18 @@ describe('accessibility and phone width: staff portal', () => {
   afterAll(async () => context.close());
 
   it('/staff/dashboard', async () => check('/staff/dashboard'), 60_000);
+  // Every section of the portal a manager sees (tabs on a wide screen, a select on a phone).
+  for (const section of ['Client Documents', 'Leads', 'Deadlines', 'AML', 'Engagement letters', 'Staff Management']) {
+    it(
+      `/staff/dashboard: ${section}`,
+      async () =>
+        check('/staff/dashboard', async (p) => {
+          await heading(p);
+          await openSection(p, section);
+        }),
+      60_000,
+    );
+  }
   // A manager is told this page is for administrators (a result, not a page title).
   it(
     '/user-management',

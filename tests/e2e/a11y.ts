@@ -83,6 +83,27 @@ export interface PageCheck {
   overflow: string[];
 }
 
+/**
+ * Open a section of a tabbed page (ResponsiveTabs): the tab on a wide screen, the labelled select's
+ * option on a phone; then wait for the section's own content.
+ */
+export async function openSection(page: Page, name: string, select = 'Section'): Promise<void> {
+  const tab = page.getByRole('tab', { name, exact: true });
+  if (await tab.isVisible().catch(() => false)) {
+    await tab.click();
+    await page.getByRole('tab', { name, exact: true, selected: true }).waitFor();
+    return;
+  }
+  await page.getByRole('combobox', { name: select }).click();
+  // antd draws the visible options itself (its role=option list is a zero-size one for screen readers)
+  await page
+    .locator('.ant-select-dropdown .ant-select-item-option')
+    .and(page.getByTitle(name, { exact: true }))
+    .click();
+  // the list closes (an open listbox is not part of the page being checked)
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
+}
+
 /** Visit `path` at both sizes; return what axe and the width check found at each. */
 export async function auditPage(page: Page, path: string, ready: (page: Page) => Promise<unknown>): Promise<PageCheck[]> {
   const out: PageCheck[] = [];

@@ -4,6 +4,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import dayjs from 'dayjs';
 import 'dayjs/locale/en-gb';
+import { useDialogFocus } from './dialog-focus';
 import { useScrollRegions } from './scroll-regions';
 import { THEME } from './theme';
 import './a11y.css';
@@ -14,6 +15,7 @@ dayjs.locale('en-gb');
 /** antd's theme and en-GB locale, and its App context (message, notification, modal) for useToast. */
 export function AntdProviders({ children }: { children: ReactNode }) {
   useScrollRegions();
+  useDialogFocus();
   return (
     <ConfigProvider locale={enGB} theme={THEME}>
       <AntApp>{children}</AntApp>

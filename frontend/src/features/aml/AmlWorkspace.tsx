@@ -175,6 +175,8 @@ function PeopleTable({ people, action }: { people: Person[]; action?: (p: Person
     <Table
       rowKey="id"
       size="small"
+      scroll={{ x: 'max-content' }}
+      tableLayout="auto"
       pagination={false}
       dataSource={people}
       locale={{ emptyText: 'No people yet' }}
@@ -207,7 +209,7 @@ function PeopleTable({ people, action }: { people: Person[]; action?: (p: Person
               ))
             ),
         },
-        ...(action ? [{ title: 'Actions', key: 'actions', render: (_: unknown, p: Person) => action(p) }] : []),
+        ...(action ? [{ title: 'Actions', key: 'actions', fixed: 'right' as const, render: (_: unknown, p: Person) => action(p) }] : []),
       ]}
     />
   );

@@ -69,6 +69,7 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
     {
       title: 'Actions',
       key: 'actions',
+      fixed: 'right' as const,
       render: (_: unknown, t) => (
         <Tooltip title="Edit task">
           <Button size="small" icon={<EditOutlined />} aria-label={`Edit ${t.title}`} onClick={() => setForm({ open: true, task: t })} />
@@ -114,6 +115,7 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
         dataSource={tasks.data?.tasks}
         loading={tasks.isFetching}
         scroll={{ x: 900 }}
+        tableLayout="auto"
         locale={{
           emptyText: tasks.isError
             ? LOAD_FAILED

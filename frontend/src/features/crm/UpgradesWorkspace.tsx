@@ -79,6 +79,7 @@ export function UpgradesWorkspace() {
     {
       title: 'Actions',
       key: 'actions',
+      fixed: 'right' as const,
       className: 'crm-table-actions',
       render: (_: unknown, u) => (
         <Flex gap={4}>

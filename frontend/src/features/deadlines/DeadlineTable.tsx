@@ -63,6 +63,7 @@ export function DeadlineTable({
           {
             title: 'Actions',
             key: 'actions',
+            fixed: 'right' as const,
             width: 130,
             render: (_: unknown, d: Deadline) =>
               d.status === 'done' ? null : (
@@ -81,6 +82,8 @@ export function DeadlineTable({
   return (
     <Table<Deadline>
       rowKey="id"
+      scroll={{ x: 'max-content' }}
+      tableLayout="auto"
       size="middle"
       columns={columns}
       dataSource={deadlines}

@@ -142,6 +142,8 @@ export function ClientDocumentsView({
 
       <Table<ClientDocument>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
+        tableLayout="auto"
         size="middle"
         loading={list.isFetching}
         dataSource={list.data?.documents ?? []}
@@ -213,6 +215,7 @@ export function ClientDocumentsView({
           {
             title: 'Actions',
             key: 'actions',
+            fixed: 'right' as const,
             render: (_v, d) => (
               <Space>
                 <Button

@@ -78,6 +78,8 @@ export function ClientLetterDialog({
           </p>
           <Table<LetterSummary>
             rowKey="id"
+            scroll={{ x: 'max-content' }}
+            tableLayout="auto"
             size="small"
             pagination={false}
             dataSource={q.data.letters}
@@ -91,6 +93,7 @@ export function ClientLetterDialog({
               {
                 title: 'Signed PDF',
                 key: 'pdf',
+                fixed: 'right' as const,
                 render: (_: unknown, l) =>
                   l.signed_at ? (
                     <Button

@@ -27,6 +27,8 @@ export function EngagementLettersPanel({ realm = 'user', canSend = true }: { rea
     <>
       <Table<Row>
         rowKey="client_id"
+        scroll={{ x: 'max-content' }}
+        tableLayout="auto"
         size="small"
         loading={q.isLoading}
         dataSource={[...(q.data?.statuses ?? [])].sort((a, b) => a.client_name.localeCompare(b.client_name, 'en-GB'))}
@@ -37,13 +39,14 @@ export function EngagementLettersPanel({ realm = 'user', canSend = true }: { rea
           { title: 'Version', dataIndex: 'version', key: 'version' },
           { title: 'Signed', key: 'signed', render: (_: unknown, r) => formatDate(r.signed_at) || '—' },
           {
-            title: '',
+            title: 'Letters',
             key: 'open',
+            fixed: 'right' as const,
             render: (_: unknown, r) => (
               <Button
                 size="small"
                 onClick={() => setOpen({ id: r.client_id, company_name: r.client_name })}
-                aria-label={`Letters of ${r.client_name}`}
+                aria-label={`Open letters of ${r.client_name}`}
               >
                 Open
               </Button>

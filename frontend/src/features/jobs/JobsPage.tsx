@@ -115,6 +115,8 @@ function FailedCard({ failed }: { failed: FailedJobView[] }) {
   return (
     <Card title="Failed jobs">
       <Table<FailedJobView>
+        scroll={{ x: 'max-content' }}
+        tableLayout="auto"
         rowKey={(j) => `${j.name}:${j.id}`}
         size="middle"
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
@@ -128,6 +130,7 @@ function FailedCard({ failed }: { failed: FailedJobView[] }) {
           {
             title: '',
             key: 'retry',
+            fixed: 'right' as const,
             align: 'right',
             render: (_, j) => (
               <Button aria-label={`Retry ${j.label}`} loading={isLoading && originalArgs?.id === j.id} onClick={() => void onRetry(j)}>

@@ -195,6 +195,7 @@ export function VideoScriptTab() {
             hideOnSinglePage: true,
           }}
           scroll={{ x: 640 }}
+          tableLayout="auto"
           columns={[
             { title: 'Created', dataIndex: 'created_at', width: 150, render: (v: string) => formatDateTime(v) },
             { title: 'Type', dataIndex: 'type', width: 150, render: (v: VideoType) => typeLabel(v) },
@@ -219,6 +220,7 @@ export function VideoScriptTab() {
             {
               title: '',
               key: 'open',
+              fixed: 'right' as const,
               width: 90,
               render: (_: unknown, s) => (
                 <Button

@@ -79,6 +79,7 @@ export function AdminNotificationsPage() {
     {
       title: 'Action',
       key: 'action',
+      fixed: 'right' as const,
       width: 130,
       render: (_, n) =>
         n.is_read ? (
@@ -152,6 +153,7 @@ export function AdminNotificationsPage() {
             showTotal: (total) => `${formatCount(total)}${list.data && !list.data.total_exact ? '+' : ''} notifications`,
           }}
           scroll={{ x: 720 }}
+          tableLayout="auto"
         />
       </Card>
       <PreferencesCard />

@@ -261,6 +261,8 @@ function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSumm
       ) : (
         <Table<RoleHolder>
           size="small"
+          scroll={{ x: 'max-content' }}
+          tableLayout="auto"
           rowKey={(h) => `${h.kind}-${h.id}`}
           dataSource={holders}
           pagination={holders.length > HOLDERS_PAGE_SIZE ? { pageSize: HOLDERS_PAGE_SIZE, size: 'small' } : false}
@@ -280,6 +282,7 @@ function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSumm
             {
               title: <span className="roles-holders__sr">Actions</span>,
               key: 'actions',
+              fixed: 'right' as const,
               width: 100,
               align: 'right',
               render: (_: unknown, h) => (

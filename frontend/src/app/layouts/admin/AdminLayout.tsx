@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Button, Layout, Result } from 'antd';
-import { Outlet, useNavigate } from 'react-router-dom';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { ADMIN_SESSION_END_MESSAGES, httpStatus } from '../../api';
 import { adminLoggedOut, selectAdminSessionEnd, selectAdminUser } from '../../admin-session';
 import { useAppDispatch, useAppSelector } from '../../store';
@@ -28,6 +28,11 @@ export function AdminLayout() {
   const sidebar = useSidebarState();
   const { signOut } = useAdminLogout();
   const session = useAdminSessionQuery(undefined, { refetchOnMountOrArgChange: true });
+
+  // The phone drawer closes on any navigation (a menu choice, a search result, the browser's Back).
+  const { pathname } = useLocation();
+  const { closeDrawer } = sidebar;
+  useEffect(() => closeDrawer(), [pathname, closeDrawer]);
 
   // A 401/403 the re-auth query did not already turn into a session end (e.g. a 403).
   const deniedStatus = session.isError ? httpStatus(session.error) : undefined;

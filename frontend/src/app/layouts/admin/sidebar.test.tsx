@@ -97,6 +97,18 @@ describe('Admin sidebar', () => {
     expect(document.cookie).toContain('sidebar_state=true');
   });
 
+  it("on a phone, the drawer closes on any navigation, not only a choice in it (the browser's Back)", async () => {
+    setViewportMobile();
+    const { router } = await renderAdmin();
+    const user = userEvent.setup();
+    const toggle = screen.getByRole('button', { name: 'Expand sidebar' });
+    await user.click(toggle);
+    await screen.findByRole('navigation', { name: 'Admin' });
+    expect(screen.getByRole('button', { name: 'Collapse sidebar' })).toHaveAttribute('aria-expanded', 'true');
+    await router.navigate('/admin/billing');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Expand sidebar' })).toHaveAttribute('aria-expanded', 'false'));
+  });
+
   it('navigates from an entry and highlights it', async () => {
     const { router } = await renderAdmin();
     await userEvent.setup().click(screen.getByRole('link', { name: 'Leads' }));

@@ -42,7 +42,7 @@ export function ClientTable({ list, paging, actions, emptyText, caption, badges 
     { title: 'Monthly Fee', dataIndex: 'monthly_fee', align: 'right', render: (fee: number) => formatGBP(fee) },
     { title: 'Status', dataIndex: 'subscription_status', render: (_: unknown, c) => <ClientStatusBadge status={c.subscription_status} /> },
     { title: 'Registered', dataIndex: 'registration_date', render: (d: string) => formatDate(d) },
-    { title: 'Actions', key: 'actions', className: 'crm-table-actions', render: (_: unknown, c) => actions(c) },
+    { title: 'Actions', key: 'actions', fixed: 'right' as const, className: 'crm-table-actions', render: (_: unknown, c) => actions(c) },
   ];
   return (
     <Table<Client>
@@ -53,6 +53,7 @@ export function ClientTable({ list, paging, actions, emptyText, caption, badges 
       loading={list.isFetching}
       locale={{ emptyText: list.isError ? 'Could not load clients' : emptyText }}
       scroll={{ x: 900 }}
+      tableLayout="auto"
       caption={caption}
       pagination={tablePagination(paging, list.data?.total ?? 0, [10, 20, 50, 100])}
     />

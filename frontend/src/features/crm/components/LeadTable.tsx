@@ -72,6 +72,7 @@ export function LeadTable(props: Props) {
     {
       title: 'Actions',
       key: 'actions',
+      fixed: 'right' as const,
       className: 'crm-table-actions',
       render: (_: unknown, l) => (
         <Flex gap={4}>
@@ -97,6 +98,7 @@ export function LeadTable(props: Props) {
       loading={loading}
       locale={{ emptyText }}
       scroll={{ x: 1000 }}
+      tableLayout="auto"
       pagination={tablePagination({ page, pageSize, onPage }, total, [10, 20, 50, 100])}
     />
   );

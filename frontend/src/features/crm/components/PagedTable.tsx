@@ -25,6 +25,7 @@ export function PagedTable<T extends { id: string }>({ list, rows, total, column
         dataSource={rows}
         loading={list.isFetching}
         scroll={{ x: 900 }}
+        tableLayout="auto"
         locale={{ emptyText: list.isError ? loadFailed : emptyText }}
         pagination={tablePagination(paging, total)}
       />
