@@ -7,12 +7,14 @@ import { subscribeCrmConsumers } from './consumers/team-members.js';
 import { SCHEMA } from './db/schema.js';
 import { clientRoutes } from './routes/clients.js';
 import { communicationRoutes } from './routes/communications.js';
-import { ghlRoutes, type GhlOptions } from './routes/ghl.js';
+import { ghlRoutes } from './routes/ghl.js';
 import { leadRoutes } from './routes/leads.js';
 import { overviewRoutes } from './routes/overview.js';
 import { reportRoutes } from './routes/reports.js';
 import { taskRoutes } from './routes/tasks.js';
 import { upgradeRoutes } from './routes/upgrades.js';
+import type { CrmDeps } from './use-cases/deps.js';
+import type { GhlOptions } from './use-cases/ghl.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -26,13 +28,13 @@ export interface CrmPluginOptions {
 export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
-  const relay = runtime.relay(SCHEMA);
+  runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
   await subscribeCrmConsumers(runtime);
   await subscribeBillingConsumer(runtime);
   await subscribeDeadlinesConsumer(runtime);
   await subscribeAmlConsumer(runtime);
-  const deps = { db: runtime.db, relay };
+  const deps: CrmDeps = { db: runtime.db };
   clientRoutes(app, deps);
   leadRoutes(app, deps);
   taskRoutes(app, deps);
@@ -40,7 +42,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   communicationRoutes(app, deps);
   overviewRoutes(app, deps);
   reportRoutes(app, deps);
-  ghlRoutes(app, deps, opts.ghl ?? {});
+  ghlRoutes(app, { ...deps, ghl: opts.ghl ?? {} });
 }
 
 export { SCHEMA } from './db/schema.js';
@@ -48,4 +50,4 @@ export { demoClientFacts, seedCrmDemo, type DemoClientFacts } from './seed-demo.
 export { upsertClientFromSubscription } from './db/client-upsert.js';
 export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './consumers/deadline-tasks.js';
 export { applyAmlReviewTask, AML_REVIEW_TASKS_CONSUMER } from './consumers/aml-review-tasks.js';
-export type { GhlOptions } from './routes/ghl.js';
+export type { GhlOptions } from './use-cases/ghl.js';

@@ -31,3 +31,9 @@ export function containsPattern(text: string): string {
 export function sumFees(fees: readonly number[]): number {
   return Math.round(fees.reduce((a, f) => a + Math.round(f * 100), 0)) / 100;
 }
+
+export const CLIENT_MESSAGES = {
+  notFound: 'Client not found',
+  userLinked: 'Another client is already linked to this user account.',
+  unknownAccountant: 'Choose an accountant from the team: this person is not an active accountant.',
+} as const;
