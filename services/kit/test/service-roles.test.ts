@@ -38,11 +38,12 @@ afterAll(async () => {
   await crm?.end();
   await owner?.end();
   await db?.drop();
-  // (roles belong to the server, not the dropped database)
+  // (roles belong to the server: the test database's drop removes its services' roles too)
   const admin = new pg.Client({ connectionString: testServerUrl() });
   await admin.connect();
-  for (const r of roles) await admin.query(`drop role if exists ${admin.escapeIdentifier(r)}`);
+  const left = await admin.query('select rolname from pg_roles where rolname = any($1)', [roles]);
   await admin.end();
+  expect(left.rows).toEqual([]);
 });
 
 async function refusal(sql: string): Promise<string> {
