@@ -590,9 +590,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
         const own: Env = {};
         for (const key of Object.keys(p.spec.schema.properties)) if (env[key] !== undefined) own[key] = env[key];
         const name = p.spec.replicated ? `${p.spec.name}-${p.index}` : p.spec.name;
-        const database = serviceDbUrls
-          ? { DATABASE_URL: serviceDbUrls[p.spec.name]!, DATABASE_MIGRATION_URL: infra.databaseUrl }
-          : {};
+        const database = serviceDbUrls ? { DATABASE_URL: serviceDbUrls[p.spec.name]!, DATABASE_MIGRATION_URL: infra.databaseUrl } : {};
         return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, {
           ...own,
           ...shared,

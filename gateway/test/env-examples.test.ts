@@ -68,7 +68,10 @@ describe('.env.example per process', () => {
       for (const v of listed(readFileSync(join(repoRoot, p.file), 'utf8'))) {
         const where = `${p.file}: ${v.name}`;
         expect(v.notes.length, `${where} has no description`).toBeGreaterThanOrEqual(2);
-        expect(v.notes.some((n) => n.startsWith('format: ')), `${where} has no format`).toBe(true);
+        expect(
+          v.notes.some((n) => n.startsWith('format: ')),
+          `${where} has no format`,
+        ).toBe(true);
         const needed = props[v.name]!.default === undefined || (p.name !== 'gateway' && ['KAFKA_BROKERS', 'REDIS_URL'].includes(v.name));
         expect(v.required, `${where} required?`).toBe(needed);
       }

@@ -67,7 +67,12 @@ describe('Kafka over SASL (PLAIN)', () => {
     try {
       const seen: EventEnvelope[] = [];
       await bus.subscribe({ group: 'sasl-test', topics: ['sasl'], handler: async (e) => void seen.push(e) });
-      const envelope = { id: randomUUID(), type: 'crm.test', occurredAt: new Date().toISOString(), data: { n: 1 } } as unknown as EventEnvelope;
+      const envelope = {
+        id: randomUUID(),
+        type: 'crm.test',
+        occurredAt: new Date().toISOString(),
+        data: { n: 1 },
+      } as unknown as EventEnvelope;
       await bus.publish('sasl', [{ key: 'k', envelope }]);
       const until = Date.now() + 60_000;
       while (seen.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));

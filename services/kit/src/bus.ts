@@ -167,7 +167,11 @@ export class KafkaBus implements EventBus {
         const create = missing.filter((t) => !existing.has(t));
         if (create.length > 0) {
           await admin.createTopics({
-            topics: create.map((topic) => ({ topic, numPartitions: this.opts.partitions ?? 3, replicationFactor: this.opts.replicationFactor ?? 1 })),
+            topics: create.map((topic) => ({
+              topic,
+              numPartitions: this.opts.partitions ?? 3,
+              replicationFactor: this.opts.replicationFactor ?? 1,
+            })),
             waitForLeaders: false,
           });
         }

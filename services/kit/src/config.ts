@@ -22,7 +22,10 @@ export const KafkaClientConfigProperties = {
   KAFKA_SSL_CERT_FILE: Type.String({ default: '' }),
   KAFKA_SSL_KEY_FILE: Type.String({ default: '' }),
   /** Empty: no SASL. Otherwise the username and password are required. */
-  KAFKA_SASL_MECHANISM: Type.Union(['', 'plain', 'scram-sha-256', 'scram-sha-512'].map((m) => Type.Literal(m)), { default: '' }),
+  KAFKA_SASL_MECHANISM: Type.Union(
+    ['', 'plain', 'scram-sha-256', 'scram-sha-512'].map((m) => Type.Literal(m)),
+    { default: '' },
+  ),
   KAFKA_SASL_USERNAME: Type.String({ default: '' }),
   KAFKA_SASL_PASSWORD: Type.String({ default: '' }),
   /** Replicas of each topic this process creates (3 on a production cluster of three brokers or more). */
@@ -162,7 +165,9 @@ export function kafkaClientOptions(c: {
   if (mechanism && (!c.KAFKA_SASL_USERNAME || !c.KAFKA_SASL_PASSWORD))
     problems.push(`  - KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD: required with KAFKA_SASL_MECHANISM=${mechanism}`);
   if (!mechanism && (c.KAFKA_SASL_USERNAME || c.KAFKA_SASL_PASSWORD))
-    problems.push('  - KAFKA_SASL_MECHANISM: required with KAFKA_SASL_USERNAME/KAFKA_SASL_PASSWORD (plain, scram-sha-256 or scram-sha-512)');
+    problems.push(
+      '  - KAFKA_SASL_MECHANISM: required with KAFKA_SASL_USERNAME/KAFKA_SASL_PASSWORD (plain, scram-sha-256 or scram-sha-512)',
+    );
   const read = (name: string, file: string) => {
     if (!file) return undefined;
     try {

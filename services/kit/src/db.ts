@@ -156,7 +156,10 @@ export async function runMigrations(pool: pg.Pool, service: string, migrationsFo
  * server, so two products on one server, e.g. the tests', keep theirs apart). At most 63 characters.
  */
 export function serviceRoleName(database: string, service: string): string {
-  return `${database}_${service}`.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 63);
+  return `${database}_${service}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 63);
 }
 
 /**

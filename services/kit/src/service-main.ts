@@ -2,7 +2,15 @@ import swagger from '@fastify/swagger';
 import { type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
-import { BaseConfigSchema, ConfigError, kafkaClientOptions, parseConfigs, readPem, trustedProxies, type KafkaClientOptions } from './config.js';
+import {
+  BaseConfigSchema,
+  ConfigError,
+  kafkaClientOptions,
+  parseConfigs,
+  readPem,
+  trustedProxies,
+  type KafkaClientOptions,
+} from './config.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
 
