@@ -1,4 +1,5 @@
-import { ConfigError, KafkaBus, kafkaClientOptions, parseConfig, BaseConfigSchema, type EventEnvelope } from '@countinghouse/kit';
+import { ConfigError, KafkaBus, kafkaClientOptions, parseConfig, BaseConfigSchema } from '@countinghouse/kit';
+import type { EventEnvelope } from '@countinghouse/proto';
 import { Kafka } from 'kafkajs';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -94,11 +95,12 @@ describe('Kafka over SASL (PLAIN)', () => {
   });
 
   it('is refused with a wrong password, and without SASL at all', async () => {
-    for (const vars of [
+    const attempts: Array<Record<string, string>> = [
       { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: USER, KAFKA_SASL_PASSWORD: 'wrong' },
       { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'nobody', KAFKA_SASL_PASSWORD: PASSWORD },
       {},
-    ]) {
+    ];
+    for (const vars of attempts) {
       const bus = busFrom(vars, `sasl-refused-${randomUUID().slice(0, 8)}.`);
       try {
         const err = await bus.publish('sasl', []).then(
