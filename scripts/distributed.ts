@@ -5,7 +5,16 @@
 //
 // The services are one table (SERVICE_TABLE): a new service is a row (its entry, its config schema,
 // whether it is replicated, what it needs beyond the shared settings).
-import { createDb, createPool, generateSigningKeys, type Db } from '@countinghouse/kit';
+import {
+  createDb,
+  createPool,
+  ensureLoginRole,
+  generateSigningKeys,
+  KafkaClientConfigProperties,
+  serviceRoleName,
+  urlWithRole,
+  type Db,
+} from '@countinghouse/kit';
 import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
@@ -17,6 +26,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, 
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { BillingConfigSchema } from '../services/billing/src/config.js';
 import { CrmConfigSchema } from '../services/crm/src/config.js';
 import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
@@ -206,6 +216,29 @@ function loadKeys(dataDir: string): LaunchContext['keys'] {
     linkSecret: secretFile(join(dir, 'documents-link.secret'), () => randomBytes(32).toString('base64url')),
     integrationsKey: secretFile(join(dir, 'integrations-tokens.key'), () => randomBytes(32).toString('base64')),
   };
+}
+
+/**
+ * Each service's own PostgreSQL role (`<database>_<service>`, created or given its password again, as
+ * the owner of `ownerUrl`), its password generated once and kept in DATA_DIR/keys. Returns each
+ * service's DATABASE_URL; the owner's stays for migrations (DATABASE_MIGRATION_URL, docs/decisions.md).
+ */
+export async function ensureServiceRoles(ownerUrl: string, services: string[], keysDir: string): Promise<Record<string, string>> {
+  const database = decodeURIComponent(new URL(ownerUrl).pathname.replace(/^\//, '')) || 'postgres';
+  const client = new pg.Client({ connectionString: ownerUrl });
+  await client.connect();
+  try {
+    const urls: Record<string, string> = {};
+    for (const service of services) {
+      const role = serviceRoleName(database, service);
+      const password = secretFile(join(keysDir, `postgres-${service}.secret`), () => randomBytes(24).toString('base64url'));
+      await ensureLoginRole(client, role, password);
+      urls[service] = urlWithRole(ownerUrl, role, password);
+    }
+    return urls;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Run an infra/ launcher; returns its KEY=VALUE lines. */
@@ -423,6 +456,14 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     log(`infrastructure ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }
   const keys = loadKeys(dataDir);
+  // Each service on its own role, limited to its schemas (DB_SERVICE_ROLES=false: every one as the owner).
+  const serviceDbUrls = bool(env.DB_SERVICE_ROLES, true)
+    ? await ensureServiceRoles(
+        infra.databaseUrl,
+        SERVICE_TABLE.map((s) => s.name),
+        join(dataDir, 'keys'),
+      )
+    : null;
 
   // every process's port, chosen up front: identity, media and the gateway need the others' URLs
   const plan: Array<{ spec: ServiceSpec; index: number; port: number }> = [];
@@ -458,6 +499,10 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     DEMO_MODE: env.DEMO_MODE || 'true',
     PUBLIC_URL: publicUrl,
     ADMIN_USERNAME: env.ADMIN_USERNAME || 'admin',
+    // Forwarded client addresses are believed from the gateway's address only (it runs on this host).
+    TRUSTED_PROXIES: env.TRUSTED_PROXIES || '127.0.0.1,::1',
+    // The Kafka client's TLS, SASL and topic settings, when the person set them (the gateway's pass through its schema).
+    ...Object.fromEntries(Object.keys(KafkaClientConfigProperties).flatMap((k) => (env[k] ? [[k, env[k]]] : []))),
   };
 
   let bundles: Map<string, string> | null = null;
@@ -545,7 +590,13 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
         const own: Env = {};
         for (const key of Object.keys(p.spec.schema.properties)) if (env[key] !== undefined) own[key] = env[key];
         const name = p.spec.replicated ? `${p.spec.name}-${p.index}` : p.spec.name;
-        return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, { ...own, ...shared, ...(p.spec.env?.(ctx) ?? {}) });
+        const database = serviceDbUrls ? { DATABASE_URL: serviceDbUrls[p.spec.name]!, DATABASE_MIGRATION_URL: infra.databaseUrl } : {};
+        return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, {
+          ...own,
+          ...shared,
+          ...database,
+          ...(p.spec.env?.(ctx) ?? {}),
+        });
       });
       writeProcesses();
       await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000, o.signal)));

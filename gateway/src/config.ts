@@ -1,3 +1,4 @@
+import { KafkaClientConfigProperties } from '@countinghouse/kit';
 import { Type } from '@sinclair/typebox';
 
 /** One base URL, or a comma-separated list of a service's replicas. */
@@ -41,4 +42,6 @@ export const GatewayConfigSchema = Type.Object({
   /** Strict-Transport-Security max-age in seconds (behind HTTPS only); 0: not sent. */
   HSTS_MAX_AGE: Type.Integer({ minimum: 0, maximum: 63_072_000, default: 0 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  /** KAFKA_SSL*, KAFKA_SASL_*, KAFKA_REPLICATION_FACTOR, KAFKA_TOPIC_PARTITIONS: as the services'. */
+  ...KafkaClientConfigProperties,
 });

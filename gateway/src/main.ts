@@ -9,6 +9,7 @@ import {
   InProcessBus,
   applyRevocationEvent,
   REVOCATION_REPLAY_MS,
+  kafkaClientOptions,
 } from '@countinghouse/kit';
 import { SERVICES, TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
@@ -23,6 +24,7 @@ import { parseUpstreamList } from './proxy.js';
 let config;
 try {
   config = parseConfig(GatewayConfigSchema);
+  kafkaClientOptions(config); // (fails fast here on a bad TLS/SASL group)
   if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
     throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
 } catch (err) {
@@ -40,7 +42,14 @@ const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, conf
 // lifetime replayed before it listens (docs/decisions.md).
 const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
 const bus = config.KAFKA_BROKERS
-  ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId, namespace: config.KAFKA_NAMESPACE })
+  ? new KafkaBus({
+      brokers: config.KAFKA_BROKERS.split(','),
+      clientId: 'gateway',
+      logger,
+      instanceId,
+      namespace: config.KAFKA_NAMESPACE,
+      ...kafkaClientOptions(config),
+    })
   : new InProcessBus();
 await bus.subscribe({
   group: 'gateway.revocations',

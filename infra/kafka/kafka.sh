@@ -9,6 +9,9 @@
 #
 # Env: KAFKA_PORT (59092), KAFKA_CONTROLLER_PORT (59093), KAFKA_DATA_DIR (infra/.run/kafka/data),
 #      KAFKA_HEAP_OPTS (-Xms256m -Xmx512m), INFRA_RUN_DIR (infra/.run), JAVA (java on PATH).
+#      KAFKA_SASL_PORT (unset): also a SASL_PLAINTEXT listener (mechanism PLAIN) on that port, for the
+#      users in KAFKA_SASL_USERS ("name:password,name:password"); start and status then also print
+#      KAFKA_SASL_BROKERS=127.0.0.1:PORT. (The clients' side: KAFKA_SASL_* in services/kit/src/config.ts.)
 # Needs Java 17+ and, for fetch, Maven. Data (topics, offsets, cluster id) survive stop/start;
 # remove infra/.run/kafka to start from nothing.
 set -euo pipefail
@@ -21,6 +24,8 @@ LIB="$KAFKA_HOME/lib"
 KAFKA_HOST=127.0.0.1
 KAFKA_PORT="${KAFKA_PORT:-59092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-59093}"
+KAFKA_SASL_PORT="${KAFKA_SASL_PORT:-}"
+KAFKA_SASL_USERS="${KAFKA_SASL_USERS:-}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 JAVA="${JAVA:-java}"
 START_TIMEOUT=90
@@ -76,7 +81,22 @@ resolve_dirs() {
 
 running_port() { portfile_port "$PORTFILE" "$KAFKA_PORT"; }
 
-print_brokers() { printf 'KAFKA_BROKERS=%s:%s\n' "$KAFKA_HOST" "$1"; }
+print_brokers() {
+  printf 'KAFKA_BROKERS=%s:%s\n' "$KAFKA_HOST" "$1"
+  if [[ -f $RUN/sasl-port ]]; then printf 'KAFKA_SASL_BROKERS=%s:%s\n' "$KAFKA_HOST" "$(cat "$RUN/sasl-port")"; fi
+}
+
+# The SASL_PLAINTEXT listener's lines of server.properties (none without KAFKA_SASL_PORT).
+sasl_listener() { [[ -n $KAFKA_SASL_PORT ]] && printf ',SASL_PLAINTEXT://%s:%s' "$KAFKA_HOST" "$KAFKA_SASL_PORT"; return 0; }
+sasl_config() {
+  [[ -n $KAFKA_SASL_PORT ]] || return 0
+  [[ -n $KAFKA_SASL_USERS ]] || die "KAFKA_SASL_PORT needs KAFKA_SASL_USERS (name:password,...)"
+  local users="" pair
+  IFS=',' read -ra pairs <<<"$KAFKA_SASL_USERS"
+  for pair in "${pairs[@]}"; do users+=" user_${pair%%:*}=\"${pair#*:}\""; done
+  printf 'sasl.enabled.mechanisms=PLAIN\n'
+  printf 'listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required%s;\n' "$users"
+}
 
 write_config() {
   mkdir -p "$DATA" "$RUN/logs"
@@ -85,9 +105,10 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT,CONTROLLER://$KAFKA_HOST:$KAFKA_CONTROLLER_PORT$(sasl_listener)
+advertised.listeners=PLAINTEXT://$KAFKA_HOST:$KAFKA_PORT$(sasl_listener)
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+$(sasl_config)
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 log.dirs=$DATA
@@ -194,6 +215,11 @@ cmd_start() {
   jars_present || cmd_fetch
   ensure_port_free "$KAFKA_HOST" "$KAFKA_PORT" KAFKA_PORT
   ensure_port_free "$KAFKA_HOST" "$KAFKA_CONTROLLER_PORT" KAFKA_CONTROLLER_PORT
+  rm -f "$RUN/sasl-port"
+  if [[ -n $KAFKA_SASL_PORT ]]; then
+    ensure_port_free "$KAFKA_HOST" "$KAFKA_SASL_PORT" KAFKA_SASL_PORT
+    printf '%s\n' "$KAFKA_SASL_PORT" >"$RUN/sasl-port"
+  fi
   write_config
   format_storage
   [[ -f $OUT ]] && mv -f "$OUT" "$OUT.1"
@@ -235,7 +261,7 @@ cmd_stop() {
   log "stopping (pid $pid)"
   stop_pid "$pid" "$STOP_TIMEOUT" "$PATTERN" || die "could not stop pid $pid"
   wait_for_port_closed "$KAFKA_HOST" "$port" 10 || log "port $port still answers after stop"
-  rm -f "$PIDFILE" "$PORTFILE"
+  rm -f "$PIDFILE" "$PORTFILE" "$RUN/sasl-port"
   log "stopped in $((SECONDS - t0))s"
 }
 

@@ -44,8 +44,8 @@ export type App = FastifyInstance<
 
 export interface CreateAppOptions {
   logger: Logger;
-  /** Trust X-Forwarded-* from the gateway in distributed mode. */
-  trustProxy?: boolean;
+  /** Trust X-Forwarded-* from the gateway in distributed mode: from any peer (true) or from these addresses/CIDRs. */
+  trustProxy?: boolean | string[];
   bodyLimit?: number;
   /** The gateway sets its own (SPA fallback); services answer the JSON 404. */
   notFoundHandler?: boolean;

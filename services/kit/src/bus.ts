@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@countinghouse/proto';
-import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 
 export interface BusMessage {
@@ -96,6 +96,12 @@ export interface KafkaBusOptions {
    * in production.
    */
   namespace?: string;
+  /** TLS (true: the system's CAs) and SASL, from KAFKA_SSL* and KAFKA_SASL_* (kafkaClientOptions). */
+  ssl?: KafkaConfig['ssl'];
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /** Replicas and partitions of the topics this bus creates (KAFKA_REPLICATION_FACTOR, KAFKA_TOPIC_PARTITIONS). */
+  replicationFactor?: number;
+  partitions?: number;
 }
 
 export class KafkaBus implements EventBus {
@@ -112,6 +118,9 @@ export class KafkaBus implements EventBus {
     this.kafka = new Kafka({
       clientId: opts.clientId,
       brokers: opts.brokers,
+      ...(opts.ssl ? { ssl: opts.ssl } : {}),
+      // (kafkajs' SASL type is a union keyed by mechanism: this object is one of its members)
+      ...(opts.sasl ? { sasl: opts.sasl as SASLOptions } : {}),
       connectionTimeout: 3000,
       requestTimeout: 10000,
       retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 5000 },
@@ -158,7 +167,11 @@ export class KafkaBus implements EventBus {
         const create = missing.filter((t) => !existing.has(t));
         if (create.length > 0) {
           await admin.createTopics({
-            topics: create.map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })),
+            topics: create.map((topic) => ({
+              topic,
+              numPartitions: this.opts.partitions ?? 3,
+              replicationFactor: this.opts.replicationFactor ?? 1,
+            })),
             waitForLeaders: false,
           });
         }

@@ -9,6 +9,31 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The Kafka client's security and topic settings, read by every service and the gateway (kafkajs'
+ * `ssl` and `sasl` options; see kafkaClientOptions). TLS files are PEM; SASL is all-or-nothing.
+ */
+export const KafkaClientConfigProperties = {
+  /** Connect to the brokers over TLS. */
+  KAFKA_SSL: Type.Boolean({ default: false }),
+  /** A CA bundle to trust instead of the system's (a private CA); implies KAFKA_SSL. */
+  KAFKA_SSL_CA_FILE: Type.String({ default: '' }),
+  /** A client certificate and its key for mutual TLS (both or neither); imply KAFKA_SSL. */
+  KAFKA_SSL_CERT_FILE: Type.String({ default: '' }),
+  KAFKA_SSL_KEY_FILE: Type.String({ default: '' }),
+  /** Empty: no SASL. Otherwise the username and password are required. */
+  KAFKA_SASL_MECHANISM: Type.Union(
+    ['', 'plain', 'scram-sha-256', 'scram-sha-512'].map((m) => Type.Literal(m)),
+    { default: '' },
+  ),
+  KAFKA_SASL_USERNAME: Type.String({ default: '' }),
+  KAFKA_SASL_PASSWORD: Type.String({ default: '' }),
+  /** Replicas of each topic this process creates (3 on a production cluster of three brokers or more). */
+  KAFKA_REPLICATION_FACTOR: Type.Integer({ minimum: 1, maximum: 16, default: 1 }),
+  /** Partitions of each topic this process creates (the most consumers of one group that share work). */
+  KAFKA_TOPIC_PARTITIONS: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
+};
+
 /** Settings every service shares. */
 export const BaseConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
@@ -19,6 +44,11 @@ export const BaseConfigSchema = Type.Object({
     { default: 'info' },
   ),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  /**
+   * When set, migrations (and the grants that give DATABASE_URL's role the tables they create) run as
+   * this owner at start, and DATABASE_URL may be the service's own limited role (docs/decisions.md).
+   */
+  DATABASE_MIGRATION_URL: Type.String({ pattern: '^(postgres(ql)?://.*)?$', default: '' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   /** Comma-separated host:port list; empty means the in-process bus (all-in-one only). */
   KAFKA_BROKERS: Type.String({ default: '' }),
@@ -32,6 +62,12 @@ export const BaseConfigSchema = Type.Object({
   JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PUBLIC_URL: Type.String({ default: 'http://localhost:3000' }),
+  /**
+   * The addresses (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed: the gateways'.
+   * A request from anywhere else is known by its own address (sign-in throttles, sessions).
+   */
+  TRUSTED_PROXIES: Type.String({ pattern: '^[0-9A-Fa-f.:/,\\s]*$', default: '127.0.0.1,::1' }),
+  ...KafkaClientConfigProperties,
 });
 
 export type BaseConfig = Static<typeof BaseConfigSchema>;
@@ -92,4 +128,75 @@ export function parseConfigs<A extends TProperties, B extends TProperties>(
   const second = parse(b);
   if (!first || !second) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return { ...first, ...second };
+}
+
+/** TRUSTED_PROXIES as Fastify's `trustProxy` takes it (proxy-addr's list); empty trusts no one. */
+export function trustedProxies(value: string): string[] | false {
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return list.length > 0 ? list : false;
+}
+
+export interface KafkaClientOptions {
+  ssl?: true | { ca?: string; cert?: string; key?: string };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  replicationFactor: number;
+  partitions: number;
+}
+
+/** The Kafka client settings (KafkaClientConfigProperties) as KafkaBus takes them; files are read now (fail fast). */
+export function kafkaClientOptions(c: {
+  KAFKA_SSL: boolean;
+  KAFKA_SSL_CA_FILE: string;
+  KAFKA_SSL_CERT_FILE: string;
+  KAFKA_SSL_KEY_FILE: string;
+  KAFKA_SASL_MECHANISM: string;
+  KAFKA_SASL_USERNAME: string;
+  KAFKA_SASL_PASSWORD: string;
+  KAFKA_REPLICATION_FACTOR: number;
+  KAFKA_TOPIC_PARTITIONS: number;
+}): KafkaClientOptions {
+  const problems: string[] = [];
+  if (Boolean(c.KAFKA_SSL_CERT_FILE) !== Boolean(c.KAFKA_SSL_KEY_FILE))
+    problems.push('  - KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE: set both (mutual TLS) or neither');
+  const mechanism = c.KAFKA_SASL_MECHANISM;
+  if (mechanism && (!c.KAFKA_SASL_USERNAME || !c.KAFKA_SASL_PASSWORD))
+    problems.push(`  - KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD: required with KAFKA_SASL_MECHANISM=${mechanism}`);
+  if (!mechanism && (c.KAFKA_SASL_USERNAME || c.KAFKA_SASL_PASSWORD))
+    problems.push(
+      '  - KAFKA_SASL_MECHANISM: required with KAFKA_SASL_USERNAME/KAFKA_SASL_PASSWORD (plain, scram-sha-256 or scram-sha-512)',
+    );
+  const read = (name: string, file: string) => {
+    if (!file) return undefined;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      problems.push(`  - ${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      return undefined;
+    }
+  };
+  const files = {
+    ca: read('KAFKA_SSL_CA_FILE', c.KAFKA_SSL_CA_FILE),
+    cert: read('KAFKA_SSL_CERT_FILE', c.KAFKA_SSL_CERT_FILE),
+    key: read('KAFKA_SSL_KEY_FILE', c.KAFKA_SSL_KEY_FILE),
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const tlsFiles = Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined));
+  const ssl = Object.keys(tlsFiles).length > 0 ? tlsFiles : c.KAFKA_SSL ? true : undefined;
+  return {
+    ...(ssl ? { ssl } : {}),
+    ...(mechanism
+      ? {
+          sasl: {
+            mechanism: mechanism as 'plain' | 'scram-sha-256' | 'scram-sha-512',
+            username: c.KAFKA_SASL_USERNAME,
+            password: c.KAFKA_SASL_PASSWORD,
+          },
+        }
+      : {}),
+    replicationFactor: c.KAFKA_REPLICATION_FACTOR,
+    partitions: c.KAFKA_TOPIC_PARTITIONS,
+  };
 }

@@ -98,23 +98,99 @@ export function outboxWritten(dbOrTx: DbOrTx, schema: string): void {
   afterCommit(dbOrTx, `outbox:${schema}`, () => listener(schema));
 }
 
+/** Pools whose migrations run as another (owner) role: the serving pool's URL is a service's limited role. */
+const MIGRATE_AS = new WeakMap<pg.Pool, string>();
+
+/**
+ * Run `pool`'s migrations through `ownerUrl` (DATABASE_MIGRATION_URL) instead of the pool itself, then
+ * grant the pool's own role what it needs on each migrated schema (runMigrations).
+ */
+export function migrateAs(pool: pg.Pool, ownerUrl: string): void {
+  MIGRATE_AS.set(pool, ownerUrl);
+}
+
+/** The role a connection string signs in as (the URL's user name; PostgreSQL's default is the OS user). */
+export function roleOf(url: string): string {
+  return decodeURIComponent(new URL(url).username);
+}
+
+/**
+ * What a service's own role may do in a schema it owns the data of: read and write rows of its tables
+ * and use their sequences; no DDL, nothing in any other schema (docs/decisions.md). Run as the owner
+ * after every migration, so tables a new migration adds are covered on the next start.
+ */
+export async function grantSchemaToRole(client: pg.ClientBase, schema: string, role: string): Promise<void> {
+  const s = client.escapeIdentifier(schema);
+  const r = client.escapeIdentifier(role);
+  await client.query(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
+  await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${r}`);
+  await client.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
+}
+
 /**
  * Run one service's committed migrations. The migrations table lives in `<service>_meta` so the
  * generated `CREATE SCHEMA "<service>"` still runs on a fresh database; an advisory lock on one
  * dedicated connection keeps two services or replicas from migrating at once (TOOLING-NOTES).
+ * When the pool was given an owner (migrateAs), the migrations run as that owner on a connection of
+ * their own, and the pool's role is then granted the schema's tables (grantSchemaToRole).
  */
 export async function runMigrations(pool: pg.Pool, service: string, migrationsFolder: string): Promise<void> {
-  const client = await pool.connect();
+  const ownerUrl = MIGRATE_AS.get(pool);
+  const servingRole = ownerUrl ? roleOf(pool.options.connectionString ?? '') : '';
+  const owner = ownerUrl ? new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 10_000 }) : null;
+  if (owner) await owner.connect();
+  const pooled = owner ? null : await pool.connect();
+  const client: pg.Client | pg.PoolClient = owner ?? pooled!;
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`countinghouse-migrations`]);
     try {
       await migrate(drizzle(client), { migrationsFolder, migrationsSchema: `${service}_meta`, migrationsTable: 'migrations' });
+      // (under the lock: two processes granting on one schema at once can collide, "tuple concurrently updated")
+      if (servingRole && servingRole !== roleOf(ownerUrl!)) await grantSchemaToRole(client, service, servingRole);
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`countinghouse-migrations`]);
     }
   } finally {
-    client.release();
+    if (owner) await owner.end();
+    pooled?.release();
   }
+}
+
+/**
+ * The PostgreSQL role of one service in one database: `<database>_<service>` (roles belong to the whole
+ * server, so two products on one server, e.g. the tests', keep theirs apart). At most 63 characters.
+ */
+export function serviceRoleName(database: string, service: string): string {
+  return `${database}_${service}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 63);
+}
+
+/**
+ * Create a login role (or set its password when it exists): no superuser, no databases, no roles, no
+ * grants of its own; runMigrations grants it its service's schemas. Run as the owner; idempotent.
+ */
+export async function ensureLoginRole(client: pg.ClientBase, role: string, password: string): Promise<void> {
+  const attrs = `LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD ${client.escapeLiteral(password)}`;
+  const r = client.escapeIdentifier(role);
+  const exists = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+  if (exists.rowCount) return void (await client.query(`ALTER ROLE ${r} ${attrs}`));
+  try {
+    await client.query(`CREATE ROLE ${r} ${attrs}`);
+  } catch (err) {
+    // (another process created it meanwhile: set the password we were given)
+    if ((err as { code?: string }).code !== '42710') throw err;
+    await client.query(`ALTER ROLE ${r} ${attrs}`);
+  }
+}
+
+/** `url` signing in as `role` with `password` instead of its own user. */
+export function urlWithRole(url: string, role: string, password: string): string {
+  const u = new URL(url);
+  u.username = encodeURIComponent(role);
+  u.password = encodeURIComponent(password);
+  return u.toString();
 }
 
 export async function pingDb(db: Db): Promise<boolean> {

@@ -6,7 +6,8 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { applyRevocationEvent, REVOCATION_REPLAY_MS, RevocationList, TokenVerifier } from './auth.js';
 import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
-import { createDb, createPool, onOutboxWrite, pingDb, type Db } from './db.js';
+import type { KafkaClientOptions } from './config.js';
+import { createDb, createPool, migrateAs, onOutboxWrite, pingDb, type Db } from './db.js';
 import { BullMqJobQueue, JOBS_SCHEMA, migrateJobsSchema, PgJobQueue, type JobQueue } from './jobs.js';
 import { OutboxRelay } from './outbox.js';
 
@@ -40,6 +41,10 @@ export interface RuntimeOptions {
   kafkaBrokers?: string;
   /** Prefix of topics and consumer groups (KAFKA_NAMESPACE). */
   kafkaNamespace?: string;
+  /** TLS, SASL, replication factor and partitions of the Kafka client (kafkaClientOptions). */
+  kafka?: KafkaClientOptions;
+  /** The owner's URL: migrations and grants run through it (DATABASE_MIGRATION_URL); empty: databaseUrl. */
+  migrationDatabaseUrl?: string;
   redisUrl?: string;
   /** Prefix of the BullMQ keys (BULLMQ_PREFIX). */
   jobsPrefix?: string;
@@ -88,6 +93,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const logger = o.logger ?? createLogger(o.serviceName, o.logLevel);
   const instanceId = `${o.serviceName}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const pool = createPool(o.databaseUrl, o.poolSize ?? 10);
+  if (o.migrationDatabaseUrl) migrateAs(pool, o.migrationDatabaseUrl);
   const db = createDb(pool);
   const bus: EventBus = o.kafkaBrokers
     ? new KafkaBus({
@@ -99,6 +105,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
         logger,
         instanceId,
         namespace: o.kafkaNamespace,
+        ...o.kafka,
       })
     : new InProcessBus();
   // Jobs are durable in both modes: BullMQ on Redis when distributed, pg-boss on this PostgreSQL otherwise.

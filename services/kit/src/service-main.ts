@@ -2,7 +2,15 @@ import swagger from '@fastify/swagger';
 import { type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
-import { BaseConfigSchema, ConfigError, parseConfigs, readPem } from './config.js';
+import {
+  BaseConfigSchema,
+  ConfigError,
+  kafkaClientOptions,
+  parseConfigs,
+  readPem,
+  trustedProxies,
+  type KafkaClientOptions,
+} from './config.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
 
@@ -46,8 +54,10 @@ export async function registerOpenApi(app: App, title: string) {
  */
 export async function startService<P extends TProperties>(o: StartServiceOptions<P>): Promise<App> {
   let config: Static<typeof BaseConfigSchema> & Static<TObject<P>>;
+  let kafka: KafkaClientOptions;
   try {
     config = parseConfigs(BaseConfigSchema, o.configSchema);
+    kafka = kafkaClientOptions(config);
     if (!config.KAFKA_BROKERS)
       throw new ConfigError(
         'Invalid configuration:\n  - KAFKA_BROKERS: required in distributed mode (the all-in-one server is `npm start`)',
@@ -67,9 +77,11 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   const runtime = await createRuntime({
     serviceName: o.name,
     databaseUrl: config.DATABASE_URL,
+    migrationDatabaseUrl: config.DATABASE_MIGRATION_URL,
     poolSize: config.DB_POOL_SIZE,
     kafkaBrokers: config.KAFKA_BROKERS,
     kafkaNamespace: config.KAFKA_NAMESPACE,
+    kafka,
     redisUrl: config.REDIS_URL,
     jobsPrefix: config.BULLMQ_PREFIX,
     publicKeyPem: readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE),
@@ -79,7 +91,9 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   });
   // A service's plugin joins its Kafka consumer groups while registering: with replicas starting together
   // on a busy machine the group rebalances a few times, well past Fastify's default 10 s.
-  const app = createApp({ logger, trustProxy: true, pluginTimeout: 120_000 });
+  // X-Forwarded-For is believed only from the gateways' addresses (TRUSTED_PROXIES): a request straight
+  // to a service claiming another client's address is counted by its own (e.g. identity's sign-in throttle).
+  const app = createApp({ logger, trustProxy: trustedProxies(config.TRUSTED_PROXIES), pluginTimeout: 120_000 });
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
   await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });

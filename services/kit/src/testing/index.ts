@@ -76,6 +76,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       try {
         await c.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
         await c.query(`drop database if exists ${name}`);
+        // the services' own roles made for this database (serviceRoleName: `<database>_<service>`)
+        const roles = await c.query<{ rolname: string }>(`select rolname from pg_roles where starts_with(rolname, $1)`, [`${name}_`]);
+        for (const r of roles.rows) await c.query(`drop role if exists ${c.escapeIdentifier(r.rolname)}`);
       } finally {
         await c.end();
       }
