@@ -81,10 +81,10 @@ describe('accessibility and phone width: back office', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add Client' });
     await dialog.waitFor();
-    await expect.poll(() => dialog.getByLabel('Company name').evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => dialog.getByLabel('Company name').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(() => opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => opener.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
   }, 60_000);
 
   // Convert was cut off on /admin/leads, at 1280 px too: the column is pinned and wide enough for its buttons.
