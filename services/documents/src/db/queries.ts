@@ -2,6 +2,7 @@ import { londonDayStart, type Db } from '@countinghouse/kit';
 import {
   AML_EVIDENCE_DOCUMENT_TYPE,
   cleanDisplayName,
+  REPORT_TIME_ZONE,
   type AccessAction,
   type ClientDocument,
   type DocumentListQuery,
@@ -234,4 +235,41 @@ export async function upsertDirectory(
       set search_text = lower(filename || E'\\n' || coalesce(description, '') || E'\\n' || ${e.companyName} || E'\\n' || ${e.contactEmail})
       where client_id = ${e.clientId}`);
   }
+}
+
+/** A stored file's row, with the directory's name and e-mail as the list shows them. */
+export async function insertDocument(
+  db: Exec,
+  d: {
+    client: DirectoryRow;
+    filename: string;
+    documentType: string;
+    key: string;
+    size: number;
+    contentType: string;
+    description: string | null;
+    uploadedBy: string;
+  },
+): Promise<DocumentRow> {
+  const { client, filename, documentType, key, description } = d;
+  const res = await db.execute<DocumentRow & Record<string, unknown>>(sql`
+          insert into documents.client_documents
+            (client_id, filename, document_type, file_path, file_size, content_type, description, uploaded_by, status, search_text)
+          values (${client.client_id}, ${filename}, ${documentType}, ${key}, ${d.size}, ${d.contentType}, ${description},
+                  ${d.uploadedBy}, 'active', ${searchText(filename, description, client.company_name, client.contact_email)})
+          returning *, ${client.company_name}::text as company_name, ${client.contact_email}::text as contact_email`);
+  return res.rows[0]!;
+}
+
+/** Uploads per London ISO week and type, over [from, to] (London days). */
+export async function uploadsPerWeek(db: Exec, from: string, to: string) {
+  // The same condition as the list's created_from/created_to; client_documents_created_idx serves
+  // the range (docs/perf/reports-plans.md).
+  const res = await db.execute<{ week_start: string; document_type: string; n: string }>(sql`
+        select to_char(w.week, 'YYYY-MM-DD') as week_start, w.document_type, w.n
+        from (select date_trunc('week', d.created_at at time zone ${REPORT_TIME_ZONE}) as week, d.document_type, count(*) as n
+              from documents.client_documents d
+              where d.created_at >= ${londonDayStart(from)} and d.created_at < ${londonDayStart(to, 1)}
+              group by 1, 2) w`);
+  return res.rows;
 }

@@ -1,10 +1,9 @@
-import { AppError, type App, type Db } from '@countinghouse/kit';
+import type { App } from '@countinghouse/kit';
 import { SignedFileQuerySchema } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { findDocument } from '../db/queries.js';
-import { checkViewLink } from '../domain/signed-links.js';
-import type { DocumentStorage } from '../storage/storage.js';
-import { openFile, sendFile } from './documents.js';
+import type { DocumentsDeps } from '../use-cases/deps.js';
+import { openSignedFile } from '../use-cases/open-documents.js';
+import { sendFile } from './documents.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 
@@ -12,7 +11,7 @@ const ErrorRef = Type.Ref('ErrorBody');
  * The signed view address. It needs no session (it opens in a new tab): the signature is the
  * authority, bound to one document id and an expiry 60 seconds after it was handed out.
  */
-export function fileRoutes(app: App, deps: { db: Db; storage: DocumentStorage; linkSecret: string | Buffer; nowSeconds: () => number }) {
+export function fileRoutes(app: App, deps: DocumentsDeps) {
   app.get(
     '/files/:id',
     {
@@ -25,14 +24,8 @@ export function fileRoutes(app: App, deps: { db: Db; storage: DocumentStorage; l
       },
     },
     async (request, reply) => {
-      const { id } = request.params;
-      const { exp, sig } = request.query;
-      const check = checkViewLink(deps.linkSecret, id, exp, sig, deps.nowSeconds());
-      if (check === 'tampered') throw new AppError('FORBIDDEN', 'This link is not valid.');
-      if (check === 'expired') throw new AppError('GONE', 'This link has expired. Open the document again for a new link.');
-      const row = await findDocument(deps.db, { all: true }, id);
-      if (!row) throw new AppError('NOT_FOUND', 'Document not found');
-      return sendFile(reply, row, await openFile(deps.storage, row), 'inline');
+      const { row, file } = await openSignedFile(deps, { id: request.params.id, ...request.query });
+      return sendFile(reply, row, file, 'inline');
     },
   );
 }

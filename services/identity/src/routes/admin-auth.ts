@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, requireRole, type App, type Db, type TokenSigner } from '@countinghouse/kit';
+import { AppError, requireAuth, requireRole, type App, type Db, type TokenSigner } from '@countinghouse/kit';
 import {
   AdminLoginBodySchema,
   AdminLoginReplySchema,
@@ -9,11 +9,8 @@ import {
   type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { eq, sql } from 'drizzle-orm';
-import { findAdminById, findAdminByUsername } from '../db/queries.js';
-import { adminUsers, SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
-import { verifyPassword } from '../passwords.js';
+import { findActiveAdmin, findAdminByPassword, getAdminSession, startAdminSession } from '../use-cases/sign-in.js';
 import { ADMIN_COOKIES, sessionCookies } from './cookies.js';
 import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
@@ -56,31 +53,13 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
         reply,
         db,
         { scope: 'admin', key: username.trim().toLowerCase() },
-        async () => {
-          const found = await findAdminByUsername(db, username);
-          const ok = await verifyPassword(found?.isActive ? found.passwordHash : null, password);
-          return found && found.isActive && ok ? found : null;
-        },
+        () => findAdminByPassword(deps, { username, password }),
         () => {
           request.log.info({ username: username.slice(0, 100) }, 'admin sign-in refused');
           return new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
         },
       );
-      const { session, refreshToken } = await db.transaction(async (tx) => {
-        const created = await sessions.create(tx, admin.id, sessionOrigin(request));
-        await tx
-          .update(adminUsers)
-          .set({ lastLoginAt: sql`now()` })
-          .where(eq(adminUsers.id, admin.id));
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'identity.admin_signed_in',
-          { adminId: admin.id, username: admin.username, sessionId: created.session.id, ip: request.ip ?? null },
-          { actor: { kind: 'admin', id: admin.id }, key: admin.id },
-        );
-        return created;
-      });
+      const { session, refreshToken } = await startAdminSession(deps, admin, sessionOrigin(request));
       const access = await signFor(admin, session.id);
       cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
       return {
@@ -104,9 +83,7 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
       },
     },
     async (request) => {
-      const session = await sessions.findLive(request.principal!.sessionId);
-      const admin = session ? await findAdminById(db, session.ownerId) : null;
-      if (!session || !admin?.isActive) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
+      const { session, admin } = await getAdminSession(deps, requireAuth(request));
       return { success: true, user: toUser(admin), expires_at: session.expiresAt.toISOString() };
     },
   );
@@ -125,8 +102,8 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
         missing: MESSAGES.pleaseLogInAdmin,
         reuseLog: 'admin refresh token reuse: session revoked',
       });
-      const admin = r.kind === 'ok' ? await findAdminById(db, r.session.ownerId) : null;
-      if (r.kind !== 'ok' || !admin?.isActive) {
+      const admin = r.kind === 'ok' ? await findActiveAdmin(deps, r.session.ownerId) : null;
+      if (r.kind !== 'ok' || !admin) {
         cookies.clear(reply);
         throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
       }

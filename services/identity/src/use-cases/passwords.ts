@@ -1,12 +1,21 @@
 import { AppError, type Db, type Principal } from '@countinghouse/kit';
 import { MESSAGES, type ChangePasswordBody, type ResetLookup, type ResetPasswordBody } from '@countinghouse/proto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { findAdminById } from '../db/queries.js';
 import { endEverySession } from '../db/end-sessions.js';
-import { activeRoles, findUserByEmail } from '../db/queries.js';
+import {
+  countRecentResets,
+  findLiveReset,
+  insertReset,
+  lockResetRequests,
+  replaceAdminPassword,
+  replaceUserPassword,
+  setUserPassword,
+  spendOtherResets,
+  spendOutstandingResets,
+  spendReset,
+} from '../db/password-resets.js';
+import { activeRoles, findAdminById, findUserByEmail, findUserById } from '../db/queries.js';
 import type { RevocationBook } from '../db/revocations.js';
 import { clearAccountThrottle } from '../db/throttle.js';
-import { adminUsers, passwordResets, users } from '../db/schema.js';
 import type { SessionRow, SessionStore } from '../db/session-store.js';
 import {
   isPrivileged,
@@ -52,25 +61,11 @@ export async function requestPasswordReset(deps: PasswordDeps, input: { email: s
   const token = newOpaqueToken();
   const inserted = await deps.db.transaction(async (tx) => {
     // Serialise one account's requests, so the per-window count cannot be raced past.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('identity.password_resets'), hashtext(${user.id}))`);
-    const recent = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(passwordResets)
-      .where(
-        and(
-          eq(passwordResets.userId, user.id),
-          gt(passwordResets.createdAt, sql`now() - make_interval(mins => ${RESET_MAIL_WINDOW_MINUTES})`),
-        ),
-      );
-    if ((recent[0]?.n ?? 0) >= RESET_MAILS_PER_WINDOW) return false;
+    await lockResetRequests(tx, user.id);
+    if ((await countRecentResets(tx, user.id, RESET_MAIL_WINDOW_MINUTES)) >= RESET_MAILS_PER_WINDOW) return false;
     // A new link replaces any earlier one still outstanding.
-    await tx
-      .update(passwordResets)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
-    await tx
-      .insert(passwordResets)
-      .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: resetExpiry(), requestedIp: input.ip });
+    await spendOutstandingResets(tx, user.id);
+    await insertReset(tx, { userId: user.id, tokenHash: hashToken(token), expiresAt: resetExpiry(), requestedIp: input.ip });
     return true;
   });
   if (!inserted) return;
@@ -78,13 +73,8 @@ export async function requestPasswordReset(deps: PasswordDeps, input: { email: s
   deps.mailer.sendLater({ to: user.email, ...passwordResetEmail({ practiceName: deps.practiceName(), url }), secret: url });
 }
 
-async function liveReset(db: Pick<Db, 'select'>, token: string) {
-  const rows = await db
-    .select()
-    .from(passwordResets)
-    .where(and(eq(passwordResets.tokenHash, hashToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
-    .limit(1);
-  return rows[0] ?? null;
+async function liveReset(db: Db, token: string) {
+  return findLiveReset(db, hashToken(token));
 }
 
 /** For the reset page: is this link still usable, and will the new password be checked as a staff one? */
@@ -102,17 +92,9 @@ export async function resetPassword(deps: PasswordDeps, input: ResetPasswordBody
   const passwordHash = await hashPassword(input.password);
   await deps.revocations.transaction(async (tx, r) => {
     // Spend the link first: of two submissions at once, one wins and the other finds it used.
-    const spent = await tx
-      .update(passwordResets)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResets.id, found.id), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
-      .returning({ userId: passwordResets.userId });
-    if (spent.length === 0) throw new AppError('GONE', MESSAGES.passwordResetInvalid);
-    await tx
-      .update(passwordResets)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResets.userId, found.userId), isNull(passwordResets.usedAt), ne(passwordResets.id, found.id)));
-    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, found.userId)).returning({ email: users.email });
+    if (!(await spendReset(tx, found.id))) throw new AppError('GONE', MESSAGES.passwordResetInvalid);
+    await spendOtherResets(tx, found.userId, found.id);
+    const user = await setUserPassword(tx, found.userId, passwordHash);
     await endEverySession(tx, r, {
       sessions: deps.userSessions,
       ownerId: found.userId,
@@ -134,7 +116,7 @@ export async function changePersonPassword(
   input: ChangePasswordBody,
   origin: Origin,
 ): Promise<{ session: SessionRow; refreshToken: string }> {
-  const [user] = await deps.db.select().from(users).where(eq(users.id, principal.id)).limit(1);
+  const user = await findUserById(deps.db, principal.id);
   if (!user) throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
   if (!(await verifyPassword(user.passwordHash, input.current_password)))
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.currentPasswordWrong);
@@ -143,12 +125,8 @@ export async function changePersonPassword(
   const passwordHash = await hashPassword(input.new_password);
   const next = await deps.revocations.transaction(async (tx, r) => {
     // Only if the password is still the one just checked: two changes at once cannot both pass.
-    const done = await tx
-      .update(users)
-      .set({ passwordHash })
-      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
-      .returning({ id: users.id });
-    if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
+    const done = await replaceUserPassword(tx, user.id, user.passwordHash, passwordHash);
+    if (!done) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
     await endEverySession(tx, r, {
       sessions: deps.userSessions,
       ownerId: user.id,
@@ -175,12 +153,8 @@ export async function changeAdminPassword(
   checkNew(input.new_password, input.confirm_password, true);
   const passwordHash = await hashPassword(input.new_password);
   const next = await deps.revocations.transaction(async (tx, r) => {
-    const done = await tx
-      .update(adminUsers)
-      .set({ passwordHash })
-      .where(and(eq(adminUsers.id, admin.id), eq(adminUsers.passwordHash, admin.passwordHash), eq(adminUsers.isActive, true)))
-      .returning({ id: adminUsers.id });
-    if (done.length === 0) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
+    const done = await replaceAdminPassword(tx, admin.id, admin.passwordHash, passwordHash);
+    if (!done) throw new AppError('CONFLICT', MESSAGES.currentPasswordWrong);
     await endEverySession(tx, r, {
       sessions: deps.adminSessions,
       ownerId: admin.id,

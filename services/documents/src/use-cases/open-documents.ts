@@ -1,0 +1,56 @@
+import { AppError, type Principal } from '@countinghouse/kit';
+import { LIMITS } from '@countinghouse/proto';
+import { findDocument, logAccess, type DocumentRow } from '../db/queries.js';
+import { checkViewLink, signViewLink } from '../domain/signed-links.js';
+import type { DocumentStorage } from '../storage/storage.js';
+import type { DocumentsDeps, RequestOrigin } from './deps.js';
+import { documentNotFound, findVisibleDocument } from './read-documents.js';
+
+export function who(p: Principal) {
+  return { kind: p.kind, id: p.id, name: p.name || p.id };
+}
+
+function isMissingFile(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && err.code === 'ENOENT';
+}
+
+/** The stored file of a document; 410 when it is gone from storage. */
+export async function openFile(storage: DocumentStorage, row: DocumentRow) {
+  try {
+    return await storage.read(row.file_path);
+  } catch (err) {
+    if (isMissingFile(err)) throw new AppError('GONE', 'This file is no longer available.');
+    throw err;
+  }
+}
+
+/** A signed link to view the file, valid 60 seconds, bound to this document. */
+export async function requestViewLink(deps: DocumentsDeps, principal: Principal, input: { id: string; origin: RequestOrigin }) {
+  const row = await findVisibleDocument(deps, principal, input.id);
+  const exp = deps.nowSeconds() + LIMITS.signedUrlSeconds;
+  const sig = signViewLink(deps.linkSecret, row.id, exp);
+  // The link is opened without a session; handing it out is the act that is logged.
+  await logAccess(deps.db, { documentId: row.id, action: 'view', principal: who(principal), ...input.origin });
+  return { url: `/api/documents/files/${row.id}?exp=${exp}&sig=${sig}`, expires_at: new Date(exp * 1000).toISOString() };
+}
+
+/** The file to download under its original name; the download is logged. */
+export async function downloadDocument(deps: DocumentsDeps, principal: Principal, input: { id: string; origin: RequestOrigin }) {
+  const row = await findVisibleDocument(deps, principal, input.id);
+  const file = await openFile(deps.storage, row);
+  await logAccess(deps.db, { documentId: row.id, action: 'download', principal: who(principal), ...input.origin });
+  return { row, file };
+}
+
+/**
+ * The file behind a signed view link. It needs no session (it opens in a new tab): the signature is the
+ * authority, bound to one document id and an expiry 60 seconds after it was handed out.
+ */
+export async function openSignedFile(deps: DocumentsDeps, input: { id: string; exp: number; sig: string }) {
+  const check = checkViewLink(deps.linkSecret, input.id, input.exp, input.sig, deps.nowSeconds());
+  if (check === 'tampered') throw new AppError('FORBIDDEN', 'This link is not valid.');
+  if (check === 'expired') throw new AppError('GONE', 'This link has expired. Open the document again for a new link.');
+  const row = await findDocument(deps.db, { all: true }, input.id);
+  if (!row) throw documentNotFound();
+  return { row, file: await openFile(deps.storage, row) };
+}
