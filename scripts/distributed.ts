@@ -124,6 +124,8 @@ export interface DistributedOptions {
    * included, and the start rejects with a StartCancelled error. (Once started, stop() is the way.)
    */
   signal?: AbortSignal;
+  /** Restart a process that exits on its own after the start, with backoff (default true). */
+  restartCrashed?: boolean;
 }
 
 /** startDistributed's rejection when its signal was aborted: everything it had started is stopped. */
@@ -149,7 +151,7 @@ export interface Distributed {
   demoPeople: number;
   /** The demo people's password when this start generated it (shown once); null when DEMO_PASSWORD chose it or nothing was seeded. */
   demoPassword: string | null;
-  /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit. */
+  /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit; it stays stopped until restart(). */
   kill(name: string, signal?: NodeJS.Signals): Promise<void>;
   /** Start a stopped process again on its port and wait until ready. */
   restart(name: string): Promise<void>;
@@ -320,6 +322,19 @@ function postgresPid(url: string): number {
   return Number(r.stdout?.trim()) || 0;
 }
 
+/**
+ * The launcher's restart rule for a process that exits on its own once the product has started: after
+ * 1 s, then 2 s, 4 s, … at most 30 s; a process that had run 60 s or more starts over at 1 s (it was
+ * well, so this is a new fault, not the same one again).
+ */
+export const RESTART_BACKOFF = { firstMs: 1000, maxMs: 30_000, healthyAfterMs: 60_000 };
+
+/** The wait before restart number `attempt` (0-based) and the next attempt number. */
+export function restartDelay(attempt: number, ranMs: number): { delayMs: number; nextAttempt: number } {
+  const a = ranMs >= RESTART_BACKOFF.healthyAfterMs ? 0 : attempt;
+  return { delayMs: Math.min(RESTART_BACKOFF.firstMs * 2 ** a, RESTART_BACKOFF.maxMs), nextAttempt: a + 1 };
+}
+
 interface Child {
   info: ProcessInfo;
   entry: string;
@@ -328,6 +343,11 @@ interface Child {
   out: string;
   log: WriteStream;
   exited: Promise<void>;
+  /** Stopped on purpose (kill(), stop()): not restarted. */
+  held: boolean;
+  startedAt: number;
+  attempt: number;
+  restartTimer: NodeJS.Timeout | null;
 }
 
 /** Start the distributed product; resolves once the gateway is ready. */
@@ -415,8 +435,39 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    c.exited = new Promise((r) => child.once('exit', () => r()));
+    c.exited = new Promise((r) =>
+      child.once('exit', (code, signal) => {
+        r();
+        onExit(c, code, signal);
+      }),
+    );
     c.info.pid = child.pid ?? 0;
+    c.startedAt = Date.now();
+  };
+  // Once started, a process that exits on its own is started again after a backoff (restartDelay), and
+  // the launcher says so; one stopped on purpose (kill(), stop(), Ctrl-C) stays stopped.
+  let supervising = false;
+  const onExit = (c: Child, code: number | null, signal: NodeJS.Signals | null) => {
+    if (!supervising || stopped || c.held || o.restartCrashed === false) return;
+    // (a Ctrl-C reaches the children with the launcher: its handler calls stop() within moments)
+    setTimeout(() => superviseExit(c, code, signal), 200).unref();
+  };
+  const superviseExit = (c: Child, code: number | null, signal: NodeJS.Signals | null) => {
+    if (stopped || c.held) return;
+    const { delayMs, nextAttempt } = restartDelay(c.attempt, Date.now() - c.startedAt);
+    c.attempt = nextAttempt;
+    const at = new Date();
+    log(
+      `${c.info.name} (pid ${c.info.pid}) exited ${signal ? `on ${signal}` : `with code ${code}`} at ${at.toISOString().slice(11, 19)} UTC; restarting it in ${delayMs / 1000} s (restart ${nextAttempt})`,
+    );
+    c.restartTimer = setTimeout(() => {
+      c.restartTimer = null;
+      if (stopped || c.held) return;
+      spawnChild(c);
+      writeProcesses();
+      log(`${c.info.name} restarted (pid ${c.info.pid})`);
+    }, delayMs);
+    c.restartTimer.unref();
   };
   const makeChild = (name: string, service: string, kind: ProcessInfo['kind'], entry: string, port: number, childEnv: Env): Child => {
     const c: Child = {
@@ -427,6 +478,10 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       out: '',
       log: createWriteStream(join(dataDir, 'logs', `${name}.log`), { flags: 'a' }),
       exited: Promise.resolve(),
+      held: false,
+      startedAt: Date.now(),
+      attempt: 0,
+      restartTimer: null,
     };
     children.push(c);
     spawnChild(c);
@@ -459,6 +514,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     if (stopped) return;
     stopped = true;
     process.removeListener('exit', killAll);
+    for (const c of children) if (c.restartTimer) clearTimeout(c.restartTimer);
     const gateway = children.filter((c) => c.info.kind === 'gateway');
     await Promise.all(gateway.map((c) => stopChild(c)));
     await Promise.all(children.filter((c) => c.info.kind !== 'gateway').map((c) => stopChild(c)));
@@ -523,6 +579,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   }
 
   o.signal?.removeEventListener('abort', onAbort);
+  supervising = true;
   // The first administrator: identity prints a generated password once, on the start that made it.
   const identity = children.find((c) => c.info.service === 'identity')!;
   const generated = ADMIN_LINE.exec(identity.out)?.[1] ?? null;
@@ -559,12 +616,18 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     async kill(name, signal = 'SIGKILL') {
       const c = children.find((x) => x.info.name === name);
       if (!c) throw new Error(`no process ${name}`);
+      c.held = true;
+      if (c.restartTimer) clearTimeout(c.restartTimer);
       await stopChild(c, signal);
     },
     async restart(name) {
       const c = children.find((x) => x.info.name === name);
       if (!c) throw new Error(`no process ${name}`);
+      c.held = true;
+      if (c.restartTimer) clearTimeout(c.restartTimer);
       await stopChild(c);
+      c.held = false;
+      c.attempt = 0;
       spawnChild(c);
       writeProcesses();
       await waitReady(c, `${c.info.url.replace('localhost', '127.0.0.1')}/health/ready`, 60_000);
