@@ -9,6 +9,8 @@ import {
   InProcessBus,
   applyRevocationEvent,
   REVOCATION_REPLAY_MS,
+  kafkaDependency,
+  waitForDependencies,
 } from '@countinghouse/kit';
 import { SERVICES, TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
@@ -39,6 +41,13 @@ const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, conf
 // The gateway learns of revoked sessions from identity's topic, like every service: a whole token
 // lifetime replayed before it listens (docs/decisions.md).
 const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
+// Started before Kafka is up: wait (live, not ready) rather than exit.
+if (config.KAFKA_BROKERS)
+  await waitForDependencies([kafkaDependency(config.KAFKA_BROKERS.split(','), 'gateway')], {
+    logger,
+    port: config.PORT,
+    host: config.HOST,
+  });
 const bus = config.KAFKA_BROKERS
   ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: 'gateway', logger, instanceId, namespace: config.KAFKA_NAMESPACE })
   : new InProcessBus();
