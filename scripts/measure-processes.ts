@@ -55,7 +55,12 @@ async function measure(mode: 'tsx' | 'compiled'): Promise<Map<string, number>> {
   });
   try {
     await new Promise((r) => setTimeout(r, idleS * 1000));
-    return new Map(product.processes().filter((p) => p.kind !== 'infra').map((p) => [p.service, rssKb(p.pid)]));
+    return new Map(
+      product
+        .processes()
+        .filter((p) => p.kind !== 'infra')
+        .map((p) => [p.service, rssKb(p.pid)]),
+    );
   } finally {
     await product.stop();
     rmSync(dataDir, { recursive: true, force: true });
