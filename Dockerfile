@@ -1,5 +1,6 @@
 # One image for every process of the distributed deployment (docker-compose.yml): the gateway and
-# each service run from the same source tree with `node --import tsx <entry>`.
+# each service run compiled, `node dist/processes/<name>.mjs` (npm run build:services, below), from the
+# same source tree (the migrations are read from it).
 FROM node:20-bookworm-slim
 
 WORKDIR /app
@@ -9,16 +10,18 @@ WORKDIR /app
 # node_modules, local data and infra run state out of the build context.
 COPY . .
 
-# Dev dependencies stay: tsx runs the TypeScript at runtime and vite builds the frontend.
+# Dev dependencies stay: esbuild and tsx compile the processes, vite builds the frontend.
 # npm ci refuses a lock written on machines whose registry lacks some other-platform optional
 # packages (e.g. @turbo/darwin-64); npm install then still follows the lock.
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 
 RUN npm run build -w @countinghouse/frontend
+# every process compiled to plain JavaScript: no TypeScript compiler loaded at start (docs/perf/processes.md)
+RUN npm run build:services
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0
 
 USER node
 EXPOSE 3000
-CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
+CMD ["node", "dist/processes/gateway.mjs"]

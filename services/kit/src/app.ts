@@ -129,8 +129,12 @@ export interface HealthChecks {
   [name: string]: () => Promise<boolean>;
 }
 
-/** /health/live says the process answers; /health/ready checks its dependencies (database, bus, queue). */
-export function addHealthRoutes(app: App, checks: HealthChecks) {
+/**
+ * /health/live says the process answers; /health/ready checks its dependencies (database, bus, queue).
+ * `report` adds what is worth seeing but does not decide readiness (the gateway's upstreams: one service
+ * down must not take every gateway out of its load balancer).
+ */
+export function addHealthRoutes(app: App, checks: HealthChecks, report?: HealthChecks) {
   app.get('/health/live', { logLevel: 'warn', schema: { hide: true } as object }, async () => ({ status: 'ok' }));
   app.get('/health/ready', { logLevel: 'warn', schema: { hide: true } as object }, async (_req, reply) => {
     const results: Record<string, 'ok' | 'down'> = {};
@@ -140,7 +144,14 @@ export function addHealthRoutes(app: App, checks: HealthChecks) {
       }),
     );
     const ok = Object.values(results).every((r) => r === 'ok');
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: results });
+    if (!report) return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: results });
+    const reported: Record<string, 'ok' | 'down'> = {};
+    await Promise.all(
+      Object.entries(report).map(async ([name, check]) => {
+        reported[name] = (await check().catch(() => false)) ? 'ok' : 'down';
+      }),
+    );
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: results, report: reported });
   });
 }
 

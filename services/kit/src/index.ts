@@ -13,3 +13,4 @@ export * from './service-main.js';
 export * from './report-range.js';
 export * from './live-settings.js';
 export * from './request-target.js';
+export * from './wait-dependencies.js';

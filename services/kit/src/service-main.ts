@@ -13,6 +13,7 @@ import {
 } from './config.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
+import { kafkaDependency, postgresDependency, waitForDependencies } from './wait-dependencies.js';
 
 export interface StartServiceOptions<P extends TProperties> {
   name: string;
@@ -74,6 +75,20 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
     throw err;
   }
   const logger = createLogger(o.name, config.LOG_LEVEL);
+  // Started before PostgreSQL or Kafka is up: wait (live, not ready) rather than exit.
+  await waitForDependencies(
+    [
+      postgresDependency(config.DATABASE_URL),
+      kafkaDependency(
+        config.KAFKA_BROKERS.split(',')
+          .map((b) => b.trim())
+          .filter(Boolean),
+        o.name,
+        kafka,
+      ),
+    ],
+    { logger, port: config.PORT, host: config.HOST },
+  );
   const runtime = await createRuntime({
     serviceName: o.name,
     databaseUrl: config.DATABASE_URL,
