@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ensureProcessesBuilt } from './build-processes.js';
 import { BillingConfigSchema } from '../services/billing/src/config.js';
