@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -45,7 +45,7 @@ export function kafkaDependency(brokers: string[], clientId: string, security: P
         retry: { retries: 0 },
         connectionTimeout: 5000,
         ...(security.ssl ? { ssl: security.ssl } : {}),
-        ...(security.sasl ? { sasl: security.sasl } : {}),
+        ...(security.sasl ? { sasl: security.sasl as SASLOptions } : {}),
       }).admin();
       try {
         await admin.connect();
