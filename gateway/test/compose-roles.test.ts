@@ -23,7 +23,12 @@ const serviceDirs = readdirSync(join(repoRoot, 'services'), { withFileTypes: tru
 describe('compose: a PostgreSQL role per service', () => {
   it('every service block connects as its own role, after db-roles, and migrates as the owner', () => {
     for (const service of serviceDirs) {
-      const blocks = Object.entries(compose.services).filter(([, b]) => (b.command ?? []).join(' ').includes(`services/${service}/`));
+      // a block runs the service's compiled entry point (dist/processes/<name>.mjs) or its source
+      const runs = (b: Block) => {
+        const command = (b.command ?? []).join(' ');
+        return command.includes(`dist/processes/${service}.mjs`) || command.includes(`services/${service}/`);
+      };
+      const blocks = Object.entries(compose.services).filter(([, b]) => runs(b));
       expect(blocks.length, `no block runs ${service}`).toBeGreaterThan(0);
       for (const [name, b] of blocks) {
         const env = b.environment ?? {};

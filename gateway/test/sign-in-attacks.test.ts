@@ -38,7 +38,7 @@ async function counter(scope: 'user' | 'admin' | 'address', key: string): Promis
 async function lockoutsOf(key: string) {
   const { rows } = await gw.kit.runtime.pool.query(
     `select level, failures, address, extract(epoch from (until - started_at))::int as seconds
-       from identity.sign_in_lockouts where key = $1 order by started_at, level`,
+       from identity.sign_in_lockouts where key = $1 order by level, started_at`,
     [key],
   );
   return rows as Array<{ level: number; failures: number; address: string; seconds: number }>;
