@@ -60,8 +60,17 @@ export function cookieHeader(setCookie: string | string[] | undefined): string {
   return list.map((c) => c.split(';')[0]).join('; ');
 }
 
-/** Sign up a person through the API, give them roles directly in the database, sign them in. */
-export async function makePerson(h: IdentityHarness, email: string, roles: Role[] = ['client'], password = 'person-password-1') {
+/**
+ * Sign up a person through the API, give them roles directly in the database, sign them in. Takes any
+ * app that serves identity under /api/identity with its test kit: this harness, or the whole gateway
+ * (gateway/test/helpers.ts uses it too).
+ */
+export async function makePerson(
+  h: { app: App; kit: TestKit },
+  email: string,
+  roles: readonly string[] = ['client'],
+  password = 'person-password-1',
+): Promise<{ id: string; email: string; password: string; token: string; cookie: string }> {
   const su = await h.app.inject({
     method: 'POST',
     url: '/api/identity/auth/signup',
