@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { onDomChanges } from './dom-changes';
 
 /** antd's modal dialogs and drawers (Modal, Modal.confirm, Drawer). */
 const DIALOG = '.ant-modal[role="dialog"], .ant-drawer-content[role="dialog"], .ant-drawer-section[role="dialog"]';
@@ -79,20 +80,15 @@ export function installDialogFocus(doc: Document = document): () => void {
     }
   };
 
-  let queued = false;
-  const observer = new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => {
-      queued = false;
-      sync();
-    });
-  });
-  observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'class', 'hidden'] });
+  const stopWatching = onDomChanges(
+    doc.body,
+    { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'class', 'hidden'] },
+    sync,
+  );
   doc.addEventListener('focusin', onFocusIn, true);
   doc.addEventListener('pointerdown', onPointerDown, true);
   return () => {
-    observer.disconnect();
+    stopWatching();
     doc.removeEventListener('focusin', onFocusIn, true);
     doc.removeEventListener('pointerdown', onPointerDown, true);
   };

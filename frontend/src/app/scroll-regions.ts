@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { onDomChanges } from './dom-changes';
 
 /** Boxes that scroll sideways: antd tables' own scroll boxes, and any element marked data-scroll-region. */
 const SELECTOR = '.ant-table-content, .ant-table-body, [data-scroll-region]';
@@ -29,16 +30,6 @@ export function useScrollRegions(): void {
   useEffect(() => {
     if (typeof MutationObserver === 'undefined') return;
     markScrollRegions(document);
-    let queued = false;
-    const observer = new MutationObserver(() => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        markScrollRegions(document);
-      });
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
+    return onDomChanges(document.body, { childList: true, subtree: true }, () => markScrollRegions(document));
   }, []);
 }
