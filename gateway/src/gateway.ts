@@ -143,9 +143,29 @@ function signInLimiter(app: App, o: GatewayOptions): SignInLimit {
     },
     `${o.redisKeyPrefix ?? 'countinghouse'}:gateway:sign-in:`,
   );
+  // The connection opens while the gateway starts: wait for it (briefly) before taking requests, or the
+  // first sign-ins after a start would be counted in this process only (a CI run under load showed it).
+  app.addHook('onReady', async () => {
+    if (redis.status === 'ready') return;
+    const ready = await new Promise<boolean>((resolve) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        redis.off('ready', onReady);
+        resolve(false);
+      }, REDIS_READY_WAIT_MS);
+      redis.once('ready', onReady);
+    });
+    if (!ready) o.logger.warn('sign-in limit: Redis not ready at start, counting in this process meanwhile');
+  });
   app.addHook('onClose', async () => limiter.close());
   return limiter;
 }
+
+/** How long a starting gateway waits for Redis before it counts sign-ins in memory. */
+const REDIS_READY_WAIT_MS = 5000;
 
 async function fetchUpstreamDoc(name: string, base: string, into: Map<string, object>, logger: Logger) {
   for (let attempt = 0; attempt < 30; attempt++) {
