@@ -231,7 +231,10 @@ describe('Admin control panel and Client Management', () => {
     // Status filter: exactly the spec's options.
     const status = management().getByRole('combobox', { name: 'Status filter' });
     expect(await optionsOf(status)).toEqual(['All Status', 'Active', 'Pending', 'Cancelled']);
-    await openOptions().and(page.locator('[title="Pending"]')).click();
+    // Closed, then chosen as a person does: a click on the option while the list was still opening was
+    // lost in two runs under load (the count stayed at 6).
+    await page.keyboard.press('Escape');
+    await pickOption(status, 'Pending');
     await waitForTab('Clients (1)');
     await cards().filter({ hasText: 'Beta Builders' }).waitFor();
     expect(await cards().filter({ hasText: 'Beta Builders' }).textContent()).toContain('pending');
@@ -239,7 +242,8 @@ describe('Admin control panel and Client Management', () => {
     // Package filter: Starter means Limited Company Starter.
     const pkg = management().getByRole('combobox', { name: 'Package filter' });
     expect(await optionsOf(pkg)).toEqual(['All Packages', 'Starter', 'Growth', 'Scale', 'Professional', 'Enterprise']);
-    await openOptions().and(page.locator('[title="Starter"]')).click();
+    await page.keyboard.press('Escape');
+    await pickOption(pkg, 'Starter');
     await waitForTab('Clients (1)');
     await pickOption(pkg, 'Enterprise');
     await waitForTab('Clients (0)');
