@@ -89,14 +89,15 @@ afterAll(async () => {
   await Promise.all(replicas.map((r) => r.stop()));
 });
 
-async function gatewayFor(urls: string, o: UpstreamOptions): Promise<string> {
+/** A gateway listening in front of `urls` (as the one service `svc`, or several services by name). */
+async function gatewayFor(urls: string | Record<string, string>, o: UpstreamOptions): Promise<string> {
   const gw = await buildGateway({
     logger: pino({ level: 'silent' }),
     verifier,
     frontendDir: null,
     healthChecks: {},
     publicConfig: () => ({ demoMode: false, maintenance: false, practice: { name: 'P', phone: '0', email: 'p@example.invalid' } }),
-    upstreams: { svc: urls },
+    upstreams: typeof urls === 'string' ? { svc: urls } : urls,
     upstreamOptions: o,
   });
   await gw.listen({ host: '127.0.0.1', port: 0 });
@@ -241,16 +242,7 @@ describe('the API document', () => {
     await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
     try {
       const url = `http://127.0.0.1:${port}`;
-      const gw = await buildGateway({
-        logger: pino({ level: 'silent' }),
-        verifier,
-        frontendDir: null,
-        healthChecks: {},
-        publicConfig: () => ({ demoMode: false, maintenance: false, practice: { name: 'P', phone: '0', email: 'p@example.invalid' } }),
-        upstreams: { notifications: url, jobs: url, crm: `${url},${url}/` },
-        upstreamOptions: { healthIntervalMs: 0 },
-      });
-      gateways.push(gw);
+      await gatewayFor({ notifications: url, jobs: url, crm: `${url},${url}/` }, { healthIntervalMs: 0 });
       const until = Date.now() + 10_000;
       while (asked.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 200));
