@@ -35,17 +35,23 @@ function NoField() {
   );
 }
 
+/** Renders the form dialog, opens it with a click and checks focus went to its first field. */
+async function openAddClient() {
+  const user = userEvent.setup();
+  render(
+    <AntdProviders>
+      <MountedWhileOpen />
+    </AntdProviders>,
+  );
+  const opener = screen.getByRole('button', { name: 'Add Client' });
+  await user.click(opener);
+  await waitFor(() => expect(screen.getByLabelText('Business name')).toHaveFocus());
+  return { user, opener };
+}
+
 describe('focus in dialogs (issue 22)', () => {
   it('goes to the first field when a dialog opens and back to its opener when Escape closes it', async () => {
-    const user = userEvent.setup();
-    render(
-      <AntdProviders>
-        <MountedWhileOpen />
-      </AntdProviders>,
-    );
-    const opener = screen.getByRole('button', { name: 'Add Client' });
-    await user.click(opener);
-    await waitFor(() => expect(screen.getByLabelText('Business name')).toHaveFocus());
+    const { user, opener } = await openAddClient();
 
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -53,15 +59,7 @@ describe('focus in dialogs (issue 22)', () => {
   });
 
   it('goes back to the opener after the dialog is closed with its buttons', async () => {
-    const user = userEvent.setup();
-    render(
-      <AntdProviders>
-        <MountedWhileOpen />
-      </AntdProviders>,
-    );
-    const opener = screen.getByRole('button', { name: 'Add Client' });
-    await user.click(opener);
-    await waitFor(() => expect(screen.getByLabelText('Business name')).toHaveFocus());
+    const { user, opener } = await openAddClient();
     await user.click(screen.getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(opener).toHaveFocus());
   });
