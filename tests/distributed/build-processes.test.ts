@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProcesses, PROCESSES_DIR, processEntries, staleReason } from '../../scripts/build-processes.js';
 import { SERVICE_TABLE, GATEWAY_ENTRY } from '../../scripts/distributed.js';
@@ -42,16 +43,35 @@ describe('the compiled processes', () => {
     expect(gw.status).toBe(78);
   });
 
-  it('current after a build; stale, naming the file, once a source it bundles changes', () => {
-    expect(staleReason(repoRoot)).toBeNull();
-    const source = join(repoRoot, 'services', 'kit', 'src', 'runtime.ts');
-    const { atime, mtime } = statSync(source);
+  it('current after a build; stale, naming the file, once a source it bundles changes', async () => {
+    // A tree of its own: the real one's sources are not touched (the launchers of the tests running
+    // alongside rebuild the real tree when they see a changed source, and would record the changed time).
+    const root = mkdtempSync(join(tmpdir(), 'build-processes-'));
     try {
+      const write = (path: string, text: string) => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      };
+      write('services/kit/src/runtime.ts', 'export const started = (name: string): string => `${name} started`;\n');
+      write('services/alpha/src/main.ts', "import { started } from '../../kit/src/runtime.js';\nconsole.log(started('alpha'));\n");
+      write('gateway/src/main.ts', "import { started } from '../../services/kit/src/runtime.js';\nconsole.log(started('gateway'));\n");
+      expect(staleReason(root)).toBe('not built yet');
+      const built = await buildProcesses(root);
+      expect([...built.keys()].sort()).toEqual(['gateway/src/main.ts', 'services/alpha/src/main.ts']);
+      expect(spawnSync(process.execPath, [built.get('services/alpha/src/main.ts')!], { encoding: 'utf8' }).stdout).toBe('alpha started\n');
+      expect(staleReason(root)).toBeNull();
+
+      const source = join(root, 'services', 'kit', 'src', 'runtime.ts');
+      const { atime, mtime } = statSync(source);
       utimesSync(source, atime, new Date(mtime.getTime() + 5000));
-      expect(staleReason(repoRoot)).toBe('services/kit/src/runtime.ts changed');
-    } finally {
+      expect(staleReason(root)).toBe('services/kit/src/runtime.ts changed');
       utimesSync(source, atime, mtime);
+      expect(staleReason(root)).toBeNull();
+
+      write('services/beta/src/main.ts', "console.log('beta');\n");
+      expect(staleReason(root)).toBe('the list of processes changed');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
-    expect(staleReason(repoRoot)).toBeNull();
   });
 });
