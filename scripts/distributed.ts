@@ -163,8 +163,12 @@ export interface Distributed {
   demoPassword: string | null;
   /** Kill one process (e.g. 'crm-1') with a signal and wait for it to exit; it stays stopped until restart(). */
   kill(name: string, signal?: NodeJS.Signals): Promise<void>;
-  /** Start a stopped process again on its port and wait until ready. */
-  restart(name: string): Promise<void>;
+  /**
+   * Start a process again on its port (stopping it first when it runs) and wait until ready; with
+   * `{ waitReady: false }` return once it is spawned (one started while Kafka is down waits for it, live
+   * but not ready).
+   */
+  restart(name: string, o?: { waitReady?: boolean }): Promise<void>;
   /** The last output of a process (for failure messages). */
   output(name: string): string;
   /** Stop every process (gateway first), then the infrastructure this call started. */
@@ -671,7 +675,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       if (c.restartTimer) clearTimeout(c.restartTimer);
       await stopChild(c, signal);
     },
-    async restart(name) {
+    async restart(name, o = {}) {
       const c = children.find((x) => x.info.name === name);
       if (!c) throw new Error(`no process ${name}`);
       c.held = true;
@@ -681,7 +685,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       c.attempt = 0;
       spawnChild(c);
       writeProcesses();
-      await waitReady(c, `${c.info.url.replace('localhost', '127.0.0.1')}/health/ready`, 60_000);
+      if (o.waitReady !== false) await waitReady(c, `${c.info.url.replace('localhost', '127.0.0.1')}/health/ready`, 60_000);
     },
     stop,
   };

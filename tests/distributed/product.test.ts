@@ -110,8 +110,19 @@ describe('the distributed product', () => {
     }
   });
 
-  it('Kafka stopped for 30 s while clients are created, then started: every event arrives, nothing twice', async () => {
+  it('Kafka stopped for 30 s while clients are created, then started: every event arrives, nothing twice; a service started meanwhile joins without a restart', async () => {
     kafka('stop');
+    // notifications started while Kafka is down: it waits (live, not ready) instead of exiting
+    await t.product.restart('notifications', { waitReady: false });
+    const notifications = t.product.processes().find((p) => p.name === 'notifications')!;
+    await waitFor(
+      async () => (await fetch(`${notifications.url}/health/live`).catch(() => null))?.status === 200,
+      'notifications live',
+      30_000,
+    );
+    const waiting = await fetch(`${notifications.url}/health/ready`);
+    expect(waiting.status).toBe(503);
+    expect(await waiting.json()).toEqual({ status: 'waiting', waitingFor: ['Kafka'] });
     const companies = Array.from({ length: 8 }, (_, i) => `Outage Bakery ${i + 1} Ltd`);
     const started = Date.now();
     for (const name of companies) {
@@ -131,6 +142,9 @@ describe('the distributed product', () => {
     expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBeGreaterThanOrEqual(
       companies.length,
     );
+    // still the same process, still waiting
+    expect(t.product.processes().find((p) => p.name === 'notifications')!.pid).toBe(notifications.pid);
+    expect((await fetch(`${notifications.url}/health/ready`)).status).toBe(503);
     kafka('start');
 
     // documents (two replicas sharing one consumer group) learns of each client exactly once
@@ -159,7 +173,13 @@ describe('the distributed product', () => {
       ),
     ).toBe(companies.length);
     expect(await count(`select count(*)::int as n from crm.outbox where published_at is null`, [])).toBe(0);
-  }, 300_000);
+    // the notifications above were written by the process started while Kafka was down: never restarted
+    const now = t.product.processes().find((p) => p.name === 'notifications')!;
+    expect(now.pid).toBe(notifications.pid);
+    expect((await fetch(`${now.url}/health/ready`)).status).toBe(200);
+    expect(launcherLog.join('\n')).not.toMatch(/notifications \(pid \d+\) exited/);
+    expect(t.product.output('notifications')).toMatch(/waiting for Kafka: trying again in/);
+  }, 360_000);
 
   it('one crm replica killed during a burst of list requests: every read answers', async () => {
     const statuses: number[] = [];
