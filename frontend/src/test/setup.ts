@@ -2,8 +2,10 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// The first render of a file compiles lazy route chunks on demand; give it time.
-configure({ asyncUtilTimeout: 5000 });
+// The first render of a file compiles lazy route chunks on demand; give it time. A fresh-clone CI run
+// under load took 5.9 s to compile the documents page's chunk in router.test.tsx; a wait that never
+// succeeds still fails, 15 s later (the tests' own limit is 20 s).
+configure({ asyncUtilTimeout: 15_000 });
 
 // antd's responsive helpers call matchMedia, which jsdom lacks. Desktop by default;
 // tests that need a small viewport override it with setViewportMobile().
