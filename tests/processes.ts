@@ -1,25 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+
+// One free-port rule for the launcher and the tests (below the ephemeral range: see its comment).
+export { freePort } from '../scripts/distributed.js';
 
 export function requireEnv(name: string): string {
   const v = process.env[name];
   if (!v) throw new Error(`${name} is not set: run the tests with \`npm test\`, which starts PostgreSQL, Redis and Kafka (infra/).`);
   return v;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Proc {

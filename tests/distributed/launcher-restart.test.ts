@@ -1,5 +1,6 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RESTART_BACKOFF, restartDelay } from '../../scripts/distributed.js';
+import { ephemeralRange, freePort, RESTART_BACKOFF, restartDelay } from '../../scripts/distributed.js';
 
 // The launcher's restart rule (scripts/distributed.ts): 1 s, 2 s, 4 s, … capped at 30 s, back to 1 s
 // after a process ran 60 s. (The restart itself, a service killed with SIGKILL under the launcher and
@@ -24,5 +25,36 @@ describe('restartDelay', () => {
 
   it('never waits more than the cap, however many restarts', () => {
     for (let a = 0; a < 100; a++) expect(restartDelay(a, 0).delayMs).toBeLessThanOrEqual(RESTART_BACKOFF.maxMs);
+  });
+});
+
+describe('freePort: the port a process is restarted on', () => {
+  it('lies below the ephemeral range (an outgoing connection cannot take it while its process restarts) and can be listened on', async () => {
+    const [low] = ephemeralRange();
+    expect(low).toBeGreaterThan(2000);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeLessThan(low);
+      expect(port).toBeGreaterThanOrEqual(Math.min(20_000, low - 2000));
+    }
+    const srv = createServer();
+    await new Promise<void>((ok, fail) => srv.once('error', fail).listen(ports[0], '127.0.0.1', () => ok()));
+    await new Promise((r) => srv.close(r));
+  });
+
+  it('skips ports already taken', async () => {
+    // a range of three ports, two of them taken: always the third
+    const from = await freePort();
+    const taken = [createServer(), createServer()];
+    const listening = await Promise.all(
+      taken.map((srv, i) => new Promise<boolean>((ok) => srv.once('error', () => ok(false)).listen(from + i, '127.0.0.1', () => ok(true)))),
+    );
+    try {
+      if (listening.every(Boolean) && (await freePort({ from: from + 2, below: from + 3 })) === from + 2)
+        for (let i = 0; i < 10; i++) expect(await freePort({ from, below: from + 3 })).toBe(from + 2);
+      else expect.unreachable(`ports ${from}-${from + 2} were not free to test with`);
+    } finally {
+      await Promise.all(taken.map((srv) => new Promise((r) => srv.close(r))));
+    }
   });
 });
