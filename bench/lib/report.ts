@@ -12,7 +12,8 @@ export interface Row {
 }
 
 /** 'score': a 0 to 100 score (Lighthouse); 'kB': kilobytes (1,024 bytes). */
-export type Unit = 'ratio' | 'ms' | 'pct' | 'us' | 'score' | 'kB';
+/** 'ms' a latency; 'ms-added' a difference of two latencies (shown with its sign). */
+export type Unit = 'ratio' | 'ms' | 'ms-added' | 'pct' | 'us' | 'score' | 'kB';
 
 /** A derived figure (ratio, difference), optionally held against an aim. */
 export interface Check {
@@ -89,6 +90,8 @@ export function formatValue(v: number, unit: Unit): string {
     case 'ratio':
       return v.toFixed(2);
     case 'ms':
+      return `${v.toFixed(2)} ms`;
+    case 'ms-added':
       return `${v >= 0 ? '+' : ''}${v.toFixed(2)} ms`;
     case 'pct':
       return `${v.toFixed(1)} %`;
@@ -120,7 +123,7 @@ export function formatAim(c: Check): string {
   const t =
     c.unit === 'ratio'
       ? c.aim.target.toFixed(2)
-      : c.unit === 'ms'
+      : c.unit === 'ms' || c.unit === 'ms-added'
         ? `${c.aim.target} ms`
         : c.unit === 'us'
           ? `${c.aim.target} µs`

@@ -50,7 +50,7 @@ export const allInOneSection: Section = {
       notes: disagreement('gateway cost', cost, costFromCpu, 10, 'pct'),
       checks: [
         check('in-process gateway cost: 1 - (e2)/(e1)', 'pct', [plugin, gateway], cost, { op: '<', target: 10 }),
-        check('added p50 (e2) - (e1) at max load', 'ms', [plugin, gateway], gateway.result.latency.p50 - plugin.result.latency.p50),
+        check('added p50 (e2) - (e1) at max load', 'ms-added', [plugin, gateway], gateway.result.latency.p50 - plugin.result.latency.p50),
         // steadier than req/s on a shared machine: CPU time per request (see the gateway section)
         check('gateway cost estimated from total CPU per request', 'pct', [plugin, gateway], costFromCpu),
         check(

@@ -80,7 +80,7 @@ export const gatewaySection: Section = {
         check('nginx CPU per request (d)', 'us', [d], cpuPerRequestUs(d, 'nginx')),
         check(
           `added p50 at ${rate}/s, evenly paced (c@paced)-(b@paced)`,
-          'ms',
+          'ms-added',
           [bPaced, cPaced],
           cPaced.result.latency.p50 - bPaced.result.latency.p50,
           {
@@ -88,10 +88,10 @@ export const gatewaySection: Section = {
             target: 1,
           },
         ),
-        check(`added p99 at ${rate}/s, evenly paced`, 'ms', [bPaced, cPaced], cPaced.result.latency.p99 - bPaced.result.latency.p99),
+        check(`added p99 at ${rate}/s, evenly paced`, 'ms-added', [bPaced, cPaced], cPaced.result.latency.p99 - bPaced.result.latency.p99),
         check(
           `added p50 at ${rate}/s, autocannon overallRate (c@ac)-(b@ac)`,
-          'ms',
+          'ms-added',
           [bRate, cRate],
           cRate.result.latency.p50 - bRate.result.latency.p50,
           {
@@ -99,7 +99,12 @@ export const gatewaySection: Section = {
             target: 1,
           },
         ),
-        check(`added p99 at ${rate}/s, autocannon overallRate`, 'ms', [bRate, cRate], cRate.result.latency.p99 - bRate.result.latency.p99),
+        check(
+          `added p99 at ${rate}/s, autocannon overallRate`,
+          'ms-added',
+          [bRate, cRate],
+          cRate.result.latency.p99 - bRate.result.latency.p99,
+        ),
       ],
     };
   },
