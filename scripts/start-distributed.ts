@@ -1,9 +1,10 @@
 // `npm run start:distributed`: the whole distributed product on this machine, in the foreground.
 // PostgreSQL, Redis, Kafka and MinIO (infra/, state in DATA_DIR/infra), every service as its own process
 // (crm and documents REPLICAS times, default 2), the gateway serving the UI on PORT (default 3000).
-// Ctrl-C or SIGTERM stops everything it started. A second start on the same DATA_DIR reuses the data.
+// Ctrl-C or SIGTERM (to this process, or to npm's) stops everything it started. A second start on the same DATA_DIR reuses the data.
 // Env: PORT, DATA_DIR (.data-distributed), ADMIN_USERNAME, ADMIN_PASSWORD, SEED_DEMO, REPLICAS, LOG_LEVEL,
 // and any service's own settings (e.g. STRIPE_SECRET_KEY, SMTP_URL), passed to the service that reads it.
+import { stopWhenNpmIsGone } from '@countinghouse/kit';
 import { buildUiIfStale } from './build-ui.mjs';
 import { DEMO_PEOPLE, repoRoot, StartCancelled, startDistributed, type Distributed } from './distributed.js';
 
@@ -15,7 +16,7 @@ let stopping = false;
 // A Ctrl-C during the start cancels it: startDistributed stops what it had started (servers and
 // infrastructure) before it rejects, and only then does this process exit (below).
 const starting = new AbortController();
-const onSignal = (sig: NodeJS.Signals) => {
+const onSignal = (sig: string) => {
   if (stopping) return;
   stopping = true;
   say(`\n${sig}: stopping every process…`);
@@ -36,6 +37,8 @@ const onSignal = (sig: NodeJS.Signals) => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// `kill <npm's pid>`: npm exits without passing SIGTERM on; stop all the same (kit's stopWhenNpmIsGone)
+stopWhenNpmIsGone(() => onSignal('npm exited'));
 
 try {
   product = await startDistributed({ env: process.env, log: (l) => say(`[distributed] ${l}`), signal: starting.signal });

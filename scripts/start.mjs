@@ -20,10 +20,20 @@ function run(args, opts = {}) {
   });
   return child;
 }
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    for (const c of children) if (c.exitCode === null) c.kill(sig);
-  });
+const stopAll = (sig) => {
+  for (const c of children) if (c.exitCode === null) c.kill(sig);
+};
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stopAll(sig));
+// A SIGTERM to npm's own pid: npm exits without passing it on; stop once npm is gone (as kit's
+// stopWhenNpmIsGone does for the server itself; this file runs without TypeScript).
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stopAll('SIGTERM');
+  }, 1000);
+  watch.unref();
 }
 
 if (dev) {

@@ -194,7 +194,34 @@ declare module 'fastify' {
   }
 }
 
-/** Stop cleanly on SIGINT/SIGTERM: stop accepting, finish in-flight requests, then run closers. */
+/**
+ * A process npm ran (`npm start`, `npm run start:distributed`: npm sets npm_lifecycle_event) stops as on
+ * SIGTERM once npm is gone. npm 11 exits on a SIGTERM to its own pid (a process manager stopping what it
+ * started, `kill` on npm's pid) without passing the signal on, which left the server running, orphaned,
+ * holding its port. A process started any other way (node itself, a container's init, nohup) is left
+ * alone: its parent leaving is not a request to stop. Checked every `intervalMs`; returns the canceller.
+ */
+export function stopWhenNpmIsGone(
+  stop: () => void,
+  o: { env?: Record<string, string | undefined>; intervalMs?: number; parentPid?: () => number } = {},
+): () => void {
+  const env = o.env ?? process.env;
+  if (!env.npm_lifecycle_event) return () => {};
+  const parentPid = o.parentPid ?? (() => process.ppid);
+  const parent = parentPid();
+  const timer = setInterval(() => {
+    if (parentPid() === parent) return;
+    clearInterval(timer);
+    stop();
+  }, o.intervalMs ?? 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Stop cleanly on SIGINT/SIGTERM (or npm, which ran this process, gone: stopWhenNpmIsGone): stop
+ * accepting, finish in-flight requests, then run closers.
+ */
 export function closeOnSignals(app: App, extra: () => Promise<void> = async () => {}) {
   let closing = false;
   const handler = async (signal: string) => {
@@ -214,4 +241,5 @@ export function closeOnSignals(app: App, extra: () => Promise<void> = async () =
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
+  stopWhenNpmIsGone(() => void handler('npm exited'));
 }
