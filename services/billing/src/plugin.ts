@@ -1,4 +1,4 @@
-import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
+import { authContext, ConfigError, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA } from './db/schema.js';
 import { subscribeBillingConsumers } from './consumers/customers.js';
@@ -39,18 +39,23 @@ export async function billingPlugin(app: App, opts: BillingPluginOptions) {
   await webhookRoutes(app, deps);
 }
 
-/** Stripe settings from the environment, all or nothing (a half-configured Stripe fails at start). */
-export function stripeOptionsFromEnv(env: Record<string, string | undefined>): StripeOptions | null {
+/** Stripe settings (the environment, or billing's parsed configuration), all or nothing (a half-configured Stripe fails at start). */
+export function stripeOptionsFromEnv(env: {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
+}): StripeOptions | null {
   const secretKey = env.STRIPE_SECRET_KEY?.trim() ?? '';
   const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() ?? '';
   const apiBase = env.STRIPE_API_BASE?.trim() || undefined;
   if (!secretKey && !webhookSecret) return null;
   if (!secretKey || !webhookSecret) {
-    throw new Error(
+    throw new ConfigError(
       `Invalid configuration:\n  - STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: set both or neither (${secretKey ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'} is missing)`,
     );
   }
-  if (apiBase && !/^https?:\/\//.test(apiBase)) throw new Error('Invalid configuration:\n  - STRIPE_API_BASE: must be an http(s) address');
+  if (apiBase && !/^https?:\/\//.test(apiBase))
+    throw new ConfigError('Invalid configuration:\n  - STRIPE_API_BASE: must be an http(s) address');
   return { secretKey, webhookSecret, apiBase };
 }
 

@@ -18,6 +18,8 @@ import { kafkaDependency, postgresDependency, waitForDependencies } from './wait
 export interface StartServiceOptions<P extends TProperties> {
   name: string;
   configSchema: TObject<P>;
+  /** Further checks of the parsed configuration; a ConfigError thrown here is said and the process exits 78, before any wait. */
+  checkConfig?: (config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => void;
   register: (scope: App, runtime: Runtime, config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => Promise<void>;
   /** Also serve the job status API at /api/jobs (one service does, for every queue: docs/decisions.md). */
   jobsAdmin?: boolean;
@@ -67,6 +69,7 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
       throw new ConfigError('Invalid configuration:\n  - REDIS_URL: required in distributed mode (the all-in-one server is `npm start`)');
     if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
       throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+    o.checkConfig?.(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${o.name}: ${err.message}\n`);

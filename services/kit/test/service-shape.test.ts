@@ -42,6 +42,9 @@ export function shapeProblems(root: string): string[] {
     if (!rel.startsWith('src/consumers/') && /\b(bus\.subscribe|subscribe)\(\s*(runtime|\{)/.test(text)) {
       problems.push(`${rel} subscribes to events: consumers live in src/consumers/ (kit's subscribe)`);
     }
+    if (rel !== 'src/config.ts' && /\bprocess\.env\b/.test(text)) {
+      problems.push(`${rel} reads process.env: settings come from src/config.ts's schema, through startService (checkConfig, register)`);
+    }
     if (/\brelay\.kick\(\)/.test(text)) problems.push(`${rel} kicks the relay by hand: enqueueEvent does it after commit`);
     if ((rel.startsWith('src/routes/') || rel.startsWith('src/use-cases/')) && /from 'drizzle-orm'/.test(text)) {
       problems.push(`${rel} builds queries: every query lives in src/db/queries.ts (or another src/db/ module)`);
