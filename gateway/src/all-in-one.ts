@@ -214,7 +214,10 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
 
   const close = async () => {
     await runtime.close();
-    await embedded?.stop();
+    if (embedded) {
+      logger.info('services closed: stopping the embedded PostgreSQL');
+      await embedded.stop();
+    }
   };
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();

@@ -22,8 +22,17 @@ const TX_STATE = new WeakMap<object, TxState>();
 /** Per database: who is told, after commit, that a service's outbox has new rows (the runtime's relays). */
 const OUTBOX_LISTENERS = new WeakMap<object, (schema: string) => void>();
 
+/** Per pool: its clients whose connection is still open (their socket not yet closed). */
+const OPEN_CLIENTS = new WeakMap<pg.Pool, Set<pg.PoolClient>>();
+
 export function createPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  const open = new Set<pg.PoolClient>();
+  OPEN_CLIENTS.set(pool, open);
+  pool.on('connect', (client) => {
+    open.add(client);
+    client.once('end', () => open.delete(client));
+  });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor a checked-out client's, between two of its queries (a worker holding a client when the server
@@ -32,6 +41,26 @@ export function createPool(url: string, max = 10): pg.Pool {
   // (two in a CI run, when a test dropped its database under a server still closing).
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/**
+ * End a pool and wait until each of its connections is closed (at most `timeoutMs`). pg's pool.end()
+ * resolves once its clients are told to end, before their sockets close: a server stopped right after
+ * (the all-in-one's embedded PostgreSQL) still found them open and ended them itself ("terminating
+ * connection due to administrator command").
+ */
+export async function endPool(pool: pg.Pool, timeoutMs = 5000): Promise<void> {
+  await pool.end();
+  const open = [...(OPEN_CLIENTS.get(pool) ?? [])];
+  if (open.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(open.map((c) => new Promise((r) => c.once('end', r)))),
+    new Promise((r) => {
+      timer = setTimeout(r, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /**

@@ -7,7 +7,7 @@ import pinoPretty from 'pino-pretty';
 import { applyRevocationEvent, REVOCATION_REPLAY_MS, RevocationList, TokenVerifier } from './auth.js';
 import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
 import type { KafkaClientOptions } from './config.js';
-import { createDb, createPool, migrateAs, onOutboxWrite, pingDb, type Db } from './db.js';
+import { createDb, createPool, endPool, migrateAs, onOutboxWrite, pingDb, type Db } from './db.js';
 import { BullMqJobQueue, JOBS_SCHEMA, migrateJobsSchema, PgJobQueue, type JobQueue } from './jobs.js';
 import { OutboxRelay } from './outbox.js';
 
@@ -165,7 +165,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       await jobs.close().catch(() => {});
       await Promise.allSettled([...relays.values()].map((r) => r.stop()));
       await bus.close().catch(() => {});
-      await pool.end().catch(() => {});
+      await endPool(pool).catch(() => {});
     },
   };
   // jobs.failed events (a job that failed for good) leave through the jobs schema's outbox.

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../src/db.js';
+import { createPool, endPool } from '../src/db.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 let db: TestDatabase;
@@ -51,5 +51,26 @@ describe('createPool: a connection the server ends does not crash the process', 
       held?.release(true);
       await pool.end();
     }
+  });
+});
+
+describe('endPool', () => {
+  it('resolves once every connection of the pool is closed', async () => {
+    const pool = createPool(db.url, 4);
+    const clients: pg.PoolClient[] = [];
+    pool.on('connect', (c) => clients.push(c));
+    const taken = await Promise.all([pool.connect(), pool.connect(), pool.connect(), pool.connect()]);
+    for (const c of taken) c.release();
+    await endPool(pool);
+    expect(clients).toHaveLength(4);
+    // each socket closed, not merely told to close (pool.end() alone resolves before that)
+    for (const c of clients)
+      expect((c as unknown as { connection: { stream: { destroyed: boolean } } }).connection.stream.destroyed).toBe(true);
+  });
+
+  it('a pool that never connected ends at once', async () => {
+    const started = Date.now();
+    await endPool(createPool(db.url, 2));
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
