@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -55,17 +55,20 @@ describe('the compiled processes', () => {
       write('services/kit/src/runtime.ts', 'export const started = (name: string): string => `${name} started`;\n');
       write('services/alpha/src/main.ts', "import { started } from '../../kit/src/runtime.js';\nconsole.log(started('alpha'));\n");
       write('gateway/src/main.ts', "import { started } from '../../services/kit/src/runtime.js';\nconsole.log(started('gateway'));\n");
+      // Whole seconds: a time set through utimes as a fraction of a second can come back a millisecond
+      // short (a float's rounding), which the manifest's whole milliseconds would call a change.
+      const source = join(root, 'services', 'kit', 'src', 'runtime.ts');
+      const at = 1_790_000_000;
+      utimesSync(source, at, at);
       expect(staleReason(root)).toBe('not built yet');
       const built = await buildProcesses(root);
       expect([...built.keys()].sort()).toEqual(['gateway/src/main.ts', 'services/alpha/src/main.ts']);
       expect(spawnSync(process.execPath, [built.get('services/alpha/src/main.ts')!], { encoding: 'utf8' }).stdout).toBe('alpha started\n');
       expect(staleReason(root)).toBeNull();
 
-      const source = join(root, 'services', 'kit', 'src', 'runtime.ts');
-      const { atime, mtime } = statSync(source);
-      utimesSync(source, atime, new Date(mtime.getTime() + 5000));
+      utimesSync(source, at, at + 5);
       expect(staleReason(root)).toBe('services/kit/src/runtime.ts changed');
-      utimesSync(source, atime, mtime);
+      utimesSync(source, at, at);
       expect(staleReason(root)).toBeNull();
 
       write('services/beta/src/main.ts', "console.log('beta');\n");
