@@ -7,7 +7,8 @@ import { BROWSER_DISTRIBUTED_FILES, E2EOrder } from './tests/e2e/distributed-ord
 // most for a user a second time against the distributed product (issue 19).
 export default defineConfig({
   test: {
-    reporters: ['default', './tests/summary-reporter.ts'],
+    // (the timing report before the summary: CI reads the summary's closing line)
+    reporters: ['default', './tests/timing-reporter.ts', './tests/summary-reporter.ts'],
     sequence: { sequencer: E2EOrder },
     projects: [
       {
