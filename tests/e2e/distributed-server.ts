@@ -10,12 +10,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { createTestDatabase } from '@countinghouse/kit/testing';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startDistributed, type Distributed, type Infra } from '../../scripts/distributed.js';
-import { freePort, repoRoot, requireEnv } from '../processes.js';
+import { builtFrontendDir } from '../frontend-build.js';
+import { freePort, requireEnv } from '../processes.js';
 import type { E2EServer } from './server.js';
 import { E2E_ADMIN } from './server.js';
 
@@ -88,10 +89,7 @@ export async function startTestProduct(
   extraEnv: Record<string, string> = {},
   o: { infra?: Partial<Infra>; log?: (line: string) => void } = {},
 ): Promise<TestProduct> {
-  const frontendDir = join(repoRoot, 'frontend', 'dist');
-  if (!existsSync(join(frontendDir, 'index.html'))) {
-    throw new Error('frontend/dist is missing: run `npm run build -w @countinghouse/frontend` (npm test does it).');
-  }
+  const frontendDir = await builtFrontendDir();
   const run = randomUUID().slice(0, 8);
   const bucket = `e2e-${run}`;
   const base = testInfra(bucket);

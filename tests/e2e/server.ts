@@ -7,7 +7,8 @@ import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { inject } from 'vitest';
 import { startAllInOne } from '../../gateway/src/all-in-one.js';
-import { freePort, repoRoot } from '../processes.js';
+import { builtFrontendDir } from '../frontend-build.js';
+import { freePort } from '../processes.js';
 
 export const E2E_ADMIN = { username: 'e2e.admin', password: 'e2e-admin-secret-1' };
 
@@ -48,10 +49,7 @@ export async function startE2EServer(extraEnv: Record<string, string> = {}): Pro
  * scripts/test.sh does it).
  */
 export async function startAllInOneE2EServer(extraEnv: Record<string, string> = {}): Promise<E2EServer> {
-  const frontendDir = join(repoRoot, 'frontend', 'dist');
-  if (!existsSync(join(frontendDir, 'index.html'))) {
-    throw new Error('frontend/dist is missing: run `npm run build -w @countinghouse/frontend` (npm test does it).');
-  }
+  const frontendDir = await builtFrontendDir();
   const db: TestDatabase = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'ch-e2e-'));
   // A known port rather than '0': invitation links are built from PUBLIC_URL, which must be where we serve.
