@@ -1,7 +1,9 @@
 # One image for every process of the distributed deployment (docker-compose.yml): the gateway and
 # each service run compiled, `node dist/processes/<name>.mjs` (npm run build:services, below), from the
 # same source tree (the migrations are read from it).
-FROM node:20-bookworm-slim
+# Node.js 24 LTS, the line the project pins (package.json's `node` devDependency and `engines`,
+# docs/decisions.md); gateway/test/compose.test.ts checks that the two agree.
+FROM node:24-bookworm-slim
 
 WORKDIR /app
 

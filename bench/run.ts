@@ -4,6 +4,7 @@
 // programmatic API) runs in this process. Progress goes to stderr, the report to stdout, and the
 // same figures to bench/results/latest.json. Every child process (and any infra server this run
 // started) is stopped at the end, on failure and on Ctrl-C. See bench/README.md.
+import '../scripts/node-version.mjs'; // first: an older Node.js stops here with a sentence
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -7,6 +7,7 @@
 // Our TypeScript is bundled with esbuild (shared code split into dist/processes/chunks/), each file's own
 // `import.meta.url` kept as the source file's URL (the migrations folders are found from it, so the
 // compiled files run from the tree they were built in); the packages in UNBUNDLED stay in node_modules.
+import './node-version.mjs'; // first: an older Node.js stops here with a sentence
 import { build, type Plugin } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -117,7 +118,7 @@ export async function buildProcesses(root = defaultRoot): Promise<Map<string, st
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24', // the runtime the project brings (package.json's `node`) and the image's base
     outExtension: { '.js': '.mjs' },
     // CommonJS code inside the bundle may still call require()
     banner: { js: "import { createRequire as __chRequire } from 'node:module'; const require = __chRequire(import.meta.url);" },

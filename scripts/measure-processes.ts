@@ -5,6 +5,7 @@
 //
 //   DATABASE_URL=postgres://…/postgres REDIS_URL=redis://… KAFKA_BROKERS=… S3_ENDPOINT=… (all six S3_*) \
 //     node --import tsx scripts/measure-processes.ts
+import './node-version.mjs'; // first: an older Node.js stops here with a sentence
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -4,11 +4,14 @@
 // Ctrl-C or SIGTERM (to this process, or to npm's) stops everything it started. A second start on the same DATA_DIR reuses the data.
 // Env: PORT, DATA_DIR (.data-distributed), ADMIN_USERNAME, ADMIN_PASSWORD, SEED_DEMO, REPLICAS, LOG_LEVEL,
 // and any service's own settings (e.g. STRIPE_SECRET_KEY, SMTP_URL), passed to the service that reads it.
+import './node-version.mjs'; // first: an older Node.js stops here with a sentence
 import { stopWhenNpmIsGone } from '@countinghouse/kit';
 import { buildUiIfStale } from './build-ui.mjs';
 import { DEMO_PEOPLE, repoRoot, StartCancelled, startDistributed, type Distributed } from './distributed.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// every process below is spawned with this same runtime (process.execPath): the project's Node.js 24
+say(`[distributed] Node.js ${process.version} (${process.execPath})`);
 buildUiIfStale(repoRoot);
 
 let product: Distributed | null = null;
@@ -68,6 +71,7 @@ say(
     .join(', ')}`,
 );
 say(`  Processes: ${product.dataDir}/processes.json   Logs: ${product.dataDir}/logs/`);
+say(`  Node.js ${process.version} for every process (${process.execPath})`);
 if (product.generatedAdminPassword) {
   say('');
   say('  First administrator created.');

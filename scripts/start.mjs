@@ -2,6 +2,7 @@
 // `npm start`: build the UI when it is missing or older than its sources, then run the all-in-one
 // server (embedded PostgreSQL, every service in-process, UI and API on PORT, default 3000).
 // `npm run dev`: the same server restarting on change, plus Vite's dev server with hot reload.
+import './node-version.mjs'; // first: an older Node.js stops here with a sentence
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -223,7 +223,13 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info(
-    { url: `http://localhost:${port}`, mode: 'all-in-one', embeddedPostgres: Boolean(embedded), demoMode: config.DEMO_MODE },
+    {
+      url: `http://localhost:${port}`,
+      mode: 'all-in-one',
+      node: process.version,
+      embeddedPostgres: Boolean(embedded),
+      demoMode: config.DEMO_MODE,
+    },
     'Countinghouse is running',
   );
   return { app, runtime, port, close };

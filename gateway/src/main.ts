@@ -125,3 +125,4 @@ closeOnSignals(app, async () => {
   await bus.close();
 });
 await app.listen({ port: config.PORT, host: config.HOST });
+logger.info({ service: 'gateway', node: process.version }, 'gateway is running');

@@ -145,6 +145,20 @@ describe('docker-compose.yml', () => {
     expect(test[3]).toContain('process.exit(r.ok ? 0 : 1)');
   });
 
+  // issue 36: the image runs the Node.js line the project pins (package.json's `node`, Node.js 24 LTS)
+  it("the image builds from a Debian slim Node.js base of the pinned `node`'s major line (24 LTS)", () => {
+    const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+    const pinned = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+      .devDependencies.node!;
+    const major = pinned.split('.')[0]!;
+    expect(major).toBe('24');
+    const from = dockerfile.match(/^FROM .*$/gm);
+    expect(from, 'one stage').toHaveLength(1);
+    expect(from![0]).toBe(`FROM node:${major}-bookworm-slim`);
+    // (and that image is what every process runs: each block is built from ./Dockerfile)
+    for (const [name, b] of appBlocks) expect((b as { build?: string }).build, name).toBe('.');
+  });
+
   it('every depends_on names a condition (a bare key in YAML is null: compose refuses the file)', () => {
     for (const [name, b] of Object.entries(compose.services))
       for (const [dep, cond] of Object.entries(b.depends_on ?? {})) {

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@countinghouse/proto';
+import './kafkajs-request-queue.js'; // before any Kafka client: no 1 ms loop over an empty request queue
 import { Kafka, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 

@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -182,6 +183,17 @@ export function kafkaClientOptions(c: {
     cert: read('KAFKA_SSL_CERT_FILE', c.KAFKA_SSL_CERT_FILE),
     key: read('KAFKA_SSL_KEY_FILE', c.KAFKA_SSL_KEY_FILE),
   };
+  // Node.js 24's OpenSSL 3.5 (security level 2) refuses what Node 20's accepted, e.g. an RSA key under
+  // 2048 bits (ERR_SSL_EE_KEY_TOO_SMALL): say so at start, not at the first connection (decision 243).
+  if (files.cert && files.key) {
+    try {
+      createSecureContext({ cert: files.cert, key: files.key });
+    } catch (err) {
+      problems.push(
+        `  - KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE: refused by Node.js ${process.version}'s OpenSSL ${process.versions.openssl} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; RSA keys need 2048 bits or more)`,
+      );
+    }
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const tlsFiles = Object.fromEntries(Object.entries(files).filter(([, v]) => v !== undefined));
   const ssl = Object.keys(tlsFiles).length > 0 ? tlsFiles : c.KAFKA_SSL ? true : undefined;

@@ -1,3 +1,5 @@
+// first: a Node.js older than 24 LTS stops with a sentence before anything else loads
+import './node-version.js';
 export * from './app.js';
 export * from './auth.js';
 export * from './bus.js';
@@ -14,3 +16,4 @@ export * from './report-range.js';
 export * from './live-settings.js';
 export * from './request-target.js';
 export * from './wait-dependencies.js';
+export { MIN_NODE, nodeVersionProblem } from './node-version.js';

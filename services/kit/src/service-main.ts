@@ -119,5 +119,6 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } as object }, async () => app.swagger());
   closeOnSignals(app, () => runtime.close());
   await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ service: o.name, node: process.version }, `${o.name} is running`);
   return app;
 }

@@ -1,3 +1,4 @@
+import './kafkajs-request-queue.js'; // before any Kafka client: no 1 ms loop over an empty request queue
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { createServer } from 'node:http';
 import pg from 'pg';
