@@ -24,7 +24,7 @@ export const IDENTIFIER_MESSAGES = {
   utrCheck: 'This UTR is not valid: its check digit does not match. Check it against an HMRC letter',
   vatFormat: 'A VAT registration number is 9 digits, optionally starting GB, e.g. GB 123 4567 89',
   vatCheck: 'This VAT registration number is not valid: its check digits do not match',
-  ninoFormat: 'A National Insurance number is 2 letters, 6 digits and A, B, C or D, e.g. QQ 12 34 56 C',
+  ninoFormat: 'A National Insurance number is 2 letters, 6 digits and A, B, C or D, e.g. AB 12 34 56 C',
   ninoPrefix: 'This National Insurance number has a prefix HMRC never issues',
   payeFormat: 'A PAYE employer reference is the 3-digit office number, / and up to 10 letters or digits, e.g. 123/AB45678',
   accountsOfficeFormat: 'An Accounts Office reference is 13 characters: 3 digits, P, a letter and 8 digits, e.g. 123PW12345678',
