@@ -4,6 +4,7 @@ import {
   AmlListQuerySchema,
   AmlListSchema,
   AmlReportSchema,
+  AmlReturnInputSchema,
   AmlStatusesQuerySchema,
   AmlStatusesSchema,
   AmlVersionSchema,
@@ -29,6 +30,7 @@ import {
   answerRisk,
   approveFile,
   removePerson,
+  returnFile,
   startNewVersion,
   submitFile,
   updatePerson,
@@ -226,6 +228,21 @@ export function amlRoutes(app: App, deps: AmlDeps) {
       },
     },
     async (request) => approveFile(deps, requireAuth(request), request.params.clientId, request.body),
+  );
+
+  r.post(
+    '/clients/:clientId/return',
+    {
+      preHandler: canApprove,
+      schema: {
+        tags,
+        summary: 'Return the version awaiting approval to draft, with a reason (the MLRO only)',
+        params: ClientParamsSchema,
+        body: AmlReturnInputSchema,
+        response: { 200: AmlFileSchema, ...E409 },
+      },
+    },
+    async (request) => returnFile(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
   r.get(
