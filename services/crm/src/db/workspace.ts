@@ -159,13 +159,12 @@ export async function openTaskCount(db: DbOrTx, clientId: string): Promise<numbe
 
 /** A task with its client's accountant (who may complete it). */
 export async function taskForAction(db: DbOrTx, id: string) {
-  const [r] = await db
-    .select({ t: tasks, accountantId: clients.assignedAccountantId })
-    .from(tasks)
-    .leftJoin(clients, eq(clients.id, tasks.clientId))
-    .where(eq(tasks.id, id))
-    .for('update', { of: tasks });
-  return r ?? null;
+  const [t] = await db.select().from(tasks).where(eq(tasks.id, id)).for('update');
+  if (!t) return null;
+  const [c] = t.clientId
+    ? await db.select({ accountantId: clients.assignedAccountantId }).from(clients).where(eq(clients.id, t.clientId))
+    : [];
+  return { t, accountantId: c?.accountantId ?? null };
 }
 
 export async function setTaskStatus(db: DbOrTx, id: string, status: 'completed' | 'pending') {
