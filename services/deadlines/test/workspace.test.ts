@@ -149,6 +149,9 @@ describe('deadlines in the workspace', () => {
     const future = await call('staff', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_on: '2026-11-27' });
     expect(future.statusCode).toBe(400);
     expect(future.json().error.message).toBe(WORKSPACE_MESSAGES.filedInFuture);
+    const ancient = await call('staff', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_on: '0000-01-01' });
+    expect(ancient.statusCode).toBe(400);
+    expect(ancient.json().error.message).toBe(WORKSPACE_MESSAGES.filedTooEarly);
     // Another accountant's client: refused.
     expect((await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), {})).statusCode).toBe(403);
     const r = await call('accountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_by: 'previous_agent', filed_on: '2026-11-18' });

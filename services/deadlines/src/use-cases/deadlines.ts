@@ -63,6 +63,7 @@ export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal
   const actorName = principal.name || principal.id;
   const filedOn = input.filed_on ?? today;
   if (filedOn > today) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedInFuture, [{ path: '/filed_on', message: WORKSPACE_MESSAGES.filedInFuture }]);
+  if (filedOn < '2000-01-01') throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedTooEarly, [{ path: '/filed_on', message: WORKSPACE_MESSAGES.filedTooEarly }]);
   const reference = input.reference?.trim() || null;
   const previousAgent = input.filed_by === 'previous_agent';
   const result = await deps.db.transaction(async (t) => {
