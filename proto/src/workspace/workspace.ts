@@ -202,7 +202,9 @@ export type TimelineEntry = Static<typeof TimelineEntrySchema>;
 export const TimelineQuerySchema = Type.Object(
   {
     /** The next_cursor of the previous page. */
-    before: Type.Optional(Type.String({ maxLength: 60, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z\\|\\d{1,15}$' })),
+    before: Type.Optional(
+      Type.String({ maxLength: 60, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z\\|\\d{1,15}$' }),
+    ),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   },
   { additionalProperties: false },

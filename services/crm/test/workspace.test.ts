@@ -161,7 +161,8 @@ describe('the client record', () => {
   });
 
   it('badges follow the services’ events: due diligence approved, letter awaiting signature, overdue deadlines', async () => {
-    const publish = (topic: string, envelope: ReturnType<typeof makeEnvelope>) => gw.kit.runtime.bus.publish(topic, [{ key: clientId, envelope }]);
+    const publish = (topic: string, envelope: ReturnType<typeof makeEnvelope>) =>
+      gw.kit.runtime.bus.publish(topic, [{ key: clientId, envelope }]);
     const deadlineId = randomUUID();
     await publish(
       TOPICS.deadlines,
@@ -311,7 +312,8 @@ describe('the Timeline of a client who signed up, paid, signed the letter and up
     expect(co.statusCode, co.body).toBe(200);
     const sessionId = co.json().session_id as string;
     expect(
-      (await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(sarah.token) })).statusCode,
+      (await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(sarah.token) }))
+        .statusCode,
     ).toBe(200);
     const verified = await gw.app.inject({
       method: 'POST',

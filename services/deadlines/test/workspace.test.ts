@@ -101,7 +101,12 @@ beforeAll(async () => {
     profile({ confirmation_review_date: '2026-11-05', engagement_start_on: '2026-11-21', ard_day: 31, ard_month: 3 }),
   );
   expect(a.statusCode, a.body).toBe(200);
-  const b = await call('adminSession', 'PUT', `/api/deadlines/clients/${otherId}`, profile({ confirmation_review_date: '2026-11-20', ard_day: 31, ard_month: 3 }));
+  const b = await call(
+    'adminSession',
+    'PUT',
+    `/api/deadlines/clients/${otherId}`,
+    profile({ confirmation_review_date: '2026-11-20', ard_day: 31, ard_month: 3 }),
+  );
   expect(b.statusCode, b.body).toBe(200);
 }, 60_000);
 afterAll(async () => gw?.close());
@@ -154,7 +159,10 @@ describe('deadlines in the workspace', () => {
     expect(ancient.json().error.message).toBe(WORKSPACE_MESSAGES.filedTooEarly);
     // Another accountant's client: refused.
     expect((await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), {})).statusCode).toBe(403);
-    const r = await call('accountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_by: 'previous_agent', filed_on: '2026-11-18' });
+    const r = await call('accountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), {
+      filed_by: 'previous_agent',
+      filed_on: '2026-11-18',
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().deadline).toMatchObject({
       status: 'done',
@@ -167,7 +175,10 @@ describe('deadlines in the workspace', () => {
 
   it('done with a reference and who filed it; the Done filter lists it; undo opens it again, announced', async () => {
     const other = await confirmation(otherId);
-    const afterStart = await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(other.id), { filed_by: 'practice', reference: ' CH-TX-0042 ' });
+    const afterStart = await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(other.id), {
+      filed_by: 'practice',
+      reference: ' CH-TX-0042 ',
+    });
     expect(afterStart.statusCode, afterStart.body).toBe(200);
     expect(afterStart.json().deadline).toMatchObject({ filed_on: TODAY, reference: 'CH-TX-0042', filed_by_previous_agent: false });
     const done = await list('adminSession', 'status=done');
@@ -189,7 +200,9 @@ describe('deadlines in the workspace', () => {
     expect(ev.rows.map((r) => r.envelope.data)).toEqual([
       expect.objectContaining({ deadlineId: other.id, clientId: otherId, reopenedByName: expect.any(String) }),
     ]);
-    const doneEvents = await gw.kit.runtime.pool.query(`select envelope from deadlines.outbox where type = 'deadlines.deadline_done' order by id`);
+    const doneEvents = await gw.kit.runtime.pool.query(
+      `select envelope from deadlines.outbox where type = 'deadlines.deadline_done' order by id`,
+    );
     expect(doneEvents.rows.map((r) => [r.envelope.data.filedByPreviousAgent, r.envelope.data.reference])).toEqual([
       [true, null],
       [false, 'CH-TX-0042'],

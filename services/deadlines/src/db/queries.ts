@@ -304,7 +304,15 @@ export async function markDone(
 export async function markUndone(db: Exec, id: string): Promise<boolean> {
   const rows = await db
     .update(deadlines)
-    .set({ doneAt: null, doneBy: null, doneByName: null, filedOn: null, reference: null, filedByPreviousAgent: false, updatedAt: sql`now()` })
+    .set({
+      doneAt: null,
+      doneBy: null,
+      doneByName: null,
+      filedOn: null,
+      reference: null,
+      filedByPreviousAgent: false,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(deadlines.id, id), sql`${deadlines.doneAt} is not null`))
     .returning({ id: deadlines.id });
   return rows.length > 0;

@@ -57,13 +57,24 @@ export async function findMyDeadlines(deps: DeadlinesDeps, principal: Principal)
  * when it fell due before the practice's engagement started) and announce deadlines.deadline_done, in one
  * transaction.
  */
-export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal, id: string, input: DeadlineDoneInput = {}): Promise<MarkDoneReply> {
+export async function markDeadlineDone(
+  deps: DeadlinesDeps,
+  principal: Principal,
+  id: string,
+  input: DeadlineDoneInput = {},
+): Promise<MarkDoneReply> {
   const scope = manageScopeOf(principal);
   const today = deps.today();
   const actorName = principal.name || principal.id;
   const filedOn = input.filed_on ?? today;
-  if (filedOn > today) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedInFuture, [{ path: '/filed_on', message: WORKSPACE_MESSAGES.filedInFuture }]);
-  if (filedOn < '2000-01-01') throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedTooEarly, [{ path: '/filed_on', message: WORKSPACE_MESSAGES.filedTooEarly }]);
+  if (filedOn > today)
+    throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedInFuture, [
+      { path: '/filed_on', message: WORKSPACE_MESSAGES.filedInFuture },
+    ]);
+  if (filedOn < '2000-01-01')
+    throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedTooEarly, [
+      { path: '/filed_on', message: WORKSPACE_MESSAGES.filedTooEarly },
+    ]);
   const reference = input.reference?.trim() || null;
   const previousAgent = input.filed_by === 'previous_agent';
   const result = await deps.db.transaction(async (t) => {
@@ -76,8 +87,14 @@ export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal
     const d = found.deadline;
     if (previousAgent) {
       const start = profileOf(await readProfile(tx, d.client_id)).engagement_start_on ?? null;
-      if (!start) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentNeedsStart, [{ path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentNeedsStart }]);
-      if (d.due_on >= start) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentAfterStart, [{ path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentAfterStart }]);
+      if (!start)
+        throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentNeedsStart, [
+          { path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentNeedsStart },
+        ]);
+      if (d.due_on >= start)
+        throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentAfterStart, [
+          { path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentAfterStart },
+        ]);
     }
     const doneAt = await markDone(tx, id, { id: principal.id, name: actorName }, { filedOn, reference, previousAgent });
     if (!doneAt) throw new AppError('CONFLICT', DEADLINES_MESSAGES.alreadyDone);
