@@ -7,6 +7,7 @@ import {
   WORKSPACE_ROUTES,
   type Deadline,
   type EventData,
+  type NextDeadlinesReply,
   type TaxProfileInput,
   type WorkReply,
 } from '@countinghouse/proto';
@@ -128,6 +129,18 @@ describe('deadlines in the workspace', () => {
       expect(ds[0]?.id, query).toBe(overdue.id);
       expect(ds.map((d) => d.due_on)).toEqual([...ds.map((d) => d.due_on)].sort());
     }
+  });
+
+  it('the clients list’s next deadline: each visible client’s earliest open one, overdue counted', async () => {
+    const url = `${WORKSPACE_ROUTES.nextDeadlines}?client_ids=${ownedId},${otherId},${randomUUID()}`;
+    const all = (await call('staff', 'GET', url)).json() as NextDeadlinesReply;
+    const byClient = new Map(all.next.map((n) => [n.client_id, n]));
+    expect(byClient.get(ownedId)).toMatchObject({ kind: 'confirmation_statement', due_on: '2026-11-19', overdue: true, overdue_count: 1 });
+    expect(byClient.get(otherId)).toMatchObject({ due_on: '2026-12-04', overdue: false, overdue_count: 0 });
+    expect(all.next).toHaveLength(2);
+    const mine = (await call('accountant', 'GET', url)).json() as NextDeadlinesReply;
+    expect(mine.next.map((n) => n.client_id)).toEqual([ownedId]);
+    expect((await call('client', 'GET', url)).statusCode).toBe(403);
   });
 
   it('My work: an accountant sees their clients’ overdue and coming deadlines; everyone is for staff', async () => {

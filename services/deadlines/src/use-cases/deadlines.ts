@@ -9,6 +9,8 @@ import {
   type DeadlineDoneInput,
   type DeadlineListQuery,
   type MarkDoneReply,
+  type NextDeadlinesQuery,
+  type NextDeadlinesReply,
   type WorkQuery,
   type WorkReply,
 } from '@countinghouse/proto';
@@ -19,6 +21,7 @@ import {
   listDeadlines,
   markDone,
   markUndone,
+  nextDeadlines,
   profileOf,
   readProfile,
   workDeadlines,
@@ -167,6 +170,25 @@ export async function findWorkDeadlines(deps: DeadlinesDeps, principal: Principa
       assignee_id: d.assigned_accountant_id,
       assignee_name: null,
       deadline_id: d.id,
+    })),
+  };
+}
+
+/** The clients list's "next deadline" column: each visible client's earliest open deadline, overdue first. */
+export async function findNextDeadlines(deps: DeadlinesDeps, principal: Principal, q: NextDeadlinesQuery): Promise<NextDeadlinesReply> {
+  const today = deps.today();
+  const ids = [...new Set(q.client_ids.split(',').filter(Boolean))].slice(0, 200);
+  const rows = await nextDeadlines(deps.db, scopeOf(principal), ids, today);
+  return {
+    today,
+    next: rows.map((r) => ({
+      client_id: r.client_id,
+      deadline_id: r.id,
+      kind: r.kind,
+      period: r.period,
+      due_on: r.due_on,
+      overdue: r.due_on < today,
+      overdue_count: r.overdue_count,
     })),
   };
 }
