@@ -1,7 +1,7 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { CompanySnapshot, TaxProfileInput } from '@countinghouse/proto';
+import type { CompanySnapshot, IdentityVerificationDetails, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { bigserial, check, date, index, integer, jsonb, pgSchema, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, date, index, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'deadlines';
 export const deadlinesSchema = pgSchema(SCHEMA);
@@ -133,4 +133,59 @@ export const deadlineSettings = deadlinesSchema.table(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('settings_single_row', sql`${t.id} = 1`), check('settings_lead_days', sql`${t.taskLeadDays} between 1 and 365`)],
+);
+
+/**
+ * Each director's and PSC's identity verification with Companies House, per person per company, rewritten
+ * from each refresh (and from the practice's own ACSP verifications, aml.identity_verification_recorded).
+ * due_on is Companies House's date or the rule's (domain/identity-verification.ts); status follows from
+ * verified_on and due_on on the day asked.
+ */
+export const identityPeople = deadlinesSchema.table(
+  'identity_people',
+  {
+    clientId: text('client_id').notNull(),
+    /** The AML file's person key: officer:<role>:<name> or psc:<name>. */
+    personKey: text('person_key').notNull(),
+    /** Companies House's order (officers, then PSCs). */
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    personKind: text('person_kind').notNull(),
+    startedOn: date('started_on', { mode: 'string' }),
+    details: jsonb('details').$type<IdentityVerificationDetails>(),
+    verifiedOn: date('verified_on', { mode: 'string' }),
+    verifiedBy: text('verified_by'),
+    /** 'companies_house' or 'practice' when verified. */
+    verifiedSource: text('verified_source'),
+    dueOn: date('due_on', { mode: 'string' }),
+    dueSource: text('due_source'),
+    dueRule: text('due_rule'),
+    /** The client's accountant, copied from the directory like deadlines.assigned_accountant_id. */
+    assignedAccountantId: text('assigned_accountant_id'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.personKey] }),
+    // The view's filters: not verified by due date (overdue, due in 30 days), unknown, by accountant.
+    index('identity_people_open_due_idx')
+      .on(t.dueOn, t.clientId, t.position)
+      .where(sql`${t.verifiedOn} is null`),
+    index('identity_people_accountant_due_idx').on(t.assignedAccountantId, t.dueOn, t.clientId, t.position),
+    index('identity_people_all_idx').on(t.dueOn, t.clientId, t.position),
+    check('identity_people_kind_check', sql`${t.personKind} in ('director', 'psc', 'relevant_legal_entity')`),
+  ],
+);
+
+/** The practice's own ACSP verifications of a client's people, as aml announced them (aml keeps the record). */
+export const identityPracticeVerifications = deadlinesSchema.table(
+  'identity_practice_verifications',
+  {
+    clientId: text('client_id').notNull(),
+    personKey: text('person_key').notNull(),
+    verifiedOn: date('verified_on', { mode: 'string' }).notNull(),
+    byName: text('by_name').notNull(),
+    /** Null while in force; set when aml withdrew it (deleted after retention). */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.personKey] })],
 );

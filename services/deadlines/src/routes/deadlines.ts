@@ -11,6 +11,8 @@ import {
   DeadlineListSchema,
   DeadlineSettingsSchema,
   FeedParamsSchema,
+  IdentityListQuerySchema,
+  IdentityListSchema,
   MarkDoneReplySchema,
   rolesFor,
   TaxProfileInputSchema,
@@ -23,6 +25,7 @@ import { getCalendarFeed, renderFeed, resetCalendarFeed } from '../use-cases/cal
 import { getClientRecord, refreshClientCompany, saveTaxProfile } from '../use-cases/client-record.js';
 import { findClientDeadlines, findDeadlines, findMyDeadlines, markDeadlineDone } from '../use-cases/deadlines.js';
 import type { DeadlinesDeps } from '../use-cases/deps.js';
+import { findIdentityPeople } from '../use-cases/identity-verification.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef };
@@ -35,6 +38,7 @@ const canSettle = requireRole(rolesFor('deadlines.settings'));
 // Staff-side views (the practice list, the calendar feed): every role but client.
 const staffView = requireRole(rolesFor('deadlines.manage'));
 const clientOnly = requireRole(['client'], { kind: 'user' });
+const canViewIdentity = requireRole(rolesFor('identity_verification.view'));
 
 export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -51,6 +55,20 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
       },
     },
     async (request) => findDeadlines(deps, requireAuth(request), request.query),
+  );
+
+  r.get(
+    '/identity-verification',
+    {
+      preHandler: canViewIdentity,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Every director and PSC of every visible client: Companies House identity verification status and due date',
+        querystring: IdentityListQuerySchema,
+        response: { 200: IdentityListSchema, ...E },
+      },
+    },
+    async (request) => findIdentityPeople(deps, requireAuth(request), request.query),
   );
 
   r.post(
