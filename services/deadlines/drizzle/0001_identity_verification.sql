@@ -27,6 +27,16 @@ CREATE TABLE "deadlines"."identity_practice_verifications" (
 	CONSTRAINT "identity_practice_verifications_client_id_person_key_pk" PRIMARY KEY("client_id","person_key")
 );
 --> statement-breakpoint
+CREATE TABLE "deadlines"."identity_reminders" (
+	"client_id" text NOT NULL,
+	"person_key" text NOT NULL,
+	"due_on" date NOT NULL,
+	"sent_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "identity_reminders_client_id_person_key_due_on_pk" PRIMARY KEY("client_id","person_key","due_on")
+);
+--> statement-breakpoint
+ALTER TABLE "deadlines"."client_directory" ADD COLUMN "contact_name" text;--> statement-breakpoint
+ALTER TABLE "deadlines"."client_directory" ADD COLUMN "contact_email" text;--> statement-breakpoint
 CREATE INDEX "identity_people_open_due_idx" ON "deadlines"."identity_people" USING btree ("due_on","client_id","position") WHERE "deadlines"."identity_people"."verified_on" is null;--> statement-breakpoint
 CREATE INDEX "identity_people_accountant_due_idx" ON "deadlines"."identity_people" USING btree ("assigned_accountant_id","due_on","client_id","position");--> statement-breakpoint
 CREATE INDEX "identity_people_all_idx" ON "deadlines"."identity_people" USING btree ("due_on","client_id","position");

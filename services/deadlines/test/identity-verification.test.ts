@@ -78,7 +78,14 @@ beforeAll(async () => {
   otherAccountant = await makePerson(gw, 'idv.other@x.co.uk', ['accountant']);
   client = await makePerson(gw, 'idv.client@x.co.uk', ['client']);
   staff = await makePerson(gw, 'idv.staff@x.co.uk', ['staff']);
-  await publishClient({ clientId: acmeId, companyName: 'Acme Widgets Ltd', userId: client.id, assignedAccountantId: accountant.id });
+  await publishClient({
+    clientId: acmeId,
+    companyName: 'Acme Widgets Ltd',
+    userId: client.id,
+    assignedAccountantId: accountant.id,
+    contactName: 'Alice Widget',
+    contactEmail: 'alice@acme.co.uk',
+  });
   await waitFor(async () => (await inject(admin, 'GET', `/api/deadlines/clients/${acmeId}`)).statusCode === 200, 'acme in the directory');
   const r = await inject(admin, 'PUT', `/api/deadlines/clients/${acmeId}`, profile({ company_number: '09876543' }));
   expect(r.statusCode, r.body).toBe(200);
@@ -178,5 +185,36 @@ describe('identity verification of 09876543 (issue #30 acceptance)', () => {
     expect((await view(client.token)).status).toBe(403);
     expect((await gw.app.inject({ method: 'GET', url: '/api/deadlines/identity-verification' })).statusCode).toBe(401);
     expect((await view(admin, '?filter=bogus')).status).toBe(400);
+  });
+
+  it("the daily job reminds the client's contact once per person and due date, with the GOV.UK One Login steps", async () => {
+    const run = async () => {
+      const id = await gw.kit.runtime.jobs.enqueue('deadlines.daily', { day: TODAY });
+      return waitFor(async () => {
+        const s = await gw.kit.runtime.jobs.status('deadlines.daily', id);
+        if (s?.state === 'failed') throw new Error(s.failedReason);
+        return s?.state === 'completed' ? (s.result as { identityReminders: number }) : null;
+      }, 'the daily job');
+    };
+    expect((await run()).identityReminders).toBe(4);
+    const mails = async () =>
+      (await gw.kit.runtime.pool.query(`select subject, body from identity.outgoing_mail where "to" = 'alice@acme.co.uk' order by subject`)).rows as Array<{
+        subject: string;
+        body: string;
+      }>;
+    await waitFor(async () => (await mails()).length === 4, 'the reminders mailed');
+    const bodies = (await mails()).map((m) => m.body.split('\n')[0]);
+    expect(bodies.sort()).toEqual(
+      [
+        'Charles Cog must verify their identity by 14 Dec 2026.',
+        'Diana Sprocket must verify their identity by 1 Sep 2026 (this date has passed).',
+        'GEARBOX HOLDINGS LIMITED must give Companies House the details of its verified relevant officer by 18 Dec 2026.',
+        'Mr Edward John Lever must verify his identity by 4 Dec 2026.',
+      ].sort(),
+    );
+    expect((await mails())[0]!.body).toContain('GOV.UK One Login');
+    // A second run sends nothing new.
+    expect((await run()).identityReminders).toBe(0);
+    expect(await mails()).toHaveLength(4);
   });
 });

@@ -42,13 +42,16 @@ export async function upsertDirectory(
     status: string;
     accountantId: string | null;
     at: string;
+    contactName?: string | null;
+    contactEmail?: string | null;
   },
 ): Promise<void> {
   await db.execute(sql`
-    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, source_at, updated_at)
-    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.at}, now())
+    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, contact_name, contact_email, source_at, updated_at)
+    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.contactName ?? null}, ${e.contactEmail ?? null}, ${e.at}, now())
     on conflict (client_id) do update set
       user_id = excluded.user_id, company_name = excluded.company_name,
+      contact_name = excluded.contact_name, contact_email = excluded.contact_email,
       business_type = coalesce(excluded.business_type, deadlines.client_directory.business_type),
       subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
       source_at = excluded.source_at, updated_at = now()
@@ -467,4 +470,31 @@ export async function unverifiedCounts(db: Exec, clientIds: string[]): Promise<M
   const rows = await db.execute<{ client_id: string; n: number }>(sql`select client_id, count(*)::int as n from deadlines.identity_people
     where client_id in ${sql`(${sql.join(clientIds.map((id) => sql`${id}`), sql`, `)})`} and verified_on is null group by client_id`);
   return new Map(rows.rows.map((r) => [r.client_id, r.n]));
+}
+
+/** Not verified people whose date is within `days` (or passed) and whose contact has not been reminded for that date. */
+export async function identityRemindersDue(db: Exec, today: IsoDate, days: number, limit: number) {
+  const rows = await db.execute<{
+    client_id: string;
+    person_key: string;
+    name: string;
+    person_kind: string;
+    details: IdentityPersonRow['details'];
+    due_on: string;
+    company_name: string;
+    contact_name: string | null;
+    contact_email: string;
+  }>(sql`select p.client_id, p.person_key, p.name, p.person_kind, p.details, p.due_on::text as due_on, c.company_name, c.contact_name, c.contact_email
+    from deadlines.identity_people p join deadlines.client_directory c on c.client_id = p.client_id
+    where p.verified_on is null and p.due_on <= ${addDays(today, days)} and c.contact_email is not null
+      and not exists (select 1 from deadlines.identity_reminders r where r.client_id = p.client_id and r.person_key = p.person_key and r.due_on = p.due_on)
+    order by p.due_on, p.client_id, p.position limit ${limit}`);
+  return rows.rows;
+}
+
+/** Claim a reminder (false when it was already sent for this person and date). */
+export async function claimIdentityReminder(db: Exec, clientId: string, personKey: string, dueOn: string): Promise<boolean> {
+  const rows = await db.execute(sql`insert into deadlines.identity_reminders (client_id, person_key, due_on) values (${clientId}, ${personKey}, ${dueOn})
+    on conflict do nothing returning 1`);
+  return rows.rows.length === 1;
 }

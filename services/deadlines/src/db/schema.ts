@@ -18,6 +18,9 @@ export const clientDirectory = deadlinesSchema.table(
     businessType: text('business_type'),
     subscriptionStatus: text('subscription_status').notNull(),
     assignedAccountantId: text('assigned_accountant_id'),
+    /** The client's contact (crm), who is reminded of their people's identity verification. */
+    contactName: text('contact_name'),
+    contactEmail: text('contact_email'),
     /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
     sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -188,4 +191,16 @@ export const identityPracticeVerifications = deadlinesSchema.table(
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.personKey] })],
+);
+
+/** Reminders sent to a client's contact: one per person per due date (a moved date is reminded again). */
+export const identityReminders = deadlinesSchema.table(
+  'identity_reminders',
+  {
+    clientId: text('client_id').notNull(),
+    personKey: text('person_key').notNull(),
+    dueOn: date('due_on', { mode: 'string' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.personKey, t.dueOn] })],
 );

@@ -210,3 +210,49 @@ export function idvPeople(officers: readonly CompanyOfficer[], pscs: readonly Co
   }
   return out;
 }
+
+/** How many days ahead of a verification date the client's contact is reminded (and once more when the date moves). */
+export const IDV_REMINDER_DAYS = 30;
+
+/** "SMITH, Jane Anne" (an officer as Companies House writes them) → "Jane Anne Smith"; other names as they are. */
+export function displayName(name: string, preferred: string | null = null): string {
+  if (preferred) return preferred;
+  const m = /^([^,]+),\s*(.+)$/.exec(name.trim());
+  if (!m) return name.trim();
+  const surname = m[1]!.trim().toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
+  return `${m[2]!.trim()} ${surname}`;
+}
+
+function possessive(name: string): string {
+  if (/^(mrs|ms|miss|lady|dame)\b/i.test(name)) return 'her';
+  if (/^(mr|sir|lord)\b/i.test(name)) return 'his';
+  return 'their';
+}
+
+/**
+ * The reminder to the client's contact: "Jane Smith must verify her identity by 14 Dec 2026", with how to
+ * do it through GOV.UK One Login (Companies House guidance "Verifying your identity for Companies House").
+ */
+export function identityReminderText(o: { name: string; preferredName: string | null; dueOn: IsoDate; overdue: boolean; companyName: string; relevantLegalEntity: boolean }): {
+  subject: string;
+  text: string;
+} {
+  const who = displayName(o.name, o.preferredName);
+  const due = dayText(o.dueOn);
+  const headline = o.relevantLegalEntity
+    ? `${who} must give Companies House the details of its verified relevant officer by ${due}`
+    : `${who} must verify ${possessive(o.name)} identity by ${due}`;
+  const lines = [
+    `${headline}${o.overdue ? ' (this date has passed)' : ''}.`,
+    '',
+    `Companies House requires every director and person with significant control of ${o.companyName} to verify their identity (Economic Crime and Corporate Transparency Act 2023). Until everyone has, the company cannot file its confirmation statement.`,
+    '',
+    'How to verify with GOV.UK One Login:',
+    '1. Go to https://www.gov.uk/guidance/verifying-your-identity-for-companies-house and choose to verify online.',
+    '2. Sign in to (or create) a GOV.UK One Login account and prove your identity with photo ID, using the GOV.UK ID Check app or online.',
+    '3. Companies House gives you a personal code of 11 characters: send it to us, and keep it safe.',
+    '',
+    'If you would rather we verify you as your Authorised Corporate Service Provider, reply to this e-mail and we will arrange it.',
+  ];
+  return { subject: `Identity verification for Companies House: ${who}, by ${due}`.slice(0, 200), text: lines.join('\n') };
+}
