@@ -30,7 +30,8 @@ export const identityVerificationSection: Section = {
     try {
       const seeded = await seedIdentityScale(pool, CLIENTS, PEOPLE_PER_CLIENT);
       await pool.query('vacuum analyze deadlines.identity_people');
-      clientId = (await pool.query(`select client_id from deadlines.client_directory order by client_id offset 777 limit 1`)).rows[0].client_id;
+      clientId = (await pool.query(`select client_id from deadlines.client_directory order by client_id offset 777 limit 1`)).rows[0]
+        .client_id;
       ctx.log(`identity-verification: seeded ${seeded.people} people in ${(seeded.ms / 1000).toFixed(1)} s`);
     } finally {
       await pool.end();

@@ -141,6 +141,12 @@ export const PERMISSIONS = [
     roles: ['admin', 'manager', 'mlro'],
   },
   {
+    key: 'identity_verification.settings',
+    area: 'Practice',
+    label: "The practice's ACSP number and AML supervisor",
+    roles: MANAGERS,
+  },
+  {
     key: 'identity_verification.delete',
     area: 'Anti-money laundering',
     label: 'Delete ACSP verification records after the seven-year retention period',

@@ -7,6 +7,8 @@ import { Type, type Static } from '@sinclair/typebox';
 export const ACSP_ROUTES = {
   /** GET (identity_verification.view) / POST (identity_verification.record): a client's ACSP verification records. */
   records: (clientId: string) => `/api/aml/clients/${encodeURIComponent(clientId)}/identity-verifications`,
+  /** GET (identity_verification.view) / PUT (identity_verification.settings): the practice's ACSP number and AML supervisor. */
+  settings: '/api/aml/acsp-settings',
   /** DELETE (identity_verification.delete): refused until seven years after the verification. */
   record: (clientId: string, id: string) => `/api/aml/clients/${encodeURIComponent(clientId)}/identity-verifications/${id}`,
 } as const;
@@ -44,6 +46,8 @@ export const AcspVerificationSchema = Type.Object({
   person_key: Type.String(),
   person_name: Type.String(),
   personal_code: Type.String(),
+  acsp_number: Type.String(),
+  aml_supervisor: Type.String(),
   verified_on: IsoDate,
   evidence: Type.Array(Type.Object({ document_id: Type.String(), filename: Type.String() })),
   recorded_by_name: Type.String(),
@@ -55,9 +59,33 @@ export type AcspVerification = Static<typeof AcspVerificationSchema>;
 
 export const AcspVerificationListSchema = Type.Object({ items: Type.Array(AcspVerificationSchema) });
 export const AcspVerificationReplySchema = Type.Object({ record: AcspVerificationSchema, message: Type.String() });
-export const AcspRecordParamsSchema = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ format: 'uuid' }) });
+export const AcspRecordParamsSchema = Type.Object({
+  clientId: Type.String({ minLength: 1, maxLength: 64 }),
+  id: Type.String({ format: 'uuid' }),
+});
+
+export const AcspSettingsInputSchema = Type.Object(
+  {
+    /** The number Companies House gave the practice when it registered as an ACSP. */
+    acsp_number: Type.String({ minLength: 1, maxLength: 40 }),
+    /** The practice's anti-money laundering supervisory body (e.g. ICAEW, ACCA, HMRC). */
+    aml_supervisor: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type AcspSettingsInput = Static<typeof AcspSettingsInputSchema>;
+export const AcspSettingsSchema = Type.Object({
+  acsp_number: Type.Union([Type.String(), Type.Null()]),
+  aml_supervisor: Type.Union([Type.String(), Type.Null()]),
+  updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  updated_by_name: Type.Union([Type.String(), Type.Null()]),
+});
+export type AcspSettings = Static<typeof AcspSettingsSchema>;
 
 export const ACSP_MESSAGES = {
+  settingsSaved: 'ACSP settings saved',
+  settingsMissing: "Enter the practice's ACSP number and AML supervisor first",
+  acspNumberFormat: 'Enter the ACSP number Companies House gave the practice: letters, numbers and hyphens',
   recorded: 'Identity verification recorded',
   deleted: 'Identity verification record deleted',
   personalCodeFormat: 'Enter the personal code Companies House gave: 11 letters and numbers',

@@ -1,9 +1,20 @@
+CREATE TABLE "aml"."acsp_settings" (
+	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	"acsp_number" text NOT NULL,
+	"aml_supervisor" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by_name" text NOT NULL,
+	CONSTRAINT "aml_acsp_settings_single_row" CHECK ("aml"."acsp_settings"."id" = 1)
+);
+--> statement-breakpoint
 CREATE TABLE "aml"."identity_verifications" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"client_id" text NOT NULL,
 	"person_key" text NOT NULL,
 	"person_name" text NOT NULL,
 	"personal_code" text NOT NULL,
+	"acsp_number" text NOT NULL,
+	"aml_supervisor" text NOT NULL,
 	"verified_on" date NOT NULL,
 	"evidence_document_ids" jsonb NOT NULL,
 	"recorded_by" text,

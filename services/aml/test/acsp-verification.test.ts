@@ -5,7 +5,16 @@
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { makeEnvelope } from '@countinghouse/kit';
 import { createTestKit, waitFor } from '@countinghouse/kit/testing';
-import { ACSP_MESSAGES, ACSP_ROUTES, AML_ROUTES, TOPICS, isPersonalCode, type AmlFile, type EventData, type IdentityList } from '@countinghouse/proto';
+import {
+  ACSP_MESSAGES,
+  ACSP_ROUTES,
+  AML_ROUTES,
+  TOPICS,
+  isPersonalCode,
+  type AmlFile,
+  type EventData,
+  type IdentityList,
+} from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,10 +51,19 @@ async function evidenceFor(personKey: string): Promise<string> {
   const body = multipart({ client_id: clientId, document_type: 'aml_evidence', description: 'Passport' }, [
     { name: 'passport.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
   ]);
-  const up = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(manager.token), ...body.headers }, payload: body.payload });
+  const up = await gw.app.inject({
+    method: 'POST',
+    url: '/api/documents',
+    headers: { ...bearer(manager.token), ...body.headers },
+    payload: body.payload,
+  });
   expect(up.statusCode, up.body).toBe(201);
   const documentId = up.json().documents[0].id as string;
-  const r = await call('POST', AML_ROUTES.evidence(clientId, person.id), manager.token, { document_id: documentId, method: 'video', checked_on: TODAY });
+  const r = await call('POST', AML_ROUTES.evidence(clientId, person.id), manager.token, {
+    document_id: documentId,
+    method: 'video',
+    checked_on: TODAY,
+  });
   expect(r.statusCode, r.body).toBe(200);
   return documentId;
 }
@@ -90,7 +108,9 @@ beforeAll(async () => {
     assignedAccountantId: accountant.id,
     businessType: 'limited',
   };
-  await gw.kit.runtime.bus.publish(TOPICS.crm, [{ key: clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) }]);
+  await gw.kit.runtime.bus.publish(TOPICS.crm, [
+    { key: clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) },
+  ]);
   await waitFor(async () => (await call('GET', `/api/deadlines/clients/${clientId}`, admin)).statusCode === 200, 'client in deadlines');
   const linked = await call('PUT', `/api/deadlines/clients/${clientId}`, admin, {
     company_number: '09876543',
@@ -141,8 +161,26 @@ describe('retention and the personal code, as rules', () => {
 });
 
 describe('recording a verification the practice made as an ACSP', () => {
-  it('refuses a personal code of the wrong format, a person not in the file, and evidence not of this person', async () => {
+  it("needs the practice's ACSP number and AML supervisor first (managers set them; the number is format-checked)", async () => {
     const doc = await evidenceFor(CHARLES);
+    const early = await call('POST', ACSP_ROUTES.records(clientId), manager.token, {
+      person_key: CHARLES,
+      personal_code: 'AB12CD34EF5',
+      verified_on: TODAY,
+      evidence_document_ids: [doc],
+    });
+    expect([early.statusCode, early.json().error.message]).toEqual([400, ACSP_MESSAGES.settingsMissing]);
+    const settings = { acsp_number: 'acsp-0123456', aml_supervisor: 'Institute of Chartered Accountants in England and Wales' };
+    expect((await call('PUT', ACSP_ROUTES.settings, staff.token, settings)).statusCode).toBe(403);
+    expect((await call('PUT', ACSP_ROUTES.settings, manager.token, { ...settings, acsp_number: 'ACSP 01!' })).statusCode).toBe(400);
+    const saved = await call('PUT', ACSP_ROUTES.settings, manager.token, settings);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call('GET', ACSP_ROUTES.settings, staff.token)).json()).toMatchObject({ acsp_number: 'ACSP-0123456' });
+  });
+
+  it('refuses a personal code of the wrong format, a person not in the file, and evidence not of this person', async () => {
+    const f = (await call('GET', AML_ROUTES.file(clientId), manager.token)).json() as AmlFile;
+    const doc = f.current.people.find((p) => p.name === 'COG, Charles')!.evidence[0]!.document_id;
     const bad = await call('POST', ACSP_ROUTES.records(clientId), manager.token, {
       person_key: CHARLES,
       personal_code: 'AB12CD34E',
@@ -177,9 +215,9 @@ describe('recording a verification the practice made as an ACSP', () => {
 
   it('a recorded verification appears on the person and in the view; the confirmation statement counts one fewer', async () => {
     expect((await view('filter=not_verified')).total).toBe(4);
-    const doc = (await call('GET', AML_ROUTES.file(clientId), manager.token)).json().current.people.find(
-      (p: { name: string }) => p.name === 'COG, Charles',
-    ).evidence[0].document_id as string;
+    const doc = (await call('GET', AML_ROUTES.file(clientId), manager.token))
+      .json()
+      .current.people.find((p: { name: string }) => p.name === 'COG, Charles').evidence[0].document_id as string;
     const r = await call('POST', ACSP_ROUTES.records(clientId), manager.token, {
       person_key: CHARLES,
       personal_code: 'ab12 cd34 ef5',
@@ -191,15 +229,25 @@ describe('recording a verification the practice made as an ACSP', () => {
       person_key: CHARLES,
       person_name: 'COG, Charles',
       personal_code: 'AB12CD34EF5',
+      acsp_number: 'ACSP-0123456',
       verified_on: TODAY,
       evidence: [{ document_id: doc, filename: 'passport.pdf' }],
       keep_until: '2033-11-22',
     });
     await waitFor(async () => (await view('filter=not_verified')).total === 3, 'deadlines learns of the verification');
     const charles = (await view('filter=verified')).people.find((p) => p.person_key === CHARLES)!;
-    expect(charles).toMatchObject({ status: 'verified', status_text: 'verified 23 Nov 2026', verified_source: 'practice', verified_on: TODAY });
+    expect(charles).toMatchObject({
+      status: 'verified',
+      status_text: 'verified 23 Nov 2026',
+      verified_source: 'practice',
+      verified_on: TODAY,
+    });
     expect(charles.verified_by).toBeTruthy();
-    const ds = (await call('GET', `/api/deadlines/clients/${clientId}/deadlines`, admin)).json().deadlines as Array<{ kind: string; period: string; blocked?: string | null }>;
+    const ds = (await call('GET', `/api/deadlines/clients/${clientId}/deadlines`, admin)).json().deadlines as Array<{
+      kind: string;
+      period: string;
+      blocked?: string | null;
+    }>;
     expect(ds.some((d) => d.kind === 'identity_verification' && d.period.startsWith('COG, Charles'))).toBe(false);
     expect(ds.find((d) => d.kind === 'confirmation_statement')?.blocked).toBe('blocked: 3 people not verified');
     const audit = (await call('GET', AML_ROUTES.file(clientId), manager.token)).json().audit as Array<{ detail: string }>;
@@ -213,8 +261,12 @@ describe('recording a verification the practice made as an ACSP', () => {
     expect(early.json().error.message).toBe(ACSP_MESSAGES.retentionRunning('22 Nov 2033'));
     expect((await call('DELETE', ACSP_ROUTES.record(clientId, record!.id), manager.token)).statusCode).toBe(403);
     // Never changed in place, even by SQL.
-    await expect(gw.kit.runtime.pool.query(`update aml.identity_verifications set personal_code = 'ZZ12CD34EF5'`)).rejects.toThrow(/never changed/);
-    await expect(gw.kit.runtime.pool.query(`delete from aml.identity_verifications where id = $1`, [record!.id])).rejects.toThrow(/seven years/);
+    await expect(gw.kit.runtime.pool.query(`update aml.identity_verifications set personal_code = 'ZZ12CD34EF5'`)).rejects.toThrow(
+      /never changed/,
+    );
+    await expect(gw.kit.runtime.pool.query(`delete from aml.identity_verifications where id = $1`, [record!.id])).rejects.toThrow(
+      /seven years/,
+    );
 
     // One made more than seven years ago (Diana, verified 1 Nov 2019) may be deleted.
     const doc = await evidenceFor(DIANA);

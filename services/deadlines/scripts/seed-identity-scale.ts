@@ -25,7 +25,11 @@ function rng(seed: number) {
   };
 }
 
-export async function seedIdentityScale(pool: pg.Pool, clients = 20_000, perClient = 3): Promise<{ ms: number; clients: number; people: number }> {
+export async function seedIdentityScale(
+  pool: pg.Pool,
+  clients = 20_000,
+  perClient = 3,
+): Promise<{ ms: number; clients: number; people: number }> {
   const t0 = Date.now();
   await runMigrations(pool, SCHEMA, migrationsFolder);
   const r = rng(30);

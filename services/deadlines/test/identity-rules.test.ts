@@ -96,20 +96,56 @@ describe('derived due dates, one rule per case', () => {
     ['PSC born in December', { kind: 'psc', birth: { month: 12, year: 1970 } }, company, '2025-12-14', 'month_of_birth'],
     ['PSC born in November', { kind: 'psc', birth: { month: 11, year: 1970 } }, company, '2026-11-14', 'month_of_birth'],
     ['PSC born in January', { kind: 'psc', birth: { month: 1, year: 1990 } }, company, '2026-01-14', 'month_of_birth'],
-    ['PSC born in February (29th, leap year of birth)', { kind: 'psc', birth: { month: 2, year: 1988 } }, company, '2026-02-14', 'month_of_birth'],
+    [
+      'PSC born in February (29th, leap year of birth)',
+      { kind: 'psc', birth: { month: 2, year: 1988 } },
+      company,
+      '2026-02-14',
+      'month_of_birth',
+    ],
     ['PSC whose birth month is not published', { kind: 'psc', birth: null }, company, null, null],
     // new PSC: within 14 days of registration
     ['new PSC', { kind: 'psc', startedOn: '2026-11-20' }, company, '2026-12-04', 'new_psc_14_days'],
     ['new PSC at a year end', { kind: 'psc', startedOn: '2026-12-31' }, company, '2027-01-14', 'new_psc_14_days'],
     ['new PSC in a leap February', { kind: 'psc', startedOn: '2028-02-20' }, company, '2028-03-05', 'new_psc_14_days'],
     ['new PSC in a common February', { kind: 'psc', startedOn: '2027-02-20' }, company, '2027-03-06', 'new_psc_14_days'],
-    ['new PSC who is also a director (registration rule first)', { kind: 'psc', startedOn: '2026-11-20', alsoDirector: true }, company, '2026-12-04', 'new_psc_14_days'],
+    [
+      'new PSC who is also a director (registration rule first)',
+      { kind: 'psc', startedOn: '2026-11-20', alsoDirector: true },
+      company,
+      '2026-12-04',
+      'new_psc_14_days',
+    ],
     // relevant legal entity: within 28 days, through its verified relevant officer
     ['relevant legal entity', { kind: 'relevant_legal_entity', startedOn: '2026-11-20' }, company, '2026-12-18', 'rle_28_days'],
-    ['relevant legal entity in a leap February', { kind: 'relevant_legal_entity', startedOn: '2028-02-01' }, company, '2028-02-29', 'rle_28_days'],
-    ['relevant legal entity in a common February', { kind: 'relevant_legal_entity', startedOn: '2027-02-01' }, company, '2027-03-01', 'rle_28_days'],
-    ['relevant legal entity on a month end', { kind: 'relevant_legal_entity', startedOn: '2026-01-31' }, company, '2026-02-28', 'rle_28_days'],
-    ['existing relevant legal entity: not decided by these facts', { kind: 'relevant_legal_entity', startedOn: '2019-04-06' }, company, null, null],
+    [
+      'relevant legal entity in a leap February',
+      { kind: 'relevant_legal_entity', startedOn: '2028-02-01' },
+      company,
+      '2028-02-29',
+      'rle_28_days',
+    ],
+    [
+      'relevant legal entity in a common February',
+      { kind: 'relevant_legal_entity', startedOn: '2027-02-01' },
+      company,
+      '2027-03-01',
+      'rle_28_days',
+    ],
+    [
+      'relevant legal entity on a month end',
+      { kind: 'relevant_legal_entity', startedOn: '2026-01-31' },
+      company,
+      '2026-02-28',
+      'rle_28_days',
+    ],
+    [
+      'existing relevant legal entity: not decided by these facts',
+      { kind: 'relevant_legal_entity', startedOn: '2019-04-06' },
+      company,
+      null,
+      null,
+    ],
   ])('%s', (_label, p, c, dueOn, rule) => {
     const d = derivedDueDate(person(p), c);
     expect(d ? [d.dueOn, d.rule] : [null, null]).toEqual([dueOn, rule]);
@@ -119,7 +155,11 @@ describe('derived due dates, one rule per case', () => {
 describe('status per person', () => {
   const today = '2026-11-23';
   it('verified by Companies House wins; then the practice record; by whom is kept', () => {
-    const v = identityStatus(person({ details: details({ identity_verified_on: '2026-03-02', authorised_corporate_service_provider_name: 'LEDGER ACSP' }) }), company, today);
+    const v = identityStatus(
+      person({ details: details({ identity_verified_on: '2026-03-02', authorised_corporate_service_provider_name: 'LEDGER ACSP' }) }),
+      company,
+      today,
+    );
     expect(v).toEqual({ status: 'verified', verifiedOn: '2026-03-02', by: 'LEDGER ACSP' });
     expect(identityStatus(person({}), company, today, { verifiedOn: '2026-11-01', byName: 'Test Practice' })).toEqual({
       status: 'verified',
@@ -131,10 +171,12 @@ describe('status per person', () => {
   it("Companies House's due date is taken over the rule; overdue once it has passed (not on the day)", () => {
     const p = person({ details: details({ appointment_verification_statement_due_on: '2026-12-14' }) });
     expect(identityStatus(p, company, today)).toEqual({ status: 'due', dueOn: '2026-12-14', source: 'companies_house', rule: null });
-    expect(identityStatus(person({ details: details({ appointment_verification_statement_due_on: today }) }), company, today).status).toBe('due');
-    expect(identityStatus(person({ details: details({ appointment_verification_statement_due_on: '2026-11-22' }) }), company, today).status).toBe(
-      'overdue',
+    expect(identityStatus(person({ details: details({ appointment_verification_statement_due_on: today }) }), company, today).status).toBe(
+      'due',
     );
+    expect(
+      identityStatus(person({ details: details({ appointment_verification_statement_due_on: '2026-11-22' }) }), company, today).status,
+    ).toBe('overdue');
     expect(identityStatus(person({ kind: 'psc', birth: null }), company, today)).toEqual({ status: 'unknown' });
   });
 
@@ -174,9 +216,22 @@ describe('reading people from Companies House', () => {
   });
   const pscs: CompanyPsc[] = parsePscs({
     items: [
-      { name: 'Mrs Jane Anne Smith', kind: 'individual-person-with-significant-control', notified_on: '2016-04-06', date_of_birth: { month: 3, year: 1980 } },
-      { name: 'Mr Tom Smith', kind: 'individual-person-with-significant-control', notified_on: '2016-04-06', date_of_birth: { month: 5, year: 1950 } },
-      { description: 'The company knows or has reasonable cause to believe that there is no registrable person', kind: 'persons-with-significant-control-statement' },
+      {
+        name: 'Mrs Jane Anne Smith',
+        kind: 'individual-person-with-significant-control',
+        notified_on: '2016-04-06',
+        date_of_birth: { month: 3, year: 1980 },
+      },
+      {
+        name: 'Mr Tom Smith',
+        kind: 'individual-person-with-significant-control',
+        notified_on: '2016-04-06',
+        date_of_birth: { month: 5, year: 1950 },
+      },
+      {
+        description: 'The company knows or has reasonable cause to believe that there is no registrable person',
+        kind: 'persons-with-significant-control-statement',
+      },
       { name: 'HOLDCO LTD', kind: 'corporate-entity-person-with-significant-control', notified_on: '2016-04-06' },
       { name: 'Mr Gone', kind: 'individual-person-with-significant-control', notified_on: '2016-04-06', ceased_on: '2020-01-01' },
     ],

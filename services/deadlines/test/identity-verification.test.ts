@@ -144,7 +144,7 @@ describe('identity verification of 09876543 (issue #30 acceptance)', () => {
     expect((await view(admin, '?assignee_id=none')).body.total).toBe(0);
   });
 
-  it("each unverified person is a deadline of kind identity_verification; the confirmation statement is blocked", async () => {
+  it('each unverified person is a deadline of kind identity_verification; the confirmation statement is blocked', async () => {
     const r = await inject(admin, 'GET', `/api/deadlines/clients/${acmeId}/deadlines`);
     expect(r.statusCode, r.body).toBe(200);
     const ds = (r.json() as ClientDeadlines).deadlines;
@@ -198,7 +198,8 @@ describe('identity verification of 09876543 (issue #30 acceptance)', () => {
     };
     expect((await run()).identityReminders).toBe(4);
     const mails = async () =>
-      (await gw.kit.runtime.pool.query(`select subject, body from identity.outgoing_mail where "to" = 'alice@acme.co.uk' order by subject`)).rows as Array<{
+      (await gw.kit.runtime.pool.query(`select subject, body from identity.outgoing_mail where "to" = 'alice@acme.co.uk' order by subject`))
+        .rows as Array<{
         subject: string;
         body: string;
       }>;

@@ -41,8 +41,8 @@ export function IdentityVerificationPage() {
       <div>
         <Typography.Title level={1}>Identity verification</Typography.Title>
         <Typography.Text type="secondary">
-          Every director and person with significant control must verify their identity with Companies House (Economic Crime and
-          Corporate Transparency Act 2023). Dates come from Companies House, or from the rules where it gives none.
+          Every director and person with significant control must verify their identity with Companies House (Economic Crime and Corporate
+          Transparency Act 2023). Dates come from Companies House, or from the rules where it gives none.
         </Typography.Text>
       </div>
       <Flex wrap gap={8} role="search" aria-label="Filter people">
@@ -73,7 +73,9 @@ export function IdentityVerificationPage() {
       ) : (
         <>
           <Typography.Text type="secondary">
-            {list.data ? `${formatCount(list.data.total)}${list.data.total_capped ? '+' : ''} ${list.data.total === 1 ? 'person' : 'people'}` : ' '}
+            {list.data
+              ? `${formatCount(list.data.total)}${list.data.total_capped ? '+' : ''} ${list.data.total === 1 ? 'person' : 'people'}`
+              : ' '}
           </Typography.Text>
           <Table<IdentityPerson>
             rowKey={(p) => `${p.client_id}:${p.person_key}`}

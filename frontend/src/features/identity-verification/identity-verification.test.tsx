@@ -24,7 +24,14 @@ const person = (p: Partial<IdentityPerson>): IdentityPerson => ({
   status_text: 'overdue since 1 Sep 2026',
   ...p,
 });
-const list = (people: IdentityPerson[]): IdentityList => ({ people, total: people.length, total_capped: false, page: 1, page_size: 50, today: '2026-11-23' });
+const list = (people: IdentityPerson[]): IdentityList => ({
+  people,
+  total: people.length,
+  total_capped: false,
+  page: 1,
+  page_size: 50,
+  today: '2026-11-23',
+});
 const common = {
   'GET /api/crm/team-members': () => json(200, { members: [] }),
   'GET /api/crm/clients': () => json(200, { clients: [], total: 0, page: 1, page_size: 20 }),
@@ -40,7 +47,15 @@ describe('Identity verification page', () => {
             200,
             list([
               person({}),
-              person({ person_key: 'psc:Mr Edward John Lever', name: 'Mr Edward John Lever', person_kind: 'psc', status: 'due', due_on: '2026-12-04', due_source: 'rule', status_text: 'due 4 Dec 2026 (14 days, derived)' }),
+              person({
+                person_key: 'psc:Mr Edward John Lever',
+                name: 'Mr Edward John Lever',
+                person_kind: 'psc',
+                status: 'due',
+                due_on: '2026-12-04',
+                due_source: 'rule',
+                status_text: 'due 4 Dec 2026 (14 days, derived)',
+              }),
             ]),
           ),
         () => json(200, list([person({})])),

@@ -404,7 +404,13 @@ export async function savePracticeVerification(
 ) {
   await db
     .insert(identityPracticeVerifications)
-    .values({ clientId: v.clientId, personKey: v.personKey, verifiedOn: v.verifiedOn, byName: v.byName, withdrawnAt: v.withdrawn ? new Date() : null })
+    .values({
+      clientId: v.clientId,
+      personKey: v.personKey,
+      verifiedOn: v.verifiedOn,
+      byName: v.byName,
+      withdrawnAt: v.withdrawn ? new Date() : null,
+    })
     .onConflictDoUpdate({
       target: [identityPracticeVerifications.clientId, identityPracticeVerifications.personKey],
       set: { verifiedOn: v.verifiedOn, byName: v.byName, withdrawnAt: v.withdrawn ? new Date() : null },
@@ -458,7 +464,9 @@ export async function listIdentityPeople(
         p.verified_on::text as verified_on, p.verified_by, p.verified_source, p.due_on::text as due_on, p.due_source, p.due_rule
       from deadlines.identity_people p join deadlines.client_directory c on c.client_id = p.client_id
       ${cond} order by p.due_on nulls last, p.client_id, p.position limit ${q.pageSize} offset ${offset}`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from (select 1 from deadlines.identity_people p ${cond} limit ${COUNT_CAP + 1}) t`),
+    db.execute<{ n: number }>(
+      sql`select count(*)::int as n from (select 1 from deadlines.identity_people p ${cond} limit ${COUNT_CAP + 1}) t`,
+    ),
   ]);
   const n = total.rows[0]?.n ?? 0;
   return { rows: rows.rows, total: Math.min(n, COUNT_CAP), totalCapped: n > COUNT_CAP };
@@ -468,7 +476,10 @@ export async function listIdentityPeople(
 export async function unverifiedCounts(db: Exec, clientIds: string[]): Promise<Map<string, number>> {
   if (!clientIds.length) return new Map();
   const rows = await db.execute<{ client_id: string; n: number }>(sql`select client_id, count(*)::int as n from deadlines.identity_people
-    where client_id in ${sql`(${sql.join(clientIds.map((id) => sql`${id}`), sql`, `)})`} and verified_on is null group by client_id`);
+    where client_id in ${sql`(${sql.join(
+      clientIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`} and verified_on is null group by client_id`);
   return new Map(rows.rows.map((r) => [r.client_id, r.n]));
 }
 
@@ -494,7 +505,8 @@ export async function identityRemindersDue(db: Exec, today: IsoDate, days: numbe
 
 /** Claim a reminder (false when it was already sent for this person and date). */
 export async function claimIdentityReminder(db: Exec, clientId: string, personKey: string, dueOn: string): Promise<boolean> {
-  const rows = await db.execute(sql`insert into deadlines.identity_reminders (client_id, person_key, due_on) values (${clientId}, ${personKey}, ${dueOn})
+  const rows =
+    await db.execute(sql`insert into deadlines.identity_reminders (client_id, person_key, due_on) values (${clientId}, ${personKey}, ${dueOn})
     on conflict do nothing returning 1`);
   return rows.rows.length === 1;
 }

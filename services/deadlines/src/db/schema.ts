@@ -1,7 +1,21 @@
 import { outboxTables } from '@countinghouse/kit';
 import type { CompanySnapshot, IdentityVerificationDetails, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { bigserial, check, date, index, integer, jsonb, pgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'deadlines';
 export const deadlinesSchema = pgSchema(SCHEMA);

@@ -291,7 +291,10 @@ const IDV_KIND_TEXT = { director: 'director', psc: 'PSC', relevant_legal_entity:
 /** One deadline per person not yet verified whose date is known (domain/identity-verification.ts has the rules). */
 function identityDeadlines(input: EngineInput): ComputedDeadline[] {
   if (!input.identity || !input.company) return [];
-  const company = { confirmationNextMadeUpTo: input.company.confirmationNextMadeUpTo, confirmationNextDue: input.company.confirmationNextDue };
+  const company = {
+    confirmationNextMadeUpTo: input.company.confirmationNextMadeUpTo,
+    confirmationNextDue: input.company.confirmationNextDue,
+  };
   const out: ComputedDeadline[] = [];
   for (const p of input.identity.people) {
     const s = identityStatus(p, company, input.from, input.identity.practice.get(p.key) ?? null);

@@ -56,12 +56,7 @@ export interface IdvCompany {
 }
 
 export type IdvRule =
-  | 'before_appointment'
-  | 'confirmation_statement'
-  | 'after_confirmation_statement'
-  | 'month_of_birth'
-  | 'new_psc_14_days'
-  | 'rle_28_days';
+  'before_appointment' | 'confirmation_statement' | 'after_confirmation_statement' | 'month_of_birth' | 'new_psc_14_days' | 'rle_28_days';
 
 export const IDV_RULE_TEXT: Record<IdvRule, string> = {
   before_appointment: 'before appointment',
@@ -131,18 +126,15 @@ export function derivedDueDate(p: IdvPerson, c: IdvCompany): { dueOn: IsoDate; r
 /** One person's status on a day: verified (Companies House or the practice), due, overdue or not yet known. */
 export function identityStatus(p: IdvPerson, c: IdvCompany, today: IsoDate, practice: PracticeVerification | null = null): IdvStatus {
   const d = p.details;
-  if (d && isIso(d.identity_verified_on)) return { status: 'verified', verifiedOn: d.identity_verified_on, by: d.authorised_corporate_service_provider_name };
+  if (d && isIso(d.identity_verified_on))
+    return { status: 'verified', verifiedOn: d.identity_verified_on, by: d.authorised_corporate_service_provider_name };
   if (practice) return { status: 'verified', verifiedOn: practice.verifiedOn, by: practice.byName };
-  let dueOn: IsoDate | null = null;
-  let source: 'companies_house' | 'rule' = 'companies_house';
-  let rule: IdvRule | null = null;
-  if (d && isIso(d.appointment_verification_statement_due_on)) dueOn = d.appointment_verification_statement_due_on;
-  else {
-    const derived = derivedDueDate(p, c);
-    if (!derived) return { status: 'unknown' };
-    ({ dueOn, rule } = derived);
-    source = 'rule';
-  }
+  const fromCh = d && isIso(d.appointment_verification_statement_due_on) ? d.appointment_verification_statement_due_on : null;
+  if (fromCh) return { status: fromCh < today ? 'overdue' : 'due', dueOn: fromCh, source: 'companies_house', rule: null };
+  const derived = derivedDueDate(p, c);
+  if (!derived) return { status: 'unknown' };
+  const { dueOn, rule } = derived;
+  const source = 'rule' as const;
   return { status: dueOn < today ? 'overdue' : 'due', dueOn, source, rule };
 }
 
@@ -219,7 +211,10 @@ export function displayName(name: string, preferred: string | null = null): stri
   if (preferred) return preferred;
   const m = /^([^,]+),\s*(.+)$/.exec(name.trim());
   if (!m) return name.trim();
-  const surname = m[1]!.trim().toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
+  const surname = m[1]!
+    .trim()
+    .toLowerCase()
+    .replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
   return `${m[2]!.trim()} ${surname}`;
 }
 
@@ -233,7 +228,14 @@ function possessive(name: string): string {
  * The reminder to the client's contact: "Jane Smith must verify her identity by 14 Dec 2026", with how to
  * do it through GOV.UK One Login (Companies House guidance "Verifying your identity for Companies House").
  */
-export function identityReminderText(o: { name: string; preferredName: string | null; dueOn: IsoDate; overdue: boolean; companyName: string; relevantLegalEntity: boolean }): {
+export function identityReminderText(o: {
+  name: string;
+  preferredName: string | null;
+  dueOn: IsoDate;
+  overdue: boolean;
+  companyName: string;
+  relevantLegalEntity: boolean;
+}): {
   subject: string;
   text: string;
 } {

@@ -10,7 +10,14 @@ import { withBlocked } from './identity-verification.js';
 export async function findDeadlines(deps: DeadlinesDeps, principal: Principal, q: DeadlineListQuery) {
   const today = deps.today();
   const { deadlines, total, totalCapped } = await listDeadlines(deps.db, scopeOf(principal), q, today);
-  return { deadlines: await withBlocked(deps.db, deadlines), total, total_capped: totalCapped, page: q.page, page_size: q.page_size, today };
+  return {
+    deadlines: await withBlocked(deps.db, deadlines),
+    total,
+    total_capped: totalCapped,
+    page: q.page,
+    page_size: q.page_size,
+    today,
+  };
 }
 
 export async function findClientDeadlines(deps: DeadlinesDeps, principal: Principal, clientId: string) {

@@ -7,7 +7,10 @@ import { identityStatusText, type IdvRule, type IdvStatus } from '../domain/iden
 import type { DeadlinesDeps } from './deps.js';
 
 /** A stored row's status on `today` (verified_on and due_on were worked out by the rules at the last refresh). */
-export function statusOfRow(r: Pick<IdentityListRow, 'verified_on' | 'verified_by' | 'due_on' | 'due_source' | 'due_rule'>, today: IsoDate): IdvStatus {
+export function statusOfRow(
+  r: Pick<IdentityListRow, 'verified_on' | 'verified_by' | 'due_on' | 'due_source' | 'due_rule'>,
+  today: IsoDate,
+): IdvStatus {
   if (r.verified_on) return { status: 'verified', verifiedOn: r.verified_on, by: r.verified_by };
   if (!r.due_on) return { status: 'unknown' };
   return {
@@ -46,7 +49,14 @@ export async function findIdentityPeople(deps: DeadlinesDeps, principal: Princip
     { filter: q.filter ?? 'not_verified', assigneeId: q.assignee_id, clientId: q.client_id, page: q.page, pageSize: q.page_size },
     today,
   );
-  return { people: rows.map((r) => toIdentityPerson(r, today)), total, total_capped: totalCapped, page: q.page, page_size: q.page_size, today };
+  return {
+    people: rows.map((r) => toIdentityPerson(r, today)),
+    total,
+    total_capped: totalCapped,
+    page: q.page,
+    page_size: q.page_size,
+    today,
+  };
 }
 
 /** Open confirmation statements of clients with people not verified say so: "blocked: 2 people not verified". */

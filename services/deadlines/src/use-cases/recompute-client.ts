@@ -50,7 +50,10 @@ export async function recomputeClient(
   const identity = { people, practice };
   const computed = profileRow ? computeDeadlines({ profile, company, ...window, identity }) : [];
   // The identity verification view's rows: one per person, as the rules see them today.
-  const idvCompany = { confirmationNextMadeUpTo: company?.confirmationNextMadeUpTo ?? null, confirmationNextDue: company?.confirmationNextDue ?? null };
+  const idvCompany = {
+    confirmationNextMadeUpTo: company?.confirmationNextMadeUpTo ?? null,
+    confirmationNextDue: company?.confirmationNextDue ?? null,
+  };
   await replaceIdentityPeople(
     tx,
     clientId,
