@@ -54,6 +54,7 @@ export const WORKSPACE_MESSAGES = {
   previousAgentNeedsStart: 'Set the engagement start date on the tax profile before marking a deadline filed by the previous agent',
   previousAgentAfterStart: 'Only deadlines due before the engagement start date can be marked filed by the previous agent',
   filedInFuture: 'The filing date cannot be in the future',
+  filedTooEarly: 'The filing date cannot be before 1 Jan 2000',
   amlReturned: 'Returned for changes',
   amlNotAwaiting: 'This file is not awaiting approval',
 } as const;
@@ -201,7 +202,9 @@ export type TimelineEntry = Static<typeof TimelineEntrySchema>;
 export const TimelineQuerySchema = Type.Object(
   {
     /** The next_cursor of the previous page. */
-    before: Type.Optional(Type.String({ maxLength: 100 })),
+    before: Type.Optional(
+      Type.String({ maxLength: 60, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z\\|\\d{1,15}$' }),
+    ),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   },
   { additionalProperties: false },
