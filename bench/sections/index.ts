@@ -6,6 +6,7 @@ import { documentsSection } from './documents.js';
 import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
 import { identitySection } from './identity.js';
+import { identityVerificationSection } from './identity-verification.js';
 import { k6Section } from './k6.js';
 import { publicSection } from './public.js';
 
@@ -19,6 +20,7 @@ export const SECTIONS: Section[] = [
   identitySection,
   crmSection,
   deadlinesSection,
+  identityVerificationSection,
   documentsSection,
   publicSection,
   gatewaySection,

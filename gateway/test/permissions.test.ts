@@ -23,7 +23,7 @@ type Check = (caller: Caller) => Promise<Outcome>;
 
 const tokenOf = (c: Caller) => (c === 'adminSession' ? adminSession : people[c].token);
 
-function route(method: 'GET' | 'PATCH' | 'PUT' | 'POST', url: () => string, payload?: object): Check {
+function route(method: 'GET' | 'PATCH' | 'PUT' | 'POST' | 'DELETE', url: () => string, payload?: object): Check {
   return async (caller) => {
     const r = await gw.app.inject({ method, url: url(), headers: bearer(tokenOf(caller)), payload });
     if (r.statusCode === 401 || r.statusCode === 403) return 'denied';
@@ -105,6 +105,15 @@ const CHECKS: Record<PermissionKey, Check> = {
   }),
   'aml.approve': route('POST', () => `/api/aml/clients/${someId}/approve`, { note: 'Checked' }),
   'aml.delete': route('GET', () => '/api/aml/retention/deletable'),
+  'identity_verification.view': route('GET', () => '/api/deadlines/identity-verification'),
+  'identity_verification.record': route('POST', () => `/api/aml/clients/${someId}/identity-verifications`, {
+    person_key: 'officer:director:SMITH, Jane',
+    personal_code: 'AB12CD34EF5',
+    verified_on: '2026-01-05',
+    evidence_document_ids: [someId],
+  }),
+  'identity_verification.settings': route('PUT', () => '/api/aml/acsp-settings', { acsp_number: 'ACSP-1', aml_supervisor: 'ICAEW' }),
+  'identity_verification.delete': route('DELETE', () => `/api/aml/clients/${someId}/identity-verifications/${someId}`),
   'engagement.view': route('GET', () => '/api/engagement/statuses'),
   'engagement.sign': route('POST', () => `/api/engagement/letters/${someId}/sign`, { full_name: 'A Person', agree: true }),
   'engagement.send': route('POST', () => `/api/engagement/clients/${someId}/send`),

@@ -39,6 +39,8 @@ export * from './text.js';
 export * from './job-status.js';
 export * from './deadlines/deadlines.js';
 export * from './deadlines/events.js';
+export * from './deadlines/identity-verification.js';
+export * from './aml/identity-verification.js';
 export * from './aml/aml.js';
 export * from './aml/events.js';
 export * from './rules/limits.js';

@@ -128,6 +128,31 @@ export const PERMISSIONS = [
   },
   { key: 'aml.approve', area: 'Anti-money laundering', label: 'Approve due diligence (the MLRO)', roles: ['mlro'] },
   {
+    key: 'identity_verification.view',
+    area: 'Anti-money laundering',
+    label: 'See the Companies House identity verification of every director and PSC',
+    note: 'Accountants only the people of the clients assigned to them.',
+    roles: ['admin', 'manager', 'staff', 'mlro', 'accountant'],
+  },
+  {
+    key: 'identity_verification.record',
+    area: 'Anti-money laundering',
+    label: 'Record an identity verification the practice made as an ACSP',
+    roles: ['admin', 'manager', 'mlro'],
+  },
+  {
+    key: 'identity_verification.settings',
+    area: 'Practice',
+    label: "The practice's ACSP number and AML supervisor",
+    roles: MANAGERS,
+  },
+  {
+    key: 'identity_verification.delete',
+    area: 'Anti-money laundering',
+    label: 'Delete ACSP verification records after the seven-year retention period',
+    roles: ADMIN,
+  },
+  {
     key: 'aml.delete',
     area: 'Anti-money laundering',
     label: 'Delete AML files after the five-year retention period',

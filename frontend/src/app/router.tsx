@@ -49,6 +49,10 @@ const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsP
 const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'JobsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
+const AdminIdentityVerificationPage = lazyNamed(
+  () => import('../features/identity-verification/IdentityVerificationPage'),
+  'IdentityVerificationPage',
+);
 const AdminAmlPage = lazyNamed(() => import('../features/aml/AmlPage'), 'AmlPage');
 
 const StaffLoginPage = lazyNamed(staffPages, 'StaffLoginPage');
@@ -165,6 +169,7 @@ export const routes: RouteObject[] = [
           { path: 'jobs', element: <AdminJobsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'deadlines', element: <AdminDeadlinesPage /> },
+          { path: 'identity-verification', element: <AdminIdentityVerificationPage /> },
           { path: 'aml', element: <AdminAmlPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },

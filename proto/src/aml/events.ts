@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { AmlIdentityVerificationRecordedSchema } from './identity-verification.js';
 
 // Patterns, not formats: consumers check events with TypeBox's Value, which knows no formats.
 const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
@@ -57,4 +58,5 @@ export const AML_EVENTS = {
   'aml.file_submitted': AmlFileSubmittedSchema,
   'aml.review_due': AmlReviewDueSchema,
   'aml.file_deleted': AmlFileDeletedSchema,
+  'aml.identity_verification_recorded': AmlIdentityVerificationRecordedSchema,
 } as const;

@@ -43,6 +43,7 @@ export const DEADLINE_KINDS = [
   { value: 'class_1a_payment', label: 'Class 1A NIC payment', group: 'paye' },
   { value: 'mtd_quarterly_update', label: 'MTD Income Tax quarterly update', group: 'mtd' },
   { value: 'mtd_final_declaration', label: 'MTD Income Tax final declaration', group: 'mtd' },
+  { value: 'identity_verification', label: 'Identity verification (Companies House)', group: 'company' },
 ] as const;
 export type DeadlineKind = (typeof DEADLINE_KINDS)[number]['value'];
 export const DEADLINE_KIND_VALUES = DEADLINE_KINDS.map((k) => k.value) as DeadlineKind[];
@@ -86,6 +87,8 @@ export const DeadlineSchema = Type.Object({
   source: literals(['companies_house', 'rule'] as const),
   done_at: Nullable(Type.String({ format: 'date-time' })),
   done_by_name: Nullable(Type.String()),
+  /** A confirmation statement that cannot be filed yet: "blocked: 2 people not verified" (ECCTA 2023). */
+  blocked: Type.Optional(Nullable(Type.String())),
   /** Issue 26: the filing record of a done deadline (absent on replies from before it). */
   done_by_id: Type.Optional(Nullable(Type.String())),
   filed_on: Type.Optional(Nullable(IsoDate)),
@@ -191,11 +194,34 @@ export const TaxProfileInputSchema = Type.Object(
 );
 export type TaxProfileInput = Static<typeof TaxProfileInputSchema>;
 
+/**
+ * identity_verification_details of an officer or PSC (Companies House Public Data API, ECCTA 2023):
+ * absent means "not known yet", not "not required".
+ */
+export const IdentityVerificationDetailsSchema = Type.Object({
+  identity_verified_on: Nullable(Type.String()),
+  appointment_verification_statement_due_on: Nullable(Type.String()),
+  appointment_verification_start_on: Nullable(Type.String()),
+  appointment_verification_end_on: Nullable(Type.String()),
+  authorised_corporate_service_provider_name: Nullable(Type.String()),
+  anti_money_laundering_supervisory_bodies: Type.Array(Type.String()),
+  preferred_name: Nullable(Type.String()),
+  /** PSCs only. */
+  appointment_verification_statement_date: Nullable(Type.String()),
+});
+export type IdentityVerificationDetails = Static<typeof IdentityVerificationDetailsSchema>;
+
+/** Month and year of birth as Companies House publishes them (never the day). */
+const BirthMonthSchema = Type.Object({ month: Type.Integer(), year: Type.Integer() });
+
 export const CompanyOfficerSchema = Type.Object({
   name: Type.String(),
   officer_role: Type.String(),
   appointed_on: Nullable(Type.String()),
   resigned_on: Nullable(Type.String()),
+  // Optional: snapshots cached and events sent before identity verification carry neither.
+  date_of_birth: Type.Optional(Nullable(BirthMonthSchema)),
+  identity_verification_details: Type.Optional(Nullable(IdentityVerificationDetailsSchema)),
 });
 export type CompanyOfficer = Static<typeof CompanyOfficerSchema>;
 
@@ -205,6 +231,8 @@ export const CompanyPscSchema = Type.Object({
   notified_on: Nullable(Type.String()),
   ceased_on: Nullable(Type.String()),
   natures_of_control: Type.Array(Type.String()),
+  date_of_birth: Type.Optional(Nullable(BirthMonthSchema)),
+  identity_verification_details: Type.Optional(Nullable(IdentityVerificationDetailsSchema)),
 });
 export type CompanyPsc = Static<typeof CompanyPscSchema>;
 

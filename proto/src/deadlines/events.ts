@@ -67,10 +67,24 @@ export const CompanyRefreshedSchema = Type.Object({
   changes: Type.Array(Type.Object({ kind: DeadlineKindSchema, period: Type.String(), from: IsoDate, to: IsoDate })),
 });
 
+/**
+ * A director or PSC of a client must verify their identity with Companies House (ECCTA 2023): one
+ * e-mail to the client's contact per person and due date, sent by identity's mail path.
+ */
+export const IdentityReminderSchema = Type.Object({
+  clientId: Type.String(),
+  personKey: Type.String(),
+  dueOn: IsoDate,
+  to: Type.String({ minLength: 3, maxLength: 320 }),
+  subject: Type.String({ minLength: 1, maxLength: 200 }),
+  text: Type.String({ minLength: 1, maxLength: 5000 }),
+});
+
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
   'deadlines.deadline_reopened': DeadlineReopenedSchema,
   'deadlines.deadline_overdue': DeadlineOverdueSchema,
   'deadlines.company_refreshed': CompanyRefreshedSchema,
+  'deadlines.identity_reminder': IdentityReminderSchema,
 } as const;

@@ -5,6 +5,7 @@ import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
 import { amlRoutes } from './routes/aml.js';
+import { identityVerificationRoutes } from './routes/identity-verification.js';
 import type { AmlDeps } from './use-cases/deps.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -35,6 +36,7 @@ export async function amlPlugin(app: App, opts: AmlPluginOptions) {
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });
   amlRoutes(app, deps);
+  identityVerificationRoutes(app, deps);
 }
 
 export { SCHEMA } from './db/schema.js';

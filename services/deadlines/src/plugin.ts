@@ -2,6 +2,7 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { fileURLToPath } from 'node:url';
 import { CompaniesHouseClient } from './companies-house/client.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
+import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -43,6 +44,7 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
     publicUrl: runtime.publicUrl,
   };
   await subscribeClientDirectory(runtime);
+  await subscribeIdentityVerifications(runtime, deps.today);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

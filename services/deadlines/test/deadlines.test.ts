@@ -265,7 +265,16 @@ describe('who sees and changes what', () => {
     );
     expect(thirty.deadlines.some((d: Deadline) => d.status === 'overdue')).toBe(true);
     const overdue = (await inject(admin, 'GET', `/api/deadlines?window=overdue&client_id=${acmeId}`)).json();
-    expect(overdue.deadlines.map((d: Deadline) => [d.kind, d.status])).toEqual([['confirmation_statement', 'overdue']]);
+    // Issue #30: acme's director and PSC (Companies House lists no identity verification for them) are
+    // overdue too: the director by the transition-year confirmation statement (14 Aug 2026), the PSC who
+    // is also a director 14 days after it.
+    expect(overdue.deadlines.map((d: Deadline) => [d.kind, d.period, d.due_on, d.status]).sort()).toEqual(
+      [
+        ['confirmation_statement', 'Review period to 31 Jul 2026', '2026-08-14', 'overdue'],
+        ['identity_verification', 'Mrs Alice Mary Widget (PSC)', '2026-08-28', 'overdue'],
+        ['identity_verification', 'WIDGET, Alice Mary (director)', '2026-08-14', 'overdue'],
+      ].sort(),
+    );
     expect((await inject(admin, 'GET', '/api/deadlines?window=7')).statusCode).toBe(400);
   });
 });

@@ -177,3 +177,78 @@ export async function startFakeCompaniesHouse(apiKey = 'test-ch-key'): Promise<F
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+/**
+ * The identity verification acceptance example (issue #30) on 09876543: officers and PSCs carrying
+ * identity_verification_details as the Public Data API documents them (officerList / pscList items):
+ * a director verified on 2026-03-02; a director whose statement is due 2026-12-14; a director whose
+ * statement was due 2026-09-01 and who is not verified; an individual PSC notified on 2026-11-20 with no
+ * verification details; a corporate PSC notified on 2026-11-20.
+ */
+export function acmeIdentityCompany(): FakeCompany {
+  const base = acmeCompany();
+  const details = (d: Record<string, unknown>) => ({
+    anti_money_laundering_supervisory_bodies: [],
+    ...d,
+  });
+  return {
+    profile: base.profile,
+    officers: [
+      {
+        name: 'WIDGET, Alice Mary',
+        officer_role: 'director',
+        appointed_on: '2015-11-02',
+        date_of_birth: { month: 4, year: 1980 },
+        nationality: 'British',
+        occupation: 'Director',
+        identity_verification_details: details({
+          identity_verified_on: '2026-03-02',
+          appointment_verification_start_on: '2026-03-02',
+          appointment_verification_statement_due_on: '2026-08-14',
+          authorised_corporate_service_provider_name: 'LEDGER ACSP LIMITED',
+          anti_money_laundering_supervisory_bodies: ['Institute of Chartered Accountants in England and Wales'],
+          preferred_name: 'Alice Widget',
+        }),
+        links: { officer: { appointments: '/officers/a1/appointments' } },
+      },
+      {
+        name: 'COG, Charles',
+        officer_role: 'director',
+        appointed_on: '2019-05-01',
+        date_of_birth: { month: 12, year: 1970 },
+        identity_verification_details: details({ appointment_verification_statement_due_on: '2026-12-14' }),
+        links: { officer: { appointments: '/officers/c1/appointments' } },
+      },
+      {
+        name: 'SPROCKET, Diana',
+        officer_role: 'director',
+        appointed_on: '2020-02-29',
+        date_of_birth: { month: 2, year: 1984 },
+        identity_verification_details: details({ appointment_verification_statement_due_on: '2026-09-01' }),
+        links: { officer: { appointments: '/officers/d1/appointments' } },
+      },
+      { name: 'GEAR, Bob', officer_role: 'secretary', appointed_on: '2016-01-01', resigned_on: '2020-06-30', links: {} },
+    ],
+    pscs: [
+      {
+        name: 'Mr Edward John Lever',
+        kind: 'individual-person-with-significant-control',
+        notified_on: '2026-11-20',
+        date_of_birth: { month: 7, year: 1975 },
+        natures_of_control: ['ownership-of-shares-25-to-50-percent'],
+        name_elements: { forename: 'Edward', middle_name: 'John', surname: 'Lever', title: 'Mr' },
+        links: { self: '/company/09876543/persons-with-significant-control/individual/e1' },
+        etag: 'p2',
+      },
+      {
+        name: 'GEARBOX HOLDINGS LIMITED',
+        kind: 'corporate-entity-person-with-significant-control',
+        notified_on: '2026-11-20',
+        natures_of_control: ['ownership-of-shares-50-to-75-percent'],
+        identification: { legal_form: 'Private limited company', legal_authority: 'Companies Act 2006', registration_number: '01234567' },
+        links: { self: '/company/09876543/persons-with-significant-control/corporate-entity/g1' },
+        etag: 'p3',
+      },
+    ],
+  };
+}

@@ -1,5 +1,5 @@
 import { Flex, Typography } from 'antd';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AmlWorkspace } from './AmlWorkspace';
 
@@ -14,7 +14,8 @@ export function AmlPage() {
         <Typography.Title level={1}>AML due diligence</Typography.Title>
         <Typography.Text type="secondary">
           Identity of each client and its owners, the risk assessment and the MLRO’s sign-off (Money Laundering Regulations 2017).
-        </Typography.Text>
+        </Typography.Text>{' '}
+        <Link to="/admin/identity-verification">Identity verification with Companies House</Link>
       </div>
       <AmlWorkspace initialStatus={params.get('status') ?? undefined} openClientId={params.get('client_id') ?? undefined} />
     </Flex>

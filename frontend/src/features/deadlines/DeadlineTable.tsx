@@ -55,7 +55,11 @@ export function DeadlineTable({
             </Typography.Text>
           </span>
         ) : (
-          <StatusTag status={s} />
+          <span>
+            <StatusTag status={s} />
+            {/* A confirmation statement cannot be filed while a director or PSC is not verified (ECCTA 2023). */}
+            {d.blocked ? <Tag color="volcano">{d.blocked}</Tag> : null}
+          </span>
         ),
     },
     ...(onMarkDone

@@ -1,7 +1,20 @@
 import { outboxTables } from '@countinghouse/kit';
 import type { CompanyOfficer, CompanyPsc, Evidence, Person, RiskAnswers, RiskAssessment } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { bigserial, check, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'aml';
 export const amlSchema = pgSchema(SCHEMA);
@@ -131,4 +144,46 @@ export const deletions = amlSchema.table(
     evidenceDocuments: integer('evidence_documents').notNull(),
   },
   (t) => [uniqueIndex('aml_deletions_client_at_idx').on(t.clientId, t.deletedAt)],
+);
+
+/**
+ * The practice's verifications as an ACSP (ECCTA 2023), one row per verification: the personal code
+ * Companies House gave, the date, the identity documents of the person's AML record it rests on (their
+ * ids, never a copy), and who recorded it. Never updated (a trigger refuses it); deleted only seven
+ * years after the verification.
+ */
+export const identityVerifications = amlSchema.table(
+  'identity_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    personKey: text('person_key').notNull(),
+    personName: text('person_name').notNull(),
+    personalCode: text('personal_code').notNull(),
+    /** The practice's ACSP number and AML supervisor when it verified (from acsp_settings). */
+    acspNumber: text('acsp_number').notNull(),
+    amlSupervisor: text('aml_supervisor').notNull(),
+    verifiedOn: date('verified_on', { mode: 'string' }).notNull(),
+    evidenceDocumentIds: jsonb('evidence_document_ids').$type<string[]>().notNull(),
+    recordedBy: text('recorded_by'),
+    recordedByName: text('recorded_by_name').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('aml_identity_verifications_client_idx').on(t.clientId, t.personKey),
+    check('aml_identity_verifications_code_check', sql`${t.personalCode} ~ '^[A-Z0-9]{11}$'`),
+  ],
+);
+
+/** The practice as an ACSP: its Companies House ACSP number and AML supervisory body (one row, id 1). */
+export const acspSettings = amlSchema.table(
+  'acsp_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    acspNumber: text('acsp_number').notNull(),
+    amlSupervisor: text('aml_supervisor').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedByName: text('updated_by_name').notNull(),
+  },
+  (t) => [check('aml_acsp_settings_single_row', sql`${t.id} = 1`)],
 );

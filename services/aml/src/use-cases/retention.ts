@@ -10,7 +10,9 @@ import {
   recordDeletion,
   allVersions,
 } from '../db/queries.js';
+import { listAcspRecords } from '../db/acsp.js';
 import { SCHEMA } from '../db/schema.js';
+import { acspDeletable } from '../domain/acsp.js';
 import { actorName, canDelete } from '../domain/access.js';
 import { addYearsBack, enGb } from '../domain/dates.js';
 import { retentionVerdict, RETENTION_YEARS } from '../domain/retention.js';
@@ -76,7 +78,13 @@ export async function deleteAmlFile(deps: AmlDeps, p: Principal, clientId: strin
       v.content.people.flatMap((x) => x.evidence.map((e) => e.document_id)),
     );
     const announced = (await evidenceDocumentsOf(tx, clientId)).map((d) => d.documentId);
-    const documentIds = [...new Set([...announced, ...fromVersions])];
+    // Identity documents an ACSP verification record still rests on are kept for its seven years (the
+    // record and its evidence outlive the AML file's five).
+    const today = deps.today();
+    const heldByAcsp = new Set(
+      (await listAcspRecords(tx, clientId)).filter((r) => !acspDeletable(r.verifiedOn, today)).flatMap((r) => r.evidenceDocumentIds),
+    );
+    const documentIds = [...new Set([...announced, ...fromVersions])].filter((id) => !heldByAcsp.has(id));
     await deleteFile(tx, clientId);
     await recordDeletion(tx, {
       clientId,

@@ -1,6 +1,6 @@
 // Companies House Public Data API client: HTTP Basic with the API key as user name and an empty
 // password; at most 600 requests per 5 minutes (a sliding window here, and backing off on 429).
-import type { CompanyOfficer, CompanyPsc, CompanySearchResult } from '@countinghouse/proto';
+import type { CompanyOfficer, CompanyPsc, CompanySearchResult, IdentityVerificationDetails } from '@countinghouse/proto';
 
 export const COMPANIES_HOUSE_DEFAULT_BASE_URL = 'https://api.company-information.service.gov.uk';
 export const RATE_LIMIT = { requests: 600, windowMs: 5 * 60 * 1000 } as const;
@@ -94,12 +94,39 @@ function items(body: unknown): Json[] {
   return Array.isArray(list) ? list.map(obj) : [];
 }
 
+/** date_of_birth {month, year} (the day is never published); numbers or numeric strings. */
+function birthMonth(v: unknown): { month: number; year: number } | null {
+  const b = obj(v);
+  const month = int(b.month);
+  const year = typeof b.year === 'number' ? b.year : typeof b.year === 'string' && /^\d{4}$/.test(b.year) ? Number(b.year) : null;
+  return month && month <= 12 && year ? { month, year } : null;
+}
+
+/** identity_verification_details (ECCTA 2023): null when Companies House does not carry it yet ("not known", not "not required"). */
+export function parseIdentityVerification(v: unknown): IdentityVerificationDetails | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const d = obj(v);
+  const bodies = d.anti_money_laundering_supervisory_bodies;
+  return {
+    identity_verified_on: isoDate(d.identity_verified_on),
+    appointment_verification_statement_due_on: isoDate(d.appointment_verification_statement_due_on),
+    appointment_verification_start_on: isoDate(d.appointment_verification_start_on),
+    appointment_verification_end_on: isoDate(d.appointment_verification_end_on),
+    authorised_corporate_service_provider_name: str(d.authorised_corporate_service_provider_name),
+    anti_money_laundering_supervisory_bodies: Array.isArray(bodies) ? bodies.filter((s): s is string => typeof s === 'string') : [],
+    preferred_name: str(d.preferred_name),
+    appointment_verification_statement_date: isoDate(d.appointment_verification_statement_date),
+  };
+}
+
 export function parseOfficers(body: unknown): CompanyOfficer[] {
   return items(body).map((o) => ({
     name: str(o.name) ?? '',
     officer_role: str(o.officer_role) ?? '',
     appointed_on: isoDate(o.appointed_on),
     resigned_on: isoDate(o.resigned_on),
+    date_of_birth: birthMonth(o.date_of_birth),
+    identity_verification_details: parseIdentityVerification(o.identity_verification_details),
   }));
 }
 
@@ -110,6 +137,8 @@ export function parsePscs(body: unknown): CompanyPsc[] {
     notified_on: isoDate(p.notified_on),
     ceased_on: isoDate(p.ceased_on),
     natures_of_control: Array.isArray(p.natures_of_control) ? p.natures_of_control.filter((s): s is string => typeof s === 'string') : [],
+    date_of_birth: birthMonth(p.date_of_birth),
+    identity_verification_details: parseIdentityVerification(p.identity_verification_details),
   }));
 }
 

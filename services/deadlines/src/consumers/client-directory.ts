@@ -21,6 +21,8 @@ export async function subscribeClientDirectory(runtime: ConsumerRuntime): Promis
         businessType: d.businessType ?? null,
         status: d.subscriptionStatus,
         accountantId: d.assignedAccountantId,
+        contactName: d.contactName,
+        contactEmail: d.contactEmail,
         at: occurredAt,
       }),
   });

@@ -12,9 +12,20 @@ import { addDays, type IsoDate } from '../domain/dates.js';
 import type { ComputedDeadline } from '../domain/engine.js';
 import type { StoredDeadline } from '../domain/reconcile.js';
 import { deadlineStatus } from '../domain/status.js';
-import { calendarTokens, clientDirectory, companyCache, deadlineChanges, deadlines, deadlineSettings, taxProfiles } from './schema.js';
+import {
+  calendarTokens,
+  clientDirectory,
+  companyCache,
+  deadlineChanges,
+  deadlines,
+  deadlineSettings,
+  identityPeople,
+  identityPracticeVerifications,
+  taxProfiles,
+} from './schema.js';
+import type { PracticeVerification } from '../domain/identity-verification.js';
 
-type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+export type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
 
 /** Which clients a principal may see: all of them, or the ones they own or are the accountant of. */
 export type ClientScope = { all: true } | { all: false; ownerUserId: string; accountantId: string | null };
@@ -31,13 +42,16 @@ export async function upsertDirectory(
     status: string;
     accountantId: string | null;
     at: string;
+    contactName?: string | null;
+    contactEmail?: string | null;
   },
 ): Promise<void> {
   await db.execute(sql`
-    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, source_at, updated_at)
-    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.at}, now())
+    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, contact_name, contact_email, source_at, updated_at)
+    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.contactName ?? null}, ${e.contactEmail ?? null}, ${e.at}, now())
     on conflict (client_id) do update set
       user_id = excluded.user_id, company_name = excluded.company_name,
+      contact_name = excluded.contact_name, contact_email = excluded.contact_email,
       business_type = coalesce(excluded.business_type, deadlines.client_directory.business_type),
       subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
       source_at = excluded.source_at, updated_at = now()
@@ -47,6 +61,10 @@ export async function upsertDirectory(
     update deadlines.deadlines d set assigned_accountant_id = c.assigned_accountant_id
     from deadlines.client_directory c
     where c.client_id = ${e.clientId} and d.client_id = c.client_id and d.assigned_accountant_id is distinct from c.assigned_accountant_id`);
+  await db.execute(sql`
+    update deadlines.identity_people p set assigned_accountant_id = c.assigned_accountant_id
+    from deadlines.client_directory c
+    where c.client_id = ${e.clientId} and p.client_id = c.client_id and p.assigned_accountant_id is distinct from c.assigned_accountant_id`);
 }
 
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
@@ -435,4 +453,135 @@ export async function nextDeadlines(db: Exec, scope: ClientScope, clientIds: str
     )}) ${s ? sql`and ${s}` : sql``}
     order by d.client_id, d.due_on, d.id`);
   return rows.rows;
+}
+
+// ---------------------------------------------------------------- identity verification
+
+export type IdentityPersonRow = Omit<typeof identityPeople.$inferInsert, 'clientId' | 'assignedAccountantId' | 'updatedAt'>;
+
+/** Rewrite a client's people to verify (the refresh's whole answer: a person no longer listed goes). */
+export async function replaceIdentityPeople(db: Exec, clientId: string, rows: IdentityPersonRow[], accountantId: string | null) {
+  await db.delete(identityPeople).where(eq(identityPeople.clientId, clientId));
+  if (rows.length) await db.insert(identityPeople).values(rows.map((r) => ({ ...r, clientId, assignedAccountantId: accountantId })));
+}
+
+export async function readPracticeVerifications(db: Exec, clientId: string): Promise<Map<string, PracticeVerification>> {
+  const rows = await db
+    .select()
+    .from(identityPracticeVerifications)
+    .where(and(eq(identityPracticeVerifications.clientId, clientId), isNull(identityPracticeVerifications.withdrawnAt)));
+  return new Map(rows.map((r) => [r.personKey, { verifiedOn: r.verifiedOn, byName: r.byName }]));
+}
+
+export async function savePracticeVerification(
+  db: Exec,
+  v: { clientId: string; personKey: string; verifiedOn: string; byName: string; withdrawn: boolean },
+) {
+  await db
+    .insert(identityPracticeVerifications)
+    .values({
+      clientId: v.clientId,
+      personKey: v.personKey,
+      verifiedOn: v.verifiedOn,
+      byName: v.byName,
+      withdrawnAt: v.withdrawn ? new Date() : null,
+    })
+    .onConflictDoUpdate({
+      target: [identityPracticeVerifications.clientId, identityPracticeVerifications.personKey],
+      set: { verifiedOn: v.verifiedOn, byName: v.byName, withdrawnAt: v.withdrawn ? new Date() : null },
+    });
+}
+
+export interface IdentityListRow extends Record<string, unknown> {
+  client_id: string;
+  company_name: string;
+  assigned_accountant_id: string | null;
+  person_key: string;
+  name: string;
+  person_kind: string;
+  verified_on: string | null;
+  verified_by: string | null;
+  verified_source: string | null;
+  due_on: string | null;
+  due_source: string | null;
+  due_rule: string | null;
+}
+
+export type IdentityFilter = 'overdue' | 'due_30' | 'unknown' | 'not_verified' | 'verified' | 'all';
+
+/**
+ * The practice's identity verification list: every person across the visible clients, by due date
+ * (unknown dates last), paged. Filters read identity_people_open_due_idx or the accountant index.
+ */
+export async function listIdentityPeople(
+  db: Exec,
+  scope: ClientScope,
+  q: { filter: IdentityFilter; assigneeId?: string; clientId?: string; page: number; pageSize: number },
+  today: IsoDate,
+) {
+  const where: SQL[] = [];
+  if (q.filter === 'overdue') where.push(sql`p.verified_on is null`, sql`p.due_on < ${today}`);
+  else if (q.filter === 'due_30') where.push(sql`p.verified_on is null`, sql`p.due_on >= ${today}`, sql`p.due_on <= ${addDays(today, 30)}`);
+  else if (q.filter === 'unknown') where.push(sql`p.verified_on is null`, sql`p.due_on is null`);
+  else if (q.filter === 'not_verified') where.push(sql`p.verified_on is null`);
+  else if (q.filter === 'verified') where.push(sql`p.verified_on is not null`);
+  if (q.clientId) where.push(sql`p.client_id = ${q.clientId}`);
+  if (q.assigneeId === 'none') where.push(sql`p.assigned_accountant_id is null`);
+  else if (q.assigneeId) where.push(sql`p.assigned_accountant_id = ${q.assigneeId}`);
+  if (!scope.all) {
+    const owned = sql`p.client_id in (select client_id from deadlines.client_directory where user_id = ${scope.ownerUserId})`;
+    where.push(scope.accountantId ? sql`(p.assigned_accountant_id = ${scope.accountantId} or ${owned})` : owned);
+  }
+  const cond = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const offset = (q.page - 1) * q.pageSize;
+  const [rows, total] = await Promise.all([
+    db.execute<IdentityListRow>(sql`select p.client_id, c.company_name, p.assigned_accountant_id, p.person_key, p.name, p.person_kind,
+        p.verified_on::text as verified_on, p.verified_by, p.verified_source, p.due_on::text as due_on, p.due_source, p.due_rule
+      from deadlines.identity_people p join deadlines.client_directory c on c.client_id = p.client_id
+      ${cond} order by p.due_on nulls last, p.client_id, p.position limit ${q.pageSize} offset ${offset}`),
+    db.execute<{ n: number }>(
+      sql`select count(*)::int as n from (select 1 from deadlines.identity_people p ${cond} limit ${COUNT_CAP + 1}) t`,
+    ),
+  ]);
+  const n = total.rows[0]?.n ?? 0;
+  return { rows: rows.rows, total: Math.min(n, COUNT_CAP), totalCapped: n > COUNT_CAP };
+}
+
+/** How many current people of each given client are not verified (a confirmation statement is blocked while any are). */
+export async function unverifiedCounts(db: Exec, clientIds: string[]): Promise<Map<string, number>> {
+  if (!clientIds.length) return new Map();
+  const rows = await db.execute<{ client_id: string; n: number }>(sql`select client_id, count(*)::int as n from deadlines.identity_people
+    where client_id in ${sql`(${sql.join(
+      clientIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`} and verified_on is null group by client_id`);
+  return new Map(rows.rows.map((r) => [r.client_id, r.n]));
+}
+
+/** Not verified people whose date is within `days` (or passed) and whose contact has not been reminded for that date. */
+export async function identityRemindersDue(db: Exec, today: IsoDate, days: number, limit: number) {
+  const rows = await db.execute<{
+    client_id: string;
+    person_key: string;
+    name: string;
+    person_kind: string;
+    details: IdentityPersonRow['details'];
+    due_on: string;
+    company_name: string;
+    contact_name: string | null;
+    contact_email: string;
+  }>(sql`select p.client_id, p.person_key, p.name, p.person_kind, p.details, p.due_on::text as due_on, c.company_name, c.contact_name, c.contact_email
+    from deadlines.identity_people p join deadlines.client_directory c on c.client_id = p.client_id
+    where p.verified_on is null and p.due_on <= ${addDays(today, days)} and c.contact_email is not null
+      and not exists (select 1 from deadlines.identity_reminders r where r.client_id = p.client_id and r.person_key = p.person_key and r.due_on = p.due_on)
+    order by p.due_on, p.client_id, p.position limit ${limit}`);
+  return rows.rows;
+}
+
+/** Claim a reminder (false when it was already sent for this person and date). */
+export async function claimIdentityReminder(db: Exec, clientId: string, personKey: string, dueOn: string): Promise<boolean> {
+  const rows =
+    await db.execute(sql`insert into deadlines.identity_reminders (client_id, person_key, due_on) values (${clientId}, ${personKey}, ${dueOn})
+    on conflict do nothing returning 1`);
+  return rows.rows.length === 1;
 }

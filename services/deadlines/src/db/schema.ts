@@ -1,5 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { CompanySnapshot, TaxProfileInput } from '@countinghouse/proto';
+import type { CompanySnapshot, IdentityVerificationDetails, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgSchema,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -32,6 +33,9 @@ export const clientDirectory = deadlinesSchema.table(
     businessType: text('business_type'),
     subscriptionStatus: text('subscription_status').notNull(),
     assignedAccountantId: text('assigned_accountant_id'),
+    /** The client's contact (crm), who is reminded of their people's identity verification. */
+    contactName: text('contact_name'),
+    contactEmail: text('contact_email'),
     /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
     sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -156,4 +160,71 @@ export const deadlineSettings = deadlinesSchema.table(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('settings_single_row', sql`${t.id} = 1`), check('settings_lead_days', sql`${t.taskLeadDays} between 1 and 365`)],
+);
+
+/**
+ * Each director's and PSC's identity verification with Companies House, per person per company, rewritten
+ * from each refresh (and from the practice's own ACSP verifications, aml.identity_verification_recorded).
+ * due_on is Companies House's date or the rule's (domain/identity-verification.ts); status follows from
+ * verified_on and due_on on the day asked.
+ */
+export const identityPeople = deadlinesSchema.table(
+  'identity_people',
+  {
+    clientId: text('client_id').notNull(),
+    /** The AML file's person key: officer:<role>:<name> or psc:<name>. */
+    personKey: text('person_key').notNull(),
+    /** Companies House's order (officers, then PSCs). */
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    personKind: text('person_kind').notNull(),
+    startedOn: date('started_on', { mode: 'string' }),
+    details: jsonb('details').$type<IdentityVerificationDetails>(),
+    verifiedOn: date('verified_on', { mode: 'string' }),
+    verifiedBy: text('verified_by'),
+    /** 'companies_house' or 'practice' when verified. */
+    verifiedSource: text('verified_source'),
+    dueOn: date('due_on', { mode: 'string' }),
+    dueSource: text('due_source'),
+    dueRule: text('due_rule'),
+    /** The client's accountant, copied from the directory like deadlines.assigned_accountant_id. */
+    assignedAccountantId: text('assigned_accountant_id'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.personKey] }),
+    // The view's filters: not verified by due date (overdue, due in 30 days), unknown, by accountant.
+    index('identity_people_open_due_idx')
+      .on(t.dueOn, t.clientId, t.position)
+      .where(sql`${t.verifiedOn} is null`),
+    index('identity_people_accountant_due_idx').on(t.assignedAccountantId, t.dueOn, t.clientId, t.position),
+    index('identity_people_all_idx').on(t.dueOn, t.clientId, t.position),
+    check('identity_people_kind_check', sql`${t.personKind} in ('director', 'psc', 'relevant_legal_entity')`),
+  ],
+);
+
+/** The practice's own ACSP verifications of a client's people, as aml announced them (aml keeps the record). */
+export const identityPracticeVerifications = deadlinesSchema.table(
+  'identity_practice_verifications',
+  {
+    clientId: text('client_id').notNull(),
+    personKey: text('person_key').notNull(),
+    verifiedOn: date('verified_on', { mode: 'string' }).notNull(),
+    byName: text('by_name').notNull(),
+    /** Null while in force; set when aml withdrew it (deleted after retention). */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.personKey] })],
+);
+
+/** Reminders sent to a client's contact: one per person per due date (a moved date is reminded again). */
+export const identityReminders = deadlinesSchema.table(
+  'identity_reminders',
+  {
+    clientId: text('client_id').notNull(),
+    personKey: text('person_key').notNull(),
+    dueOn: date('due_on', { mode: 'string' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.personKey, t.dueOn] })],
 );

@@ -14,6 +14,7 @@ import {
   shiftMonth,
   type IsoDate,
 } from './dates.js';
+import { identityStatus, type IdvPerson, type PracticeVerification } from './identity-verification.js';
 
 /** What the engine needs from Companies House (the cached company profile). */
 export interface CompanyFacts {
@@ -33,6 +34,8 @@ export interface EngineInput {
   /** Only deadlines due within [from, to] are produced. */
   from: IsoDate;
   to: IsoDate;
+  /** Directors and PSCs to verify with Companies House (linked companies only), and the practice's own verifications by person key. */
+  identity?: { people: IdvPerson[]; practice: ReadonlyMap<string, PracticeVerification> };
 }
 
 export interface ComputedDeadline {
@@ -59,11 +62,12 @@ export function computeDeadlines(input: EngineInput): ComputedDeadline[] {
     ...vatDeadlines(input),
     ...payeDeadlines(input),
     ...input.profile.sa_taxpayers.flatMap((t) => selfAssessmentDeadlines(t, input)),
+    ...identityDeadlines(input),
   ];
   // Companies House's next due dates are outstanding by definition (it moves them on when filed), so
-  // they are kept however long ago they fell due.
+  // they are kept however long ago they fell due; so is a verification nobody has done yet.
   return out
-    .filter((d) => (d.dueOn >= input.from || d.source === 'companies_house') && d.dueOn <= input.to)
+    .filter((d) => (d.dueOn >= input.from || d.source === 'companies_house' || d.kind === 'identity_verification') && d.dueOn <= input.to)
     .sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.key.localeCompare(b.key));
 }
 
@@ -276,6 +280,33 @@ function companyDeadlines(input: EngineInput): ComputedDeadline[] {
         source: fromCh ? 'companies_house' : 'rule',
       });
     }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- identity verification (ECCTA 2023)
+
+const IDV_KIND_TEXT = { director: 'director', psc: 'PSC', relevant_legal_entity: 'relevant legal entity' } as const;
+
+/** One deadline per person not yet verified whose date is known (domain/identity-verification.ts has the rules). */
+function identityDeadlines(input: EngineInput): ComputedDeadline[] {
+  if (!input.identity || !input.company) return [];
+  const company = {
+    confirmationNextMadeUpTo: input.company.confirmationNextMadeUpTo,
+    confirmationNextDue: input.company.confirmationNextDue,
+  };
+  const out: ComputedDeadline[] = [];
+  for (const p of input.identity.people) {
+    const s = identityStatus(p, company, input.from, input.identity.practice.get(p.key) ?? null);
+    if (s.status !== 'due' && s.status !== 'overdue') continue;
+    out.push({
+      key: `identity_verification:${p.key}`,
+      kind: 'identity_verification',
+      period: `${p.name} (${IDV_KIND_TEXT[p.kind]})`,
+      periodEnd: null,
+      dueOn: s.dueOn,
+      source: s.source,
+    });
   }
   return out;
 }

@@ -49,7 +49,8 @@ export function reconcile(stored: StoredDeadline[], computed: ComputedDeadline[]
   }
   for (const s of stored) {
     if (s.doneAt || wanted.has(s.key)) continue;
-    if (s.dueOn >= window.from && s.dueOn <= window.to) out.remove.push(s.id);
+    // A person verified (or no longer in office) takes their verification deadline with them, however old.
+    if ((s.dueOn >= window.from && s.dueOn <= window.to) || s.key.startsWith('identity_verification:')) out.remove.push(s.id);
   }
   return out;
 }

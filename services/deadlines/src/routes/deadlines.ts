@@ -12,6 +12,8 @@ import {
   DeadlineListSchema,
   DeadlineSettingsSchema,
   FeedParamsSchema,
+  IdentityListQuerySchema,
+  IdentityListSchema,
   MarkDoneReplySchema,
   NextDeadlinesQuerySchema,
   NextDeadlinesReplySchema,
@@ -36,6 +38,7 @@ import {
   undoDeadlineDone,
 } from '../use-cases/deadlines.js';
 import type { DeadlinesDeps } from '../use-cases/deps.js';
+import { findIdentityPeople } from '../use-cases/identity-verification.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef };
@@ -48,6 +51,7 @@ const canSettle = requireRole(rolesFor('deadlines.settings'));
 // Staff-side views (the practice list, the calendar feed): every role but client.
 const staffView = requireRole(rolesFor('deadlines.manage'));
 const clientOnly = requireRole(['client'], { kind: 'user' });
+const canViewIdentity = requireRole(rolesFor('identity_verification.view'));
 
 export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -64,6 +68,20 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
       },
     },
     async (request) => findDeadlines(deps, requireAuth(request), request.query),
+  );
+
+  r.get(
+    '/identity-verification',
+    {
+      preHandler: canViewIdentity,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Every director and PSC of every visible client: Companies House identity verification status and due date',
+        querystring: IdentityListQuerySchema,
+        response: { 200: IdentityListSchema, ...E },
+      },
+    },
+    async (request) => findIdentityPeople(deps, requireAuth(request), request.query),
   );
 
   r.post(

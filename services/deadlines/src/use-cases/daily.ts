@@ -1,7 +1,9 @@
 import { enqueueEvent } from '@countinghouse/kit';
 import { deadlineKindLabel, type DeadlineKind } from '@countinghouse/proto';
 import {
+  claimIdentityReminder,
   deadlinesNeedingTasks,
+  identityRemindersDue,
   deadlinesNewlyOverdue,
   linkedClients,
   markOverdueAnnounced,
@@ -11,6 +13,7 @@ import {
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { enGb } from '../domain/dates.js';
+import { IDV_REMINDER_DAYS, identityReminderText } from '../domain/identity-verification.js';
 import type { DeadlinesDeps } from './deps.js';
 import { recomputeClient } from './recompute-client.js';
 import { refreshCompany } from './refresh-company.js';
@@ -22,6 +25,7 @@ export interface DailyResult {
   recomputed: number;
   tasksRequested: number;
   overdueAnnounced: number;
+  identityReminders: number;
 }
 
 /**
@@ -32,7 +36,7 @@ export interface DailyResult {
  */
 export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<DailyResult> {
   const today = day ?? deps.today();
-  const result: DailyResult = { recomputed: 0, tasksRequested: 0, overdueAnnounced: 0 };
+  const result: DailyResult = { recomputed: 0, tasksRequested: 0, overdueAnnounced: 0, identityReminders: 0 };
   for (let after: string | null = null; ;) {
     const ids = await profiledClientIds(deps.db, after, BATCH);
     if (ids.length === 0) break;
@@ -100,6 +104,35 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
         return true;
       });
       if (announced) result.overdueAnnounced++;
+    }
+    if (rows.length < BATCH) break;
+  }
+
+  // Identity verification (ECCTA 2023): the client's contact is reminded once per person and due date.
+  for (;;) {
+    const rows = await identityRemindersDue(deps.db, today, IDV_REMINDER_DAYS, BATCH);
+    if (rows.length === 0) break;
+    for (const p of rows) {
+      const sent = await deps.db.transaction(async (tx) => {
+        if (!(await claimIdentityReminder(tx, p.client_id, p.person_key, p.due_on))) return false;
+        const mail = identityReminderText({
+          name: p.name,
+          preferredName: p.details?.preferred_name ?? null,
+          dueOn: p.due_on,
+          overdue: p.due_on < today,
+          companyName: p.company_name,
+          relevantLegalEntity: p.person_kind === 'relevant_legal_entity',
+        });
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'deadlines.identity_reminder',
+          { clientId: p.client_id, personKey: p.person_key, dueOn: p.due_on, to: p.contact_email, ...mail },
+          { actor: SYSTEM, key: p.client_id },
+        );
+        return true;
+      });
+      if (sent) result.identityReminders++;
     }
     if (rows.length < BATCH) break;
   }

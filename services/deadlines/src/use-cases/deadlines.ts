@@ -30,17 +30,25 @@ import { SCHEMA } from '../db/schema.js';
 import { manageScopeOf, scopeOf } from '../domain/access.js';
 import type { DeadlinesDeps } from './deps.js';
 import { visibleClient } from './client-record.js';
+import { withBlocked } from './identity-verification.js';
 
 export async function findDeadlines(deps: DeadlinesDeps, principal: Principal, q: DeadlineListQuery) {
   const today = deps.today();
   const { deadlines, total, totalCapped } = await listDeadlines(deps.db, scopeOf(principal), q, today);
-  return { deadlines, total, total_capped: totalCapped, page: q.page, page_size: q.page_size, today };
+  return {
+    deadlines: await withBlocked(deps.db, deadlines),
+    total,
+    total_capped: totalCapped,
+    page: q.page,
+    page_size: q.page_size,
+    today,
+  };
 }
 
 export async function findClientDeadlines(deps: DeadlinesDeps, principal: Principal, clientId: string) {
   await visibleClient(deps.db, scopeOf(principal), clientId);
   const today = deps.today();
-  return { deadlines: await clientDeadlines(deps.db, clientId, today), today };
+  return { deadlines: await withBlocked(deps.db, await clientDeadlines(deps.db, clientId, today)), today };
 }
 
 /** The signed-in client's own businesses: their next open deadlines. */
@@ -52,7 +60,7 @@ export async function findMyDeadlines(deps: DeadlinesDeps, principal: Principal)
     { window: 'all', page: 1, page_size: 10 },
     today,
   );
-  return { deadlines, today };
+  return { deadlines: await withBlocked(deps.db, deadlines), today };
 }
 
 /**

@@ -4,14 +4,17 @@ import {
   directoryEntry,
   insertDeadlines,
   readCompany,
+  readPracticeVerifications,
   readProfile,
   profileOf,
   recordChanges,
+  replaceIdentityPeople,
   removeDeadlines,
   storedDeadlines,
   updateDeadline,
 } from '../db/queries.js';
 import { computeDeadlines } from '../domain/engine.js';
+import { identityStatus, idvPeople } from '../domain/identity-verification.js';
 import { reconcile, type DateMove } from '../domain/reconcile.js';
 import { engineWindow } from '../domain/status.js';
 import type { Tx } from './deps.js';
@@ -32,16 +35,48 @@ export async function recomputeClient(
   today: string,
   reason: 'profile' | 'companies_house' | 'daily',
 ): Promise<Recomputed> {
-  const [profileRow, companyRow, stored, entry] = await Promise.all([
+  const [profileRow, companyRow, stored, entry, practice] = await Promise.all([
     readProfile(tx, clientId),
     readCompany(tx, clientId),
     storedDeadlines(tx, clientId),
     directoryEntry(tx, clientId),
+    readPracticeVerifications(tx, clientId),
   ]);
   const profile: TaxProfileInput = profileOf(profileRow);
-  const company = profile.company_number && companyRow?.snapshot ? companyFactsOf(companyRow.snapshot) : null;
+  const snapshot = profile.company_number && companyRow?.snapshot ? companyRow.snapshot : null;
+  const company = snapshot ? companyFactsOf(snapshot) : null;
   const window = engineWindow(today);
-  const computed = profileRow ? computeDeadlines({ profile, company, ...window }) : [];
+  const people = snapshot ? idvPeople(snapshot.officers, snapshot.pscs) : [];
+  const identity = { people, practice };
+  const computed = profileRow ? computeDeadlines({ profile, company, ...window, identity }) : [];
+  // The identity verification view's rows: one per person, as the rules see them today.
+  const idvCompany = {
+    confirmationNextMadeUpTo: company?.confirmationNextMadeUpTo ?? null,
+    confirmationNextDue: company?.confirmationNextDue ?? null,
+  };
+  await replaceIdentityPeople(
+    tx,
+    clientId,
+    people.map((p, position) => {
+      const pv = practice.get(p.key) ?? null;
+      const s = identityStatus(p, idvCompany, today, pv);
+      return {
+        personKey: p.key,
+        position,
+        name: p.name,
+        personKind: p.kind,
+        startedOn: p.startedOn,
+        details: p.details,
+        verifiedOn: s.status === 'verified' ? s.verifiedOn : null,
+        verifiedBy: s.status === 'verified' ? s.by : null,
+        verifiedSource: s.status === 'verified' ? (p.details?.identity_verified_on ? 'companies_house' : 'practice') : null,
+        dueOn: s.status === 'due' || s.status === 'overdue' ? s.dueOn : null,
+        dueSource: s.status === 'due' || s.status === 'overdue' ? s.source : null,
+        dueRule: s.status === 'due' || s.status === 'overdue' ? s.rule : null,
+      };
+    }),
+    entry?.assignedAccountantId ?? null,
+  );
   const r = reconcile(stored, computed, window);
   await insertDeadlines(tx, clientId, r.insert, entry?.assignedAccountantId ?? null);
   for (const u of r.update) await updateDeadline(tx, u.id, u.next);
