@@ -53,9 +53,21 @@ export const CompanyRefreshedSchema = Type.Object({
   changes: Type.Array(Type.Object({ kind: DeadlineKindSchema, period: Type.String(), from: IsoDate, to: IsoDate })),
 });
 
+/**
+ * A client's deadlines after a change (added, moved or removed): the whole current list, so a consumer
+ * (requests, to open record requests ahead of them) replaces its copy for the client.
+ */
+export const ClientDeadlinesChangedSchema = Type.Object({
+  clientId: Type.String(),
+  deadlines: Type.Array(
+    Type.Object({ deadlineId: Type.String(), kind: DeadlineKindSchema, period: Type.String(), dueOn: IsoDate, done: Type.Boolean() }),
+  ),
+});
+
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
   'deadlines.deadline_overdue': DeadlineOverdueSchema,
   'deadlines.company_refreshed': CompanyRefreshedSchema,
+  'deadlines.client_deadlines': ClientDeadlinesChangedSchema,
 } as const;
