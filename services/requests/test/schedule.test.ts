@@ -47,8 +47,8 @@ describe('reminderDue: one a day at most, a missed run sends one, a hand-sent on
     ['2026-12-24', ['2026-12-01', '2026-12-17'], true, '7 days before'],
     ['2026-12-24', ['2026-12-01', '2026-12-23'], true, 'one sent by hand the day before does not cover the 7-day one'],
     ['2026-12-25', ['2026-12-01', '2026-12-24'], false, 'one sent by hand on the 7-day covers it'],
-  ] as const)('%s with %j sent → %s (%s)', (today, sentDays, expected) => {
-    expect(reminderDue({ ...base, today, sentDays: [...sentDays] })).toBe(expected);
+  ] as Array<[string, string[], boolean, string]>)('%s with %j sent → %s (%s)', (today, sentDays, expected) => {
+    expect(reminderDue({ ...base, today, sentDays })).toBe(expected);
   });
 
   it('overdue: every 3 days after the due date, never on the days between', () => {
