@@ -208,3 +208,29 @@ export const AwaitingReviewSchema = Type.Object({
 });
 export type AwaitingReview = Static<typeof AwaitingReviewSchema>;
 export const OkSchema = Type.Object({ ok: Type.Boolean(), message: Type.String() });
+
+export const RequestClientsSchema = Type.Object({
+  clients: Type.Array(Type.Object({ client_id: Type.String(), company_name: Type.String() })),
+});
+export type RequestClients = Static<typeof RequestClientsSchema>;
+
+/** The requests service's routes (the gateway mounts it at /api/requests). */
+export const REQUESTS_ROUTES = {
+  /** GET (?status, ?client_id): requests the caller may see; POST: send one (the practice). */
+  list: '/api/requests',
+  one: (id: string) => `/api/requests/${encodeURIComponent(id)}`,
+  submit: (id: string, itemId: string) => `/api/requests/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/submit`,
+  review: (id: string, itemId: string) => `/api/requests/${encodeURIComponent(id)}/items/${encodeURIComponent(itemId)}/review`,
+  remind: (id: string) => `/api/requests/${encodeURIComponent(id)}/remind`,
+  cancel: (id: string) => `/api/requests/${encodeURIComponent(id)}/cancel`,
+  /** GET: items submitted and waiting for review (My work). */
+  awaitingReview: '/api/requests/awaiting-review',
+  /** GET: the clients the caller may send requests to. */
+  clients: '/api/requests/clients',
+  templates: '/api/requests/templates',
+  template: (id: string) => `/api/requests/templates/${encodeURIComponent(id)}`,
+  /** GET: threads with client messages the practice has not read (My work). */
+  unreadThreads: '/api/requests/threads/unread',
+  thread: (clientId: string) => `/api/requests/threads/${encodeURIComponent(clientId)}`,
+  messages: (clientId: string) => `/api/requests/threads/${encodeURIComponent(clientId)}/messages`,
+} as const;

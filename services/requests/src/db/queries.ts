@@ -34,6 +34,17 @@ export async function directoryEntry(db: Db, clientId: string): Promise<Director
   return row ?? null;
 }
 
+/** The clients a scope covers, by name (the practice's pick of whom to send a request to). */
+export async function clientsIn(db: Db, scope: ClientScope) {
+  const s = scopeClients(scope);
+  return db
+    .select({ client_id: clientDirectory.clientId, company_name: clientDirectory.companyName })
+    .from(clientDirectory)
+    .where(s ?? undefined)
+    .orderBy(asc(clientDirectory.companyName))
+    .limit(2000);
+}
+
 /** The clients a scope covers, as a SQL condition on a client_id column (null: every client). */
 export function scopeClients(scope: ClientScope) {
   if (scope.all) return null;

@@ -7,6 +7,7 @@ import {
   OkSchema,
   PostMessageBodySchema,
   RequestListQuerySchema,
+  RequestClientsSchema,
   RequestListSchema,
   RequestTemplateSchema,
   RequestTemplatesSchema,
@@ -23,6 +24,7 @@ import { findUnreadThreads, getThread, postMessage } from '../use-cases/messages
 import {
   cancelRequest,
   findAwaitingReview,
+  findRequestClients,
   findClientRequests,
   getRequest,
   remindNow,
@@ -64,6 +66,11 @@ export function requestRoutes(app: App, deps: RequestsDeps) {
     '/awaiting-review',
     { preHandler: canManage, schema: { tags, summary: 'Items submitted and waiting for review (My work)', response: { 200: AwaitingReviewSchema, ...E } } },
     async (request) => findAwaitingReview(deps, requireAuth(request)),
+  );
+  app.get(
+    '/clients',
+    { preHandler: canManage, schema: { tags, summary: 'Clients the caller may send requests to', response: { 200: RequestClientsSchema, ...E } } },
+    async (request) => findRequestClients(deps, requireAuth(request)),
   );
   app.get(
     '/templates',

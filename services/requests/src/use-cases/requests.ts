@@ -3,6 +3,7 @@ import { REQUEST_DOCUMENT_TYPES, type NewRequestBody, type ReviewItemBody, type 
 import {
   addActivity,
   awaitingReview,
+  clientsIn,
   directoryEntry,
   findRequests,
   insertItems,
@@ -53,6 +54,12 @@ export async function getRequest(deps: RequestsDeps, p: Principal, id: string) {
   if (!r) throw NOT_FOUND();
   await clientFor(deps.db, p, r.clientId);
   return (await toRequests(deps.db, [r], deps.now()))[0]!;
+}
+
+export async function findRequestClients(deps: RequestsDeps, p: Principal) {
+  const scope = scopeOf(p);
+  // A client is never on the practice's side: they see no list of clients.
+  return { clients: scope.all || scope.accountantId ? await clientsIn(deps.db, { ...scope, ownerUserId: null } as typeof scope) : [] };
 }
 
 export async function findAwaitingReview(deps: RequestsDeps, p: Principal) {
