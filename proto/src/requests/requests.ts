@@ -190,7 +190,9 @@ export const PostMessageBodySchema = Type.Object(
 );
 export type PostMessageBody = Static<typeof PostMessageBodySchema>;
 export const UnreadThreadsSchema = Type.Object({
-  threads: Type.Array(Type.Object({ client_id: Type.String(), client_name: Type.String(), unread: Type.Integer(), last_at: Type.String() })),
+  threads: Type.Array(
+    Type.Object({ client_id: Type.String(), client_name: Type.String(), unread: Type.Integer(), last_at: Type.String() }),
+  ),
 });
 export type UnreadThreads = Static<typeof UnreadThreadsSchema>;
 export const AwaitingReviewSchema = Type.Object({

@@ -32,7 +32,9 @@ async function publish(topic: string, type: 'crm.client_upserted' | 'deadlines.c
   await gw.kit.runtime.bus.publish(topic, [{ key, envelope: makeEnvelope(type, data as never, { kind: 'system', id: null }) }]);
 }
 
-async function publishClient(d: Partial<EventData<'crm.client_upserted'>> & { clientId: string; companyName: string; contactEmail: string }) {
+async function publishClient(
+  d: Partial<EventData<'crm.client_upserted'>> & { clientId: string; companyName: string; contactEmail: string },
+) {
   const data: EventData<'crm.client_upserted'> = {
     userId: null,
     contactName: 'Alice Widget',
@@ -86,8 +88,19 @@ beforeAll(async () => {
   accountant = await makePerson(gw, 'rq.accountant@x.co.uk', ['accountant']);
   staff = await makePerson(gw, 'rq.staff@x.co.uk', ['staff']);
   manager = await makePerson(gw, 'rq.manager@x.co.uk', ['manager']);
-  await publishClient({ clientId, companyName: 'Acme Widgets Ltd', contactEmail: 'alice@acme.example.co.uk', userId: owner.id, assignedAccountantId: assigned.id });
-  await publishClient({ clientId: otherId, companyName: 'Other Trading Ltd', contactEmail: 'bob@other.example.co.uk', userId: otherClient.id });
+  await publishClient({
+    clientId,
+    companyName: 'Acme Widgets Ltd',
+    contactEmail: 'alice@acme.example.co.uk',
+    userId: owner.id,
+    assignedAccountantId: assigned.id,
+  });
+  await publishClient({
+    clientId: otherId,
+    companyName: 'Other Trading Ltd',
+    contactEmail: 'bob@other.example.co.uk',
+    userId: otherClient.id,
+  });
   await waitFor(
     async () =>
       (await inject(admin, 'GET', `/api/requests?client_id=${clientId}`)).statusCode === 200 &&
@@ -113,7 +126,13 @@ describe('the acceptance: bank statements sent, rejected, sent again, accepted',
     });
     expect(r.statusCode, r.body).toBe(201);
     request = r.json();
-    expect(request).toMatchObject({ status: 'open', client_name: 'Acme Widgets Ltd', assignee_id: assigned.id, open_items: 1, waiting_days: 0 });
+    expect(request).toMatchObject({
+      status: 'open',
+      client_name: 'Acme Widgets Ltd',
+      assignee_id: assigned.id,
+      open_items: 1,
+      waiting_days: 0,
+    });
     expect(request.reminders.map((m) => m.day)).toEqual(['2026-11-26']);
     await waitFor(async () => (await mails()).some((m) => m.subject.includes('Bank statements for 2025-26')), 'the request e-mail');
     const m = (await mails()).find((x) => x.subject.includes('Bank statements for 2025-26'))!;
@@ -133,7 +152,10 @@ describe('the acceptance: bank statements sent, rejected, sent again, accepted',
     expect(up.json().items[0]).toMatchObject({ status: 'submitted' });
     const awaiting = (await inject(manager.token, 'GET', '/api/requests/awaiting-review')).json();
     expect(awaiting.items.map((i: { item_id: string }) => i.item_id)).toContain(item.id);
-    const rej = await inject(manager.token, 'POST', `/api/requests/${request.id}/items/${item.id}/review`, { decision: 'reject', reason: 'page 3 missing' });
+    const rej = await inject(manager.token, 'POST', `/api/requests/${request.id}/items/${item.id}/review`, {
+      decision: 'reject',
+      reason: 'page 3 missing',
+    });
     expect(rej.statusCode, rej.body).toBe(200);
     expect(rej.json().items[0]).toMatchObject({ status: 'rejected', rejection_reason: 'page 3 missing' });
   });
@@ -158,7 +180,15 @@ describe('the acceptance: bank statements sent, rejected, sent again, accepted',
     expect(done.status).toBe('complete');
     expect(done.items[0]!.status).toBe('accepted');
     expect(done.items[0]!.document_ids).toHaveLength(2);
-    expect(done.activity.map((a) => a.action)).toEqual(['opened', 'reminder', 'submitted', 'rejected', 'submitted', 'accepted', 'completed']);
+    expect(done.activity.map((a) => a.action)).toEqual([
+      'opened',
+      'reminder',
+      'submitted',
+      'rejected',
+      'submitted',
+      'accepted',
+      'completed',
+    ]);
   });
 
   it('both files are in the client’s documents with type Bank statements', async () => {
@@ -176,7 +206,13 @@ describe('the acceptance: bank statements sent, rejected, sent again, accepted',
 
   it('a closed request takes no more uploads or reminders', async () => {
     const item = request.items[0]!;
-    expect((await inject(owner.token, 'POST', `/api/requests/${request.id}/items/${item.id}/submit`, { file: { filename: 'x.pdf', content_type: 'application/pdf', base64: pdf('x') } })).statusCode).toBe(409);
+    expect(
+      (
+        await inject(owner.token, 'POST', `/api/requests/${request.id}/items/${item.id}/submit`, {
+          file: { filename: 'x.pdf', content_type: 'application/pdf', base64: pdf('x') },
+        })
+      ).statusCode,
+    ).toBe(409);
     expect((await inject(manager.token, 'POST', `/api/requests/${request.id}/remind`)).statusCode).toBe(409);
   });
 });
@@ -225,7 +261,12 @@ describe('who may do what (a client only their own, an accountant only their cli
     const review = `/api/requests/${request.id}/items/${item.id}/review`;
     expect((await inject(owner.token, 'POST', review, { decision: 'accept' })).statusCode).toBe(403);
     expect((await inject(accountant.token, 'POST', review, { decision: 'accept' })).statusCode).toBe(403);
-    const body = { client_id: clientId, title: 'More', due_on: '2027-01-20', items: [{ kind: 'confirm', label: 'Still trading?', document_type: null }] };
+    const body = {
+      client_id: clientId,
+      title: 'More',
+      due_on: '2027-01-20',
+      items: [{ kind: 'confirm', label: 'Still trading?', document_type: null }],
+    };
     expect((await send(owner.token, body)).statusCode).toBe(403);
     expect((await send(accountant.token, body)).statusCode).toBe(403);
     expect((await send(otherClient.token, { ...body, client_id: otherId })).statusCode).toBe(403);
@@ -239,8 +280,17 @@ describe('who may do what (a client only their own, an accountant only their cli
   it('templates: managers edit them; the defaults are there with the issue’s lead times', async () => {
     const t = (await inject(staff.token, 'GET', '/api/requests/templates')).json();
     const byName = Object.fromEntries(t.templates.map((x: { name: string }) => [x.name, x]));
-    expect(Object.keys(byName).sort()).toEqual(['Identity documents', 'Self Assessment questionnaire', 'VAT quarter records', 'Year-end records']);
-    expect(byName['VAT quarter records']).toMatchObject({ deadline_kind: 'vat_return', lead_days: 21, schedule: { before_days: [14, 7, 3, 1], overdue_every_days: 3 } });
+    expect(Object.keys(byName).sort()).toEqual([
+      'Identity documents',
+      'Self Assessment questionnaire',
+      'VAT quarter records',
+      'Year-end records',
+    ]);
+    expect(byName['VAT quarter records']).toMatchObject({
+      deadline_kind: 'vat_return',
+      lead_days: 21,
+      schedule: { before_days: [14, 7, 3, 1], overdue_every_days: 3 },
+    });
     expect(byName['Year-end records']).toMatchObject({ deadline_kind: 'accounts', lead_days: 90 });
     expect((await inject(owner.token, 'GET', '/api/requests/templates')).statusCode).toBe(403);
     const id = byName['Identity documents'].id;
@@ -296,7 +346,9 @@ describe('the chase, with the clock moved forward', () => {
   it('lists only the items still open; "send one now" is refused a second time the same day', async () => {
     clock = new Date('2027-01-10T10:00:00Z');
     const item = request.items.find((i) => i.kind === 'confirm')!;
-    expect((await inject(otherClient.token, 'POST', `/api/requests/${request.id}/items/${item.id}/submit`, { confirmed: true })).statusCode).toBe(200);
+    expect(
+      (await inject(otherClient.token, 'POST', `/api/requests/${request.id}/items/${item.id}/submit`, { confirmed: true })).statusCode,
+    ).toBe(200);
     expect((await inject(staff.token, 'POST', `/api/requests/${request.id}/remind`)).statusCode).toBe(200);
     expect((await inject(staff.token, 'POST', `/api/requests/${request.id}/remind`)).statusCode).toBe(409);
     await waitFor(async () => (await reminderMails()) === 9, 'the reminder sent by hand');
@@ -310,11 +362,16 @@ describe('the chase, with the clock moved forward', () => {
     const doc = request.items.find((i) => i.kind === 'document')!;
     const conf = request.items.find((i) => i.kind === 'confirm')!;
     expect(
-      (await inject(otherClient.token, 'POST', `/api/requests/${request.id}/items/${doc.id}/submit`, { file: { filename: 'b.pdf', content_type: 'application/pdf', base64: pdf('b') } }))
-        .statusCode,
+      (
+        await inject(otherClient.token, 'POST', `/api/requests/${request.id}/items/${doc.id}/submit`, {
+          file: { filename: 'b.pdf', content_type: 'application/pdf', base64: pdf('b') },
+        })
+      ).statusCode,
     ).toBe(200);
     for (const i of [doc, conf]) {
-      expect((await inject(manager.token, 'POST', `/api/requests/${request.id}/items/${i.id}/review`, { decision: 'accept' })).statusCode).toBe(200);
+      expect(
+        (await inject(manager.token, 'POST', `/api/requests/${request.id}/items/${i.id}/review`, { decision: 'accept' })).statusCode,
+      ).toBe(200);
     }
     expect(((await inject(manager.token, 'GET', `/api/requests/${request.id}`)).json() as ClientRequest).status).toBe('complete');
     let reminded = 0;
@@ -341,7 +398,9 @@ describe('requests opened ahead of deadlines', () => {
       clientId,
     );
     await waitFor(async () => {
-      const r = await gw.kit.runtime.pool.query('select count(*)::int as n from requests.deadline_directory where client_id = $1', [clientId]);
+      const r = await gw.kit.runtime.pool.query('select count(*)::int as n from requests.deadline_directory where client_id = $1', [
+        clientId,
+      ]);
       return r.rows[0].n === 2;
     }, 'the deadlines in the requests service');
     expect((await runDaily(deps(), '2027-02-01')).opened).toBe(1);
@@ -349,8 +408,17 @@ describe('requests opened ahead of deadlines', () => {
     const list = (await inject(assigned.token, 'GET', `/api/requests?client_id=${clientId}&status=open`)).json() as RequestList;
     const opened = list.requests.filter((x) => x.deadline_id !== null);
     expect(opened).toHaveLength(1);
-    expect(opened[0]).toMatchObject({ deadline_id: vat, due_on: '2027-02-22', assignee_id: assigned.id, title: 'VAT quarter records: VAT return and payment, Quarter to 31 Dec 2026' });
-    expect(opened[0]!.items.map((i) => i.label)).toEqual(['Bank statements for the quarter', 'Sales invoices for the quarter', 'Purchase receipts for the quarter']);
+    expect(opened[0]).toMatchObject({
+      deadline_id: vat,
+      due_on: '2027-02-22',
+      assignee_id: assigned.id,
+      title: 'VAT quarter records: VAT return and payment, Quarter to 31 Dec 2026',
+    });
+    expect(opened[0]!.items.map((i) => i.label)).toEqual([
+      'Bank statements for the quarter',
+      'Sales invoices for the quarter',
+      'Purchase receipts for the quarter',
+    ]);
     clock = new Date('2027-02-02T10:00:00Z');
     expect((await runDaily(deps(), '2027-02-02')).opened).toBe(1);
     expect((await runDaily(deps(), '2027-02-02')).opened).toBe(0);
@@ -366,13 +434,22 @@ describe('secure messages', () => {
     expect(r.statusCode, r.body).toBe(201);
     expect(r.json()).toMatchObject({ side: 'client', attachments: [{ filename: 'loan.pdf' }] });
     const docId = r.json().attachments[0].document_id;
-    await waitFor(async () => (await inject(owner.token, 'GET', `/api/documents/${docId}`)).statusCode === 200, 'the attachment in documents');
-    expect((await inject(assigned.token, 'GET', `/api/documents/${docId}`)).json()).toMatchObject({ filename: 'loan.pdf', document_type: 'other' });
+    await waitFor(
+      async () => (await inject(owner.token, 'GET', `/api/documents/${docId}`)).statusCode === 200,
+      'the attachment in documents',
+    );
+    expect((await inject(assigned.token, 'GET', `/api/documents/${docId}`)).json()).toMatchObject({
+      filename: 'loan.pdf',
+      document_type: 'other',
+    });
     const unread = (await inject(manager.token, 'GET', '/api/requests/threads/unread')).json();
     expect(unread.threads).toEqual([expect.objectContaining({ client_id: clientId, client_name: 'Acme Widgets Ltd', unread: 1 })]);
     expect((await inject(accountant.token, 'GET', '/api/requests/threads/unread')).json().threads).toEqual([]);
     expect((await inject(owner.token, 'GET', '/api/requests/threads/unread')).statusCode).toBe(403);
-    await waitFor(async () => (await mails()).some((m) => m.subject === 'New secure message from Acme Widgets Ltd'), 'the notice to the practice');
+    await waitFor(
+      async () => (await mails()).some((m) => m.subject === 'New secure message from Acme Widgets Ltd'),
+      'the notice to the practice',
+    );
     const notice = (await mails()).find((m) => m.subject === 'New secure message from Acme Widgets Ltd')!;
     expect(notice.to).toBe('practice@test.co.uk');
     expect(notice.body).not.toContain('loan statement');
@@ -384,11 +461,20 @@ describe('secure messages', () => {
     expect(t.messages.map((m) => m.body)).toEqual(['Here is the loan statement you asked about.']);
     expect((await inject(manager.token, 'GET', '/api/requests/threads/unread')).json().threads).toEqual([]);
     clock = new Date(clock.getTime() + 60_000);
-    expect((await inject(assigned.token, 'POST', `/api/requests/threads/${clientId}/messages`, { body: 'Thanks, received: the private details' })).statusCode).toBe(201);
+    expect(
+      (
+        await inject(assigned.token, 'POST', `/api/requests/threads/${clientId}/messages`, {
+          body: 'Thanks, received: the private details',
+        })
+      ).statusCode,
+    ).toBe(201);
     const mine = (await inject(owner.token, 'GET', `/api/requests/threads/${clientId}?mark_read=false`)).json() as Thread;
     expect(mine.unread).toBe(1);
     expect(mine.messages.map((m) => m.side)).toEqual(['client', 'practice']);
-    await waitFor(async () => (await mails()).some((m) => m.subject === 'New secure message from Test Practice'), 'the notice to the client');
+    await waitFor(
+      async () => (await mails()).some((m) => m.subject === 'New secure message from Test Practice'),
+      'the notice to the client',
+    );
     const notice = (await mails()).find((m) => m.subject === 'New secure message from Test Practice')!;
     expect(notice.to).toBe('alice@acme.example.co.uk');
     expect(notice.body).not.toContain('private details');

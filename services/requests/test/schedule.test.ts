@@ -8,7 +8,12 @@ const S = DEFAULT_REMINDER_SCHEDULE; // sent, 14, 7, 3, 1 days before due, then 
 describe('scheduledDays: when sent, 14, 7, 3 and 1 days before due, then every 3 days overdue', () => {
   it.each([
     // sent 1 Dec, due 31 Dec: every "before" day falls after sending
-    ['2026-12-01', '2026-12-31', '2027-01-09', ['2026-12-01', '2026-12-17', '2026-12-24', '2026-12-28', '2026-12-30', '2027-01-03', '2027-01-06', '2027-01-09']],
+    [
+      '2026-12-01',
+      '2026-12-31',
+      '2027-01-09',
+      ['2026-12-01', '2026-12-17', '2026-12-24', '2026-12-28', '2026-12-30', '2027-01-03', '2027-01-06', '2027-01-09'],
+    ],
     // due in 10 days (the acceptance's request): 14 days before is before sending, so it is skipped
     ['2026-11-26', '2026-12-06', '2026-12-06', ['2026-11-26', '2026-11-29', '2026-12-03', '2026-12-05']],
     // sent the day before due: sent, and nothing else until overdue

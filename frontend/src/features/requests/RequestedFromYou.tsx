@@ -89,7 +89,9 @@ export function RequestedFromYou() {
       {requests.map((r) => (
         <section key={r.id} className="requests-request" aria-label={r.title}>
           <h3 className="requests-request__title">{r.title}</h3>
-          <Typography.Text type={r.due_on < new Date().toISOString().slice(0, 10) ? 'danger' : 'secondary'}>Due {formatDate(r.due_on)}</Typography.Text>
+          <Typography.Text type={r.due_on < new Date().toISOString().slice(0, 10) ? 'danger' : 'secondary'}>
+            Due {formatDate(r.due_on)}
+          </Typography.Text>
           <ul className="requests-items">
             {r.items.map((i) => (
               <ItemRow key={i.id} request={r} item={i} />

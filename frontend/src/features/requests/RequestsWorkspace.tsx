@@ -14,7 +14,14 @@ import { useId, useMemo, useState } from 'react';
 import type { AuthRealm } from '../../app/api';
 import { errorBody } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
-import { useRemindNowMutation, useRequestClientsQuery, useRequestsQuery, useRequestTemplatesQuery, useReviewItemMutation, useSendRequestMutation } from './api';
+import {
+  useRemindNowMutation,
+  useRequestClientsQuery,
+  useRequestsQuery,
+  useRequestTemplatesQuery,
+  useReviewItemMutation,
+  useSendRequestMutation,
+} from './api';
 import { MessageThread } from './MessageThread';
 import './requests.css';
 
@@ -52,7 +59,11 @@ function SendRequestForm({ realm }: { realm: AuthRealm }) {
         title: title.trim(),
         due_on: dueOn,
         template_id: templateId,
-        items: items.map((i) => ({ ...i, label: i.label.trim(), document_type: i.kind === 'document' ? (i.document_type ?? 'other') : null })),
+        items: items.map((i) => ({
+          ...i,
+          label: i.label.trim(),
+          document_type: i.kind === 'document' ? (i.document_type ?? 'other') : null,
+        })),
       }).unwrap();
       toast.success(serverText('Request sent'));
       setTitle('');
@@ -94,7 +105,12 @@ function SendRequestForm({ realm }: { realm: AuthRealm }) {
           <legend>Items</legend>
           {items.map((item, n) => (
             <Flex key={n} wrap gap={8} align="center" className="requests-item">
-              <Input aria-label={`Item ${n + 1}`} value={item.label} onChange={(e) => setItem(n, { label: e.target.value })} style={{ minWidth: 200, flex: 1 }} />
+              <Input
+                aria-label={`Item ${n + 1}`}
+                value={item.label}
+                onChange={(e) => setItem(n, { label: e.target.value })}
+                style={{ minWidth: 200, flex: 1 }}
+              />
               <Select
                 aria-label={`Item ${n + 1} kind`}
                 value={item.kind}
@@ -164,7 +180,13 @@ function ReviewItem({ request, itemId, realm }: { request: ClientRequest; itemId
           </Space>
           <label htmlFor={reasonId}>Reason to send back {item.label}</label>
           <Flex wrap gap={8}>
-            <Input id={reasonId} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} style={{ minWidth: 200, flex: 1 }} />
+            <Input
+              id={reasonId}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={1000}
+              style={{ minWidth: 200, flex: 1 }}
+            />
             <Button danger disabled={!reason.trim()} onClick={() => void act('reject')} loading={reviewing.isLoading}>
               Reject
             </Button>
@@ -190,7 +212,8 @@ function RequestDetail({ request, realm }: { request: ClientRequest; realm: Auth
     <Flex vertical gap={16}>
       <Card title={<h2 className="requests-card-title">{`${request.client_name}: ${request.title}`}</h2>}>
         <p>
-          Due {formatDate(request.due_on)} · sent {formatDate(request.sent_on)} · {request.status === 'open' ? waiting(request.waiting_days) : request.status}
+          Due {formatDate(request.due_on)} · sent {formatDate(request.sent_on)} ·{' '}
+          {request.status === 'open' ? waiting(request.waiting_days) : request.status}
         </p>
         <ul className="requests-items">
           {request.items.map((i) => (
@@ -243,15 +266,25 @@ export function RequestsWorkspace({ realm }: { realm: AuthRealm }) {
             columns={[
               { title: 'Client', dataIndex: 'client_name', sorter: (a, b) => a.client_name.localeCompare(b.client_name) },
               { title: 'Request', dataIndex: 'title' },
-              { title: 'Due', dataIndex: 'due_on', render: (d: string) => formatDate(d), sorter: (a, b) => a.due_on.localeCompare(b.due_on) },
-              { title: 'Waiting', dataIndex: 'waiting_days', render: (d: number) => waiting(d), sorter: (a, b) => a.waiting_days - b.waiting_days },
+              {
+                title: 'Due',
+                dataIndex: 'due_on',
+                render: (d: string) => formatDate(d),
+                sorter: (a, b) => a.due_on.localeCompare(b.due_on),
+              },
+              {
+                title: 'Waiting',
+                dataIndex: 'waiting_days',
+                render: (d: number) => waiting(d),
+                sorter: (a, b) => a.waiting_days - b.waiting_days,
+              },
               { title: 'Open items', dataIndex: 'open_items' },
               { title: 'To review', dataIndex: 'awaiting_review', render: (n: number) => (n > 0 ? <Tag color="blue">{n}</Tag> : 0) },
               {
                 title: 'Actions',
                 key: 'open',
                 render: (_: unknown, r: ClientRequest) => (
-                  <Button size="small" onClick={() => setSelected(r.id)} aria-label={`Open ${r.title} for ${r.client_name}`}>
+                  <Button onClick={() => setSelected(r.id)} aria-label={`Open ${r.title} for ${r.client_name}`}>
                     Open
                   </Button>
                 ),

@@ -42,11 +42,21 @@ export const requestsApi = api.injectEndpoints({
       invalidatesTags: ['ClientRequest'],
     }),
     submitItem: build.mutation<ClientRequest, { id: string; itemId: string } & SubmitItemBody & RealmArg>({
-      query: ({ id, itemId, realm, ...body }) => ({ url: apiPath(REQUESTS_ROUTES.submit(id, itemId)), method: 'POST', body, auth: realm ?? 'user' }),
+      query: ({ id, itemId, realm, ...body }) => ({
+        url: apiPath(REQUESTS_ROUTES.submit(id, itemId)),
+        method: 'POST',
+        body,
+        auth: realm ?? 'user',
+      }),
       invalidatesTags: ['ClientRequest', 'Document'],
     }),
     reviewItem: build.mutation<ClientRequest, { id: string; itemId: string } & ReviewItemBody & RealmArg>({
-      query: ({ id, itemId, realm, ...body }) => ({ url: apiPath(REQUESTS_ROUTES.review(id, itemId)), method: 'POST', body, auth: realm ?? 'admin' }),
+      query: ({ id, itemId, realm, ...body }) => ({
+        url: apiPath(REQUESTS_ROUTES.review(id, itemId)),
+        method: 'POST',
+        body,
+        auth: realm ?? 'admin',
+      }),
       invalidatesTags: ['ClientRequest'],
     }),
     remindNow: build.mutation<{ ok: boolean; message: string }, { id: string } & RealmArg>({
@@ -66,7 +76,12 @@ export const requestsApi = api.injectEndpoints({
       providesTags: (_r, _e, a) => [{ type: 'RequestThread', id: a.clientId }],
     }),
     postMessage: build.mutation<Message, { clientId: string; body: string; attachments?: AttachedFile[] } & RealmArg>({
-      query: ({ clientId, realm, ...body }) => ({ url: apiPath(REQUESTS_ROUTES.messages(clientId)), method: 'POST', body, auth: realm ?? 'admin' }),
+      query: ({ clientId, realm, ...body }) => ({
+        url: apiPath(REQUESTS_ROUTES.messages(clientId)),
+        method: 'POST',
+        body,
+        auth: realm ?? 'admin',
+      }),
       invalidatesTags: (_r, _e, a) => [{ type: 'RequestThread', id: a.clientId }, 'RequestThread', 'Document'],
     }),
   }),

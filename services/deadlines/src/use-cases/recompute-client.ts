@@ -63,7 +63,13 @@ export async function recomputeClient(
       'deadlines.client_deadlines',
       {
         clientId,
-        deadlines: now.map((d) => ({ deadlineId: d.id, kind: d.kind as DeadlineKind, period: d.period, dueOn: d.dueOn, done: d.doneAt !== null })),
+        deadlines: now.map((d) => ({
+          deadlineId: d.id,
+          kind: d.kind as DeadlineKind,
+          period: d.period,
+          dueOn: d.dueOn,
+          done: d.doneAt !== null,
+        })),
       },
       { actor: { kind: 'system', id: null }, key: clientId },
     );

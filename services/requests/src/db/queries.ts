@@ -1,6 +1,6 @@
 import type { DbOrTx as Db } from '@countinghouse/kit';
 import type { TemplateBody } from '@countinghouse/proto';
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { ClientScope } from '../domain/access.js';
 import { activity, clientDirectory, deadlineDirectory, items, messages, reminders, requests, templates, threadReads } from './schema.js';
 
@@ -73,7 +73,14 @@ export async function markDeadlineDone(tx: Db, deadlineId: string): Promise<void
  * for which no request was opened at this due date.
  */
 export async function deadlinesToOpen(db: Db, today: string, limit: number) {
-  const res = await db.execute<{ deadline_id: string; client_id: string; kind: string; period: string; due_on: string; template_id: string }>(sql`
+  const res = await db.execute<{
+    deadline_id: string;
+    client_id: string;
+    kind: string;
+    period: string;
+    due_on: string;
+    template_id: string;
+  }>(sql`
     select dd.deadline_id, dd.client_id, dd.kind, dd.period, dd.due_on::text as due_on, t.id as template_id
     from requests.deadline_directory dd
     join requests.templates t on t.deadline_kind = dd.kind and t.lead_days is not null
@@ -93,9 +100,11 @@ export async function ensureTemplates(db: Db, defaults: TemplateBody[]): Promise
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('requests-default-templates'))`);
     const [n] = await tx.select({ n: sql<number>`count(*)::int` }).from(templates);
     if ((n?.n ?? 0) > 0) return;
-    await tx.insert(templates).values(
-      defaults.map((t) => ({ name: t.name, items: t.items, schedule: t.schedule, deadlineKind: t.deadline_kind, leadDays: t.lead_days })),
-    );
+    await tx
+      .insert(templates)
+      .values(
+        defaults.map((t) => ({ name: t.name, items: t.items, schedule: t.schedule, deadlineKind: t.deadline_kind, leadDays: t.lead_days })),
+      );
   });
 }
 
@@ -119,7 +128,14 @@ export async function insertTemplate(db: Db, t: TemplateBody): Promise<TemplateR
 export async function updateTemplate(db: Db, id: string, t: TemplateBody): Promise<TemplateRow | null> {
   const [row] = await db
     .update(templates)
-    .set({ name: t.name, items: t.items, schedule: t.schedule, deadlineKind: t.deadline_kind, leadDays: t.lead_days, updatedAt: new Date() })
+    .set({
+      name: t.name,
+      items: t.items,
+      schedule: t.schedule,
+      deadlineKind: t.deadline_kind,
+      leadDays: t.lead_days,
+      updatedAt: new Date(),
+    })
     .where(eq(templates.id, id))
     .returning();
   return row ?? null;
@@ -262,7 +278,10 @@ export async function markRead(db: Db, clientId: string, side: 'client' | 'pract
   await db
     .insert(threadReads)
     .values({ clientId, side, readAt: at })
-    .onConflictDoUpdate({ target: [threadReads.clientId, threadReads.side], set: { readAt: sql`greatest(${threadReads.readAt}, excluded.read_at)` } });
+    .onConflictDoUpdate({
+      target: [threadReads.clientId, threadReads.side],
+      set: { readAt: sql`greatest(${threadReads.readAt}, excluded.read_at)` },
+    });
 }
 
 /** Threads with client messages the practice has not read (My work), newest first. */
@@ -280,4 +299,3 @@ export async function unreadThreads(db: Db, scope: ClientScope) {
     limit 500`);
   return res.rows;
 }
-

@@ -71,7 +71,9 @@ export const requests = requestsSchema.table(
     index('requests_client_idx').on(t.clientId),
     index('requests_open_idx').on(t.status, t.dueOn),
     // Once per deadline (and due date): the daily job may run any number of times.
-    uniqueIndex('requests_deadline_once').on(t.deadlineId, t.deadlineDueOn).where(sql`deadline_id is not null`),
+    uniqueIndex('requests_deadline_once')
+      .on(t.deadlineId, t.deadlineDueOn)
+      .where(sql`deadline_id is not null`),
   ],
 );
 
@@ -89,7 +91,10 @@ export const items = requestsSchema.table(
     status: text('status').$type<ItemStatus>().notNull().default('requested'),
     answer: text('answer'),
     confirmed: boolean('confirmed'),
-    documentIds: jsonb('document_ids').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    documentIds: jsonb('document_ids')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     rejectionReason: text('rejection_reason'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),

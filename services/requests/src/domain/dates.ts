@@ -25,4 +25,3 @@ export function enGbDate(day: string): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return `${d} ${MONTHS[m - 1]} ${y}`;
 }
-

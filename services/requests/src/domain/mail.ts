@@ -38,7 +38,14 @@ export function messageNotice(p: { practiceName: string; toClient: boolean; clie
   return {
     subject: p.toClient ? `New secure message from ${p.practiceName}` : `New secure message from ${p.clientName}`,
     text: p.toClient
-      ? ['Hello,', '', `You have a new secure message from ${p.practiceName}.`, `Read it in your client portal: ${p.baseUrl}/client-dashboard`, '', p.practiceName].join('\n')
+      ? [
+          'Hello,',
+          '',
+          `You have a new secure message from ${p.practiceName}.`,
+          `Read it in your client portal: ${p.baseUrl}/client-dashboard`,
+          '',
+          p.practiceName,
+        ].join('\n')
       : [`${p.clientName} sent a new secure message.`, `Read it on the client's record: ${p.baseUrl}/staff/requests`].join('\n'),
   };
 }

@@ -27,7 +27,13 @@ export function scheduledDays(sentOn: string, dueOn: string, schedule: ReminderS
  * never two in a day. Completed or cancelled requests and requests with no open item are never chased
  * (the caller selects only those).
  */
-export function reminderDue(p: { today: string; sentOn: string; dueOn: string; schedule: ReminderSchedule; sentDays: readonly string[] }): boolean {
+export function reminderDue(p: {
+  today: string;
+  sentOn: string;
+  dueOn: string;
+  schedule: ReminderSchedule;
+  sentDays: readonly string[];
+}): boolean {
   const reached = scheduledDays(p.sentOn, p.dueOn, p.schedule, p.today);
   const latest = reached[reached.length - 1];
   if (latest === undefined) return false;

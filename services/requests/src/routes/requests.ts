@@ -54,22 +54,39 @@ const tags = ['requests'];
 export function requestRoutes(app: App, deps: RequestsDeps) {
   app.get(
     '/',
-    { preHandler: canView, schema: { tags, summary: 'Requests the caller may see', querystring: RequestListQuerySchema, response: { 200: RequestListSchema, ...E } } },
+    {
+      preHandler: canView,
+      schema: {
+        tags,
+        summary: 'Requests the caller may see',
+        querystring: RequestListQuerySchema,
+        response: { 200: RequestListSchema, ...E },
+      },
+    },
     async (request) => findClientRequests(deps, requireAuth(request), request.query),
   );
   app.post(
     '/',
-    { preHandler: canManage, schema: { tags, summary: 'Send a client a request', body: NewRequestBodySchema, response: { 201: ClientRequestSchema, ...E } } },
+    {
+      preHandler: canManage,
+      schema: { tags, summary: 'Send a client a request', body: NewRequestBodySchema, response: { 201: ClientRequestSchema, ...E } },
+    },
     async (request, reply) => reply.code(201).send(await sendRequest(deps, requireAuth(request), request.body)),
   );
   app.get(
     '/awaiting-review',
-    { preHandler: canManage, schema: { tags, summary: 'Items submitted and waiting for review (My work)', response: { 200: AwaitingReviewSchema, ...E } } },
+    {
+      preHandler: canManage,
+      schema: { tags, summary: 'Items submitted and waiting for review (My work)', response: { 200: AwaitingReviewSchema, ...E } },
+    },
     async (request) => findAwaitingReview(deps, requireAuth(request)),
   );
   app.get(
     '/clients',
-    { preHandler: canManage, schema: { tags, summary: 'Clients the caller may send requests to', response: { 200: RequestClientsSchema, ...E } } },
+    {
+      preHandler: canManage,
+      schema: { tags, summary: 'Clients the caller may send requests to', response: { 200: RequestClientsSchema, ...E } },
+    },
     async (request) => findRequestClients(deps, requireAuth(request)),
   );
   app.get(
@@ -79,14 +96,23 @@ export function requestRoutes(app: App, deps: RequestsDeps) {
   );
   app.post(
     '/templates',
-    { preHandler: canEditTemplates, schema: { tags, summary: 'Add a template', body: TemplateBodySchema, response: { 201: RequestTemplateSchema, ...E } } },
+    {
+      preHandler: canEditTemplates,
+      schema: { tags, summary: 'Add a template', body: TemplateBodySchema, response: { 201: RequestTemplateSchema, ...E } },
+    },
     async (request, reply) => reply.code(201).send(await addTemplate(deps, request.body)),
   );
   app.put(
     '/templates/:id',
     {
       preHandler: canEditTemplates,
-      schema: { tags, summary: 'Change a template', params: IdParams, body: TemplateBodySchema, response: { 200: RequestTemplateSchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Change a template',
+        params: IdParams,
+        body: TemplateBodySchema,
+        response: { 200: RequestTemplateSchema, ...E },
+      },
     },
     async (request) => changeTemplate(deps, request.params.id, request.body),
   );
@@ -97,14 +123,27 @@ export function requestRoutes(app: App, deps: RequestsDeps) {
   );
   app.get(
     '/threads/unread',
-    { preHandler: canManage, schema: { tags, summary: 'Threads with client messages the practice has not read (My work)', response: { 200: UnreadThreadsSchema, ...E } } },
+    {
+      preHandler: canManage,
+      schema: {
+        tags,
+        summary: 'Threads with client messages the practice has not read (My work)',
+        response: { 200: UnreadThreadsSchema, ...E },
+      },
+    },
     async (request) => findUnreadThreads(deps, requireAuth(request)),
   );
   app.get(
     '/threads/:clientId',
     {
       preHandler: canView,
-      schema: { tags, summary: "A client's secure message thread (read marks it read)", params: ClientParams, querystring: ThreadQuery, response: { 200: ThreadSchema, ...E } },
+      schema: {
+        tags,
+        summary: "A client's secure message thread (read marks it read)",
+        params: ClientParams,
+        querystring: ThreadQuery,
+        response: { 200: ThreadSchema, ...E },
+      },
     },
     async (request) => getThread(deps, requireAuth(request), request.params.clientId, { markRead: request.query.mark_read !== false }),
   );
@@ -113,7 +152,13 @@ export function requestRoutes(app: App, deps: RequestsDeps) {
     {
       preHandler: canView,
       bodyLimit: 40 * 1024 * 1024,
-      schema: { tags, summary: 'Write on the thread (attachments filed as documents)', params: ClientParams, body: PostMessageBodySchema, response: { 201: MessageSchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Write on the thread (attachments filed as documents)',
+        params: ClientParams,
+        body: PostMessageBodySchema,
+        response: { 201: MessageSchema, ...E },
+      },
     },
     async (request, reply) => reply.code(201).send(await postMessage(deps, requireAuth(request), request.params.clientId, request.body)),
   );
@@ -127,7 +172,13 @@ export function requestRoutes(app: App, deps: RequestsDeps) {
     {
       preHandler: canView,
       bodyLimit: 8 * 1024 * 1024,
-      schema: { tags, summary: 'Upload, answer or confirm an item', params: ItemParams, body: SubmitItemBodySchema, response: { 200: ClientRequestSchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Upload, answer or confirm an item',
+        params: ItemParams,
+        body: SubmitItemBodySchema,
+        response: { 200: ClientRequestSchema, ...E },
+      },
     },
     async (request) => submitItem(deps, requireAuth(request), request.params.id, request.params.itemId, request.body),
   );
@@ -135,18 +186,30 @@ export function requestRoutes(app: App, deps: RequestsDeps) {
     '/:id/items/:itemId/review',
     {
       preHandler: canManage,
-      schema: { tags, summary: 'Accept an item, or reject it with a reason', params: ItemParams, body: ReviewItemBodySchema, response: { 200: ClientRequestSchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Accept an item, or reject it with a reason',
+        params: ItemParams,
+        body: ReviewItemBodySchema,
+        response: { 200: ClientRequestSchema, ...E },
+      },
     },
     async (request) => reviewItem(deps, requireAuth(request), request.params.id, request.params.itemId, request.body),
   );
   app.post(
     '/:id/remind',
-    { preHandler: canManage, schema: { tags, summary: 'Send a reminder now (one a day at most)', params: IdParams, response: { 200: OkSchema, ...E } } },
+    {
+      preHandler: canManage,
+      schema: { tags, summary: 'Send a reminder now (one a day at most)', params: IdParams, response: { 200: OkSchema, ...E } },
+    },
     async (request) => remindNow(deps, requireAuth(request), request.params.id),
   );
   app.post(
     '/:id/cancel',
-    { preHandler: canManage, schema: { tags, summary: 'Cancel a request (the chase stops)', params: IdParams, response: { 200: ClientRequestSchema, ...E } } },
+    {
+      preHandler: canManage,
+      schema: { tags, summary: 'Cancel a request (the chase stops)', params: IdParams, response: { 200: ClientRequestSchema, ...E } },
+    },
     async (request) => cancelRequest(deps, requireAuth(request), request.params.id),
   );
 }

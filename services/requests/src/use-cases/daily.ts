@@ -66,7 +66,7 @@ export async function runDaily(deps: RequestsDeps, day?: string): Promise<DailyR
         const request = await requestById(tx, r.id, { forUpdate: true });
         const client = request && (await directoryEntry(tx, request.clientId));
         if (!request || !client) return false;
-        return sendReminder(deps, tx, request, client, today, "Reminder schedule");
+        return sendReminder(deps, tx, request, client, today, 'Reminder schedule');
       });
       if (done) result.reminded++;
     }

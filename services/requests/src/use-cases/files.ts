@@ -2,7 +2,12 @@ import { AppError } from '@countinghouse/kit';
 import { cleanDisplayName, fileKindFor, MAX_REQUEST_FILE_BYTES, MESSAGES, type AttachedFile } from '@countinghouse/proto';
 import { createHash, randomUUID } from 'node:crypto';
 
-const MAGIC: Record<string, number[]> = { pdf: [0x25, 0x50, 0x44, 0x46], jpeg: [0xff, 0xd8, 0xff], png: [0x89, 0x50, 0x4e, 0x47], xlsx: [0x50, 0x4b, 0x03, 0x04] };
+const MAGIC: Record<string, number[]> = {
+  pdf: [0x25, 0x50, 0x44, 0x46],
+  jpeg: [0xff, 0xd8, 0xff],
+  png: [0x89, 0x50, 0x4e, 0x47],
+  xlsx: [0x50, 0x4b, 0x03, 0x04],
+};
 
 /**
  * A file to be filed as the client's document: checked like an upload to documents (its name and type

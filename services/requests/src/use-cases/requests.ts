@@ -105,7 +105,13 @@ export async function openRequest(
       documentType: i.kind === 'document' ? (i.document_type ?? 'other') : null,
     })),
   );
-  await addActivity(tx, { requestId: request.id, action: 'opened', byId: by.id, byName: by.name, detail: `Sent with ${its.length} item(s), due ${input.due_on}` });
+  await addActivity(tx, {
+    requestId: request.id,
+    action: 'opened',
+    byId: by.id,
+    byName: by.name,
+    detail: `Sent with ${its.length} item(s), due ${input.due_on}`,
+  });
   await enqueueEvent(
     tx,
     SCHEMA,
@@ -127,9 +133,7 @@ export async function openRequest(
 
 export async function sendRequest(deps: RequestsDeps, p: Principal, input: NewRequestBody) {
   const client = await practiceClientFor(deps.db, p, input.client_id);
-  const request = await deps.db.transaction((tx) =>
-    openRequest(deps, tx, client, input, { id: p.id, name: p.name, actor: actorOf(p) }),
-  );
+  const request = await deps.db.transaction((tx) => openRequest(deps, tx, client, input, { id: p.id, name: p.name, actor: actorOf(p) }));
   return (await toRequests(deps.db, [request!], deps.now()))[0]!;
 }
 
@@ -147,10 +151,11 @@ export async function submitItem(deps: RequestsDeps, p: Principal, requestId: st
   await deps.db.transaction(async (tx) => {
     const { request, client, item } = await lockedItem(tx, p, requestId, itemId);
     if (request.status !== 'open') throw new AppError('CONFLICT', 'This request is closed');
-    if (!isOpenItem(item)) throw new AppError('CONFLICT', item.status === 'accepted' ? 'This item is already accepted' : 'This item is waiting for review');
+    if (!isOpenItem(item))
+      throw new AppError('CONFLICT', item.status === 'accepted' ? 'This item is already accepted' : 'This item is waiting for review');
     const set: Parameters<typeof updateItem>[2] = { status: 'submitted', submittedAt: deps.now(), rejectionReason: item.rejectionReason };
     const files = [];
-    let detail = '';
+    let detail: string;
     if (item.kind === 'document') {
       if (!body.file) throw new AppError('VALIDATION_FAILED', 'Choose a file to upload');
       const label = REQUEST_DOCUMENT_TYPES.find((t) => t.value === item.documentType)?.label ?? 'Document';
