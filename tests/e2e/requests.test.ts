@@ -72,7 +72,7 @@ describe('Records requested from a client, sent back once, accepted', () => {
     await field(client, 'Email').fill(CLIENT.email);
     await field(client, 'Password').fill(CLIENT.password);
     await client.getByRole('button', { name: /log in|sign in/i }).click();
-    await expect.poll(() => client.url(), { timeout: 30_000 }).toMatch(/\/checkout\/test\?session_id=/);
+    await expect.poll(() => client.url(), { timeout: 60_000 }).toMatch(/\/checkout\/test\?session_id=/);
     await client.getByRole('button', { name: /^Pay £100\.00/ }).click();
     await client.waitForURL('**/payment-success?session_id=*');
     // crm opens the client from billing's events: wait for it.
