@@ -32,6 +32,7 @@ import { CrmConfigSchema } from '../services/crm/src/config.js';
 import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
 import { AmlConfigSchema } from '../services/aml/src/config.js';
 import { EngagementConfigSchema } from '../services/engagement/src/config.js';
+import { RequestsConfigSchema } from '../services/requests/src/config.js';
 import { DocumentsConfigSchema } from '../services/documents/src/config.js';
 import { IdentityConfigSchema } from '../services/identity/src/config.js';
 import { IntegrationsConfigSchema } from '../services/integrations/src/config.js';
@@ -96,6 +97,7 @@ export const SERVICE_TABLE: ServiceSpec[] = [
   { name: 'deadlines', entry: 'services/deadlines/src/main.ts', schema: DeadlinesConfigSchema },
   { name: 'aml', entry: 'services/aml/src/main.ts', schema: AmlConfigSchema },
   { name: 'engagement', entry: 'services/engagement/src/main.ts', schema: EngagementConfigSchema, env: practiceEnv },
+  { name: 'requests', entry: 'services/requests/src/main.ts', schema: RequestsConfigSchema, env: practiceEnv },
 ];
 
 export const GATEWAY_ENTRY = 'gateway/src/main.ts';

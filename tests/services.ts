@@ -9,6 +9,7 @@ import { migrationsFolder as settingsMigrations, SCHEMA as SETTINGS } from '@cou
 import { migrationsFolder as deadlinesMigrations, SCHEMA as DEADLINES } from '@countinghouse/deadlines';
 import { migrationsFolder as amlMigrations, SCHEMA as AML } from '@countinghouse/aml';
 import { migrationsFolder as engagementMigrations, SCHEMA as ENGAGEMENT } from '@countinghouse/engagement';
+import { migrationsFolder as requestsMigrations, SCHEMA as REQUESTS } from '@countinghouse/requests';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: DEADLINES, migrationsFolder: deadlinesMigrations },
   { schema: AML, migrationsFolder: amlMigrations },
   { schema: ENGAGEMENT, migrationsFolder: engagementMigrations },
+  { schema: REQUESTS, migrationsFolder: requestsMigrations },
 ];

@@ -4,6 +4,7 @@ import { amlPlugin } from '@countinghouse/aml';
 import { crmPlugin } from '@countinghouse/crm';
 import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
 import { engagementPlugin } from '@countinghouse/engagement';
+import { requestsPlugin } from '@countinghouse/requests';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin, parseIntegrationsConfig, type IntegrationsConfig } from '@countinghouse/integrations';
@@ -62,6 +63,10 @@ export interface ComposeOptions {
   amlToday?: () => string;
   /** The engagement letters' clock (tests move it). */
   engagementNow?: () => Date;
+  /** The client requests' clock (tests move it). */
+  requestsNow?: () => Date;
+  /** Register the requests' daily schedule (default on; tests drive the job themselves). */
+  requestsSchedules?: boolean;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -142,6 +147,16 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
         name: 'engagement',
         register: async (scope) =>
           void (await scope.register(engagementPlugin, { runtime: o.runtime, practice: () => live.practice(), now: o.engagementNow })),
+      },
+      {
+        name: 'requests',
+        register: async (scope) =>
+          void (await scope.register(requestsPlugin, {
+            runtime: o.runtime,
+            practice: () => live.practice(),
+            now: o.requestsNow,
+            schedules: o.requestsSchedules,
+          })),
       },
     ],
   });

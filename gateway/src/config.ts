@@ -27,6 +27,7 @@ export const GatewayConfigSchema = Type.Object({
   DEADLINES_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   AML_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   ENGAGEMENT_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  REQUESTS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   /** The job status API (/api/jobs); empty means the notifications service, which serves it. */
   JOBS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),

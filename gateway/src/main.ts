@@ -99,6 +99,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   deadlines: config.DEADLINES_URL,
   aml: config.AML_URL,
   engagement: config.ENGAGEMENT_URL,
+  requests: config.REQUESTS_URL,
 };
 const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
 const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));

@@ -118,6 +118,15 @@ const CHECKS: Record<PermissionKey, Check> = {
   'engagement.sign': route('POST', () => `/api/engagement/letters/${someId}/sign`, { full_name: 'A Person', agree: true }),
   'engagement.send': route('POST', () => `/api/engagement/clients/${someId}/send`),
   'engagement.templates': route('GET', () => '/api/engagement/templates'),
+  'requests.view': route('GET', () => '/api/requests'),
+  'requests.manage': route('GET', () => '/api/requests/awaiting-review'),
+  'requests.templates': route('PUT', () => `/api/requests/templates/${someId}`, {
+    name: 'Checked',
+    items: [{ kind: 'question', label: 'Anything?', document_type: null }],
+    schedule: { before_days: [7], overdue_every_days: 3 },
+    deadline_kind: null,
+    lead_days: null,
+  }),
 };
 
 beforeAll(async () => {

@@ -96,6 +96,7 @@ describe('the role matrix', () => {
       'deadlines.view',
       'engagement.view',
       'engagement.sign',
+      'requests.view',
     ]);
     const admins = holdersOf(l, 'admin');
     expect(admins.find((h) => h.id === adminAccountId)).toMatchObject({ kind: 'admin_account', username: 'practice.admin', email: null });

@@ -30,6 +30,12 @@ export const DOCUMENT_TYPES = [
   { value: 'payroll', label: 'Payroll', uploadLabel: 'Payroll Documents' },
   { value: 'advisory', label: 'Advisory', uploadLabel: 'Advisory Reports' },
   { value: 'general', label: 'General', uploadLabel: 'General Documents' },
+  // Filed from client requests and messages (issue 28): types a client understands; payroll is above.
+  { value: 'bank_statements', label: 'Bank statements', uploadLabel: 'Bank statements' },
+  { value: 'receipts', label: 'Receipts', uploadLabel: 'Receipts' },
+  { value: 'sales_invoices', label: 'Sales invoices', uploadLabel: 'Sales invoices' },
+  { value: 'identity_document', label: 'Identity document', uploadLabel: 'Identity document' },
+  { value: 'other', label: 'Other', uploadLabel: 'Other' },
   // Signed engagement letters: stored by the engagement service only, never uploaded by hand.
   { value: 'engagement', label: 'Engagement Letters', uploadLabel: 'Engagement Letters' },
 ] as const;

@@ -10,6 +10,7 @@ import { SETTINGS_EVENTS } from './settings/events.js';
 import { DEADLINES_EVENTS } from './deadlines/events.js';
 import { AML_EVENTS } from './aml/events.js';
 import { ENGAGEMENT_EVENTS } from './engagement/events.js';
+import { REQUESTS_EVENTS } from './requests/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -25,6 +26,7 @@ export const TOPICS = {
   deadlines: 'countinghouse.deadlines',
   aml: 'countinghouse.aml',
   engagement: 'countinghouse.engagement',
+  requests: 'countinghouse.requests',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
@@ -57,6 +59,7 @@ export const EVENT_TYPES = {
   ...DEADLINES_EVENTS,
   ...AML_EVENTS,
   ...ENGAGEMENT_EVENTS,
+  ...REQUESTS_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

@@ -51,3 +51,5 @@ export * from './engagement/letters.js';
 export * from './engagement/events.js';
 export * from './workspace/identifiers.js';
 export * from './workspace/workspace.js';
+export * from './requests/requests.js';
+export * from './requests/events.js';

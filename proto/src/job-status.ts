@@ -13,6 +13,7 @@ export const JOB_LABELS: Record<JobName, string> = {
   'deadlines.companies_house_refresh': 'Companies House refresh',
   'aml.daily': 'AML review reminders',
   'engagement.reminders': 'Engagement letter reminders',
+  'requests.daily': 'Client requests opened and chased',
 };
 export const jobLabel = (name: string): string => JOB_LABELS[name as JobName] ?? name;
 

@@ -10,6 +10,7 @@ export const QUEUES = {
   deadlines: 'countinghouse-deadlines',
   aml: 'countinghouse-aml',
   engagement: 'countinghouse-engagement',
+  requests: 'countinghouse-requests',
 } as const;
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
@@ -31,6 +32,9 @@ export const CompaniesHouseRefreshJobSchema = Type.Object({ clientId: Type.Optio
 /** The daily chase of unsigned engagement letters; `day` (YYYY-MM-DD, London) as the deadlines' run. */
 export const EngagementRemindersJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 
+/** The daily run of client requests: open them ahead of deadlines, then chase; `day` (YYYY-MM-DD, London). */
+export const RequestsDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
+
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
@@ -44,6 +48,8 @@ export const JOBS = {
   'aml.daily': { queue: QUEUES.aml, schema: AmlDailyJobSchema },
   /** Daily: e-mail the reminders of unsigned engagement letters (3 and 7 days after sending). */
   'engagement.reminders': { queue: QUEUES.engagement, schema: EngagementRemindersJobSchema },
+  /** Daily: open client requests ahead of deadlines, then e-mail the reminders on each request's schedule. */
+  'requests.daily': { queue: QUEUES.requests, schema: RequestsDailyJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;

@@ -60,5 +60,6 @@ export const SERVICES = [
   'deadlines',
   'aml',
   'engagement',
+  'requests',
 ] as const;
 export type GatewayService = (typeof SERVICES)[number];

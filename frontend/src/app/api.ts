@@ -233,6 +233,9 @@ export const api = createApi({
     'AmlFile',
     'EngagementLetter',
     'EngagementTemplates',
+    'ClientRequest',
+    'RequestThread',
+    'RequestTemplate',
   ],
   endpoints: () => ({}),
 });

@@ -80,6 +80,17 @@ export const IdentityReminderSchema = Type.Object({
   text: Type.String({ minLength: 1, maxLength: 5000 }),
 });
 
+/**
+ * A client's deadlines after a change (added, moved or removed): the whole current list, so a consumer
+ * (requests, to open record requests ahead of them) replaces its copy for the client.
+ */
+export const ClientDeadlinesChangedSchema = Type.Object({
+  clientId: Type.String(),
+  deadlines: Type.Array(
+    Type.Object({ deadlineId: Type.String(), kind: DeadlineKindSchema, period: Type.String(), dueOn: IsoDate, done: Type.Boolean() }),
+  ),
+});
+
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
@@ -87,4 +98,5 @@ export const DEADLINES_EVENTS = {
   'deadlines.deadline_overdue': DeadlineOverdueSchema,
   'deadlines.company_refreshed': CompanyRefreshedSchema,
   'deadlines.identity_reminder': IdentityReminderSchema,
+  'deadlines.client_deadlines': ClientDeadlinesChangedSchema,
 } as const;

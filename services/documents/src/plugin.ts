@@ -4,6 +4,7 @@ import { LIMITS, MAX_FILES_PER_UPLOAD } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { subscribeAmlEvidence } from './consumers/aml-evidence.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
+import { subscribeRequestFiles } from './consumers/request-files.js';
 import { subscribeEngagementLetters } from './consumers/engagement-letters.js';
 import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
@@ -41,6 +42,8 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
   await subscribeAmlEvidence(runtime, storage);
   // Signed engagement letters arrive as events and are filed as the client's documents.
   await subscribeEngagementLetters(runtime, storage);
+  // Files sent against client requests and on the secure message thread, the same way.
+  await subscribeRequestFiles(runtime, storage);
   await app.register(authContext, { verifier: runtime.verifier });
   await app.register(multipart, {
     // The parser stops a file at the limit and flags it; the route turns that into 'File too large'.

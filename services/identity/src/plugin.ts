@@ -8,6 +8,7 @@ import { pruneThrottle } from './db/throttle.js';
 import { senderOf } from './domain/sender.js';
 import { subscribeEngagementMail } from './consumers/engagement-mail.js';
 import { subscribeIdentityReminderMail } from './consumers/identity-reminder-mail.js';
+import { subscribeRequestsMail } from './consumers/requests-mail.js';
 import { subscribeReconnectMail } from './consumers/reconnect-mail.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
@@ -91,6 +92,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   // Reminders of unsigned engagement letters go out through this mailer.
   await subscribeEngagementMail(runtime, mailer);
   await subscribeIdentityReminderMail(runtime, mailer);
+  // The chase of client requests and the notices of secure messages, likewise.
+  await subscribeRequestsMail(runtime, mailer);
   // A client whose Xero or QuickBooks connection was refused is asked by e-mail to connect again.
   await subscribeReconnectMail(runtime, { mailer, publicUrl: runtime.publicUrl, practiceName });
 }

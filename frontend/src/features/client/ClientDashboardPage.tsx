@@ -13,6 +13,8 @@ import { BusinessProfileForm } from './BusinessProfileForm';
 import { PracticeContact } from './PracticeContact';
 import { MyDeadlinesCard } from '../deadlines/MyDeadlinesCard';
 import { SignLetterItem } from '../engagement/SignLetterItem';
+import { MessageThread } from '../requests/MessageThread';
+import { RequestedFromYou } from '../requests/RequestedFromYou';
 import './client.css';
 
 function StatusBadge({ status }: { status: string | null }) {
@@ -128,6 +130,9 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
 
       {subscribed && (
         <>
+          {/* First on the dashboard: what the practice is waiting for (issue 28). */}
+          {c && <RequestedFromYou />}
+
           <Card title="Your subscription" className="client-gap">
             <dl className="client-facts">
               <dt>Status</dt>
@@ -194,6 +199,12 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
               <DocumentUploader clientId={c.id} realm="user" />
               <ClientDocumentsView clientId={c.id} realm="user" />
             </Card>
+          )}
+
+          {c && (
+            <div className="client-gap">
+              <MessageThread clientId={c.id} realm="user" title="Messages with your accountant" />
+            </div>
           )}
 
           {s.package_name && <ChangePackage current={s.package_name} />}

@@ -26,6 +26,7 @@ const EngagementLettersPanel = lazyNamed(() => import('../engagement/LettersPane
 const deadlinesArea = () => import('../deadlines');
 const DeadlinesWorkspace = lazyNamed(deadlinesArea, 'DeadlinesWorkspace');
 const CalendarFeedCard = lazyNamed(deadlinesArea, 'CalendarFeedCard');
+const RequestsWorkspace = lazyNamed(() => import('../requests/RequestsWorkspace'), 'RequestsWorkspace');
 const AmlWorkspace = lazyNamed(() => import('../aml/AmlWorkspace'), 'AmlWorkspace');
 
 /**
@@ -119,6 +120,15 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
           },
         ]
       : []),
+    {
+      key: 'requests',
+      label: 'Requests',
+      children: (
+        <Suspense fallback={<PageSpinner />}>
+          <RequestsWorkspace realm="user" />
+        </Suspense>
+      ),
+    },
     {
       key: 'letters',
       label: 'Engagement letters',

@@ -61,7 +61,7 @@ describe('Staff portal', () => {
     expect(callsTo(LOGOUT)).toHaveLength(1);
   });
 
-  it('staff: welcome header, role badge, three stat cards, five tabs and no Staff Management', async () => {
+  it('staff: welcome header, role badge, three stat cards, six tabs and no Staff Management', async () => {
     mockFetch({ ...config, [ME]: () => json(200, ME_STAFF) });
     renderAt('/staff/dashboard');
     expect(await screen.findByText('Welcome back, Sam')).toBeInTheDocument();
@@ -73,6 +73,7 @@ describe('Staff portal', () => {
       'Client Documents',
       'Leads',
       'Deadlines',
+      'Requests',
       'Engagement letters',
     ]);
   });

@@ -1,4 +1,5 @@
-import type { TaxProfileInput } from '@countinghouse/proto';
+import { enqueueEvent } from '@countinghouse/kit';
+import type { DeadlineKind, TaxProfileInput } from '@countinghouse/proto';
 import { companyFactsOf } from '../companies-house/snapshot.js';
 import {
   directoryEntry,
@@ -17,6 +18,7 @@ import { computeDeadlines } from '../domain/engine.js';
 import { identityStatus, idvPeople } from '../domain/identity-verification.js';
 import { reconcile, type DateMove } from '../domain/reconcile.js';
 import { engineWindow } from '../domain/status.js';
+import { SCHEMA } from '../db/schema.js';
 import type { Tx } from './deps.js';
 
 export interface Recomputed {
@@ -87,5 +89,25 @@ export async function recomputeClient(
     tx,
     moves.map((m) => ({ deadlineId: m.id, clientId, kind: m.kind, period: m.period, fromDue: m.from, toDue: m.to, reason })),
   );
+  if (r.insert.length > 0 || r.update.length > 0 || r.remove.length > 0) {
+    // The client's list as it now stands, for the services that act ahead of deadlines (requests).
+    const now = await storedDeadlines(tx, clientId);
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'deadlines.client_deadlines',
+      {
+        clientId,
+        deadlines: now.map((d) => ({
+          deadlineId: d.id,
+          kind: d.kind as DeadlineKind,
+          period: d.period,
+          dueOn: d.dueOn,
+          done: d.doneAt !== null,
+        })),
+      },
+      { actor: { kind: 'system', id: null }, key: clientId },
+    );
+  }
   return { moves, inserted: r.insert.length, removed: r.remove.length };
 }
