@@ -47,3 +47,5 @@ export * from './rules/client-profile.js';
 export * from './rules/schemas.js';
 export * from './engagement/letters.js';
 export * from './engagement/events.js';
+export * from './workspace/identifiers.js';
+export * from './workspace/workspace.js';

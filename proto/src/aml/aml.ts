@@ -243,6 +243,8 @@ export const AmlFileSchema = Type.Object({
   }),
   can: Type.Object({ edit: Type.Boolean(), approve: Type.Boolean(), delete: Type.Boolean() }),
   audit: Type.Array(AuditEntrySchema),
+  /** The MLRO's last return of the working version, with the reason (issue 26); null once sent again. */
+  returned: Type.Optional(Nullable(Type.Object({ reason: Type.String(), by_name: Type.String(), at: Type.String() }))),
 });
 export type AmlFile = Static<typeof AmlFileSchema>;
 

@@ -36,8 +36,25 @@ export const AmlFileDeletedSchema = Type.Object({
   documentIds: Type.Array(Type.String()),
 });
 
+/** The MLRO returned the version awaiting approval to draft, with a reason (issue 26). */
+export const AmlFileReturnedSchema = Type.Object({
+  clientId: Type.String(),
+  version: Type.Integer(),
+  reason: Type.String(),
+  returnedByName: Type.String(),
+});
+
+/** A version was sent for the MLRO's approval (the client record's badge: awaiting approval). */
+export const AmlFileSubmittedSchema = Type.Object({
+  clientId: Type.String(),
+  version: Type.Integer(),
+  submittedByName: Type.String(),
+});
+
 export const AML_EVENTS = {
   'aml.file_approved': AmlFileApprovedSchema,
+  'aml.file_returned': AmlFileReturnedSchema,
+  'aml.file_submitted': AmlFileSubmittedSchema,
   'aml.review_due': AmlReviewDueSchema,
   'aml.file_deleted': AmlFileDeletedSchema,
 } as const;

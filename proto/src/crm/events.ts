@@ -16,6 +16,15 @@ export const ClientUpsertedSchema = Type.Object({
   businessType: Type.Optional(Type.String()),
 });
 
+/** A task was completed (the client's Timeline: "Task done"). */
+export const TaskDoneSchema = Type.Object({
+  taskId: Type.String(),
+  clientId: Type.Union([Type.String(), Type.Null()]),
+  title: Type.String(),
+  doneByName: Type.String(),
+});
+
 export const CRM_EVENTS = {
   'crm.client_upserted': ClientUpsertedSchema,
+  'crm.task_done': TaskDoneSchema,
 } as const;

@@ -26,6 +26,8 @@ export const TaskSchema = Type.Object({
   created_at: CrmDateTime,
   updated_at: CrmDateTime,
   completed_at: Nullable(CrmDateTime),
+  /** The deadline a task came from (deadlines.task_requested), when it did (issue 26). */
+  deadline_id: Type.Optional(Nullable(Type.String())),
 });
 export type Task = Static<typeof TaskSchema>;
 

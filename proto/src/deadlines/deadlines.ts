@@ -86,6 +86,11 @@ export const DeadlineSchema = Type.Object({
   source: literals(['companies_house', 'rule'] as const),
   done_at: Nullable(Type.String({ format: 'date-time' })),
   done_by_name: Nullable(Type.String()),
+  /** Issue 26: the filing record of a done deadline (absent on replies from before it). */
+  done_by_id: Type.Optional(Nullable(Type.String())),
+  filed_on: Type.Optional(Nullable(IsoDate)),
+  reference: Type.Optional(Nullable(Type.String())),
+  filed_by_previous_agent: Type.Optional(Type.Boolean()),
 });
 export type Deadline = Static<typeof DeadlineSchema>;
 
@@ -98,6 +103,8 @@ export const DeadlineListQuerySchema = Type.Object(
     window: Type.Optional(literals(DEADLINE_WINDOWS)),
     /** Done deadlines are left out unless asked for. */
     include_done: Type.Optional(Type.Boolean()),
+    /** The Done filter: 'done' lists only done deadlines (most recently filed first); 'open' (the default) only open ones. */
+    status: Type.Optional(literals(['open', 'done'] as const)),
     page: PageNumber(),
     page_size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   },
@@ -161,6 +168,8 @@ export type SaTaxpayer = Static<typeof SaTaxpayerSchema>;
 export const TaxProfileInputSchema = Type.Object(
   {
     company_number: Nullable(Type.String({ maxLength: 20 })),
+    /** The day the practice took the client on: deadlines due before it may be marked filed by the previous agent (issue 26). */
+    engagement_start_on: Type.Optional(Nullable(IsoDate)),
     company_type: literals(['private', 'public'] as const),
     incorporation_date: Nullable(IsoDate),
     /** Accounting reference date: day and month the financial year ends. */

@@ -28,6 +28,20 @@ export const DeadlineDoneSchema = Type.Object({
   dueOn: IsoDate,
   doneAt: Type.String({ minLength: 20 }),
   doneByName: Type.String(),
+  /** Issue 26: the filing record (absent on events from before it). */
+  filedOn: Type.Optional(IsoDate),
+  reference: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  filedByPreviousAgent: Type.Optional(Type.Boolean()),
+});
+
+/** A done deadline was reopened (undo): it counts as open again. */
+export const DeadlineReopenedSchema = Type.Object({
+  deadlineId: Type.String(),
+  clientId: Type.String(),
+  kind: DeadlineKindSchema,
+  period: Type.String(),
+  dueOn: IsoDate,
+  reopenedByName: Type.String(),
 });
 
 /** A deadline passed and not done: notifications raises one notification per deadline. */
@@ -56,6 +70,7 @@ export const CompanyRefreshedSchema = Type.Object({
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
+  'deadlines.deadline_reopened': DeadlineReopenedSchema,
   'deadlines.deadline_overdue': DeadlineOverdueSchema,
   'deadlines.company_refreshed': CompanyRefreshedSchema,
 } as const;

@@ -56,6 +56,8 @@ export const MeSchema = Type.Object({
   /** The best active staff role (admin > manager > staff), or null. */
   staff_role: Type.Union([RoleNameSchema, Type.Null()]),
   session_expires_at: Type.String({ format: 'date-time' }),
+  /** Where /login takes this person (homeFor): '/work' for staff-side people, '/dashboard' for clients. */
+  home: Type.Optional(Type.String()),
 });
 export type Me = Static<typeof MeSchema>;
 
