@@ -49,6 +49,7 @@ import {
   useSubmitAmlFileMutation,
 } from './api';
 import { PersonFormModal } from './PersonForm';
+import { useAmlReturnMutation } from '../workspace/api';
 
 const STATUS_COLOURS: Record<AmlStatus, string> = {
   not_started: 'default',
@@ -245,6 +246,7 @@ export function AmlFileView({ clientId, realm }: { clientId: string; realm: Auth
   const [answerRisk, riskState] = useAnswerAmlRiskMutation();
   const [submit, submitState] = useSubmitAmlFileMutation();
   const [approve, approveState] = useApproveAmlFileMutation();
+  const [returnFile, returnState] = useAmlReturnMutation();
   const [method, setMethod] = useState<'in_person' | 'video' | 'electronic'>('video');
   const [note, setNote] = useState('');
   const [viewVersion, setViewVersion] = useState<number | null>(null);
@@ -299,6 +301,14 @@ export function AmlFileView({ clientId, realm }: { clientId: string; realm: Auth
             <Descriptions.Item label="Retention">{file.retention.reason}</Descriptions.Item>
           </Descriptions>
           {!editable && <Alert type="info" title={AML_MESSAGES.readOnly} />}
+          {file.returned && (
+            <Alert
+              type="warning"
+              showIcon
+              title={`Returned by ${file.returned.by_name} on ${formatDate(file.returned.at)}`}
+              description={file.returned.reason}
+            />
+          )}
 
           <Card
             size="small"
@@ -430,23 +440,50 @@ export function AmlFileView({ clientId, realm }: { clientId: string; realm: Auth
           </Flex>
           {file.can.approve && (
             <Card size="small" title="MLRO sign-off">
-              <Input.TextArea aria-label="Approval note" value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} />
-              <Button
-                type="primary"
-                style={{ marginTop: 8 }}
-                disabled={!note.trim()}
-                loading={approveState.isLoading}
-                onClick={() =>
-                  approve({ clientId, note, realm })
-                    .unwrap()
-                    .then(
-                      () => toast.success(serverText('Due diligence approved'), 'aml'),
-                      (e) => fail(e, 'The file could not be approved'),
-                    )
-                }
-              >
-                Approve
-              </Button>
+              <Input.TextArea
+                aria-label="Approval note or reason for returning"
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+                rows={2}
+                maxLength={2000}
+              />
+              <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+                Approve with a note, or return the file to the team with the reason.
+              </Typography.Paragraph>
+              <Flex gap={8} wrap style={{ marginTop: 8 }}>
+                <Button
+                  disabled={!note.trim()}
+                  loading={returnState.isLoading}
+                  onClick={() =>
+                    returnFile({ clientId, reason: note.trim(), realm })
+                      .unwrap()
+                      .then(
+                        () => {
+                          setNote('');
+                          toast.success(serverText('File returned with your reason'), 'aml');
+                        },
+                        (e) => fail(e, 'The file could not be returned'),
+                      )
+                  }
+                >
+                  Return with reason
+                </Button>
+                <Button
+                  type="primary"
+                  disabled={!note.trim()}
+                  loading={approveState.isLoading}
+                  onClick={() =>
+                    approve({ clientId, note, realm })
+                      .unwrap()
+                      .then(
+                        () => toast.success(serverText('Due diligence approved'), 'aml'),
+                        (e) => fail(e, 'The file could not be approved'),
+                      )
+                  }
+                >
+                  Approve
+                </Button>
+              </Flex>
             </Card>
           )}
 

@@ -5,10 +5,10 @@ import {
   formatDate,
   formatDateTime,
   formatGBP,
-  VAT_SCHEMES,
-  type Client,
-  type ClientTaxRecord,
+  PERSON_ROLES,
+  type ClientRecord,
   type Deadline,
+  type SubscriptionStatus,
 } from '@countinghouse/proto';
 import { errorBody, httpStatus, type AuthRealm } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
@@ -19,19 +19,25 @@ import { ClientStatusBadge } from '../crm/components/StatusBadge';
 import { useClientDeadlinesQuery, useClientTaxRecordQuery } from '../deadlines/api';
 import { DeadlineTable } from '../deadlines/DeadlineTable';
 import { TaxProfileForm } from '../deadlines/TaxProfileForm';
-import { useMarkDone } from '../deadlines/use-mark-done';
+import { useMarkDone, useUndoDone } from '../deadlines/use-mark-done';
 import { useAmlFileQuery } from '../aml/api';
 import { AmlFileView } from '../aml/AmlWorkspace';
 import { OutstandingTag } from '../aml/OutstandingBadge';
-import { ClientLettersView, LetterStatusTag } from '../engagement/ClientLetterDialog';
-import { useClientLettersQuery } from '../engagement/api';
+import { ClientLettersView } from '../engagement/ClientLetterDialog';
 import { ClientDocumentsView } from '../documents/ClientDocumentsView';
 import { DocumentUploader } from '../documents';
-import { useClientCommunicationsQuery, useClientRecordQuery } from './api';
+import { useClientCommunicationsQuery, useRecordQuery } from './api';
+import { IdentifiersCard } from './IdentifiersCard';
 import { TasksTable } from './TasksTable';
 import { ClientTimeline } from './ClientTimeline';
 import { overdueFirst } from './order';
 import './workspace.css';
+
+const LETTER_BADGE: Record<ClientRecord['badges']['letter'], { text: string; colour: string }> = {
+  none: { text: 'No engagement letter', colour: 'default' },
+  awaiting_signature: { text: 'Letter awaiting signature', colour: 'gold' },
+  signed: { text: 'Letter signed', colour: 'green' },
+};
 
 export const NO_ACCESS_TITLE = "You don't have access to this client";
 
@@ -53,8 +59,8 @@ export const clientRecordPath = (base: string, id: string) => `${base}/clients/$
  */
 export function ClientRecordPage({ realm, base }: RecordProps) {
   const { id = '' } = useParams();
-  const client = useClientRecordQuery({ id, realm }, { skip: !id });
-  usePageTitle(client.data?.company_name ?? 'Client');
+  const client = useRecordQuery({ id, realm }, { skip: !id });
+  usePageTitle(client.data?.client.company_name ?? 'Client');
 
   if (client.isError) {
     const status = httpStatus(client.error);
@@ -84,22 +90,28 @@ export function ClientRecordPage({ realm, base }: RecordProps) {
     );
   }
   if (!client.data) return <PageSpinner label="Loading the client…" />;
-  return <Record client={client.data} realm={realm} base={base} />;
+  return <Record record={client.data} realm={realm} base={base} />;
 }
 
-function Record({ client, realm, base }: { client: Client } & RecordProps) {
-  const deadlines = useClientDeadlinesQuery({ clientId: client.id, realm });
-  const aml = useAmlFileQuery({ clientId: client.id, realm });
-  const letters = useClientLettersQuery({ clientId: client.id, realm: realm === 'user' ? 'user' : 'admin' });
-  const overdue = (deadlines.data?.deadlines ?? []).filter((d) => d.status === 'overdue').length;
+function Record({ record, realm, base }: { record: ClientRecord } & RecordProps) {
+  const { client, badges } = record;
+  const overdue = badges.overdue_deadlines;
   const letterRealm = realm === 'user' ? 'user' : 'admin';
   const lazy = (node: ReactNode) => <Suspense fallback={<Skeleton active />}>{node}</Suspense>;
 
   const tabs = [
-    { key: 'overview', label: 'Overview', children: <Overview client={client} realm={realm} /> },
-    { key: 'timeline', label: 'Timeline', children: <ClientTimeline clientId={client.id} realm={realm} /> },
+    { key: 'overview', label: 'Overview', children: <Overview record={record} realm={realm} /> },
+    {
+      key: 'timeline',
+      label: 'Timeline',
+      children: <ClientTimeline clientId={client.id} realm={realm} canAddNote={record.can.add_note} />,
+    },
     { key: 'deadlines', label: 'Deadlines', children: <DeadlinesTab clientId={client.id} realm={realm} /> },
-    { key: 'tasks', label: 'Tasks', children: <TasksTable realm={realm} base={base} query={{ client_id: client.id }} showClient={false} /> },
+    {
+      key: 'tasks',
+      label: 'Tasks',
+      children: <TasksTable realm={realm} base={base} query={{ client_id: client.id }} showClient={false} />,
+    },
     {
       key: 'documents',
       label: 'Documents',
@@ -124,7 +136,7 @@ function Record({ client, realm, base }: { client: Client } & RecordProps) {
         title={client.company_name}
         subtitle={
           <Flex wrap gap={8} align="center" component="span" className="client-record__facts">
-            <ClientStatusBadge status={client.subscription_status} />
+            <ClientStatusBadge status={client.subscription_status as SubscriptionStatus} />
             <span>
               {client.package_name ?? 'No package'} · {formatGBP(client.monthly_fee)}/month
             </span>
@@ -133,16 +145,19 @@ function Record({ client, realm, base }: { client: Client } & RecordProps) {
         }
       />
       <Flex wrap gap={8} aria-label="Badges" role="list" className="client-record__badges">
-        {aml.data?.outstanding && (
+        {badges.due_diligence === 'outstanding' && (
           <span role="listitem">
             <OutstandingTag />
           </span>
         )}
-        {letters.data && (
+        {badges.due_diligence === 'awaiting_approval' && (
           <span role="listitem">
-            Letter: <LetterStatusTag status={letters.data.status} signedAt={letters.data.current?.signed_at} />
+            <Tag color="gold">Due diligence awaiting approval</Tag>
           </span>
         )}
+        <span role="listitem">
+          <Tag color={LETTER_BADGE[badges.letter].colour}>{LETTER_BADGE[badges.letter].text}</Tag>
+        </span>
         {overdue > 0 && (
           <span role="listitem">
             <Tag color="red">
@@ -159,45 +174,23 @@ function Record({ client, realm, base }: { client: Client } & RecordProps) {
 }
 
 const dash = (v: ReactNode) => (v === null || v === undefined || v === '' ? '—' : v);
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-function yearEnd(record: ClientTaxRecord): string | null {
-  const ard = record.company?.accounting_reference_date ?? (record.profile.ard_day && record.profile.ard_month ? { day: record.profile.ard_day, month: record.profile.ard_month } : null);
-  return ard ? `${ard.day} ${MONTHS[ard.month - 1]}` : null;
-}
-
-function Overview({ client, realm }: { client: Client; realm: AuthRealm }) {
+function Overview({ record, realm }: { record: ClientRecord; realm: AuthRealm }) {
+  const { client } = record;
   const tax = useClientTaxRecordQuery({ clientId: client.id, realm });
   const aml = useAmlFileQuery({ clientId: client.id, realm });
-  const record = tax.data;
-  const vat = record ? VAT_SCHEMES.find((v) => v.value === record.profile.vat_scheme)?.label : null;
   const people = aml.data?.current.people ?? [];
   return (
     <Flex vertical gap={16}>
-      <Card size="small" title="Identifiers">
-        {tax.isLoading ? (
-          <Skeleton active />
-        ) : tax.isError ? (
-          <Alert type="error" showIcon title="The client's identifiers could not be loaded" />
-        ) : (
-          <Descriptions size="small" column={{ xs: 1, md: 2 }} bordered>
-            <Descriptions.Item label="Business type">{dash(record?.business_type ?? client.business_type)}</Descriptions.Item>
-            <Descriptions.Item label="Company number">{dash(record?.profile.company_number)}</Descriptions.Item>
-            <Descriptions.Item label="Year end">{dash(record && yearEnd(record))}</Descriptions.Item>
-            <Descriptions.Item label="Registered office">{dash(record?.company?.registered_office)}</Descriptions.Item>
-            <Descriptions.Item label="SIC codes">{dash(record?.company?.sic_codes.join(', '))}</Descriptions.Item>
-            <Descriptions.Item label="VAT">{dash(vat)}</Descriptions.Item>
-            <Descriptions.Item label="PAYE scheme">{record?.profile.paye_scheme ? 'Yes' : 'No'}</Descriptions.Item>
-          </Descriptions>
-        )}
-      </Card>
+      <IdentifiersCard record={record} tax={tax.data} realm={realm} />
       <Card size="small" title="Contact">
         <Descriptions size="small" column={{ xs: 1, md: 2 }} bordered>
           <Descriptions.Item label="Name">{dash(client.contact_name)}</Descriptions.Item>
           <Descriptions.Item label="E-mail">
             <a href={`mailto:${client.contact_email}`}>{client.contact_email}</a>
           </Descriptions.Item>
-          <Descriptions.Item label="Phone">{client.contact_phone ? <a href={`tel:${client.contact_phone}`}>{client.contact_phone}</a> : '—'}</Descriptions.Item>
+          <Descriptions.Item label="Phone">
+            {client.contact_phone ? <a href={`tel:${client.contact_phone}`}>{client.contact_phone}</a> : '—'}
+          </Descriptions.Item>
           <Descriptions.Item label="Client since">{formatDate(client.registration_date)}</Descriptions.Item>
         </Descriptions>
       </Card>
@@ -209,12 +202,12 @@ function Overview({ client, realm }: { client: Client; realm: AuthRealm }) {
         <List
           size="small"
           dataSource={people}
-          locale={{ emptyText: 'No people yet' }}
+          locale={{ emptyText: aml.isError ? 'The people could not be loaded' : 'No people yet' }}
           renderItem={(p) => (
             <List.Item>
               <Flex wrap gap={8}>
                 <Typography.Text strong>{p.name}</Typography.Text>
-                <span>{p.role.replace('_', ' ')}</span>
+                <span>{PERSON_ROLES.find((r) => r.value === p.role)?.label ?? p.role}</span>
                 {p.date_of_birth && <span>born {formatDate(p.date_of_birth)}</span>}
                 <Tag>{p.source === 'companies_house' ? 'Companies House' : 'Entered by hand'}</Tag>
               </Flex>
@@ -230,6 +223,7 @@ function DeadlinesTab({ clientId, realm }: { clientId: string; realm: AuthRealm 
   const deadlines = useClientDeadlinesQuery({ clientId, realm });
   const record = useClientTaxRecordQuery({ clientId, realm });
   const markDone = useMarkDone(realm);
+  const undo = useUndoDone(realm);
   const rows: Deadline[] = overdueFirst(deadlines.data?.deadlines ?? []);
   return (
     <Flex vertical gap={16}>
@@ -241,11 +235,18 @@ function DeadlinesTab({ clientId, realm }: { clientId: string; realm: AuthRealm 
           loading={deadlines.isFetching}
           showClient={false}
           onMarkDone={markDone}
+          onUndo={(d) => void undo(d)}
           emptyText="No deadlines yet: fill in the tax profile"
         />
       )}
       <Card size="small" title="Tax profile">
-        {record.data ? <TaxProfileForm record={record.data} realm={realm} canEdit /> : record.isError ? <Alert type="error" title="The tax profile could not be loaded" /> : <Skeleton active />}
+        {record.data ? (
+          <TaxProfileForm record={record.data} realm={realm} canEdit />
+        ) : record.isError ? (
+          <Alert type="error" title="The tax profile could not be loaded" />
+        ) : (
+          <Skeleton active />
+        )}
       </Card>
     </Flex>
   );
@@ -274,16 +275,14 @@ function CommunicationsTab({ clientId, realm }: { clientId: string; realm: AuthR
   );
 }
 
-function BillingTab({ client }: { client: Client }) {
+function BillingTab({ client }: { client: ClientRecord['client'] }) {
   return (
     <Descriptions size="small" column={1} bordered>
       <Descriptions.Item label="Package">{dash(client.package_name)}</Descriptions.Item>
       <Descriptions.Item label="Monthly fee">{formatGBP(client.monthly_fee)}</Descriptions.Item>
       <Descriptions.Item label="Subscription">
-        <ClientStatusBadge status={client.subscription_status} />
+        <ClientStatusBadge status={client.subscription_status as SubscriptionStatus} />
       </Descriptions.Item>
-      <Descriptions.Item label="Next billing date">{client.next_billing_date ? formatDate(client.next_billing_date) : '—'}</Descriptions.Item>
-      <Descriptions.Item label="Employees">{client.employees_count}</Descriptions.Item>
     </Descriptions>
   );
 }

@@ -1,16 +1,11 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Card, Empty, Flex, List, Segmented, Skeleton, Tag, Typography } from 'antd';
 import { Link } from 'react-router-dom';
-import { amlStatusLabel, deadlineKindLabel, formatDate, type Deadline, type Task } from '@countinghouse/proto';
+import { formatDate, type WorkBucket, type WorkKind, type WorkWho } from '@countinghouse/proto';
 import type { AuthRealm } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
 import { usePageTitle } from '../../shared/use-page-title';
-import { useDeadlinesQuery } from '../deadlines/api';
-import { StatusTag } from '../deadlines/DeadlineTable';
-import { useAmlFilesQuery } from '../aml/api';
-import { useLetterStatusesQuery } from '../engagement/api';
-import { useWorkTasksQuery } from './api';
-import { bucketOf, overdueFirst, type Bucket } from './order';
+import { useWorkQuery } from './api';
 import { clientLink, TasksTable } from './TasksTable';
 import './workspace.css';
 
@@ -21,21 +16,26 @@ export interface MyWorkProps {
   userId: string | null;
   /** Admins and managers may switch to everyone's work; others see only their own. */
   canSeeEveryone: boolean;
-  /** Whether AML files may be listed (aml.view). */
-  canSeeAml: boolean;
 }
+
+const KIND_LABEL: Record<WorkKind, string> = {
+  deadline: 'Deadline',
+  task: 'Task',
+  aml_review: 'AML review',
+  letter: 'Letter awaiting signature',
+};
 
 interface Item {
   key: string;
-  due: string | null;
-  kind: 'Deadline' | 'Task' | 'AML review' | 'Letter';
+  due: string;
+  bucket: WorkBucket;
+  kind: string;
   clientId: string | null;
   clientName: string;
   what: ReactNode;
-  tag?: ReactNode;
 }
 
-const BUCKETS: { key: Exclude<Bucket, 'later'>; title: string; empty: string }[] = [
+const BUCKETS: { key: WorkBucket; title: string; empty: string }[] = [
   { key: 'overdue', title: 'Overdue', empty: 'Nothing overdue' },
   { key: 'this_week', title: 'Due this week', empty: 'Nothing due this week' },
   { key: 'next_week', title: 'Due next week', empty: 'Nothing due next week' },
@@ -48,69 +48,33 @@ const londonToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/L
  * assigned to me, AML reviews and letters awaiting signature, with "Mine / Everyone" for those who
  * may see everyone's. The server limits an accountant to their own clients everywhere.
  */
-export function MyWorkPage({ realm, base, userId, canSeeEveryone, canSeeAml }: MyWorkProps) {
+export function MyWorkPage({ realm, base, userId, canSeeEveryone }: MyWorkProps) {
   usePageTitle('My work');
-  const [scope, setScope] = useState<'mine' | 'everyone'>('mine');
-  const mine = scope === 'mine' && userId ? userId : undefined;
+  const [scope, setScope] = useState<WorkWho>('mine');
+  const who: WorkWho = canSeeEveryone ? scope : 'mine';
+  const sources = [
+    useWorkQuery({ source: 'deadlines', who, realm }),
+    useWorkQuery({ source: 'tasks', who, realm }),
+    useWorkQuery({ source: 'aml', who, realm }),
+    useWorkQuery({ source: 'letters', who, realm }),
+  ];
+  const today = sources.find((q) => q.data)?.data?.today ?? londonToday();
+  const loading = sources.some((q) => q.isLoading);
+  const failed = sources.some((q) => q.isError);
 
-  const overdue = useDeadlinesQuery({ window: 'overdue', page_size: 200, assignee_id: mine, realm });
-  const coming = useDeadlinesQuery({ window: '30', page_size: 200, assignee_id: mine, realm });
-  const tasks = useWorkTasksQuery({ assignee_id: mine, page_size: 200, realm });
-  const aml = useAmlFilesQuery({ status: 'outstanding', page_size: 100, realm }, { skip: !canSeeAml });
-  const letters = useLetterStatusesQuery({ realm });
+  const items: Item[] = sources.flatMap((q) =>
+    (q.data?.items ?? []).map((w) => ({
+      key: `${w.kind}-${w.id}`,
+      due: w.due_on,
+      bucket: w.bucket,
+      kind: KIND_LABEL[w.kind],
+      clientId: w.client_id,
+      clientName: w.client_name ?? '',
+      what: w.assignee_name && who === 'everyone' ? `${w.title} (${w.assignee_name})` : w.title,
+    })),
+  );
 
-  const today = overdue.data?.today ?? coming.data?.today ?? londonToday();
-  const loading = overdue.isLoading || coming.isLoading || tasks.isLoading;
-  const failed = overdue.isError || coming.isError || tasks.isError;
-
-  const items = useMemo(() => {
-    const out: Item[] = [];
-    const seen = new Set<string>();
-    const deadlines: Deadline[] = overdueFirst([...(overdue.data?.deadlines ?? []), ...(coming.data?.deadlines ?? [])]);
-    for (const d of deadlines) {
-      if (seen.has(d.id) || d.status === 'done') continue;
-      seen.add(d.id);
-      out.push({
-        key: `d-${d.id}`,
-        due: d.due_on,
-        kind: 'Deadline',
-        clientId: d.client_id,
-        clientName: d.client_name,
-        what: `${deadlineKindLabel(d.kind)} (${d.period})`,
-        tag: <StatusTag status={d.status} />,
-      });
-    }
-    for (const t of tasks.data?.tasks ?? []) {
-      if (t.status === 'completed' || t.status === 'cancelled' || !t.due_date) continue;
-      out.push({ key: `t-${t.id}`, due: t.due_date, kind: 'Task', clientId: t.client_id, clientName: t.client_company_name ?? '', what: taskText(t) });
-    }
-    for (const f of aml.data?.items ?? []) {
-      // Files waiting for the MLRO, and reviews falling due: an undated file is work for this week.
-      out.push({
-        key: `a-${f.client_id}`,
-        due: f.next_review_on ?? today,
-        kind: 'AML review',
-        clientId: f.client_id,
-        clientName: f.client_name,
-        what: `Due diligence: ${amlStatusLabel(f.status)}`,
-      });
-    }
-    for (const l of letters.data?.statuses ?? []) {
-      if (l.status !== 'awaiting_signature') continue;
-      out.push({
-        key: `l-${l.client_id}`,
-        due: today,
-        kind: 'Letter',
-        clientId: l.client_id,
-        clientName: l.client_name,
-        what: `Engagement letter version ${l.version} awaiting signature`,
-      });
-    }
-    return out;
-  }, [overdue.data, coming.data, tasks.data, aml.data, letters.data, today]);
-
-  const byBucket = (b: Bucket) =>
-    items.filter((i) => i.due !== null && bucketOf(i.due, today) === b).sort((x, y) => (x.due ?? '').localeCompare(y.due ?? ''));
+  const byBucket = (b: WorkBucket) => items.filter((i) => i.bucket === b).sort((x, y) => x.due.localeCompare(y.due));
 
   return (
     <Flex vertical gap={16} className="my-work">
@@ -122,7 +86,7 @@ export function MyWorkPage({ realm, base, userId, canSeeEveryone, canSeeAml }: M
             <Segmented
               aria-label="Whose work"
               value={scope}
-              onChange={(v) => setScope(v as 'mine' | 'everyone')}
+              onChange={(v) => setScope(v as WorkWho)}
               options={[
                 { value: 'mine', label: 'Mine' },
                 { value: 'everyone', label: 'Everyone' },
@@ -167,9 +131,7 @@ export function MyWorkPage({ realm, base, userId, canSeeEveryone, canSeeAml }: M
                           <Tag>{i.kind}</Tag>
                           {i.what}
                         </span>
-                        <Typography.Text type={b.key === 'overdue' ? 'danger' : 'secondary'}>
-                          Due {i.due ? formatDate(i.due) : '—'} {i.tag}
-                        </Typography.Text>
+                        <Typography.Text type={b.key === 'overdue' ? 'danger' : 'secondary'}>Due {formatDate(i.due)}</Typography.Text>
                       </Flex>
                     </List.Item>
                   )}
@@ -179,13 +141,21 @@ export function MyWorkPage({ realm, base, userId, canSeeEveryone, canSeeAml }: M
           );
         })
       )}
-      <Card size="small" title={<Typography.Title level={2} className="my-work__bucket-title" style={{ fontSize: 18 }}>{scope === 'mine' ? 'My tasks' : 'Tasks'}</Typography.Title>}>
-        <TasksTable realm={realm} base={base} query={{ assignee_id: mine }} emptyText="No tasks assigned" />
+      <Card
+        size="small"
+        title={
+          <Typography.Title level={2} className="my-work__bucket-title" style={{ fontSize: 18 }}>
+            {who === 'mine' ? 'My tasks' : 'Tasks'}
+          </Typography.Title>
+        }
+      >
+        <TasksTable
+          realm={realm}
+          base={base}
+          query={who === 'mine' && userId ? { assignee_id: userId } : {}}
+          emptyText="No tasks assigned"
+        />
       </Card>
     </Flex>
   );
-}
-
-function taskText(t: Task): string {
-  return t.assignee_name ? `${t.title} (${t.assignee_name})` : t.title;
 }

@@ -4,7 +4,7 @@ import { formatDate, type Task, type TaskListQuery } from '@countinghouse/proto'
 import { errorBody, type AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { TASK_PRIORITY_COLOURS, TASK_PRIORITY_LABELS, TASK_STATUS_COLOURS, TASK_STATUS_LABELS } from '../crm/labels';
-import { useCompleteTaskMutation, useWorkTasksQuery } from './api';
+import { useTaskCompleteMutation, useWorkTasksQuery } from './api';
 
 export const clientLink = (base: string, id: string) => `${base}/clients/${encodeURIComponent(id)}`;
 
@@ -19,14 +19,14 @@ interface Props {
 /** Tasks with their client (a link to the record), due date and status; open ones can be completed here. */
 export function TasksTable({ realm, base, query, showClient = true, emptyText = 'No tasks' }: Props) {
   const q = useWorkTasksQuery({ page_size: 100, ...query, realm });
-  const [complete, completing] = useCompleteTaskMutation();
+  const [complete, completing] = useTaskCompleteMutation();
   const toast = useToast();
   if (q.isError) return <Alert type="error" showIcon title={serverText(errorBody(q.error)?.message ?? 'The tasks could not be loaded')} />;
 
   async function done(t: Task) {
     try {
-      await complete({ id: t.id, body: { status: 'completed' }, realm }).unwrap();
-      toast.success(serverText(`Task completed: ${t.title}`), 'task-done');
+      const reply = await complete({ id: t.id, realm }).unwrap();
+      toast.success(serverText(reply.message), 'task-done');
     } catch (err) {
       toast.error(serverText(errorBody(err)?.message ?? 'The task could not be completed'), 'task-done');
     }
@@ -80,14 +80,27 @@ export function TasksTable({ realm, base, query, showClient = true, emptyText = 
             ),
         },
         { title: 'Assigned to', dataIndex: 'assignee_name', render: (n: string | null) => n ?? 'Unassigned' },
-        { title: 'Priority', dataIndex: 'priority', render: (p: Task['priority']) => <Tag color={TASK_PRIORITY_COLOURS[p]}>{TASK_PRIORITY_LABELS[p]}</Tag> },
-        { title: 'Status', dataIndex: 'status', render: (s: Task['status']) => <Tag color={TASK_STATUS_COLOURS[s]}>{TASK_STATUS_LABELS[s]}</Tag> },
+        {
+          title: 'Priority',
+          dataIndex: 'priority',
+          render: (p: Task['priority']) => <Tag color={TASK_PRIORITY_COLOURS[p]}>{TASK_PRIORITY_LABELS[p]}</Tag>,
+        },
+        {
+          title: 'Status',
+          dataIndex: 'status',
+          render: (s: Task['status']) => <Tag color={TASK_STATUS_COLOURS[s]}>{TASK_STATUS_LABELS[s]}</Tag>,
+        },
         {
           title: 'Actions',
           key: 'actions',
           render: (_: unknown, t) =>
             t.status === 'completed' || t.status === 'cancelled' ? null : (
-              <Button size="small" loading={completing.isLoading && completing.originalArgs?.id === t.id} onClick={() => void done(t)} aria-label={`Complete: ${t.title}`}>
+              <Button
+                size="small"
+                loading={completing.isLoading && completing.originalArgs?.id === t.id}
+                onClick={() => void done(t)}
+                aria-label={`Complete: ${t.title}`}
+              >
                 Complete
               </Button>
             ),

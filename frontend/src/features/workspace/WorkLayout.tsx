@@ -16,8 +16,6 @@ import './workspace.css';
 
 /** Who works in the workspace: every staff-side role (issue 26), the accountant included. */
 export const WORKSPACE_ROLES: readonly Role[] = ['admin', 'manager', 'staff', 'accountant', 'mlro'];
-/** Who may switch My work to everyone's work. */
-const EVERYONE_ROLES: readonly Role[] = ['admin', 'manager'];
 
 export const hasWorkspaceAccess = (me: Pick<Me, 'roles'> | undefined) => Boolean(me?.roles.some((r) => WORKSPACE_ROLES.includes(r)));
 
@@ -102,15 +100,7 @@ export function WorkLayout() {
 /** /work: My work for the signed-in person. */
 export function WorkMyWorkPage() {
   const me = useOutletContext<Me>();
-  return (
-    <MyWorkPage
-      realm="user"
-      base="/work"
-      userId={me.user.user_id}
-      canSeeEveryone={me.roles.some((r) => EVERYONE_ROLES.includes(r))}
-      canSeeAml={hasPermission(me.roles, 'aml.view')}
-    />
-  );
+  return <MyWorkPage realm="user" base="/work" userId={me.user.user_id} canSeeEveryone={hasPermission(me.roles, 'work.everyone')} />;
 }
 
 /** /work/clients/:id: the client record under the person's session. */

@@ -13,5 +13,5 @@ export function AdminClientRecordPage() {
 /** /admin/work: My work in the admin panel (the admin sees everyone's, or their own). */
 export function AdminMyWorkPage() {
   const admin = useAppSelector(selectAdminUser);
-  return <MyWorkPage realm="admin" base="/admin" userId={admin?.id ?? null} canSeeEveryone canSeeAml />;
+  return <MyWorkPage realm="admin" base="/admin" userId={admin?.id ?? null} canSeeEveryone />;
 }
