@@ -8,7 +8,6 @@ import {
   CheckSquareOutlined,
   DashboardOutlined,
   FileTextOutlined,
-  InboxOutlined,
   LogoutOutlined,
   MessageOutlined,
   PoundOutlined,
@@ -34,7 +33,6 @@ interface NavEntry {
 /** The sidebar's entries, in the spec's order and wording (section 2). */
 export const ADMIN_NAV: readonly NavEntry[] = [
   { path: '/admin', label: 'Dashboard', icon: <DashboardOutlined /> },
-  { path: '/admin/work', label: 'My work', icon: <InboxOutlined /> },
   { path: '/admin/clients', label: 'Clients', icon: <UserOutlined /> },
   { path: '/admin/leads', label: 'Leads', icon: <UserAddOutlined /> },
   { path: '/admin/staff', label: 'Staff', icon: <TeamOutlined /> },
