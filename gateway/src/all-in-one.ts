@@ -8,6 +8,7 @@ import {
   closeOnSignals,
 } from '@countinghouse/kit';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
+import { seedDeadlinesDemo } from '@countinghouse/deadlines';
 import { seedBillingDemo, stripeOptionsFromEnv } from '@countinghouse/billing';
 import { assertDemoSeedAllowed, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
 import { parseIntegrationsConfig } from '@countinghouse/integrations';
@@ -199,7 +200,13 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   if (seedDemo && made.created) {
     // A fresh data folder in demo mode gets a small demo practice, so a newcomer sees a working product.
     const people = await seedIdentityDemo(runtime.db, demoSeed);
-    await seedCrmDemo(runtime.db);
+    // Issue 26: the demo accountants have clients, and most clients a tax profile, so My work is real on first start.
+    const accountantIds = (people.people ?? []).filter((p) => p.role === 'accountant').map((p) => p.id);
+    const crmSeed = await seedCrmDemo(runtime.db, new Date(), { accountantIds });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(),
+    );
+    if (crmSeed.made) await seedDeadlinesDemo(runtime.db, crmSeed.made, today);
     // billing's side of the same clients (plain data from crm's list; billing publishes no events for them).
     await seedBillingDemo(runtime.db, demoClientFacts());
     if (people.created > 0) {

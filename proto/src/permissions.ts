@@ -56,8 +56,8 @@ export const PERMISSIONS = [
     key: 'work.view',
     area: 'Clients',
     label: 'My work: deadlines, tasks, AML reviews and letters coming due',
-    note: 'Accountants only for the clients assigned to them.',
-    roles: STAFF_AND_ACCOUNTANTS,
+    note: 'Accountants only for the clients assigned to them; an MLRO sees the files awaiting approval.',
+    roles: [...STAFF_AND_ACCOUNTANTS, 'mlro'],
   },
   { key: 'work.everyone', area: 'Clients', label: "See everyone's work in My work", roles: STAFF },
   {

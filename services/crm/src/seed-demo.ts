@@ -276,13 +276,31 @@ export function demoClientFacts(): DemoClientFacts[] {
 const day = 24 * 60 * 60 * 1000;
 
 /** Give an empty crm schema a small, realistic practice. Does nothing when there are clients already. */
-export async function seedCrmDemo(db: Db, now: Date = new Date()): Promise<{ seeded: boolean; clients: number; leads: number }> {
+export interface DemoSeededClient {
+  clientId: string;
+  companyName: string;
+  contactName: string | null;
+  type: 'sole_trader' | 'partnership' | 'limited';
+  employees: number;
+  since: string;
+  cancelled: boolean;
+}
+
+export async function seedCrmDemo(
+  db: Db,
+  now: Date = new Date(),
+  /** The demo accountants' user ids: every current client but one is assigned to one of them, in turn (issue 26). */
+  opts: { accountantIds?: string[] } = {},
+): Promise<{ seeded: boolean; clients: number; leads: number; made?: DemoSeededClient[] }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('crm-demo-seed'))`);
     const { rows } = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${clients}`);
     if ((rows[0]?.n ?? 0) > 0) return { seeded: false, clients: 0, leads: 0 };
     const actor = { kind: 'system', id: null } as const;
     const made: Array<typeof clients.$inferSelect> = [];
+    const accountants = opts.accountantIds ?? [];
+    // The last client stays unassigned (the clients list's "no accountant" case).
+    const accountantFor = (i: number) => (accountants.length && i < CLIENTS.length - 1 ? accountants[i % accountants.length]! : null);
     for (const c of CLIENTS) {
       const registered = new Date(now.getTime() - c.daysAgo * day);
       const next = c.status === 'cancelled' ? null : new Date(now.getTime() + ((c.daysAgo % 28) + 1) * day).toISOString().slice(0, 10);
@@ -302,6 +320,7 @@ export async function seedCrmDemo(db: Db, now: Date = new Date()): Promise<{ see
           onboardingCompleted: c.onboarded,
           employeesCount: c.employees,
           createdAt: registered,
+          assignedAccountantId: accountantFor(made.length),
         })
         .returning();
       await publishClientUpserted(tx, row!, actor);
@@ -423,6 +442,15 @@ export async function seedCrmDemo(db: Db, now: Date = new Date()): Promise<{ see
         createdAt: new Date(now.getTime() - 2 * day),
       },
     ]);
-    return { seeded: true, clients: CLIENTS.length, leads: LEADS.length };
+    const seeded: DemoSeededClient[] = made.map((row, i) => ({
+      clientId: row.id,
+      companyName: row.companyName,
+      contactName: row.contactName,
+      type: CLIENTS[i]!.type,
+      employees: CLIENTS[i]!.employees,
+      since: row.registrationDate.toISOString().slice(0, 10),
+      cancelled: row.subscriptionStatus === 'cancelled',
+    }));
+    return { seeded: true, clients: CLIENTS.length, leads: LEADS.length, made: seeded };
   });
 }

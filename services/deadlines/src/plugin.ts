@@ -53,3 +53,4 @@ export { SCHEMA } from './db/schema.js';
 export { CompaniesHouseClient } from './companies-house/client.js';
 export { computeDeadlines } from './domain/engine.js';
 export { registerSchedules, DEADLINE_SCHEDULES } from './jobs/processors.js';
+export { seedDeadlinesDemo, demoProfile, type DemoTaxClient } from './seed-demo.js';

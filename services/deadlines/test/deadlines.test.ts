@@ -258,7 +258,12 @@ describe('who sees and changes what', () => {
     const byAssignee = (await inject(admin, 'GET', `/api/deadlines?window=all&assignee_id=${accountant.id}`)).json();
     expect(byAssignee.deadlines.every((d: Deadline) => d.client_id === ownedId)).toBe(true);
     const thirty = (await inject(admin, 'GET', '/api/deadlines?window=30')).json();
-    expect(thirty.deadlines.every((d: Deadline) => d.due_on >= TODAY && d.due_on <= '2026-12-23')).toBe(true);
+    // Issue 26: overdue deadlines show in every window, first (they were hidden before).
+    expect(thirty.deadlines.every((d: Deadline) => (d.due_on >= TODAY || d.status === 'overdue') && d.due_on <= '2026-12-23')).toBe(true);
+    expect(thirty.deadlines.map((d: Deadline) => d.status === 'overdue')).toEqual(
+      [...thirty.deadlines.map((d: Deadline) => d.status === 'overdue')].sort((a, b) => Number(b) - Number(a)),
+    );
+    expect(thirty.deadlines.some((d: Deadline) => d.status === 'overdue')).toBe(true);
     const overdue = (await inject(admin, 'GET', `/api/deadlines?window=overdue&client_id=${acmeId}`)).json();
     expect(overdue.deadlines.map((d: Deadline) => [d.kind, d.status])).toEqual([['confirmation_statement', 'overdue']]);
     expect((await inject(admin, 'GET', '/api/deadlines?window=7')).statusCode).toBe(400);

@@ -10,6 +10,7 @@ import {
   type LetterStatuses,
   type MyLetters,
   type Templates,
+  type WorkReply,
 } from '@countinghouse/proto';
 import { createHash, randomUUID } from 'node:crypto';
 import { pino } from 'pino';
@@ -131,6 +132,26 @@ describe('a new client paying for Growth', () => {
     const r = await inject(admin, 'GET', '/api/engagement/overview');
     expect(r.json()).toEqual({ awaiting_signature: 1 });
     expect((await inject(assigned.token, 'GET', '/api/engagement/overview')).statusCode).toBe(403);
+  });
+
+  it('My work (issue 26): the assigned accountant sees it awaiting signature, due 14 days after sending; everyone is for staff', async () => {
+    const before = clock;
+    try {
+      // Tuesday 10 Nov: sent Monday 2 Nov, due Monday 16 Nov, next week.
+      clock = new Date('2026-11-10T09:00:00Z');
+      const w = (await inject(assigned.token, 'GET', '/api/engagement/work')).json() as WorkReply;
+      expect(w).toMatchObject({ who: 'mine', today: '2026-11-10' });
+      expect(w.items.map((i) => [i.kind, i.client_id, i.due_on, i.bucket])).toEqual([['letter', clientId, '2026-11-16', 'next_week']]);
+      expect(((await inject(accountant.token, 'GET', '/api/engagement/work')).json() as WorkReply).items).toEqual([]);
+      expect((await inject(accountant.token, 'GET', '/api/engagement/work?who=everyone')).statusCode).toBe(403);
+      const everyone = (await inject(staff.token, 'GET', '/api/engagement/work?who=everyone')).json() as WorkReply;
+      expect(everyone.items.map((i) => i.client_id)).toEqual([clientId]);
+      clock = new Date('2026-11-17T09:00:00Z');
+      expect(((await inject(admin, 'GET', '/api/engagement/work?who=everyone')).json() as WorkReply).items[0]?.bucket).toBe('overdue');
+      expect((await inject(owner.token, 'GET', '/api/engagement/work')).statusCode).toBe(403);
+    } finally {
+      clock = before;
+    }
   });
 });
 

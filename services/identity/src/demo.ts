@@ -7,8 +7,9 @@ import { generatePassword } from './domain/admin-users.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 /** The demo practice's people: one of each staff role and two clients. All share one password (seedIdentityDemo). */
-export const DEMO_PEOPLE: Array<{ email: string; first: string; last: string; role: Role; company?: string }> = [
-  { email: 'margaret.hale@countinghouse.demo', first: 'Margaret', last: 'Hale', role: 'manager' },
+export const DEMO_PEOPLE: Array<{ email: string; first: string; last: string; role: Role; company?: string; alsoRoles?: Role[] }> = [
+  // The practice's MLRO (issue 26): a manager who also holds mlro, so due diligence can be approved.
+  { email: 'margaret.hale@countinghouse.demo', first: 'Margaret', last: 'Hale', role: 'manager', alsoRoles: ['mlro'] },
   { email: 'tom.fraser@countinghouse.demo', first: 'Tom', last: 'Fraser', role: 'staff' },
   { email: 'priya.shah@countinghouse.demo', first: 'Priya', last: 'Shah', role: 'accountant' },
   { email: 'owen.davies@countinghouse.demo', first: 'Owen', last: 'Davies', role: 'accountant' },
@@ -40,27 +41,34 @@ export function assertDemoSeedAllowed(o: DemoSeedOptions): void {
  * it was generated, their password (the launcher prints it once; it is stored only as a hash).
  * Demo people hold real staff roles: never in production.
  */
-export async function seedIdentityDemo(db: Db, o: DemoSeedOptions): Promise<{ created: number; generatedPassword?: string }> {
+export async function seedIdentityDemo(
+  db: Db,
+  o: DemoSeedOptions,
+): Promise<{ created: number; generatedPassword?: string; people?: Array<{ id: string; email: string; role: Role }> }> {
   assertDemoSeedAllowed(o);
   const existing = await db.execute(sql`select count(*)::int as n from identity.users`);
   if (Number(existing.rows[0]?.n ?? 0) > 0) return { created: 0 };
   const password = o.password ?? generatePassword();
   const hash = await hashPassword(password);
+  const people: Array<{ id: string; email: string; role: Role }> = [];
   await db.transaction(async (tx) => {
     for (const p of DEMO_PEOPLE) {
       const [u] = await tx.insert(users).values({ email: p.email, passwordHash: hash }).returning({ id: users.id });
       await tx
         .insert(profiles)
         .values({ userId: u!.id, email: p.email, firstName: p.first, lastName: p.last, companyName: p.company ?? null, role: p.role });
-      await grantRole(tx, u!.id, p.role, null);
-      // Other services keep read models of who holds which role (Team Members, accountant names).
-      await enqueueEvent(
-        tx,
-        SCHEMA,
-        'identity.role_changed',
-        { userId: u!.id, role: p.role, isActive: true, email: p.email, name: `${p.first} ${p.last}` },
-        { actor: { kind: 'system', id: null }, key: u!.id },
-      );
+      people.push({ id: u!.id, email: p.email, role: p.role });
+      for (const role of [p.role, ...(p.alsoRoles ?? [])]) {
+        await grantRole(tx, u!.id, role, null);
+        // Other services keep read models of who holds which role (Team Members, accountant names).
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'identity.role_changed',
+          { userId: u!.id, role, isActive: true, email: p.email, name: `${p.first} ${p.last}` },
+          { actor: { kind: 'system', id: null }, key: u!.id },
+        );
+      }
       // A demo client signed up like anyone else: billing needs the e-mail (and the new client record
       // the name and company) to take a payment, so the demo's own checkout works (issue 22).
       if (p.role === 'client')
@@ -73,5 +81,5 @@ export async function seedIdentityDemo(db: Db, o: DemoSeedOptions): Promise<{ cr
         );
     }
   });
-  return { created: DEMO_PEOPLE.length, generatedPassword: o.password === undefined ? password : undefined };
+  return { created: DEMO_PEOPLE.length, generatedPassword: o.password === undefined ? password : undefined, people };
 }

@@ -374,3 +374,35 @@ export async function deletionList(db: Exec) {
 }
 
 export type { VersionState };
+
+// ---- My work (issue 26) ----
+
+export interface WorkFileRow extends Record<string, unknown> {
+  client_id: string;
+  company_name: string;
+  assigned_accountant_id: string | null;
+  latest_state: string;
+  latest_version: number;
+  approved_next_review_on: string | null;
+  submitted_on: string | null;
+}
+
+/**
+ * Files with review work by `horizon`: awaiting the MLRO's approval (when `awaiting` is asked for), and
+ * approved files whose next review falls due. `accountantId` narrows the reviews to one accountant's
+ * clients (null: every client's). Current clients only.
+ */
+export async function workFiles(db: Exec, q: { horizon: IsoDate; accountantId: string | null; awaiting: boolean }) {
+  const mine = q.accountantId ? sql`c.assigned_accountant_id = ${q.accountantId}` : sql`true`;
+  const rows = await db.execute<WorkFileRow>(sql`select f.client_id, c.company_name, c.assigned_accountant_id, f.latest_state,
+      f.latest_version, f.approved_next_review_on::text as approved_next_review_on,
+      (select (max(a.at) at time zone 'Europe/London')::date::text from aml.audit a
+        where a.client_id = f.client_id and a.action = 'submit') as submitted_on
+    from aml.files f join aml.client_directory c on c.client_id = f.client_id
+    where c.relationship_ended_on is null and (
+      (${q.awaiting} and f.latest_state = 'awaiting_approval')
+      or (${mine} and f.approved_next_review_on is not null and f.approved_next_review_on <= ${q.horizon}
+          and f.latest_state <> 'awaiting_approval'))
+    order by f.client_id limit 500`);
+  return rows.rows;
+}

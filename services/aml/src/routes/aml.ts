@@ -4,6 +4,7 @@ import {
   AmlListQuerySchema,
   AmlListSchema,
   AmlReportSchema,
+  AmlReturnInputSchema,
   AmlStatusesQuerySchema,
   AmlStatusesSchema,
   AmlVersionSchema,
@@ -19,6 +20,8 @@ import {
   RiskAnswersSchema,
   rolesFor,
   VersionParamsSchema,
+  WorkQuerySchema,
+  WorkReplySchema,
 } from '@countinghouse/proto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -29,6 +32,7 @@ import {
   answerRisk,
   approveFile,
   removePerson,
+  returnFile,
   startNewVersion,
   submitFile,
   updatePerson,
@@ -36,6 +40,7 @@ import {
 import { amlReport, findFiles, findStatuses } from '../use-cases/list-files.js';
 import { getFile, getVersion } from '../use-cases/read-file.js';
 import { deleteAmlFile, findDeletable, findDeletions } from '../use-cases/retention.js';
+import { findWorkAml } from '../use-cases/work.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef };
@@ -63,6 +68,20 @@ export function amlRoutes(app: App, deps: AmlDeps) {
       },
     },
     async (request) => findFiles(deps, requireAuth(request), request.query),
+  );
+
+  r.get(
+    '/work',
+    {
+      preHandler: requireRole(rolesFor('work.view')),
+      schema: {
+        tags,
+        summary: 'My work: files awaiting the MLRO, and reviews falling due by the end of next week',
+        querystring: WorkQuerySchema,
+        response: { 200: WorkReplySchema, ...E },
+      },
+    },
+    async (request) => findWorkAml(deps, requireAuth(request), request.query),
   );
 
   r.get(
@@ -226,6 +245,21 @@ export function amlRoutes(app: App, deps: AmlDeps) {
       },
     },
     async (request) => approveFile(deps, requireAuth(request), request.params.clientId, request.body),
+  );
+
+  r.post(
+    '/clients/:clientId/return',
+    {
+      preHandler: canApprove,
+      schema: {
+        tags,
+        summary: 'Return the version awaiting approval to draft, with a reason (the MLRO only)',
+        params: ClientParamsSchema,
+        body: AmlReturnInputSchema,
+        response: { 200: AmlFileSchema, ...E409 },
+      },
+    },
+    async (request) => returnFile(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
   r.get(

@@ -4,7 +4,9 @@ import {
   DD_LABELS,
   RISK_LABELS,
   VERIFICATION_METHODS,
+  WORKSPACE_MESSAGES,
   type AmlFile,
+  type AmlReturnInput,
   type ApproveInput,
   type EvidenceInput,
   type PersonInput,
@@ -28,11 +30,19 @@ import { actorName, canApprove, canEdit } from '../domain/access.js';
 import { enGb } from '../domain/dates.js';
 import { applyPersonInput, submitBlocker } from '../domain/people.js';
 import { nextReviewOn } from '../domain/review.js';
+import { RETURN_DETAIL_PREFIX } from '../domain/returns.js';
 import { assessRisk } from '../domain/risk.js';
 import type { AmlDeps } from './deps.js';
 import { readWholeFile, visibleClient } from './read-file.js';
 
-type Change = { content: VersionContent; action: string; detail: string; submit?: boolean };
+type Change = {
+  content: VersionContent;
+  action: string;
+  detail: string;
+  submit?: boolean;
+  /** Runs in the change's transaction after it is saved (e.g. its event). */
+  after?: (tx: Exec, version: number) => Promise<unknown>;
+};
 
 /**
  * The one way a file changes: under a lock on the file, on its latest version if that is a draft (or
@@ -67,6 +77,7 @@ async function changeFile(
     const risk = c.content.risk_answers ? assessRisk(c.content.risk_answers) : null;
     await saveDraft(tx, clientId, latest.version, c.content, risk, c.submit ? 'awaiting_approval' : 'draft');
     await addAudit(tx, { clientId, version: latest.version, action: c.action, detail: c.detail, actorId: p.id, actorName: actorName(p) });
+    if (c.after) await c.after(tx, latest.version);
     return readWholeFile(tx, p, client, deps.today());
   });
 }
@@ -177,13 +188,58 @@ export function submitFile(deps: AmlDeps, p: Principal, clientId: string) {
             ? AML_MESSAGES.submitNeedsEvidence(blocker.name)
             : AML_MESSAGES.submitNeedsRisk,
       );
-    return { content: v.content, action: 'submit', detail: `Version ${v.version} sent for the MLRO's approval`, submit: true };
+    return {
+      content: v.content,
+      action: 'submit',
+      detail: `Version ${v.version} sent for the MLRO's approval`,
+      submit: true,
+      after: (tx, version) =>
+        enqueueEvent(
+          tx,
+          SCHEMA,
+          'aml.file_submitted',
+          { clientId, version, submittedByName: actorName(p) },
+          { actor: { kind: p.kind, id: p.id }, key: clientId },
+        ),
+    };
   });
 }
 
 /** Start the next version by hand (a change to an approved file does it by itself). */
 export function startNewVersion(deps: AmlDeps, p: Principal, clientId: string) {
   return changeFile(deps, p, clientId, (v) => ({ content: v.content, action: 'change', detail: `Working on version ${v.version}` }));
+}
+
+/**
+ * The MLRO returns the version awaiting approval to draft, with a reason (issue 26): the preparer
+ * sees it on the file, changes what is asked and sends it again. Audited and announced.
+ */
+export async function returnFile(deps: AmlDeps, p: Principal, clientId: string, input: AmlReturnInput): Promise<AmlFile> {
+  if (!canApprove(p)) throw new AppError('FORBIDDEN', AML_MESSAGES.mlroOnly);
+  const client = await visibleClient(deps.db, p, clientId);
+  const reason = input.reason.trim();
+  return deps.db.transaction(async (tx) => {
+    const file = await readFile(tx, clientId, { lock: true });
+    if (!file || file.latestState !== 'awaiting_approval') throw new AppError('CONFLICT', WORKSPACE_MESSAGES.amlNotAwaiting);
+    const v = (await readVersion(tx, clientId, file.latestVersion))!;
+    await saveDraft(tx, clientId, v.version, v.content, v.risk, 'draft');
+    await addAudit(tx, {
+      clientId,
+      version: v.version,
+      action: 'return',
+      detail: `${RETURN_DETAIL_PREFIX(v.version)}${reason}`,
+      actorId: p.id,
+      actorName: actorName(p),
+    });
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'aml.file_returned',
+      { clientId, version: v.version, reason, returnedByName: actorName(p) },
+      { actor: { kind: p.kind, id: p.id }, key: clientId },
+    );
+    return readWholeFile(tx, p, client, deps.today());
+  });
 }
 
 /** The MLRO's sign-off: the version is approved, in force until its review date; announced by event. */

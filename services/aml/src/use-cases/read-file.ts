@@ -16,6 +16,7 @@ import {
 } from '../db/queries.js';
 import { actorName, canApprove, canDelete, canEdit, viewScopeOf } from '../domain/access.js';
 import { enGb } from '../domain/dates.js';
+import { RETURN_DETAIL_PREFIX } from '../domain/returns.js';
 import { retentionVerdict } from '../domain/retention.js';
 import { amlStatus, isOutstanding } from '../domain/status.js';
 import type { AmlDeps } from './deps.js';
@@ -119,6 +120,7 @@ export async function readWholeFile(db: Exec, p: Principal, client: DirectoryRow
       approve: canApprove(p) && file?.latestState === 'awaiting_approval',
       delete: canDelete(p) && verdict.deletable,
     },
+    returned: returnedOf(trail, file?.latestState ?? 'draft'),
     audit: trail.map((a) => ({
       id: String(a.id),
       version: a.version,
@@ -144,4 +146,17 @@ export async function getVersion(deps: AmlDeps, p: Principal, clientId: string, 
     actorName: actorName(p),
   });
   return toVersion(row, await filenamesOf(deps.db, clientId));
+}
+
+/**
+ * The MLRO's last return, while the file is a draft because of it: the newest of the submissions and
+ * returns in the trail (newest first) is a return.
+ */
+function returnedOf(trail: Array<{ action: string; detail: string; actorName: string; at: Date; version: number | null }>, latestState: string) {
+  if (latestState !== 'draft') return null;
+  const last = trail.find((a) => a.action === 'return' || a.action === 'submit' || a.action === 'approve');
+  if (!last || last.action !== 'return' || last.version === null) return null;
+  const prefix = RETURN_DETAIL_PREFIX(last.version);
+  const reason = last.detail.startsWith(prefix) ? last.detail.slice(prefix.length) : last.detail;
+  return { reason, by_name: last.actorName, at: last.at.toISOString() };
 }

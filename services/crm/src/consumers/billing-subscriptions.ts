@@ -3,6 +3,7 @@ import type { Actor } from '@countinghouse/proto';
 import { upsertClientFromSubscription } from '../db/client-upsert.js';
 import { insertUpgrade } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
+import { enterBillingOnTimeline } from './timeline.js';
 
 /** YYYY-MM-DD of an instant, in the practice's time zone (next_billing_date is a calendar date). */
 const londonDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -45,6 +46,7 @@ export async function applyBillingEvent(tx: DbOrTx, envelope: BillingEvent): Pro
     },
     actor,
   );
+  await enterBillingOnTimeline(tx, envelope, client.id);
   if (envelope.type === 'billing.subscription_updated') {
     const u = envelope.data;
     if (u.reason === 'package_changed' && u.previousPackageName && u.previousPackageName !== u.packageName) {

@@ -27,6 +27,7 @@ export async function applyDeadlineTask(tx: DbOrTx, envelope: EventOf<'deadlines
     status: 'pending',
     priority: daysLeft <= HIGH_PRIORITY_DAYS ? 'high' : 'medium',
     sourceKey: d.idempotencyKey,
+    deadlineId: d.deadlineId,
   });
 }
 

@@ -90,6 +90,7 @@ export function toTask(r: TaskRow, clientCompanyName: string | null, assigneeNam
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
     completed_at: isoOrNull(r.completedAt),
+    deadline_id: r.deadlineId,
   };
 }
 

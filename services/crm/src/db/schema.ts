@@ -129,6 +129,8 @@ export const tasks = crm.table(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /** Who asked for it, for tasks opened by another service (deadlines' idempotency key): one task per key. */
     sourceKey: text('source_key'),
+    /** The deadline a task came from (deadlines.task_requested), when it did. */
+    deadlineId: text('deadline_id'),
   },
   (t) => [
     uniqueIndex('tasks_source_key_idx')
@@ -233,4 +235,63 @@ export const clientTotals = crm.table('client_totals', {
 export const leadTotals = crm.table('lead_totals', {
   stage: text('stage').primaryKey(),
   leads: bigint('leads', { mode: 'number' }).notNull().default(0),
+});
+
+/** The identifiers a UK practice keeps for a client (issue 26), each validated (proto's identifiers.ts) before it is stored. */
+export const clientIdentifiers = crm.table('client_identifiers', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => clients.id, { onDelete: 'cascade' }),
+  utr: text('utr'),
+  vatNumber: text('vat_number'),
+  payeReference: text('paye_reference'),
+  accountsOfficeReference: text('accounts_office_reference'),
+  nino: text('nino'),
+  registeredOffice: text('registered_office'),
+  sicCodes: text('sic_codes').array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedById: text('updated_by_id'),
+  updatedByName: text('updated_by_name'),
+});
+
+/**
+ * The client's Timeline: a read model built from the services' events (and crm's own notes), one row
+ * per event id. Entries about a person who has no client record yet (signed up, not paid) wait with
+ * their user id and are attached when the client is created.
+ */
+export const timelineEntries = crm.table(
+  'timeline_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The event's id (or the note's own id): an event is entered once, whatever the redelivery. */
+    sourceId: text('source_id').notNull(),
+    clientId: uuid('client_id'),
+    userId: text('user_id'),
+    kind: text('kind').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    summary: text('summary').notNull(),
+    actorName: text('actor_name'),
+    source: text('source').notNull(),
+    refType: text('ref_type'),
+    refId: text('ref_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('timeline_source_idx').on(t.sourceId),
+    index('timeline_client_at_idx').on(t.clientId, t.at, t.id),
+    index('timeline_orphan_user_idx')
+      .on(t.userId)
+      .where(sql`${t.clientId} is null`),
+  ],
+);
+
+/** What the client record's badges say, kept from the services' events (no call per page view). */
+export const clientSignals = crm.table('client_signals', {
+  clientId: uuid('client_id').primaryKey(),
+  /** outstanding, awaiting_approval or approved. */
+  dueDiligence: text('due_diligence').notNull().default('outstanding'),
+  /** none, awaiting_signature or signed. */
+  letter: text('letter').notNull().default('none'),
+  overdueDeadlineIds: text('overdue_deadline_ids').array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: updatedAt(),
 });

@@ -4,6 +4,8 @@ import type { Actor } from '@countinghouse/proto';
 /** What crm's use cases need: its database (events go through the outbox in the same transactions). */
 export interface CrmDeps {
   db: Db;
+  /** Today in London, YYYY-MM-DD (tests fix it); My work's buckets count from it. */
+  today?: () => string;
 }
 
 export function actorOf(p: Principal): Actor {

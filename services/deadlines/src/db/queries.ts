@@ -182,6 +182,10 @@ interface ListRow extends Record<string, unknown> {
   source: 'companies_house' | 'rule';
   done_at: Date | string | null;
   done_by_name: string | null;
+  done_by: string | null;
+  filed_on: string | null;
+  reference: string | null;
+  filed_by_previous_agent: boolean;
 }
 
 export function toDeadline(r: ListRow, today: IsoDate): Deadline {
@@ -199,11 +203,15 @@ export function toDeadline(r: ListRow, today: IsoDate): Deadline {
     source: r.source,
     done_at: doneAt,
     done_by_name: r.done_by_name,
+    done_by_id: r.done_by,
+    filed_on: r.filed_on,
+    reference: r.reference,
+    filed_by_previous_agent: r.filed_by_previous_agent,
   };
 }
 
 const LIST_COLUMNS = sql`d.id, d.client_id, c.company_name, d.assigned_accountant_id, d.kind, d.period, d.period_end::text as period_end,
-  d.due_on::text as due_on, d.source, d.done_at, d.done_by_name`;
+  d.due_on::text as due_on, d.source, d.done_at, d.done_by_name, d.done_by, d.filed_on::text as filed_on, d.reference, d.filed_by_previous_agent`;
 
 function scopeFilter(scope: ClientScope): SQL | null {
   if (scope.all) return null;
@@ -221,9 +229,13 @@ export const COUNT_CAP = 10_000;
 export async function listDeadlines(db: Exec, scope: ClientScope, q: DeadlineListQuery, today: IsoDate) {
   const where: SQL[] = [];
   const window = q.window ?? '90';
-  if (!q.include_done) where.push(sql`d.done_at is null`);
+  const doneOnly = q.status === 'done';
+  if (doneOnly) where.push(sql`d.done_at is not null`);
+  else if (!q.include_done) where.push(sql`d.done_at is null`);
   if (window === 'overdue') where.push(sql`d.due_on < ${today}`, sql`d.done_at is null`);
-  else if (window !== 'all') where.push(sql`d.due_on >= ${today}`, sql`d.due_on <= ${addDays(today, Number(window))}`);
+  // Issue 26: what is overdue always shows, first (the earliest dates), in every window.
+  else if (window !== 'all' && !doneOnly)
+    where.push(sql`(d.due_on >= ${today} or d.done_at is null)`, sql`d.due_on <= ${addDays(today, Number(window))}`);
   if (q.kind) where.push(sql`d.kind = ${q.kind}`);
   if (q.client_id) where.push(sql`d.client_id = ${q.client_id}`);
   if (q.assignee_id === 'none') where.push(sql`d.assigned_accountant_id is null`);
@@ -231,7 +243,13 @@ export async function listDeadlines(db: Exec, scope: ClientScope, q: DeadlineLis
   const s = scopeFilter(scope);
   if (s) where.push(s);
   const cond = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
-  const order = window === 'overdue' ? sql`order by d.due_on desc, d.id desc` : sql`order by d.due_on, d.id`;
+  const order = doneOnly
+    ? sql`order by d.done_at desc, d.id desc`
+    : window === 'overdue'
+      ? sql`order by d.due_on desc, d.id desc`
+      : q.include_done
+        ? sql`order by (d.done_at is null and d.due_on < ${today}) desc, d.due_on, d.id`
+        : sql`order by d.due_on, d.id`;
   const offset = (q.page - 1) * q.page_size;
   const [rows, total] = await Promise.all([
     db.execute<ListRow>(sql`select ${LIST_COLUMNS} from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
@@ -260,13 +278,46 @@ export async function deadlineById(db: Exec, id: string, today: IsoDate, opts: {
   return r ? { deadline: toDeadline(r, today), userId: r.user_id, accountantId: r.assigned_accountant_id } : null;
 }
 
-export async function markDone(db: Exec, id: string, actor: { id: string; name: string }) {
+export async function markDone(
+  db: Exec,
+  id: string,
+  actor: { id: string; name: string },
+  filing: { filedOn: string; reference: string | null; previousAgent: boolean },
+) {
   const rows = await db
     .update(deadlines)
-    .set({ doneAt: sql`now()`, doneBy: actor.id, doneByName: actor.name, updatedAt: sql`now()` })
+    .set({
+      doneAt: sql`now()`,
+      doneBy: actor.id,
+      doneByName: actor.name,
+      filedOn: filing.filedOn,
+      reference: filing.reference,
+      filedByPreviousAgent: filing.previousAgent,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(deadlines.id, id), isNull(deadlines.doneAt)))
     .returning({ doneAt: deadlines.doneAt });
   return rows[0]?.doneAt ?? null;
+}
+
+/** Undo: the deadline is open again and its filing record cleared (the reopening is announced and on the Timeline). */
+export async function markUndone(db: Exec, id: string): Promise<boolean> {
+  const rows = await db
+    .update(deadlines)
+    .set({ doneAt: null, doneBy: null, doneByName: null, filedOn: null, reference: null, filedByPreviousAgent: false, updatedAt: sql`now()` })
+    .where(and(eq(deadlines.id, id), sql`${deadlines.doneAt} is not null`))
+    .returning({ id: deadlines.id });
+  return rows.length > 0;
+}
+
+/** My work: open deadlines due up to `horizon` (overdue included), of every client or of one accountant's. */
+export async function workDeadlines(db: Exec, q: { accountantId: string | null; horizon: IsoDate; today: IsoDate }) {
+  const rows = await db.execute<ListRow>(sql`select ${LIST_COLUMNS}
+    from deadlines.deadlines d join deadlines.client_directory c on c.client_id = d.client_id
+    where d.done_at is null and d.due_on <= ${q.horizon}
+      ${q.accountantId ? sql`and d.assigned_accountant_id = ${q.accountantId}` : sql``}
+    order by d.due_on, d.id limit 500`);
+  return rows.rows.map((r) => toDeadline(r, q.today));
 }
 
 /** Open deadlines due within [today, today + leadDays] whose task was not yet asked for at this due date. */

@@ -1,7 +1,7 @@
 import { outboxTables } from '@countinghouse/kit';
 import type { CompanySnapshot, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { bigserial, check, date, index, integer, jsonb, pgSchema, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, date, index, integer, jsonb, pgSchema, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'deadlines';
 export const deadlinesSchema = pgSchema(SCHEMA);
@@ -71,6 +71,11 @@ export const deadlines = deadlinesSchema.table(
     doneAt: timestamp('done_at', { withTimezone: true }),
     doneBy: text('done_by'),
     doneByName: text('done_by_name'),
+    /** The filing record of a done deadline (issue 26): the day it was filed and its reference. */
+    filedOn: date('filed_on', { mode: 'string' }),
+    reference: text('reference'),
+    /** Filed by the client's previous accountant, before the practice's engagement started. */
+    filedByPreviousAgent: boolean('filed_by_previous_agent').notNull().default(false),
     /** When the daily job asked crm for a task (once per deadline and due date). */
     taskRequestedFor: date('task_requested_for', { mode: 'string' }),
     /** When the daily job announced it overdue (once). */
@@ -91,6 +96,10 @@ export const deadlines = deadlinesSchema.table(
       .on(t.assignedAccountantId, t.dueOn, t.id)
       .where(sql`${t.doneAt} is null`),
     index('deadlines_client_due_idx').on(t.clientId, t.dueOn),
+    // The Done filter: most recently done first.
+    index('deadlines_done_at_idx')
+      .on(t.doneAt, t.id)
+      .where(sql`${t.doneAt} is not null`),
     check('deadlines_source_check', sql`${t.source} in ('companies_house', 'rule')`),
   ],
 );

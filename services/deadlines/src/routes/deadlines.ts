@@ -7,6 +7,7 @@ import {
   CompanySearchQuerySchema,
   CompanySearchResultSchema,
   DEADLINES_MESSAGES,
+  DeadlineDoneInputSchema,
   DeadlineListQuerySchema,
   DeadlineListSchema,
   DeadlineSettingsSchema,
@@ -14,6 +15,8 @@ import {
   MarkDoneReplySchema,
   rolesFor,
   TaxProfileInputSchema,
+  WorkQuerySchema,
+  WorkReplySchema,
 } from '@countinghouse/proto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -21,7 +24,14 @@ import { CompaniesHouseError } from '../companies-house/client.js';
 import { readLeadDays, writeLeadDays } from '../db/queries.js';
 import { getCalendarFeed, renderFeed, resetCalendarFeed } from '../use-cases/calendar.js';
 import { getClientRecord, refreshClientCompany, saveTaxProfile } from '../use-cases/client-record.js';
-import { findClientDeadlines, findDeadlines, findMyDeadlines, markDeadlineDone } from '../use-cases/deadlines.js';
+import {
+  findClientDeadlines,
+  findDeadlines,
+  findMyDeadlines,
+  findWorkDeadlines,
+  markDeadlineDone,
+  undoDeadlineDone,
+} from '../use-cases/deadlines.js';
 import type { DeadlinesDeps } from '../use-cases/deps.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
@@ -56,15 +66,48 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
   r.post(
     '/:id/done',
     {
+      // The filing record is optional: a POST with no body records today, no reference, the practice.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       preHandler: canManage,
       schema: {
         tags: ['deadlines'],
-        summary: 'Mark a deadline done (who and when are kept)',
+        summary: 'Mark a deadline done: who and when are kept, with the filing date, a reference, or filed by the previous agent',
+        params: IdParams,
+        body: DeadlineDoneInputSchema,
+        response: { 200: MarkDoneReplySchema, ...E, 409: ErrorRef },
+      },
+    },
+    async (request) => markDeadlineDone(deps, requireAuth(request), request.params.id, request.body),
+  );
+
+  r.post(
+    '/:id/undo',
+    {
+      preHandler: canManage,
+      schema: {
+        tags: ['deadlines'],
+        summary: 'Undo marking a deadline done (it is open again)',
         params: IdParams,
         response: { 200: MarkDoneReplySchema, ...E, 409: ErrorRef },
       },
     },
-    async (request) => markDeadlineDone(deps, requireAuth(request), request.params.id),
+    async (request) => undoDeadlineDone(deps, requireAuth(request), request.params.id),
+  );
+
+  r.get(
+    '/work',
+    {
+      preHandler: requireRole(rolesFor('work.view')),
+      schema: {
+        tags: ['deadlines'],
+        summary: 'My work: open deadlines overdue or due by the end of next week (mine: my clients; everyone: staff)',
+        querystring: WorkQuerySchema,
+        response: { 200: WorkReplySchema, ...E },
+      },
+    },
+    async (request) => findWorkDeadlines(deps, requireAuth(request), request.query),
   );
 
   r.get(

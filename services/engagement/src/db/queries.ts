@@ -235,3 +235,22 @@ export async function directoryEntries(db: Db, ids: string[]): Promise<Directory
   if (ids.length === 0) return [];
   return db.select().from(clientDirectory).where(inArray(clientDirectory.clientId, ids));
 }
+
+/**
+ * My work (issue 26): newest letters awaiting signature of current clients, with the London day each was
+ * sent; of one accountant's clients, or (null) every client's.
+ */
+export async function workLetters(db: Db, accountantId: string | null) {
+  const res = await db.execute<{ id: string; client_id: string; company_name: string; version: number; sent_on: string; assigned_accountant_id: string | null }>(sql`
+    select newest.id, newest.client_id, cd.company_name, newest.version,
+      (newest.sent_at at time zone 'Europe/London')::date::text as sent_on, cd.assigned_accountant_id from (
+      select distinct on (client_id) id, client_id, version, sent_at, signed_at
+      from engagement.letters order by client_id, version desc
+    ) newest
+    join engagement.client_directory cd on cd.client_id = newest.client_id
+    where newest.signed_at is null and cd.subscription_status <> 'cancelled'
+      ${accountantId ? sql`and cd.assigned_accountant_id = ${accountantId}` : sql``}
+    order by newest.sent_at, newest.id
+    limit 500`);
+  return res.rows;
+}

@@ -13,6 +13,8 @@ import {
   TemplatesSaveBodySchema,
   TemplatesSaveReplySchema,
   TemplatesSchema,
+  WorkQuerySchema,
+  WorkReplySchema,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
@@ -29,6 +31,7 @@ import {
 import { sendClientLetter, sendNewTerms } from '../use-cases/send-letters.js';
 import { pdfFilename, signLetter } from '../use-cases/sign-letter.js';
 import { getTemplates, saveTemplates } from '../use-cases/templates.js';
+import { findWorkLetters } from '../use-cases/work.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef };
@@ -154,6 +157,20 @@ export function engagementRoutes(app: App, deps: EngagementDeps) {
       },
     },
     async (request) => sendClientLetter(deps, requireAuth(request), request.params.clientId),
+  );
+
+  r.get(
+    '/work',
+    {
+      preHandler: requireRole(rolesFor('work.view')),
+      schema: {
+        tags: ['engagement'],
+        summary: 'My work: letters awaiting signature, due 14 days after sending (mine: my clients; everyone: staff)',
+        querystring: WorkQuerySchema,
+        response: { 200: WorkReplySchema, ...E },
+      },
+    },
+    async (request) => findWorkLetters(deps, requireAuth(request), request.query),
   );
 
   r.get(

@@ -1,5 +1,5 @@
 import { AppError, enqueueEvent, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
-import { LIMITS, MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
+import { homeFor, LIMITS, MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
 import {
   activeRoles,
   findAdminById,
@@ -95,6 +95,8 @@ export async function getMe(deps: Pick<SignInDeps, 'db'>, userId: string, sessio
     roles,
     staff_role: bestStaffRole(roles),
     session_expires_at: sessionExpiresAt.toISOString(),
+    // Where /login takes them (issue 26): staff-side people to My work, clients to their dashboard.
+    home: homeFor(roles),
   };
 }
 
