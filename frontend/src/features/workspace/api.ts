@@ -38,7 +38,14 @@ export const workspaceApi = api.injectEndpoints({
     /** The record's header, identifiers, badges and counts (403 for another accountant's client). */
     record: build.query<ClientRecord, { id: string } & RealmArg>({
       query: ({ id, realm }) => ({ url: apiPath(WORKSPACE_ROUTES.clientRecord(id)), auth: realm ?? 'admin' }),
-      providesTags: (_r, _e, a) => [{ type: 'Client', id: a.id }, 'Deadline', 'AmlFile', 'EngagementLetter'],
+      // The badges follow the client's AML file, letter and deadlines: refreshed when any of them changes here.
+      providesTags: (_r, _e, a) => [
+        { type: 'Client', id: a.id },
+        { type: 'AmlFile', id: a.id },
+        { type: 'EngagementLetter', id: a.id },
+        { type: 'Deadline', id: 'LIST' },
+        'Deadline',
+      ],
     }),
     saveIdentifiers: build.mutation<
       { identifiers: ClientIdentifiers; message: string },
