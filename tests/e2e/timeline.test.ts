@@ -99,7 +99,7 @@ describe('The client Timeline (issue 26)', () => {
       return ours.filter((k, i) => ours.indexOf(k) === i);
     };
     // The read model follows the events (the outbox relay; Kafka in the distributed product).
-    await expect.poll(order, { timeout: 60_000, intervals: [1000, 2000, 3000] }).toEqual(wanted);
+    await expect.poll(order, { timeout: 60_000, interval: 1000 }).toEqual(wanted);
     await page.screenshot({ path: `/tmp/e2e-timeline-${server.mode}.png`, fullPage: true });
   });
 });

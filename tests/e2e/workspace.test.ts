@@ -2,7 +2,7 @@ import { AML_MESSAGES, IDENTIFIER_MESSAGES } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLES } from '../../services/documents/test/helpers.js';
-import { auditPage, describeProblems, DESKTOP } from './a11y.js';
+import { auditPage, describeProblems, DESKTOP, PHONE } from './a11y.js';
 import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
@@ -203,8 +203,19 @@ describe('The workspace (issue 26)', () => {
       ...(await auditPage(p, `/work/clients/${mineId}`, (x) => x.getByRole('heading', { level: 1, name: MINE }).waitFor())),
       ...(await auditPage(p, `/work/clients/${theirsId}`, (x) => x.getByText("You don't have access to this client").waitFor())),
     );
-    await p.screenshot({ path: '/tmp/e2e-workspace-phone.png', fullPage: true });
-    await p.setViewportSize(DESKTOP);
+    // For a person to look at: My work and the record at both sizes.
+    for (const [size, viewport] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      await p.setViewportSize(viewport);
+      await p.goto('/work');
+      await p.getByRole('heading', { level: 1, name: 'My work' }).waitFor();
+      await p.screenshot({ path: `/tmp/e2e-workspace-mywork-${size}.png`, fullPage: true });
+      await p.goto(`/work/clients/${mineId}`);
+      await p.getByRole('heading', { level: 1, name: MINE }).waitFor();
+      await p.screenshot({ path: `/tmp/e2e-workspace-record-${size}.png`, fullPage: true });
+    }
     await ctx.close();
     expect(describeProblems(checks)).toEqual([]);
   });
