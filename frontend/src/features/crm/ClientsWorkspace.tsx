@@ -77,7 +77,8 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   // Each client's next open deadline (overdue ones first): one list for the whole page.
   const deadlines = useDeadlinesQuery({ window: 'all', page_size: 200 });
   const nextDeadline = new Map<string, Deadline>();
-  for (const d of overdueFirst(deadlines.data?.deadlines ?? [])) if (d.status !== 'done' && !nextDeadline.has(d.client_id)) nextDeadline.set(d.client_id, d);
+  for (const d of overdueFirst(deadlines.data?.deadlines ?? []))
+    if (d.status !== 'done' && !nextDeadline.has(d.client_id)) nextDeadline.set(d.client_id, d);
 
   const filtered = Boolean(search) || status !== 'all' || pkg !== 'all';
 
@@ -147,10 +148,20 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
         actions={(c) => (
           <Flex gap={4}>
             <Tooltip title="Documents">
-              <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`} />
+              <Button
+                size="small"
+                icon={<FolderOpenOutlined />}
+                onClick={() => setDocsFor(c)}
+                aria-label={`Documents for ${c.company_name}`}
+              />
             </Tooltip>
             <Tooltip title="Deadlines">
-              <Button size="small" icon={<CalendarOutlined />} onClick={() => setDeadlinesFor(c)} aria-label={`Deadlines for ${c.company_name}`} />
+              <Button
+                size="small"
+                icon={<CalendarOutlined />}
+                onClick={() => setDeadlinesFor(c)}
+                aria-label={`Deadlines for ${c.company_name}`}
+              />
             </Tooltip>
             <Tooltip title="Edit client">
               <Button

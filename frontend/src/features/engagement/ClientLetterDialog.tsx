@@ -65,7 +65,15 @@ export function ClientLetterDialog({
 }
 
 /** A client's letters: status, every version with its signed PDF, and (for those who may) a new version. */
-export function ClientLettersView({ clientId, realm = 'admin', canSend = true }: { clientId: string; realm?: 'admin' | 'user'; canSend?: boolean }) {
+export function ClientLettersView({
+  clientId,
+  realm = 'admin',
+  canSend = true,
+}: {
+  clientId: string;
+  realm?: 'admin' | 'user';
+  canSend?: boolean;
+}) {
   const q = useClientLettersQuery({ clientId: clientId, realm });
   const [send, sending] = useSendClientLetterMutation();
   const toast = useToast();

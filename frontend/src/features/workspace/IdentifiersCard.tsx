@@ -21,6 +21,7 @@ import { serverText, useToast } from '../../shared/toast';
 import { useSaveIdentifiersMutation } from './api';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const BUSINESS_TYPE_LABELS: Record<string, string> = { sole_trader: 'Sole trader', partnership: 'Partnership', limited: 'Limited company' };
 const dash = (v: ReactNode) => (v === null || v === undefined || v === '' ? '—' : v);
 
 function yearEnd(record: ClientTaxRecord | undefined): string | null {
@@ -141,7 +142,9 @@ export function IdentifiersCard({ record, tax, realm }: { record: ClientRecord; 
         </Form>
       ) : (
         <Descriptions size="small" column={{ xs: 1, md: 2 }} bordered>
-          <Descriptions.Item label="Business type">{dash(record.client.business_type)}</Descriptions.Item>
+          <Descriptions.Item label="Business type">
+            {dash(BUSINESS_TYPE_LABELS[record.client.business_type] ?? record.client.business_type)}
+          </Descriptions.Item>
           <Descriptions.Item label="Company number">{dash(tax?.profile.company_number)}</Descriptions.Item>
           <Descriptions.Item label="Year end">{dash(yearEnd(tax))}</Descriptions.Item>
           <Descriptions.Item label="UTR">{dash(ids.utr)}</Descriptions.Item>
