@@ -9,7 +9,9 @@ import { bearer, startTestGateway, type TestGateway } from './helpers.js';
 // The demo practice as the all-in-one seeds it (issue 26): an MLRO, accountants with assigned clients and
 // tax profiles for most clients, so a demo accountant who signs in at /login lands on a real My work.
 const DEMO_PASSWORD = 'Demo-Practice-Pass-7';
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+  new Date(),
+);
 
 describe('the demo practice’s workspace', () => {
   let gw: TestGateway;
@@ -58,7 +60,9 @@ describe('the demo practice’s workspace', () => {
     const record = await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.clientRecord(mine.id), headers: bearer(token) });
     expect(record.statusCode, record.body).toBe(200);
     expect((record.json() as ClientRecord).client.assigned_accountant_id).toBe(me.user.user_id);
-    expect((await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.clientRecord(theirs.id), headers: bearer(token) })).statusCode).toBe(403);
+    expect((await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.clientRecord(theirs.id), headers: bearer(token) })).statusCode).toBe(
+      403,
+    );
     const deadlines = await gw.app.inject({ method: 'GET', url: `/api/deadlines/clients/${mine.id}/deadlines`, headers: bearer(token) });
     expect(deadlines.statusCode).toBe(200);
   });

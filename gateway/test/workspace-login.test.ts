@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(async () => gw?.close());
 
 const signIn = (who: Person, portal?: 'staff') =>
-  gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: { email: who.email, password: who.password, ...(portal ? { portal } : {}) } });
+  gw.app.inject({
+    method: 'POST',
+    url: '/api/identity/auth/login',
+    payload: { email: who.email, password: who.password, ...(portal ? { portal } : {}) },
+  });
 
 describe('/login', () => {
   it.each([

@@ -54,6 +54,7 @@ export const WORKSPACE_MESSAGES = {
   previousAgentNeedsStart: 'Set the engagement start date on the tax profile before marking a deadline filed by the previous agent',
   previousAgentAfterStart: 'Only deadlines due before the engagement start date can be marked filed by the previous agent',
   filedInFuture: 'The filing date cannot be in the future',
+  filedTooEarly: 'The filing date cannot be before 1 Jan 2000',
   amlReturned: 'Returned for changes',
   amlNotAwaiting: 'This file is not awaiting approval',
 } as const;
@@ -81,6 +82,8 @@ export const WORKSPACE_ROUTES = {
   /** POST (body DeadlineDoneInput): mark done with the filing record; POST .../undo: reopen. */
   deadlineDone: (id: string) => `/api/deadlines/${id}/done`,
   deadlineUndo: (id: string) => `/api/deadlines/${id}/undo`,
+  /** GET ?client_ids=a,b,c (up to 200): each client's next open deadline, overdue first (the clients list's column). */
+  nextDeadlines: '/api/deadlines/next',
   /** POST (the MLRO): return the file awaiting approval to draft, with a reason. */
   amlReturn: (clientId: string) => `/api/aml/clients/${encodeURIComponent(clientId)}/return`,
 } as const;
@@ -201,7 +204,9 @@ export type TimelineEntry = Static<typeof TimelineEntrySchema>;
 export const TimelineQuerySchema = Type.Object(
   {
     /** The next_cursor of the previous page. */
-    before: Type.Optional(Type.String({ maxLength: 100 })),
+    before: Type.Optional(
+      Type.String({ maxLength: 60, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z\\|\\d{1,15}$' }),
+    ),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   },
   { additionalProperties: false },
@@ -307,6 +312,29 @@ export const DeadlineDoneInputSchema = Type.Object(
   { additionalProperties: false },
 );
 export type DeadlineDoneInput = Static<typeof DeadlineDoneInputSchema>;
+
+export const NextDeadlinesQuerySchema = Type.Object(
+  { client_ids: Type.String({ maxLength: 8000, pattern: '^[^\\s]*$' }) },
+  { additionalProperties: false },
+);
+export type NextDeadlinesQuery = Static<typeof NextDeadlinesQuerySchema>;
+
+export const NextDeadlinesReplySchema = Type.Object({
+  /** One per visible client that has an open deadline: its earliest (an overdue one when there is one). */
+  next: Type.Array(
+    Type.Object({
+      client_id: Type.String(),
+      deadline_id: Type.String(),
+      kind: Type.String(),
+      period: Type.String(),
+      due_on: CrmDate,
+      overdue: Type.Boolean(),
+      overdue_count: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+  today: CrmDate,
+});
+export type NextDeadlinesReply = Static<typeof NextDeadlinesReplySchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // AML: the MLRO returns a file with a reason

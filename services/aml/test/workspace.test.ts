@@ -86,7 +86,9 @@ beforeAll(async () => {
     assignedAccountantId: p.accountant.id,
     businessType: 'sole_trader',
   };
-  await kit.runtime.bus.publish(TOPICS.crm, [{ key: clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) }]);
+  await kit.runtime.bus.publish(TOPICS.crm, [
+    { key: clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) },
+  ]);
 }, 60_000);
 afterAll(async () => {
   await gw?.close();
@@ -109,9 +111,17 @@ describe('a sole trader’s due diligence, completed by hand', () => {
   });
 
   it('people are edited and removed by hand', async () => {
-    const added = await call('manager', 'POST', AML_ROUTES.people(clientId), { ...proprietor, name: 'Someone Else', role: 'other', ownership_band: 'none' });
+    const added = await call('manager', 'POST', AML_ROUTES.people(clientId), {
+      ...proprietor,
+      name: 'Someone Else',
+      role: 'other',
+      ownership_band: 'none',
+    });
     const extra = (added.json() as AmlFile).current.people.find((x) => x.name === 'Someone Else')!;
-    const edited = await call('manager', 'PUT', AML_ROUTES.person(clientId, personId), { ...proprietor, address: '14 Mill Lane, Cardiff CF10 1AB' });
+    const edited = await call('manager', 'PUT', AML_ROUTES.person(clientId, personId), {
+      ...proprietor,
+      address: '14 Mill Lane, Cardiff CF10 1AB',
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect((edited.json() as AmlFile).current.people.find((x) => x.id === personId)!.address).toBe('14 Mill Lane, Cardiff CF10 1AB');
     const removed = await call('manager', 'DELETE', AML_ROUTES.person(clientId, extra.id));
@@ -122,7 +132,12 @@ describe('a sole trader’s due diligence, completed by hand', () => {
     const body = multipart({ client_id: clientId, document_type: 'aml_evidence', description: 'Passport' }, [
       { name: 'passport.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
     ]);
-    const up = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(p.manager.token), ...body.headers }, payload: body.payload });
+    const up = await gw.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      headers: { ...bearer(p.manager.token), ...body.headers },
+      payload: body.payload,
+    });
     expect(up.statusCode, up.body).toBeLessThan(300);
     const ev = await call('manager', 'POST', AML_ROUTES.evidence(clientId, personId), {
       document_id: up.json().documents[0].id,
@@ -137,7 +152,13 @@ describe('a sole trader’s due diligence, completed by hand', () => {
 
     const work = (await call('mlro', 'GET', WORKSPACE_ROUTES.workAml)).json() as WorkReply;
     expect(work.items).toEqual([
-      expect.objectContaining({ kind: 'aml_review', client_id: clientId, client_name: 'Dan Morgan Plumbing', due_on: today, bucket: 'this_week' }),
+      expect.objectContaining({
+        kind: 'aml_review',
+        client_id: clientId,
+        client_name: 'Dan Morgan Plumbing',
+        due_on: today,
+        bucket: 'this_week',
+      }),
     ]);
     // A manager without the MLRO role has no approvals of theirs; staff see no AML files at all.
     expect(((await call('manager', 'GET', WORKSPACE_ROUTES.workAml)).json() as WorkReply).items).toEqual([]);
@@ -160,7 +181,9 @@ describe('a sole trader’s due diligence, completed by hand', () => {
     const again = await call('mlro', 'POST', WORKSPACE_ROUTES.amlReturn(clientId), { reason: 'x' });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(WORKSPACE_MESSAGES.amlNotAwaiting);
-    const { rows } = await gw.kit.runtime.pool.query(`select type, envelope from aml.outbox where type in ('aml.file_submitted', 'aml.file_returned') order by id`);
+    const { rows } = await gw.kit.runtime.pool.query(
+      `select type, envelope from aml.outbox where type in ('aml.file_submitted', 'aml.file_returned') order by id`,
+    );
     expect(rows.map((x) => [x.type, x.envelope.data.clientId])).toEqual([
       ['aml.file_submitted', clientId],
       ['aml.file_returned', clientId],

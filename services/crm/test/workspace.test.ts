@@ -154,12 +154,15 @@ describe('the client record', () => {
     expect((await call('POST', WORKSPACE_ROUTES.clientNotes(clientId), 'staff', { text: '   ' })).statusCode).toBe(400);
     const t = (await call('GET', WORKSPACE_ROUTES.clientTimeline(clientId), 'manager')).json() as TimelineReply;
     expect(t.entries.map((e) => e.kind)).toContain('note');
+    // A client added by staff starts its Timeline there.
+    expect(t.entries.at(-1)).toMatchObject({ kind: 'client_created', summary: 'Client added: Bright Spark Electrical Ltd' });
     expect((await call('GET', WORKSPACE_ROUTES.clientTimeline(clientId), 'otherAccountant')).statusCode).toBe(403);
     expect((await call('GET', WORKSPACE_ROUTES.clientTimeline(clientId), 'client')).statusCode).toBe(403);
   });
 
   it('badges follow the services’ events: due diligence approved, letter awaiting signature, overdue deadlines', async () => {
-    const publish = (topic: string, envelope: ReturnType<typeof makeEnvelope>) => gw.kit.runtime.bus.publish(topic, [{ key: clientId, envelope }]);
+    const publish = (topic: string, envelope: ReturnType<typeof makeEnvelope>) =>
+      gw.kit.runtime.bus.publish(topic, [{ key: clientId, envelope }]);
     const deadlineId = randomUUID();
     await publish(
       TOPICS.deadlines,
@@ -283,8 +286,17 @@ describe('tasks for the team and My work', () => {
     expect(w.items.map((i) => i.title)).toEqual(['Prepare VAT return']);
     const reopened = await call('POST', WORKSPACE_ROUTES.taskReopen(overdueTask), 'manager');
     expect(reopened.json()).toMatchObject({ status: 'pending', message: WORKSPACE_MESSAGES.taskReopened });
-    // Staff complete any task.
+    // Staff complete any task; completing through the task form (PATCH) is announced too.
     expect((await call('POST', WORKSPACE_ROUTES.taskComplete(otherTask), 'staff')).statusCode).toBe(200);
+    const patched = await gw.app.inject({
+      method: 'PATCH',
+      url: CRM_ROUTES.task(overdueTask),
+      headers: bearer(p.staff.token),
+      payload: { status: 'completed' },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const { rows } = await gw.kit.runtime.pool.query(`select envelope from crm.outbox where type = 'crm.task_done' order by id`);
+    expect(rows.map((r) => r.envelope.data.taskId)).toEqual([overdueTask, otherTask, overdueTask]);
   });
 });
 
@@ -300,7 +312,8 @@ describe('the Timeline of a client who signed up, paid, signed the letter and up
     expect(co.statusCode, co.body).toBe(200);
     const sessionId = co.json().session_id as string;
     expect(
-      (await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(sarah.token) })).statusCode,
+      (await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(sarah.token) }))
+        .statusCode,
     ).toBe(200);
     const verified = await gw.app.inject({
       method: 'POST',

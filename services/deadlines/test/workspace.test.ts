@@ -7,6 +7,7 @@ import {
   WORKSPACE_ROUTES,
   type Deadline,
   type EventData,
+  type NextDeadlinesReply,
   type TaxProfileInput,
   type WorkReply,
 } from '@countinghouse/proto';
@@ -101,7 +102,12 @@ beforeAll(async () => {
     profile({ confirmation_review_date: '2026-11-05', engagement_start_on: '2026-11-21', ard_day: 31, ard_month: 3 }),
   );
   expect(a.statusCode, a.body).toBe(200);
-  const b = await call('adminSession', 'PUT', `/api/deadlines/clients/${otherId}`, profile({ confirmation_review_date: '2026-11-20', ard_day: 31, ard_month: 3 }));
+  const b = await call(
+    'adminSession',
+    'PUT',
+    `/api/deadlines/clients/${otherId}`,
+    profile({ confirmation_review_date: '2026-11-20', ard_day: 31, ard_month: 3 }),
+  );
   expect(b.statusCode, b.body).toBe(200);
 }, 60_000);
 afterAll(async () => gw?.close());
@@ -123,6 +129,18 @@ describe('deadlines in the workspace', () => {
       expect(ds[0]?.id, query).toBe(overdue.id);
       expect(ds.map((d) => d.due_on)).toEqual([...ds.map((d) => d.due_on)].sort());
     }
+  });
+
+  it('the clients list’s next deadline: each visible client’s earliest open one, overdue counted', async () => {
+    const url = `${WORKSPACE_ROUTES.nextDeadlines}?client_ids=${ownedId},${otherId},${randomUUID()}`;
+    const all = (await call('staff', 'GET', url)).json() as NextDeadlinesReply;
+    const byClient = new Map(all.next.map((n) => [n.client_id, n]));
+    expect(byClient.get(ownedId)).toMatchObject({ kind: 'confirmation_statement', due_on: '2026-11-19', overdue: true, overdue_count: 1 });
+    expect(byClient.get(otherId)).toMatchObject({ due_on: '2026-12-04', overdue: false, overdue_count: 0 });
+    expect(all.next).toHaveLength(2);
+    const mine = (await call('accountant', 'GET', url)).json() as NextDeadlinesReply;
+    expect(mine.next.map((n) => n.client_id)).toEqual([ownedId]);
+    expect((await call('client', 'GET', url)).statusCode).toBe(403);
   });
 
   it('My work: an accountant sees their clients’ overdue and coming deadlines; everyone is for staff', async () => {
@@ -149,9 +167,15 @@ describe('deadlines in the workspace', () => {
     const future = await call('staff', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_on: '2026-11-27' });
     expect(future.statusCode).toBe(400);
     expect(future.json().error.message).toBe(WORKSPACE_MESSAGES.filedInFuture);
+    const ancient = await call('staff', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_on: '0000-01-01' });
+    expect(ancient.statusCode).toBe(400);
+    expect(ancient.json().error.message).toBe(WORKSPACE_MESSAGES.filedTooEarly);
     // Another accountant's client: refused.
     expect((await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), {})).statusCode).toBe(403);
-    const r = await call('accountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), { filed_by: 'previous_agent', filed_on: '2026-11-18' });
+    const r = await call('accountant', 'POST', WORKSPACE_ROUTES.deadlineDone(owned.id), {
+      filed_by: 'previous_agent',
+      filed_on: '2026-11-18',
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().deadline).toMatchObject({
       status: 'done',
@@ -164,7 +188,10 @@ describe('deadlines in the workspace', () => {
 
   it('done with a reference and who filed it; the Done filter lists it; undo opens it again, announced', async () => {
     const other = await confirmation(otherId);
-    const afterStart = await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(other.id), { filed_by: 'practice', reference: ' CH-TX-0042 ' });
+    const afterStart = await call('otherAccountant', 'POST', WORKSPACE_ROUTES.deadlineDone(other.id), {
+      filed_by: 'practice',
+      reference: ' CH-TX-0042 ',
+    });
     expect(afterStart.statusCode, afterStart.body).toBe(200);
     expect(afterStart.json().deadline).toMatchObject({ filed_on: TODAY, reference: 'CH-TX-0042', filed_by_previous_agent: false });
     const done = await list('adminSession', 'status=done');
@@ -186,7 +213,9 @@ describe('deadlines in the workspace', () => {
     expect(ev.rows.map((r) => r.envelope.data)).toEqual([
       expect.objectContaining({ deadlineId: other.id, clientId: otherId, reopenedByName: expect.any(String) }),
     ]);
-    const doneEvents = await gw.kit.runtime.pool.query(`select envelope from deadlines.outbox where type = 'deadlines.deadline_done' order by id`);
+    const doneEvents = await gw.kit.runtime.pool.query(
+      `select envelope from deadlines.outbox where type = 'deadlines.deadline_done' order by id`,
+    );
     expect(doneEvents.rows.map((r) => [r.envelope.data.filedByPreviousAgent, r.envelope.data.reference])).toEqual([
       [true, null],
       [false, 'CH-TX-0042'],

@@ -152,7 +152,10 @@ export async function getVersion(deps: AmlDeps, p: Principal, clientId: string, 
  * The MLRO's last return, while the file is a draft because of it: the newest of the submissions and
  * returns in the trail (newest first) is a return.
  */
-function returnedOf(trail: Array<{ action: string; detail: string; actorName: string; at: Date; version: number | null }>, latestState: string) {
+function returnedOf(
+  trail: Array<{ action: string; detail: string; actorName: string; at: Date; version: number | null }>,
+  latestState: string,
+) {
   if (latestState !== 'draft') return null;
   const last = trail.find((a) => a.action === 'return' || a.action === 'submit' || a.action === 'approve');
   if (!last || last.action !== 'return' || last.version === null) return null;

@@ -53,6 +53,8 @@ export async function findWorkAml(deps: AmlDeps, p: Principal, q: WorkQuery): Pr
       deadline_id: null,
     });
   }
-  items.sort((a, b) => (a.bucket === 'overdue') === (b.bucket === 'overdue') ? a.due_on.localeCompare(b.due_on) : a.bucket === 'overdue' ? -1 : 1);
+  items.sort((a, b) =>
+    (a.bucket === 'overdue') === (b.bucket === 'overdue') ? a.due_on.localeCompare(b.due_on) : a.bucket === 'overdue' ? -1 : 1,
+  );
   return { who, today, items };
 }

@@ -248,7 +248,10 @@ export const clientIdentifiers = crm.table('client_identifiers', {
   accountsOfficeReference: text('accounts_office_reference'),
   nino: text('nino'),
   registeredOffice: text('registered_office'),
-  sicCodes: text('sic_codes').array().notNull().default(sql`'{}'::text[]`),
+  sicCodes: text('sic_codes')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedById: text('updated_by_id'),
   updatedByName: text('updated_by_name'),
@@ -292,6 +295,9 @@ export const clientSignals = crm.table('client_signals', {
   dueDiligence: text('due_diligence').notNull().default('outstanding'),
   /** none, awaiting_signature or signed. */
   letter: text('letter').notNull().default('none'),
-  overdueDeadlineIds: text('overdue_deadline_ids').array().notNull().default(sql`'{}'::text[]`),
+  overdueDeadlineIds: text('overdue_deadline_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   updatedAt: updatedAt(),
 });

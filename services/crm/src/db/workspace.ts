@@ -96,12 +96,7 @@ export function toTimelineEntry(r: typeof timelineEntries.$inferSelect): Timelin
 export async function listTimeline(db: DbOrTx, clientId: string, q: { before?: { at: Date; id: number }; limit: number }) {
   const conds: (SQL | undefined)[] = [eq(timelineEntries.clientId, clientId)];
   if (q.before)
-    conds.push(
-      or(
-        lt(timelineEntries.at, q.before.at),
-        and(eq(timelineEntries.at, q.before.at), lt(timelineEntries.id, q.before.id)),
-      ),
-    );
+    conds.push(or(lt(timelineEntries.at, q.before.at), and(eq(timelineEntries.at, q.before.at), lt(timelineEntries.id, q.before.id))));
   return db
     .select()
     .from(timelineEntries)

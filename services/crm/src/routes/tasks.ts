@@ -56,6 +56,6 @@ export function taskRoutes(app: App, deps: CrmDeps) {
         response: { 200: TaskSchema, ...errors },
       },
     },
-    async (request) => changeTask(deps, request.params.id, request.body),
+    async (request) => changeTask(deps, request.params.id, request.body, requireAuth(request)),
   );
 }

@@ -12,6 +12,7 @@ import {
 import { insertClient, listClients, lockClientByUserId, updateClient } from '../db/clients.js';
 import { getClient, getClientByUserId, isActiveMember, publishClientUpserted, toClient } from '../db/queries.js';
 import type { clients } from '../db/schema.js';
+import { insertTimelineEntry } from '../db/workspace.js';
 import { scopeOf } from '../domain/access.js';
 import { checkProfile } from '../domain/client-profile.js';
 import { cleanOptional, cleanRequired, CLIENT_MESSAGES, feeForPackage } from '../domain/clients.js';
@@ -100,6 +101,16 @@ export async function addClient(deps: CrmDeps, principal: Principal, b: ClientCr
       });
       id = row.id;
       await publishClientUpserted(tx, row, actorOf(principal));
+      // The record's Timeline starts here (issue 26); a client who signs up and pays starts with "Signed up".
+      await insertTimelineEntry(tx, {
+        sourceId: `client-created:${row.id}`,
+        clientId: row.id,
+        kind: 'client_created',
+        at: row.createdAt,
+        summary: `Client added: ${row.companyName}`,
+        actorName: principal.name || null,
+        source: 'crm',
+      });
     });
   } catch (err) {
     mapDbError(err, { unique: CLIENT_MESSAGES.userLinked });

@@ -1,4 +1,4 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
 import {
   TEAM_MEMBER_ROLES,
   type Task,
@@ -13,7 +13,8 @@ import { insertTask, listTasks, loadTask, updateTask } from '../db/tasks.js';
 import { scopeOf } from '../domain/access.js';
 import { cleanOptional, cleanRequired } from '../domain/clients.js';
 import { TASK_MESSAGES } from '../domain/tasks.js';
-import { pageOf, type CrmDeps } from './deps.js';
+import { SCHEMA } from '../db/schema.js';
+import { actorOf, pageOf, type CrmDeps } from './deps.js';
 
 /** A task's client must exist and its assignee be an active team member. */
 async function checkRefs(deps: CrmDeps, b: { client_id?: string | null; assignee_id?: string | null }) {
@@ -53,18 +54,31 @@ export async function addTask(deps: CrmDeps, b: TaskCreateBody): Promise<Task> {
   return (await loadTask(deps.db, id))!;
 }
 
-/** Edit a task or change its status. */
-export async function changeTask(deps: CrmDeps, id: string, b: TaskUpdateBody): Promise<Task> {
+/** Edit a task or change its status; completing it announces crm.task_done (the client's Timeline), in the same transaction. */
+export async function changeTask(deps: CrmDeps, id: string, b: TaskUpdateBody, principal?: Principal): Promise<Task> {
   await checkRefs(deps, b);
-  const found = await updateTask(deps.db, id, {
-    title: b.title !== undefined ? cleanRequired(b.title) : undefined,
-    description: b.description !== undefined ? (cleanOptional(b.description) ?? null) : undefined,
-    clientId: b.client_id,
-    assigneeId: b.assignee_id,
-    dueDate: b.due_date,
-    priority: b.priority,
-    status: b.status,
+  await deps.db.transaction(async (tx) => {
+    const before = b.status === 'completed' ? await loadTask(tx, id) : null;
+    const found = await updateTask(tx, id, {
+      title: b.title !== undefined ? cleanRequired(b.title) : undefined,
+      description: b.description !== undefined ? (cleanOptional(b.description) ?? null) : undefined,
+      clientId: b.client_id,
+      assigneeId: b.assignee_id,
+      dueDate: b.due_date,
+      priority: b.priority,
+      status: b.status,
+    });
+    if (!found) throw new AppError('NOT_FOUND', TASK_MESSAGES.notFound);
+    if (before && before.status !== 'completed') {
+      const after = (await loadTask(tx, id))!;
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'crm.task_done',
+        { taskId: id, clientId: after.client_id, title: after.title, doneByName: principal?.name || 'The practice' },
+        { actor: principal ? actorOf(principal) : { kind: 'system', id: null }, key: after.client_id ?? id },
+      );
+    }
   });
-  if (!found) throw new AppError('NOT_FOUND', TASK_MESSAGES.notFound);
   return (await loadTask(deps.db, id))!;
 }

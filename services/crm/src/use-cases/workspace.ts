@@ -206,6 +206,8 @@ export async function findWorkTasks(deps: CrmDeps, p: Principal, q: WorkQuery): 
   const rows = await workTasks(deps.db, { who, userId: p.id, accountant: Boolean(v && !v.all), horizon: workHorizon(today) });
   const items = rows
     .map((r) => ({ ...r, bucket: workBucket(r.due_on, today)! }))
-    .sort((a, b) => (a.bucket === 'overdue') === (b.bucket === 'overdue') ? a.due_on.localeCompare(b.due_on) : a.bucket === 'overdue' ? -1 : 1);
+    .sort((a, b) =>
+      (a.bucket === 'overdue') === (b.bucket === 'overdue') ? a.due_on.localeCompare(b.due_on) : a.bucket === 'overdue' ? -1 : 1,
+    );
   return { items, today, who };
 }

@@ -304,7 +304,15 @@ export async function markDone(
 export async function markUndone(db: Exec, id: string): Promise<boolean> {
   const rows = await db
     .update(deadlines)
-    .set({ doneAt: null, doneBy: null, doneByName: null, filedOn: null, reference: null, filedByPreviousAgent: false, updatedAt: sql`now()` })
+    .set({
+      doneAt: null,
+      doneBy: null,
+      doneByName: null,
+      filedOn: null,
+      reference: null,
+      filedByPreviousAgent: false,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(deadlines.id, id), sql`${deadlines.doneAt} is not null`))
     .returning({ id: deadlines.id });
   return rows.length > 0;
@@ -411,4 +419,20 @@ export async function feedDeadlines(db: Exec, accountantId: string, today: IsoDa
     where d.done_at is null and d.assigned_accountant_id = ${accountantId} and d.due_on >= ${addDays(today, -31)} and d.due_on <= ${addDays(today, 400)}
     order by d.due_on, d.id limit 5000`);
   return rows.rows.map((r) => toDeadline(r, today));
+}
+
+/** Each client's earliest open deadline and how many are overdue, for the clients in scope among `clientIds`. */
+export async function nextDeadlines(db: Exec, scope: ClientScope, clientIds: string[], today: IsoDate) {
+  if (clientIds.length === 0) return [];
+  const s = scopeFilter(scope);
+  const rows = await db.execute<{ client_id: string; id: string; kind: string; period: string; due_on: string; overdue_count: number }>(sql`
+    select distinct on (d.client_id) d.client_id, d.id, d.kind, d.period, d.due_on::text as due_on,
+      count(*) filter (where d.due_on < ${today}) over (partition by d.client_id)::int as overdue_count
+    from deadlines.deadlines d
+    where d.done_at is null and d.client_id in (${sql.join(
+      clientIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) ${s ? sql`and ${s}` : sql``}
+    order by d.client_id, d.due_on, d.id`);
+  return rows.rows;
 }

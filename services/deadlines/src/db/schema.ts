@@ -1,7 +1,21 @@
 import { outboxTables } from '@countinghouse/kit';
 import type { CompanySnapshot, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, date, index, integer, jsonb, pgSchema, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'deadlines';
 export const deadlinesSchema = pgSchema(SCHEMA);

@@ -13,6 +13,8 @@ import {
   DeadlineSettingsSchema,
   FeedParamsSchema,
   MarkDoneReplySchema,
+  NextDeadlinesQuerySchema,
+  NextDeadlinesReplySchema,
   rolesFor,
   TaxProfileInputSchema,
   WorkQuerySchema,
@@ -28,6 +30,7 @@ import {
   findClientDeadlines,
   findDeadlines,
   findMyDeadlines,
+  findNextDeadlines,
   findWorkDeadlines,
   markDeadlineDone,
   undoDeadlineDone,
@@ -94,6 +97,20 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
       },
     },
     async (request) => undoDeadlineDone(deps, requireAuth(request), request.params.id),
+  );
+
+  r.get(
+    '/next',
+    {
+      preHandler: staffView,
+      schema: {
+        tags: ['deadlines'],
+        summary: "Each listed client's next open deadline (overdue first), for the clients list",
+        querystring: NextDeadlinesQuerySchema,
+        response: { 200: NextDeadlinesReplySchema, ...E },
+      },
+    },
+    async (request) => findNextDeadlines(deps, requireAuth(request), request.query),
   );
 
   r.get(

@@ -9,6 +9,8 @@ import {
   type DeadlineDoneInput,
   type DeadlineListQuery,
   type MarkDoneReply,
+  type NextDeadlinesQuery,
+  type NextDeadlinesReply,
   type WorkQuery,
   type WorkReply,
 } from '@countinghouse/proto';
@@ -19,6 +21,7 @@ import {
   listDeadlines,
   markDone,
   markUndone,
+  nextDeadlines,
   profileOf,
   readProfile,
   workDeadlines,
@@ -57,12 +60,24 @@ export async function findMyDeadlines(deps: DeadlinesDeps, principal: Principal)
  * when it fell due before the practice's engagement started) and announce deadlines.deadline_done, in one
  * transaction.
  */
-export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal, id: string, input: DeadlineDoneInput = {}): Promise<MarkDoneReply> {
+export async function markDeadlineDone(
+  deps: DeadlinesDeps,
+  principal: Principal,
+  id: string,
+  input: DeadlineDoneInput = {},
+): Promise<MarkDoneReply> {
   const scope = manageScopeOf(principal);
   const today = deps.today();
   const actorName = principal.name || principal.id;
   const filedOn = input.filed_on ?? today;
-  if (filedOn > today) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedInFuture, [{ path: '/filed_on', message: WORKSPACE_MESSAGES.filedInFuture }]);
+  if (filedOn > today)
+    throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedInFuture, [
+      { path: '/filed_on', message: WORKSPACE_MESSAGES.filedInFuture },
+    ]);
+  if (filedOn < '2000-01-01')
+    throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.filedTooEarly, [
+      { path: '/filed_on', message: WORKSPACE_MESSAGES.filedTooEarly },
+    ]);
   const reference = input.reference?.trim() || null;
   const previousAgent = input.filed_by === 'previous_agent';
   const result = await deps.db.transaction(async (t) => {
@@ -75,8 +90,14 @@ export async function markDeadlineDone(deps: DeadlinesDeps, principal: Principal
     const d = found.deadline;
     if (previousAgent) {
       const start = profileOf(await readProfile(tx, d.client_id)).engagement_start_on ?? null;
-      if (!start) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentNeedsStart, [{ path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentNeedsStart }]);
-      if (d.due_on >= start) throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentAfterStart, [{ path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentAfterStart }]);
+      if (!start)
+        throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentNeedsStart, [
+          { path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentNeedsStart },
+        ]);
+      if (d.due_on >= start)
+        throw new AppError('VALIDATION_FAILED', WORKSPACE_MESSAGES.previousAgentAfterStart, [
+          { path: '/filed_by', message: WORKSPACE_MESSAGES.previousAgentAfterStart },
+        ]);
     }
     const doneAt = await markDone(tx, id, { id: principal.id, name: actorName }, { filedOn, reference, previousAgent });
     if (!doneAt) throw new AppError('CONFLICT', DEADLINES_MESSAGES.alreadyDone);
@@ -149,6 +170,25 @@ export async function findWorkDeadlines(deps: DeadlinesDeps, principal: Principa
       assignee_id: d.assigned_accountant_id,
       assignee_name: null,
       deadline_id: d.id,
+    })),
+  };
+}
+
+/** The clients list's "next deadline" column: each visible client's earliest open deadline, overdue first. */
+export async function findNextDeadlines(deps: DeadlinesDeps, principal: Principal, q: NextDeadlinesQuery): Promise<NextDeadlinesReply> {
+  const today = deps.today();
+  const ids = [...new Set(q.client_ids.split(',').filter(Boolean))].slice(0, 200);
+  const rows = await nextDeadlines(deps.db, scopeOf(principal), ids, today);
+  return {
+    today,
+    next: rows.map((r) => ({
+      client_id: r.client_id,
+      deadline_id: r.id,
+      kind: r.kind,
+      period: r.period,
+      due_on: r.due_on,
+      overdue: r.due_on < today,
+      overdue_count: r.overdue_count,
     })),
   };
 }

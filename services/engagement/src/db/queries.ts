@@ -241,7 +241,14 @@ export async function directoryEntries(db: Db, ids: string[]): Promise<Directory
  * sent; of one accountant's clients, or (null) every client's.
  */
 export async function workLetters(db: Db, accountantId: string | null) {
-  const res = await db.execute<{ id: string; client_id: string; company_name: string; version: number; sent_on: string; assigned_accountant_id: string | null }>(sql`
+  const res = await db.execute<{
+    id: string;
+    client_id: string;
+    company_name: string;
+    version: number;
+    sent_on: string;
+    assigned_accountant_id: string | null;
+  }>(sql`
     select newest.id, newest.client_id, cd.company_name, newest.version,
       (newest.sent_at at time zone 'Europe/London')::date::text as sent_on, cd.assigned_accountant_id from (
       select distinct on (client_id) id, client_id, version, sent_at, signed_at
