@@ -14,6 +14,7 @@ export const BROWSER_DISTRIBUTED_FILES = [
   'tests/e2e/documents.test.ts',
   'tests/e2e/notifications.test.ts',
   'tests/e2e/requests.test.ts',
+  'tests/e2e/timeline.test.ts',
 ];
 
 /** vitest's own order for every project, but browser-distributed's files in the order above. */

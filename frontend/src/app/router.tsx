@@ -61,6 +61,14 @@ const StaffSignupPage = lazyNamed(staffPages, 'StaffSignupPage');
 const StaffDashboardPage = lazyNamed(() => import('../features/staff/StaffDashboardPage'), 'StaffDashboardPage');
 const RequireClient = lazyNamed(() => import('../features/auth/RequireClient'), 'RequireClient');
 
+// The workspace (issue 26): My work and the client record, in the admin panel and at /work.
+const workspacePages = () => import('../features/workspace/pages');
+const WorkLayout = lazyNamed(workspacePages, 'WorkLayout');
+const WorkMyWorkPage = lazyNamed(workspacePages, 'WorkMyWorkPage');
+const WorkClientRecordPage = lazyNamed(workspacePages, 'WorkClientRecordPage');
+const AdminClientRecordPage = lazyNamed(workspacePages, 'AdminClientRecordPage');
+const AdminMyWorkPage = lazyNamed(workspacePages, 'AdminMyWorkPage');
+
 const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'UserManagementPage');
 
 const AdminLoginPage = lazyNamed(() => import('../features/admin-auth/AdminLoginPage'), 'AdminLoginPage');
@@ -174,7 +182,22 @@ export const routes: RouteObject[] = [
           { path: 'documents', element: <AdminDocumentsPage /> },
           { path: 'notifications', element: <AdminNotificationsPage /> },
           { path: 'staff', element: <AdminStaffPage /> },
+          { path: 'work', element: <AdminMyWorkPage /> },
+          { path: 'clients/:id', element: <AdminClientRecordPage /> },
           ...Object.entries(CRM_PAGES).map(([path, Page]) => ({ path, element: <Page /> })),
+        ],
+      },
+      // The staff-side workspace: every member of staff and the accountants (issue 26).
+      {
+        path: 'work',
+        element: (
+          <AntdShell>
+            <WorkLayout />
+          </AntdShell>
+        ),
+        children: [
+          { index: true, element: <WorkMyWorkPage /> },
+          { path: 'clients/:id', element: <WorkClientRecordPage /> },
         ],
       },
       { path: '*', element: <NotFound /> },

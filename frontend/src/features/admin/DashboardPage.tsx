@@ -1,9 +1,8 @@
-import { Button, Card, Col, Flex, Row, Typography } from 'antd';
-import { LogoutOutlined } from '@ant-design/icons';
+import { Card, Col, Flex, Row, Typography } from 'antd';
+import { Link } from 'react-router-dom';
 import { LIMITS, SESSION } from '@countinghouse/proto';
 import { selectAdminUser } from '../../app/admin-session';
 import { useAppSelector } from '../../app/store';
-import { useAdminLogout } from '../admin-auth/use-admin-logout';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AdminStaffManagement } from './AdminStaffManagement';
 import { AiVideoTab } from '../media';
@@ -65,7 +64,6 @@ const TABS = [
 export function DashboardPage() {
   usePageTitle('Admin Control Panel');
   const user = useAppSelector(selectAdminUser);
-  const { signOut, isSigningOut } = useAdminLogout();
 
   return (
     <Flex vertical gap={24}>
@@ -79,9 +77,10 @@ export function DashboardPage() {
             {user && <StatusBadge status={user.role} className="admin-dashboard__role" />}
           </Flex>
         </div>
-        <Button icon={<LogoutOutlined />} onClick={() => void signOut()} loading={isSigningOut}>
-          Logout
-        </Button>
+        {/* Sign out is the sidebar's one control (issue 26); here, the way to the day's work. */}
+        <Link to="/admin/work" className="ant-btn ant-btn-primary ant-btn-color-primary ant-btn-variant-solid">
+          My work
+        </Link>
       </Flex>
 
       <ControlPanelStats />

@@ -45,8 +45,11 @@ import {
   useAmlVersionQuery,
   useAnswerAmlRiskMutation,
   useApproveAmlFileMutation,
+  useRemoveAmlPersonMutation,
   useSubmitAmlFileMutation,
 } from './api';
+import { PersonFormModal } from './PersonForm';
+import { useAmlReturnMutation } from '../workspace/api';
 
 const STATUS_COLOURS: Record<AmlStatus, string> = {
   not_started: 'default',
@@ -225,17 +228,30 @@ const RISK_DEFAULTS: RiskAnswers = {
   source_of_funds: 'clear',
 };
 
-/** A client's AML file: people and their evidence, the risk questions, approval, versions, audit trail. */
+/** A client's AML file in a drawer (the AML list); the client record shows AmlFileView in its AML tab. */
 export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; realm: AuthRealm; onClose: () => void }) {
+  const f = useAmlFileQuery({ clientId, realm });
+  return (
+    <Drawer open onClose={onClose} size="large" title={f.data ? `AML file: ${f.data.client_name}` : 'AML file'} destroyOnHidden>
+      <AmlFileView clientId={clientId} realm={realm} />
+    </Drawer>
+  );
+}
+
+/** A client's AML file: people and their evidence, the risk questions, approval, versions, audit trail. */
+export function AmlFileView({ clientId, realm }: { clientId: string; realm: AuthRealm }) {
   const toast = useToast();
   const f = useAmlFileQuery({ clientId, realm });
   const [addEvidence] = useAddAmlEvidenceMutation();
   const [answerRisk, riskState] = useAnswerAmlRiskMutation();
   const [submit, submitState] = useSubmitAmlFileMutation();
   const [approve, approveState] = useApproveAmlFileMutation();
+  const [returnFile, returnState] = useAmlReturnMutation();
   const [method, setMethod] = useState<'in_person' | 'video' | 'electronic'>('video');
   const [note, setNote] = useState('');
   const [viewVersion, setViewVersion] = useState<number | null>(null);
+  const [personForm, setPersonForm] = useState<{ person: Person | null } | null>(null);
+  const [removePerson] = useRemoveAmlPersonMutation();
   const fail = (err: unknown, fallback: string) => toast.error(serverText(errorBody(err)?.message ?? fallback), 'aml');
   const file = f.data;
   const editable = Boolean(file?.can.edit);
@@ -265,7 +281,7 @@ export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; 
   }
 
   return (
-    <Drawer open onClose={onClose} size="large" title={file ? `AML file: ${file.client_name}` : 'AML file'} destroyOnHidden>
+    <>
       {f.isLoading && <Typography.Text>Loading…</Typography.Text>}
       {f.isError && <Alert type="error" title={serverText(errorBody(f.error)?.message ?? 'The file could not be loaded.')} />}
       {file && (
@@ -285,10 +301,37 @@ export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; 
             <Descriptions.Item label="Retention">{file.retention.reason}</Descriptions.Item>
           </Descriptions>
           {!editable && <Alert type="info" title={AML_MESSAGES.readOnly} />}
+          {file.returned && (
+            <Alert
+              type="warning"
+              showIcon
+              title={`Returned by ${file.returned.by_name} on ${formatDate(file.returned.at)}`}
+              description={file.returned.reason}
+            />
+          )}
 
-          <Card size="small" title="People to verify">
+          <Card
+            size="small"
+            title="People to verify"
+            extra={
+              editable ? (
+                <Button size="small" type="primary" onClick={() => setPersonForm({ person: null })}>
+                  Add person
+                </Button>
+              ) : undefined
+            }
+          >
+            {personForm && (
+              <PersonFormModal
+                clientId={clientId}
+                realm={realm}
+                person={personForm.person}
+                defaultRole={file.company_number ? 'director' : 'owner'}
+                onClose={() => setPersonForm(null)}
+              />
+            )}
             {editable && (
-              <Space style={{ marginBottom: 8 }}>
+              <Space style={{ marginBottom: 8 }} wrap>
                 <span>How checked:</span>
                 <Select
                   aria-label="Verification method"
@@ -304,11 +347,31 @@ export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; 
               action={
                 editable
                   ? (p) => (
-                      <Upload showUploadList={false} accept=".pdf,.jpg,.jpeg,.png" beforeUpload={(fl) => (void upload(p, fl), false)}>
-                        <Button size="small" aria-label={`Upload evidence for ${p.name}`}>
-                          Upload evidence
+                      <Flex gap={4} wrap>
+                        <Upload showUploadList={false} accept=".pdf,.jpg,.jpeg,.png" beforeUpload={(fl) => (void upload(p, fl), false)}>
+                          <Button size="small" aria-label={`Upload evidence for ${p.name}`}>
+                            Upload evidence
+                          </Button>
+                        </Upload>
+                        <Button size="small" aria-label={`Edit ${p.name}`} onClick={() => setPersonForm({ person: p })}>
+                          Edit
                         </Button>
-                      </Upload>
+                        <Button
+                          size="small"
+                          danger
+                          aria-label={`Remove ${p.name}`}
+                          onClick={() =>
+                            removePerson({ clientId, personId: p.id, realm })
+                              .unwrap()
+                              .then(
+                                () => toast.success(serverText(`${p.name} removed`), 'aml'),
+                                (e) => fail(e, 'The person could not be removed'),
+                              )
+                          }
+                        >
+                          Remove
+                        </Button>
+                      </Flex>
                     )
                   : undefined
               }
@@ -377,23 +440,50 @@ export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; 
           </Flex>
           {file.can.approve && (
             <Card size="small" title="MLRO sign-off">
-              <Input.TextArea aria-label="Approval note" value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} />
-              <Button
-                type="primary"
-                style={{ marginTop: 8 }}
-                disabled={!note.trim()}
-                loading={approveState.isLoading}
-                onClick={() =>
-                  approve({ clientId, note, realm })
-                    .unwrap()
-                    .then(
-                      () => toast.success(serverText('Due diligence approved'), 'aml'),
-                      (e) => fail(e, 'The file could not be approved'),
-                    )
-                }
-              >
-                Approve
-              </Button>
+              <Input.TextArea
+                aria-label="Approval note or reason for returning"
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+                rows={2}
+                maxLength={2000}
+              />
+              <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+                Approve with a note, or return the file to the team with the reason.
+              </Typography.Paragraph>
+              <Flex gap={8} wrap style={{ marginTop: 8 }}>
+                <Button
+                  disabled={!note.trim()}
+                  loading={returnState.isLoading}
+                  onClick={() =>
+                    returnFile({ clientId, reason: note.trim(), realm })
+                      .unwrap()
+                      .then(
+                        () => {
+                          setNote('');
+                          toast.success(serverText('File returned with your reason'), 'aml');
+                        },
+                        (e) => fail(e, 'The file could not be returned'),
+                      )
+                  }
+                >
+                  Return with reason
+                </Button>
+                <Button
+                  type="primary"
+                  disabled={!note.trim()}
+                  loading={approveState.isLoading}
+                  onClick={() =>
+                    approve({ clientId, note, realm })
+                      .unwrap()
+                      .then(
+                        () => toast.success(serverText('Due diligence approved'), 'aml'),
+                        (e) => fail(e, 'The file could not be approved'),
+                      )
+                  }
+                >
+                  Approve
+                </Button>
+              </Flex>
             </Card>
           )}
 
@@ -423,6 +513,6 @@ export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; 
           </Card>
         </Flex>
       )}
-    </Drawer>
+    </>
   );
 }

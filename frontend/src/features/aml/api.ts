@@ -56,6 +56,23 @@ export const amlApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, a) => fileTags(a),
     }),
+    updateAmlPerson: build.mutation<AmlFile, ClientArg & { personId: string; person: PersonInput }>({
+      query: ({ clientId, personId, person, realm }) => ({
+        url: apiPath(AML_ROUTES.person(clientId, personId)),
+        method: 'PUT',
+        body: person,
+        auth: realm ?? 'admin',
+      }),
+      invalidatesTags: (_r, _e, a) => fileTags(a),
+    }),
+    removeAmlPerson: build.mutation<AmlFile, ClientArg & { personId: string }>({
+      query: ({ clientId, personId, realm }) => ({
+        url: apiPath(AML_ROUTES.person(clientId, personId)),
+        method: 'DELETE',
+        auth: realm ?? 'admin',
+      }),
+      invalidatesTags: (_r, _e, a) => fileTags(a),
+    }),
     addAmlEvidence: build.mutation<AmlFile, ClientArg & { personId: string; evidence: EvidenceInput }>({
       query: ({ clientId, personId, evidence, realm }) => ({
         url: apiPath(AML_ROUTES.evidence(clientId, personId)),
@@ -97,6 +114,8 @@ export const {
   useAmlFileQuery,
   useAmlVersionQuery,
   useAddAmlPersonMutation,
+  useUpdateAmlPersonMutation,
+  useRemoveAmlPersonMutation,
   useAddAmlEvidenceMutation,
   useAnswerAmlRiskMutation,
   useSubmitAmlFileMutation,

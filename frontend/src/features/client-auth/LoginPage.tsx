@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { MESSAGES } from '@countinghouse/proto';
+import { homeFor, MESSAGES } from '@countinghouse/proto';
 import { AuthCard } from '../auth/AuthCard';
 import { PersonLoginForm } from '../auth/PersonLoginForm';
 import { safeRedirect } from '../auth/session';
@@ -8,13 +8,16 @@ import { usePageTitle } from '../../shared/use-page-title';
 
 const CLIENT_HOME = '/client-dashboard';
 
-/** Client sign-in at /login; `?redirect=/somewhere` (same site only) says where to go next. */
+/**
+ * Sign-in at /login for clients and the practice's people; `?redirect=/somewhere` (same site only)
+ * says where to go next, else a client goes to the dashboard and staff-side people to My work.
+ */
 export function LoginPage() {
   usePageTitle('Log in');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const toast = useToast();
-  const next = safeRedirect(params.get('redirect'), CLIENT_HOME);
+  const asked = params.get('redirect');
 
   return (
     <AuthCard
@@ -33,9 +36,11 @@ export function LoginPage() {
       <PersonLoginForm
         portal="client"
         submitLabel="Log in"
-        onSignedIn={() => {
+        onSignedIn={(reply) => {
           toast.success(MESSAGES.loginSuccessful, 'person-session');
-          navigate(next, { replace: true });
+          // Each person to their own place (issue 26): staff-side people (an accountant too) to My work.
+          const home = homeFor(reply.roles) === '/work' ? '/work' : CLIENT_HOME;
+          navigate(safeRedirect(asked, home), { replace: true });
         }}
       />
     </AuthCard>

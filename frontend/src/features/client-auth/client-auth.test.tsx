@@ -5,12 +5,14 @@ import { MESSAGES } from '@countinghouse/proto';
 import { apiError, json, mockFetch, PUBLIC_CONFIG } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { safeRedirect } from '../auth/session';
-import { ME_STAFF } from '../staff/fixtures';
+import { ME_ACCOUNTANT, ME_STAFF } from '../staff/fixtures';
 
 const SIGNUP = 'POST /api/identity/auth/signup';
 const LOGIN = 'POST /api/identity/auth/login';
 const config = { 'GET /api/public/config': () => json(200, PUBLIC_CONFIG) };
-const loginReply = () => json(200, { ...ME_STAFF, success: true, message: MESSAGES.loginSuccessful, access_token: 'x' });
+// A client signing in (issue 26: staff-side people signing in at /login go to My work instead).
+const ME_CLIENT = { ...ME_STAFF, user: { ...ME_STAFF.user, role: 'client' as const }, roles: ['client' as const], staff_role: null };
+const loginReply = () => json(200, { ...ME_CLIENT, success: true, message: MESSAGES.loginSuccessful, access_token: 'x' });
 
 async function fillSignup(password = 'secret-1', confirm = password) {
   const user = userEvent.setup();
@@ -72,6 +74,17 @@ describe('Client login', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/client-dashboard'));
     expect(await screen.findByText(MESSAGES.loginSuccessful)).toBeInTheDocument();
     expect(callsTo(LOGIN)[0]?.body).toMatchObject({ portal: 'client' });
+  });
+
+  it('an accountant (or any staff-side person) lands on My work (issue 26)', async () => {
+    mockFetch({
+      ...config,
+      [LOGIN]: () => json(200, { ...ME_ACCOUNTANT, success: true, message: MESSAGES.loginSuccessful, access_token: 'x' }),
+      'GET /api/identity/auth/me': () => json(200, ME_ACCOUNTANT),
+    });
+    const { router } = renderAt('/login');
+    await logIn();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/work'));
   });
 
   it('honours ?redirect= for a same-site path only', async () => {

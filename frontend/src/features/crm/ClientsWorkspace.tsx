@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Button, Flex, Tooltip } from 'antd';
+import { Button, Flex, Tooltip, Typography } from 'antd';
 import { CalendarOutlined, EditOutlined, FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
-import { MESSAGES, type Client } from '@countinghouse/proto';
+import { deadlineKindLabel, formatDate, MESSAGES, type Client, type Deadline } from '@countinghouse/proto';
+import { useAmlStatusesQuery } from '../aml/api';
+import { AmlStatusTag } from '../aml/AmlWorkspace';
+import { useDeadlinesQuery } from '../deadlines/api';
+import { overdueFirst } from '../workspace/order';
 import { useClientQuery, useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientFormModal } from './components/ClientFormModal';
@@ -66,7 +70,15 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
     }
   }, [openId, opened.data, onOpened]);
 
-  const outstanding = useOutstandingClients((clients.data?.clients ?? []).map((c) => c.id));
+  const pageIds = (clients.data?.clients ?? []).map((c) => c.id);
+  const outstanding = useOutstandingClients(pageIds);
+  const amlStatuses = useAmlStatusesQuery({ clientIds: pageIds }, { skip: pageIds.length === 0 });
+  const amlStatus = new Map((amlStatuses.data?.statuses ?? []).map((st) => [st.client_id, st.status]));
+  // Each client's next open deadline (overdue ones first): one list for the whole page.
+  const deadlines = useDeadlinesQuery({ window: 'all', page_size: 200 });
+  const nextDeadline = new Map<string, Deadline>();
+  for (const d of overdueFirst(deadlines.data?.deadlines ?? []))
+    if (d.status !== 'done' && !nextDeadline.has(d.client_id)) nextDeadline.set(d.client_id, d);
 
   const filtered = Boolean(search) || status !== 'all' || pkg !== 'all';
 
@@ -89,30 +101,68 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
       </Flex>
       <ClientTable
         badges={(c) => (outstanding.has(c.id) ? <OutstandingTag /> : null)}
+        recordPath={(c) => `/admin/clients/${encodeURIComponent(c.id)}`}
         list={clients}
         paging={paging}
         emptyText={filtered ? 'No clients match these filters' : 'No clients yet'}
+        extraColumns={[
+          { title: 'Accountant', key: 'accountant', render: (_: unknown, c) => c.assigned_accountant_name ?? 'Unassigned' },
+          {
+            title: 'Next deadline',
+            key: 'next',
+            render: (_: unknown, c) => {
+              const d = nextDeadline.get(c.id);
+              return d ? (
+                <Typography.Text type={d.status === 'overdue' ? 'danger' : undefined}>
+                  {formatDate(d.due_on)} <span className="crm-next-deadline__kind">{deadlineKindLabel(d.kind)}</span>
+                </Typography.Text>
+              ) : (
+                '—'
+              );
+            },
+          },
+          {
+            title: 'Letter',
+            key: 'letter',
+            render: (_: unknown, c) => (
+              <Button
+                size="small"
+                type="text"
+                onClick={() => setLetterFor(c)}
+                // the visible text first, as a screen reader user hears it (WCAG 2.5.3 label in name)
+                aria-label={`Letter ${letterStatusText(letterStatus(c.id).status, letterStatus(c.id).signed_at)}: engagement letter for ${c.company_name}`}
+              >
+                <LetterStatusTag status={letterStatus(c.id).status} signedAt={letterStatus(c.id).signed_at} />
+              </Button>
+            ),
+          },
+          {
+            title: 'AML',
+            key: 'aml',
+            render: (_: unknown, c) => {
+              const st = amlStatus.get(c.id);
+              return st ? <AmlStatusTag status={st} /> : '—';
+            },
+          },
+        ]}
         actions={(c) => (
           <Flex gap={4}>
-            <Button size="small" icon={<FolderOpenOutlined />} onClick={() => setDocsFor(c)} aria-label={`Documents for ${c.company_name}`}>
-              Documents
-            </Button>
-            <Button
-              size="small"
-              icon={<CalendarOutlined />}
-              onClick={() => setDeadlinesFor(c)}
-              aria-label={`Deadlines for ${c.company_name}`}
-            >
-              Deadlines
-            </Button>
-            <Button
-              size="small"
-              onClick={() => setLetterFor(c)}
-              // the visible text first, as a screen reader user hears it (WCAG 2.5.3 label in name)
-              aria-label={`Letter ${letterStatusText(letterStatus(c.id).status, letterStatus(c.id).signed_at)}: engagement letter for ${c.company_name}`}
-            >
-              Letter <LetterStatusTag status={letterStatus(c.id).status} signedAt={letterStatus(c.id).signed_at} />
-            </Button>
+            <Tooltip title="Documents">
+              <Button
+                size="small"
+                icon={<FolderOpenOutlined />}
+                onClick={() => setDocsFor(c)}
+                aria-label={`Documents for ${c.company_name}`}
+              />
+            </Tooltip>
+            <Tooltip title="Deadlines">
+              <Button
+                size="small"
+                icon={<CalendarOutlined />}
+                onClick={() => setDeadlinesFor(c)}
+                aria-label={`Deadlines for ${c.company_name}`}
+              />
+            </Tooltip>
             <Tooltip title="Edit client">
               <Button
                 size="small"

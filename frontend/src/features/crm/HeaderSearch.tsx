@@ -83,9 +83,11 @@ export function HeaderSearch() {
       onSearch={setInput}
       onChange={(v: string) => setInput(v)}
       onSelect={(value: string) => {
-        const [kind, id] = value.split(':');
+        const [kind, id = ''] = value.split(':');
         setInput('');
-        navigate(`/admin/${kind}?open=${encodeURIComponent(id ?? '')}`);
+        // A client opens its record (issue 26), not the edit form; leads and tasks open in their lists.
+        if (kind === 'clients') navigate(`/admin/clients/${encodeURIComponent(id)}`);
+        else navigate(`/admin/${kind}?open=${encodeURIComponent(id)}`);
       }}
       notFoundContent={notFound}
       popupMatchSelectWidth={420}

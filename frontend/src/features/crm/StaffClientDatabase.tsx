@@ -43,6 +43,7 @@ export function StaffClientDatabase() {
       </Flex>
       <ClientTable
         badges={(c) => (outstanding.has(c.id) ? <OutstandingTag /> : null)}
+        recordPath={(c) => `/work/clients/${encodeURIComponent(c.id)}`}
         list={clients}
         paging={paging}
         emptyText={search ? 'No clients match this search' : 'No clients yet'}

@@ -15,6 +15,8 @@ interface Props {
   showClient?: boolean;
   /** Shown when the caller may mark deadlines done. */
   onMarkDone?: (d: Deadline) => void;
+  /** Reopen a done deadline (undo). */
+  onUndo?: (d: Deadline) => void;
   emptyText?: string;
   pagination?: false | { current: number; pageSize: number; total: number; onChange: (page: number, size: number) => void };
 }
@@ -25,6 +27,7 @@ export function DeadlineTable({
   loading,
   showClient = true,
   onMarkDone,
+  onUndo,
   emptyText = 'No deadlines',
   pagination = false,
 }: Props) {
@@ -51,7 +54,9 @@ export function DeadlineTable({
           <span>
             <StatusTag status={s} />
             <Typography.Text type="secondary">
-              {d.done_by_name} {d.done_at ? formatDateTime(d.done_at) : ''}
+              {d.filed_by_previous_agent ? 'Filed by the previous agent' : d.done_by_name}{' '}
+              {d.filed_on ? `filed ${formatDate(d.filed_on)}` : d.done_at ? formatDateTime(d.done_at) : ''}
+              {d.reference ? `, ref. ${d.reference}` : ''}
             </Typography.Text>
           </span>
         ) : (
@@ -67,10 +72,19 @@ export function DeadlineTable({
           {
             title: 'Actions',
             key: 'actions',
-            fixed: 'right' as const,
             width: 130,
             render: (_: unknown, d: Deadline) =>
-              d.status === 'done' ? null : (
+              d.status === 'done' ? (
+                onUndo ? (
+                  <Button
+                    size="small"
+                    onClick={() => onUndo(d)}
+                    aria-label={`Undo done: ${deadlineKindLabel(d.kind)}, ${d.client_name}, due ${formatDate(d.due_on)}`}
+                  >
+                    Undo
+                  </Button>
+                ) : null
+              ) : (
                 <Button
                   size="small"
                   onClick={() => onMarkDone(d)}

@@ -6,7 +6,8 @@ import { useTeamMembersQuery } from '../crm/api';
 import { ClientSelect } from '../crm/components/ClientSelect';
 import { useDeadlinesQuery } from './api';
 import { DeadlineTable } from './DeadlineTable';
-import { useMarkDone } from './use-mark-done';
+import { useMarkDone, useUndoDone } from './use-mark-done';
+import { overdueFirst } from '../workspace/order';
 import './deadlines.css';
 
 const WINDOWS: Array<{ value: DeadlineWindow; label: string }> = [
@@ -30,12 +31,14 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
   const [window, setWindow] = useState<DeadlineWindow>(initialClientId ? 'all' : '90');
   const [clientId, setClientId] = useState<string | null>(initialClientId);
   const [assignee, setAssignee] = useState<string | undefined>();
+  const [done, setDone] = useState<'open' | 'done'>('open');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(50);
   const team = useTeamMembersQuery({ realm: 'admin' }, { skip: realm !== 'admin' });
   const list = useDeadlinesQuery({
     realm,
-    window,
+    // The Done filter lists done deadlines whatever their date; open ones keep the window.
+    ...(done === 'done' ? { status: 'done' as const } : { window }),
     page,
     page_size: pageSize,
     ...(kind ? { kind } : {}),
@@ -43,6 +46,7 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
     ...(assignee ? { assignee_id: assignee } : {}),
   });
   const markDone = useMarkDone(realm);
+  const undo = useUndoDone(realm);
   const first =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
@@ -54,7 +58,24 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
   return (
     <Flex vertical gap={12}>
       <Flex wrap gap={8} role="search" aria-label="Filter deadlines">
-        <Select<DeadlineWindow> aria-label="Window" value={window} onChange={first(setWindow)} options={WINDOWS} style={{ width: 160 }} />
+        <Select<'open' | 'done'>
+          aria-label="Status"
+          value={done}
+          onChange={first(setDone)}
+          options={[
+            { value: 'open', label: 'Open' },
+            { value: 'done', label: 'Done' },
+          ]}
+          style={{ width: 120 }}
+        />
+        <Select<DeadlineWindow>
+          aria-label="Window"
+          disabled={done === 'done'}
+          value={window}
+          onChange={first(setWindow)}
+          options={WINDOWS}
+          style={{ width: 160 }}
+        />
         <Select<DeadlineKind>
           aria-label="Kind"
           allowClear
@@ -89,10 +110,13 @@ export function DeadlinesWorkspace({ realm = 'admin', clientFilter = true, initi
             {list.data ? `${formatCount(list.data.total)}${list.data.total_capped ? '+' : ''} deadlines` : ' '}
           </Typography.Text>
           <DeadlineTable
-            deadlines={list.data?.deadlines ?? []}
+            deadlines={done === 'done' ? (list.data?.deadlines ?? []) : overdueFirst(list.data?.deadlines ?? [])}
             loading={list.isFetching}
             onMarkDone={markDone}
-            emptyText={window === 'overdue' ? 'Nothing overdue' : 'No deadlines in this window'}
+            onUndo={(d) => void undo(d)}
+            emptyText={
+              done === 'done' ? 'No deadlines marked done' : window === 'overdue' ? 'Nothing overdue' : 'No deadlines in this window'
+            }
             pagination={{
               current: page,
               pageSize,

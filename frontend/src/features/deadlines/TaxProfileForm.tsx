@@ -55,6 +55,7 @@ const MONTHS = [
 interface Values {
   company_number?: string;
   company_type: 'private' | 'public';
+  engagement_start_on?: Dayjs | null;
   incorporation_date?: Dayjs | null;
   ard_day?: number | null;
   ard_month?: number | null;
@@ -75,6 +76,7 @@ function toValues(p: TaxProfileInput): Values {
     ...p,
     company_number: p.company_number ?? '',
     incorporation_date: d(p.incorporation_date),
+    engagement_start_on: d(p.engagement_start_on ?? null),
     last_accounts_made_up_to: d(p.last_accounts_made_up_to),
     confirmation_review_date: d(p.confirmation_review_date),
   };
@@ -84,6 +86,7 @@ function toProfile(v: Values): TaxProfileInput {
   return {
     company_number: v.company_number?.trim() ? v.company_number.trim() : null,
     company_type: v.company_type,
+    engagement_start_on: iso(v.engagement_start_on),
     incorporation_date: iso(v.incorporation_date),
     ard_day: v.ard_day ?? null,
     ard_month: v.ard_month ?? null,
@@ -193,6 +196,17 @@ export function TaxProfileForm({ record, realm = 'admin', canEdit }: Props) {
       {record.company_error && <Alert type="warning" showIcon title={record.company_error} />}
       <CompanyDetails record={record} />
       <Form<Values> form={form} layout="vertical" onFinish={onFinish} disabled={!canEdit} requiredMark="optional">
+        <Row gutter={12}>
+          <Col xs={24} md={8}>
+            <Form.Item
+              label="Engagement start date"
+              name="engagement_start_on"
+              extra="When the practice took the client on: earlier deadlines may be marked filed by the previous agent"
+            >
+              <DatePicker format="DD/MM/YYYY" style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+        </Row>
         <Typography.Title level={5}>Company</Typography.Title>
         <Row gutter={12}>
           <Col xs={24} md={8}>

@@ -51,16 +51,6 @@ export function ClientLetterDialog({
   realm?: 'admin' | 'user';
   canSend?: boolean;
 }) {
-  const q = useClientLettersQuery({ clientId: client.id, realm });
-  const [send, sending] = useSendClientLetterMutation();
-  const toast = useToast();
-  const sendNew = async () => {
-    try {
-      toast.success(serverText((await send({ clientId: client.id, realm }).unwrap()).message));
-    } catch (err) {
-      toast.error(serverText(errorBody(err)?.message ?? 'The letter could not be sent.'));
-    }
-  };
   return (
     <Modal
       open
@@ -69,6 +59,33 @@ export function ClientLetterDialog({
       onCancel={onClose}
       footer={<Button onClick={onClose}>Close</Button>}
     >
+      <ClientLettersView clientId={client.id} realm={realm} canSend={canSend} />
+    </Modal>
+  );
+}
+
+/** A client's letters: status, every version with its signed PDF, and (for those who may) a new version. */
+export function ClientLettersView({
+  clientId,
+  realm = 'admin',
+  canSend = true,
+}: {
+  clientId: string;
+  realm?: 'admin' | 'user';
+  canSend?: boolean;
+}) {
+  const q = useClientLettersQuery({ clientId: clientId, realm });
+  const [send, sending] = useSendClientLetterMutation();
+  const toast = useToast();
+  const sendNew = async () => {
+    try {
+      toast.success(serverText((await send({ clientId: clientId, realm }).unwrap()).message));
+    } catch (err) {
+      toast.error(serverText(errorBody(err)?.message ?? 'The letter could not be sent.'));
+    }
+  };
+  return (
+    <>
       {q.isLoading && <Skeleton active />}
       {q.isError && <Alert type="error" showIcon title={errorBody(q.error)?.message ?? 'The letters could not be loaded.'} />}
       {q.data && (
@@ -119,6 +136,6 @@ export function ClientLetterDialog({
           )}
         </>
       )}
-    </Modal>
+    </>
   );
 }

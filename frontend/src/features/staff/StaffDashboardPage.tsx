@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Button, Card, Flex, Result, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { hasPermission, MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { httpStatus } from '../../app/api';
 import { lazyNamed } from '../../app/lazy-named';
@@ -171,6 +171,9 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
           </Flex>
         </div>
         <Flex gap={8} wrap>
+          <Link to="/work" className="ant-btn ant-btn-default ant-btn-color-default ant-btn-variant-outlined">
+            My work
+          </Link>
           <ChangePasswordButton realm="user" staff />
           <Button icon={<LogoutOutlined />} onClick={onSignOut} loading={isSigningOut}>
             Logout

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Table, Typography, type TableColumnsType } from 'antd';
+import { Link } from 'react-router-dom';
 import { formatDate, formatGBP, type Client } from '@countinghouse/proto';
 import { tablePagination, type Paging } from './paging';
 import { ClientStatusBadge } from './StatusBadge';
@@ -14,17 +15,28 @@ interface Props {
   caption?: string;
   /** Tags after the company name (the AML file's "Due diligence outstanding"). */
   badges?: (client: Client) => ReactNode;
+  /** Where the client's record is: the name becomes a link to it (issue 26). */
+  recordPath?: (client: Client) => string;
+  /** More columns, before Actions (the admin list's accountant, next deadline, letter and AML). */
+  extraColumns?: TableColumnsType<Client>;
 }
 
 /** Clients as a table: Company, Contact, Package, Monthly Fee, Status, Registered, Actions (spec: staff portal). */
-export function ClientTable({ list, paging, actions, emptyText, caption, badges }: Props) {
+export function ClientTable({ list, paging, actions, emptyText, caption, badges, recordPath, extraColumns = [] }: Props) {
   const columns: TableColumnsType<Client> = [
     {
       title: 'Company',
       dataIndex: 'company_name',
       render: (name: string, c) => (
         <>
-          <Typography.Text strong>{name}</Typography.Text> {badges?.(c)}
+          {recordPath ? (
+            <Link to={recordPath(c)} className="crm-client-link">
+              <Typography.Text strong>{name}</Typography.Text>
+            </Link>
+          ) : (
+            <Typography.Text strong>{name}</Typography.Text>
+          )}{' '}
+          {badges?.(c)}
         </>
       ),
     },
@@ -42,7 +54,9 @@ export function ClientTable({ list, paging, actions, emptyText, caption, badges 
     { title: 'Monthly Fee', dataIndex: 'monthly_fee', align: 'right', render: (fee: number) => formatGBP(fee) },
     { title: 'Status', dataIndex: 'subscription_status', render: (_: unknown, c) => <ClientStatusBadge status={c.subscription_status} /> },
     { title: 'Registered', dataIndex: 'registration_date', render: (d: string) => formatDate(d) },
-    { title: 'Actions', key: 'actions', fixed: 'right' as const, className: 'crm-table-actions', render: (_: unknown, c) => actions(c) },
+    ...extraColumns,
+    // Not pinned: at 1280 px a pinned column covered the ones before it (issue 26).
+    { title: 'Actions', key: 'actions', className: 'crm-table-actions', render: (_: unknown, c) => actions(c) },
   ];
   return (
     <Table<Client>
@@ -52,7 +66,7 @@ export function ClientTable({ list, paging, actions, emptyText, caption, badges 
       dataSource={list.data?.clients}
       loading={list.isFetching}
       locale={{ emptyText: list.isError ? 'Could not load clients' : emptyText }}
-      scroll={{ x: 900 }}
+      scroll={{ x: 'max-content' }}
       tableLayout="auto"
       caption={caption}
       pagination={tablePagination(paging, list.data?.total ?? 0, [10, 20, 50, 100])}
