@@ -53,9 +53,18 @@ export const CompanyRefreshedSchema = Type.Object({
   changes: Type.Array(Type.Object({ kind: DeadlineKindSchema, period: Type.String(), from: IsoDate, to: IsoDate })),
 });
 
+/** A member of staff's calendar feed was made (or replaced) or removed: for identity's "still reach" view. */
+export const CalendarFeedChangedSchema = Type.Object({
+  principalId: Type.String(),
+  active: Type.Boolean(),
+  /** When the current address was made (ISO), null when removed. */
+  since: Nullable(Type.String()),
+});
+
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
   'deadlines.deadline_overdue': DeadlineOverdueSchema,
   'deadlines.company_refreshed': CompanyRefreshedSchema,
+  'deadlines.calendar_feed_changed': CalendarFeedChangedSchema,
 } as const;

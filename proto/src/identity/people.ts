@@ -178,6 +178,31 @@ export const StaffMemberSchema = Type.Object({
 export type StaffMember = Static<typeof StaffMemberSchema>;
 export const StaffListSchema = Type.Object({ staff: Type.Array(StaffMemberSchema) });
 
+/** What a person can still reach (issue 32, the leaver view): ids and dates, never a secret; all empty after deactivation. */
+export const StillReachableSchema = Type.Object({
+  user_id: Uuid,
+  roles: Type.Array(Type.Object({ role: Type.String(), granted_at: Type.String({ format: 'date-time' }) })),
+  sessions: Type.Array(
+    Type.Object({
+      id: Uuid,
+      created_at: Type.String({ format: 'date-time' }),
+      last_used_at: Type.String({ format: 'date-time' }),
+      expires_at: Type.String({ format: 'date-time' }),
+      ip: Type.Union([Type.String(), Type.Null()]),
+      user_agent: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  invitations_sent: Type.Array(
+    Type.Object({ id: Uuid, email: Type.String(), role: Type.String(), expires_at: Type.String({ format: 'date-time' }) }),
+  ),
+  password_reset_links: Type.Array(
+    Type.Object({ created_at: Type.String({ format: 'date-time' }), expires_at: Type.String({ format: 'date-time' }) }),
+  ),
+  calendar_feeds: Type.Array(Type.Object({ service: Type.String(), since: Type.String({ format: 'date-time' }) })),
+  nothing_left: Type.Boolean(),
+});
+export type StillReachable = Static<typeof StillReachableSchema>;
+
 // ---- user list ----
 
 export const UserRowSchema = Type.Object({

@@ -8,6 +8,7 @@ import { pruneThrottle } from './db/throttle.js';
 import { senderOf } from './domain/sender.js';
 import { subscribeEngagementMail } from './consumers/engagement-mail.js';
 import { subscribeReconnectMail } from './consumers/reconnect-mail.js';
+import { subscribeOutsideSecrets } from './consumers/outside-secrets.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
@@ -89,6 +90,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   });
   // Reminders of unsigned engagement letters go out through this mailer.
   await subscribeEngagementMail(runtime, mailer);
+  await subscribeOutsideSecrets(runtime);
   // A client whose Xero or QuickBooks connection was refused is asked by e-mail to connect again.
   await subscribeReconnectMail(runtime, { mailer, publicUrl: runtime.publicUrl, practiceName });
 }

@@ -257,3 +257,19 @@ export const outgoingMail = identity.table(
 );
 
 export const { outbox, processedEvents } = outboxTables(identity);
+
+/**
+ * Bearer secrets other services hold for a person (today: deadlines' calendar feed), kept from their
+ * events for the "what can this person still reach" view. Only that one exists and since when: never
+ * the secret itself.
+ */
+export const outsideSecrets = identity.table(
+  'outside_secrets',
+  {
+    service: text('service').notNull(),
+    kind: text('kind').notNull(),
+    principalId: text('principal_id').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.kind, t.principalId] })],
+);

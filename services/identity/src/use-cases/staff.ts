@@ -1,8 +1,9 @@
 import { AppError, type Db, type Principal } from '@countinghouse/kit';
-import type { Role, StaffListSchema } from '@countinghouse/proto';
+import type { Role, StaffListSchema, StillReachable } from '@countinghouse/proto';
 import type { Static } from '@sinclair/typebox';
 import { assertAdminLeft, lockAdmins, withdrawnRolesTakeEffect } from '../db/admins.js';
-import { activeGrantsOf, activeRoles, revokeStaffRoles } from '../db/queries.js';
+import { stillReachable } from '../db/leavers.js';
+import { activeGrantsOf, activeRoles, findUserById, revokeStaffRoles } from '../db/queries.js';
 import type { RevocationBook } from '../db/revocations.js';
 import type { SessionStore } from '../db/session-store.js';
 import { canManage } from '../domain/roles.js';
@@ -48,4 +49,10 @@ export async function deactivateStaff(deps: StaffDeps, p: Principal, input: { us
     if (staffRoles.includes('admin')) await assertAdminLeft(tx);
     await withdrawnRolesTakeEffect(tx, { sessions: deps.sessions, revoke, userId, roles: staffRoles, actor: { kind: p.kind, id: p.id } });
   });
+}
+
+/** The leaver view: what a person (by user id) can still reach; 404 for no such person. */
+export async function getStillReachable(deps: Pick<StaffDeps, 'db'>, _p: Principal, input: { userId: string }): Promise<StillReachable> {
+  if (!(await findUserById(deps.db, input.userId))) throw new AppError('NOT_FOUND', 'Staff member not found');
+  return stillReachable(deps.db, input.userId);
 }
