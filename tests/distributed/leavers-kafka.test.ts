@@ -44,7 +44,12 @@ beforeAll(async () => {
   const brokers = requireEnv('TEST_KAFKA_BROKERS');
   db = await createTestDatabase();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  const common = { DATABASE_URL: db.url, KAFKA_BROKERS: brokers, REDIS_URL: requireEnv('TEST_REDIS_URL'), JWT_PUBLIC_KEY: keys.publicKeyPem };
+  const common = {
+    DATABASE_URL: db.url,
+    KAFKA_BROKERS: brokers,
+    REDIS_URL: requireEnv('TEST_REDIS_URL'),
+    JWT_PUBLIC_KEY: keys.publicKeyPem,
+  };
   const identityUrl = await startService('services/identity/src/main.ts', {
     ...common,
     JWT_PRIVATE_KEY: keys.privateKeyPem,
@@ -111,7 +116,11 @@ describe('distributed: a leaver loses everything at once', () => {
       'the feed deleted',
       30_000,
     );
-    await waitFor(async () => (await call('GET', `/api/identity/staff/${id}/access`, admin)).json().nothing_left === true, 'nothing left', 30_000);
+    await waitFor(
+      async () => (await call('GET', `/api/identity/staff/${id}/access`, admin)).json().nothing_left === true,
+      'nothing left',
+      30_000,
+    );
     expect((await call('GET', `/api/identity/staff/${id}/access`, admin)).json()).toMatchObject({
       roles: [],
       sessions: [],

@@ -68,10 +68,16 @@ describe('a leaver loses everything at once', () => {
     expect(gone.statusCode, gone.body).toBe(404);
     expect(gone.json().error.code).toBe('NOT_FOUND');
     // The refresh cookie is dead and the access token is refused.
-    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/auth/refresh', headers: { cookie: acc.cookie } })).statusCode).toBe(401);
+    expect((await gw.app.inject({ method: 'POST', url: '/api/identity/auth/refresh', headers: { cookie: acc.cookie } })).statusCode).toBe(
+      401,
+    );
     expect((await inject(acc.token, 'GET', '/api/deadlines/calendar')).statusCode).toBe(401);
     // The consumer removes the feed for good, and the view then lists nothing at all.
-    await waitFor(async () => (await gw.kit.runtime.pool.query(`select 1 from deadlines.calendar_tokens where principal_id = $1`, [acc.id])).rowCount === 0, 'feed row deleted');
+    await waitFor(
+      async () =>
+        (await gw.kit.runtime.pool.query(`select 1 from deadlines.calendar_tokens where principal_id = $1`, [acc.id])).rowCount === 0,
+      'feed row deleted',
+    );
     await waitFor(async () => (await reach(acc.id)).nothing_left, 'nothing left');
     expect(await reach(acc.id)).toEqual({
       user_id: acc.id,
@@ -107,7 +113,7 @@ describe('a leaver loses everything at once', () => {
     await waitFor(async () => (await reach(mgr.id)).nothing_left, 'nothing left');
   });
 
-  it("revoking the role that gave access ends the feed as well", async () => {
+  it('revoking the role that gave access ends the feed as well', async () => {
     const acc = await makePerson(gw, 'revoked.accountant@x.co.uk', ['accountant']);
     const feed = await makeFeed(acc);
     const r = await inject(admin, 'DELETE', `/api/identity/roles/accountant/people/${acc.id}`);

@@ -28,7 +28,6 @@ export async function cancelInvitationsSentBy(
   return ids;
 }
 
-
 const iso = (v: unknown) => new Date(v as string).toISOString();
 
 /**
@@ -38,7 +37,9 @@ const iso = (v: unknown) => new Date(v as string).toISOString();
  */
 export async function stillReachable(db: DbOrTx, userId: string): Promise<StillReachable> {
   const [roles, sessions, invitations, resets, outside] = await Promise.all([
-    db.execute(sql`select role, granted_at from identity.user_roles where user_id = ${userId} and is_active and role <> 'client' order by role`),
+    db.execute(
+      sql`select role, granted_at from identity.user_roles where user_id = ${userId} and is_active and role <> 'client' order by role`,
+    ),
     db.execute(sql`
       select id, created_at, last_used_at, expires_at, ip, user_agent from identity.user_sessions
        where user_id = ${userId} and revoked_at is null and expires_at > now() order by created_at`),
@@ -61,9 +62,16 @@ export async function stillReachable(db: DbOrTx, userId: string): Promise<StillR
       ip: x.ip == null ? null : String(x.ip),
       user_agent: x.user_agent == null ? null : String(x.user_agent),
     })),
-    invitations_sent: invitations.rows.map((x) => ({ id: String(x.id), email: String(x.email), role: String(x.role), expires_at: iso(x.expires_at) })),
+    invitations_sent: invitations.rows.map((x) => ({
+      id: String(x.id),
+      email: String(x.email),
+      role: String(x.role),
+      expires_at: iso(x.expires_at),
+    })),
     password_reset_links: resets.rows.map((x) => ({ created_at: iso(x.created_at), expires_at: iso(x.expires_at) })),
-    calendar_feeds: outside.rows.filter((x) => x.kind === 'calendar_feed').map((x) => ({ service: String(x.service), since: iso(x.since) })),
+    calendar_feeds: outside.rows
+      .filter((x) => x.kind === 'calendar_feed')
+      .map((x) => ({ service: String(x.service), since: iso(x.since) })),
     nothing_left: false,
   };
   r.nothing_left =

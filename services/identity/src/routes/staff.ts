@@ -38,7 +38,8 @@ export function staffRoutes(app: App, deps: StaffDeps) {
       preHandler: requireRole(rolesFor('staff.manage')),
       schema: {
         tags: ['identity'],
-        summary: 'What this person can still reach: roles, sessions, invitations sent, reset links, calendar feeds (empty after deactivation)',
+        summary:
+          'What this person can still reach: roles, sessions, invitations sent, reset links, calendar feeds (empty after deactivation)',
         params: Type.Object({ userId: Type.String({ format: 'uuid' }) }),
         response: { 200: StillReachableSchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef },
       },
