@@ -6,7 +6,7 @@ import { stillReachable } from '../db/leavers.js';
 import { activeGrantsOf, activeRoles, findUserById, revokeStaffRoles } from '../db/queries.js';
 import type { RevocationBook } from '../db/revocations.js';
 import type { SessionStore } from '../db/session-store.js';
-import { canManage } from '../domain/roles.js';
+import { canManage, cannotManageMessage } from '../domain/roles.js';
 
 const STAFF_ROLES: Role[] = ['admin', 'manager', 'staff', 'accountant'];
 
@@ -40,7 +40,7 @@ export async function deactivateStaff(deps: StaffDeps, p: Principal, input: { us
   const targetRoles = await activeRoles(deps.db, userId);
   const staffRoles = targetRoles.filter((r) => STAFF_ROLES.includes(r));
   if (staffRoles.length === 0) throw new AppError('NOT_FOUND', 'Staff member not found');
-  if (!canManage(p.roles, targetRoles)) throw new AppError('FORBIDDEN', 'Only an administrator can deactivate an administrator.');
+  if (!canManage(p.roles, targetRoles)) throw new AppError('FORBIDDEN', cannotManageMessage(targetRoles));
   // The revocation takes effect in this process before the answer (revocations.transaction).
   await deps.revocations.transaction(async (tx, revoke) => {
     // Deactivating an administrator must leave one (the last-admin rule, same lock as /roles).
