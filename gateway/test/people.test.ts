@@ -101,14 +101,20 @@ describe('deactivation', () => {
       expect(r.json().error).toEqual({ code: 'FORBIDDEN', message: 'Only an administrator can deactivate a manager.' });
     }
     // Nor demote one (roles are the administrators' alone).
-    const demote = await gw.app.inject({ method: 'DELETE', url: `/api/identity/roles/manager/people/${other.id}`, headers: bearer(mgr.token) });
+    const demote = await gw.app.inject({
+      method: 'DELETE',
+      url: `/api/identity/roles/manager/people/${other.id}`,
+      headers: bearer(mgr.token),
+    });
     expect(demote.statusCode).toBe(403);
     // Nothing happened to them.
     expect((await gw.app.inject({ method: 'GET', url: '/api/identity/auth/me', headers: bearer(other.token) })).statusCode).toBe(200);
     const ok = await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${junior.id}/deactivate`, headers: bearer(mgr.token) });
     expect(ok.statusCode, ok.body).toBe(200);
     const admin = (await login(gw.app)).json().session_token as string;
-    expect((await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${other.id}/deactivate`, headers: bearer(admin) })).statusCode).toBe(200);
+    expect(
+      (await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${other.id}/deactivate`, headers: bearer(admin) })).statusCode,
+    ).toBe(200);
   });
 });
 

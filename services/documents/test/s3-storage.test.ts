@@ -188,7 +188,8 @@ describe('the documents service on the object store', () => {
   it('a batch with one bad file leaves no object of the good ones and no row (all or nothing, issue 32)', async () => {
     const before = await objectsUnder(`${clientId}/`);
     const rows = async () =>
-      (await gw.kit.runtime.pool.query(`select count(*)::int as n from documents.client_documents where client_id = $1`, [clientId])).rows[0].n;
+      (await gw.kit.runtime.pool.query(`select count(*)::int as n from documents.client_documents where client_id = $1`, [clientId]))
+        .rows[0].n;
     const rowsBefore = await rows();
     const res = await upload([
       { name: 'one.pdf', type: 'application/pdf', data: SAMPLES.pdf() },

@@ -151,7 +151,9 @@ describe('upload', () => {
     expect(await rowCount()).toBe(before.rows);
     expect(storedFiles(gw.storageDir).length).toBe(before.files);
     expect(tempFiles(gw.storageDir)).toEqual([]);
-    const outbox = await gw.kit.runtime.pool.query(`select count(*)::int as n from documents.outbox where envelope->'data'->>'filename' = 'first.pdf'`);
+    const outbox = await gw.kit.runtime.pool.query(
+      `select count(*)::int as n from documents.outbox where envelope->'data'->>'filename' = 'first.pdf'`,
+    );
     expect(outbox.rows[0].n).toBe(0);
   });
 

@@ -76,7 +76,11 @@ describe('client sign-up and sign-in', () => {
   });
 
   it("wrong credentials: 'Invalid email or password', the same for an unknown e-mail", async () => {
-    await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: { email: 'known@x.co.uk', password: 'olive-secret-1' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email: 'known@x.co.uk', password: 'olive-secret-1' },
+    });
     for (const email of ['known@x.co.uk', 'unknown@x.co.uk']) {
       const r = await h.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: { email, password: 'wrong-one' } });
       expect(r.statusCode).toBe(401);
@@ -85,7 +89,11 @@ describe('client sign-up and sign-in', () => {
   });
 
   it('locks an e-mail after five failures, known or not, without saying which exists', async () => {
-    await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: { email: 'lock@x.co.uk', password: 'olive-secret-1' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email: 'lock@x.co.uk', password: 'olive-secret-1' },
+    });
     for (const email of ['lock@x.co.uk', 'ghost@x.co.uk']) {
       const codes: number[] = [];
       for (let i = 0; i < 6; i++)

@@ -1,5 +1,5 @@
 import { AppError, enqueueEvent, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
-import { LIMITS, MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
+import { MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
 import {
   activeRoles,
   findAdminById,
