@@ -33,6 +33,9 @@ export const LoginBodySchema = Type.Object(
     password: Password,
     /** 'staff' refuses (and ends the session of) anyone without an active admin, staff or manager grant. */
     portal: Type.Optional(Type.Union([Type.Literal('staff'), Type.Literal('client')])),
+    /** The second factor, when the person has turned it on (issue 32): a 6-digit code or a recovery code. */
+    totp_code: Type.Optional(Type.String({ maxLength: 12 })),
+    recovery_code: Type.Optional(Type.String({ maxLength: 40 })),
   },
   { additionalProperties: false },
 );

@@ -17,6 +17,7 @@ import { peopleAuthRoutes } from './routes/people-auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { securityRoutes } from './routes/security.js';
 import { staffRoutes } from './routes/staff.js';
+import { twoFactorRoutes } from './routes/two-factor.js';
 import { userRoutes } from './routes/users.js';
 import { scheduleHousekeeping } from './jobs/housekeeping.js';
 
@@ -63,6 +64,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
   adminAuthRoutes(app, { db, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
   peopleAuthRoutes(app, { db, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
+  twoFactorRoutes(app, { db, issuer: practiceName });
   invitationRoutes(app, { db, mailer, publicUrl: runtime.publicUrl, practiceName });
   staffRoutes(app, { db, sessions: userSessions, revocations });
   userRoutes(app, { db, mailer });

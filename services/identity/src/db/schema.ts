@@ -273,3 +273,33 @@ export const outsideSecrets = identity.table(
   },
   (t) => [primaryKey({ columns: [t.service, t.kind, t.principalId] })],
 );
+
+/**
+ * A person's authenticator-app second factor (RFC 6238). `confirmedAt` null while being enrolled;
+ * `lastUsedStep` is the time step of the last code accepted, so a code cannot be used twice.
+ */
+export const totpFactors = identity.table('totp_factors', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** base32 secret, as the authenticator app holds it. */
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Ten single-use recovery codes per person, stored only as SHA-256 hashes. */
+export const recoveryCodes = identity.table(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_idx').on(t.userId, t.codeHash)],
+);
