@@ -1,6 +1,15 @@
 import { AppError, enqueueEvent, type Db, type Principal } from '@countinghouse/kit';
-import { sql } from 'drizzle-orm';
 import { findUserById } from '../db/queries.js';
+import {
+  advanceUsedStep,
+  confirmFactor,
+  deleteSecondFactor,
+  factorOf,
+  putUnconfirmedFactor,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  spendRecoveryCode,
+} from '../db/two-factor.js';
 import { SCHEMA } from '../db/schema.js';
 import { base32Decode, base32Encode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, verifyTotp } from '../domain/totp.js';
 
@@ -19,25 +28,10 @@ export const TWO_FACTOR_MESSAGES = {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-async function factorOf(db: Pick<Db, 'execute'>, userId: string) {
-  const res = await db.execute(sql`select secret, confirmed_at, last_used_step from identity.totp_factors where user_id = ${userId}`);
-  const r = res.rows[0];
-  return r
-    ? {
-        secret: String(r.secret),
-        confirmed: r.confirmed_at != null,
-        lastUsedStep: r.last_used_step == null ? null : Number(r.last_used_step),
-      }
-    : null;
-}
-
 /** Whether the person has two-factor sign-in on, and how many recovery codes are left. */
 export async function getTwoFactor(deps: { db: Db }, p: Principal) {
   const f = await factorOf(deps.db, p.id);
-  const left = await deps.db.execute(
-    sql`select count(*)::int as n from identity.recovery_codes where user_id = ${p.id} and used_at is null`,
-  );
-  return { totp_enabled: Boolean(f?.confirmed), recovery_codes_left: Number(left.rows[0]?.n ?? 0) };
+  return { totp_enabled: Boolean(f?.confirmed), recovery_codes_left: await recoveryCodesLeft(deps.db, p.id) };
 }
 
 /** Start (or restart) enrolment: a new secret, shown once as text and as an otpauth:// URI. */
@@ -48,26 +42,21 @@ export async function startTotpEnrolment(deps: { db: Db; issuer: () => string },
   const existing = await factorOf(deps.db, p.id);
   if (existing?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
   const secret = newTotpSecret();
-  await deps.db.execute(sql`
-    insert into identity.totp_factors (user_id, secret) values (${p.id}, ${base32Encode(secret)})
-    on conflict (user_id) do update set secret = excluded.secret, confirmed_at = null, last_used_step = null, created_at = now()`);
+  await putUnconfirmedFactor(deps.db, p.id, base32Encode(secret));
   return { secret: base32Encode(secret), otpauth_uri: otpauthUri({ issuer: deps.issuer(), account: user.email, secret }) };
 }
 
 /** Confirm enrolment with a first code: two-factor sign-in is on, and ten recovery codes are shown once. */
 export async function confirmTotpEnrolment(deps: { db: Db }, p: Principal, input: { code: string }) {
   return deps.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`select secret, confirmed_at from identity.totp_factors where user_id = ${p.id} for update`);
-    const row = res.rows[0];
+    const row = await factorOf(tx, p.id, { forUpdate: true });
     if (!row) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notEnrolling);
-    if (row.confirmed_at != null) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
-    const step = verifyTotp(base32Decode(String(row.secret))!, input.code, nowSeconds(), null);
+    if (row.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
+    const step = verifyTotp(base32Decode(row.secret)!, input.code, nowSeconds(), null);
     if (step === null) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
-    await tx.execute(sql`update identity.totp_factors set confirmed_at = now(), last_used_step = ${step} where user_id = ${p.id}`);
-    await tx.execute(sql`delete from identity.recovery_codes where user_id = ${p.id}`);
+    await confirmFactor(tx, p.id, step);
     const codes = newRecoveryCodes();
-    for (const c of codes)
-      await tx.execute(sql`insert into identity.recovery_codes (user_id, code_hash) values (${p.id}, ${hashRecoveryCode(c)})`);
+    await replaceRecoveryCodes(tx, p.id, codes.map(hashRecoveryCode));
     return { recovery_codes: codes };
   });
 }
@@ -85,27 +74,19 @@ export async function checkSecondFactor(
   const f = await factorOf(deps.db, userId);
   if (!f?.confirmed) return 'ok';
   if (given.recovery_code) {
-    const used = await deps.db.execute(sql`
-      update identity.recovery_codes set used_at = now()
-       where user_id = ${userId} and code_hash = ${hashRecoveryCode(given.recovery_code)} and used_at is null returning id`);
-    return used.rows.length === 1 ? 'ok' : 'wrong';
+    return (await spendRecoveryCode(deps.db, userId, hashRecoveryCode(given.recovery_code))) ? 'ok' : 'wrong';
   }
   if (!given.totp_code) return 'missing';
   const step = verifyTotp(base32Decode(f.secret)!, given.totp_code, nowSeconds(), f.lastUsedStep);
   if (step === null) return 'wrong';
   // Only if no other sign-in used this step (or a later one) meanwhile: a code works once.
-  const won = await deps.db.execute(sql`
-    update identity.totp_factors set last_used_step = ${step}
-     where user_id = ${userId} and (last_used_step is null or last_used_step < ${step}) returning user_id`);
-  return won.rows.length === 1 ? 'ok' : 'wrong';
+  return (await advanceUsedStep(deps.db, userId, step)) ? 'ok' : 'wrong';
 }
 
 /** An administrator turns a person's second factor off (they lost their phone): recorded as an event. */
 export async function resetSecondFactor(deps: { db: Db }, p: Principal, input: { userId: string }) {
   await deps.db.transaction(async (tx) => {
-    const gone = await tx.execute(sql`delete from identity.totp_factors where user_id = ${input.userId} returning user_id`);
-    await tx.execute(sql`delete from identity.recovery_codes where user_id = ${input.userId}`);
-    if (gone.rows.length === 0) throw new AppError('NOT_FOUND', 'This person has no second factor.');
+    if (!(await deleteSecondFactor(tx, input.userId))) throw new AppError('NOT_FOUND', 'This person has no second factor.');
     await enqueueEvent(
       tx,
       SCHEMA,
