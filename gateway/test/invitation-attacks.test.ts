@@ -139,23 +139,26 @@ describe('accepting checks the inviter still may invite to the role', () => {
       headers: bearer(adminToken),
     });
     expect(revoke.statusCode, revoke.body).toBe(200);
-    expect((await lookup(tokenOf(made.invite_url))).json()).toMatchObject({ valid: false, message: MESSAGES.inviterNoLongerAllowed });
+    // Issue 32: a leaver's pending invitations are cancelled with their role, not only refused at acceptance.
+    expect((await lookup(tokenOf(made.invite_url))).json()).toMatchObject({ valid: false, message: MESSAGES.invalidOrExpiredInvitation });
     const r = await accept({ token: tokenOf(made.invite_url), password: STRONG, confirm_password: STRONG });
     expect(r.statusCode).toBe(410);
-    expect(err(r).message).toBe(MESSAGES.inviterNoLongerAllowed);
+    expect(err(r).message).toBe(MESSAGES.invalidOrExpiredInvitation);
     const { rows } = await gw.kit.runtime.pool.query(`select 1 from identity.users where email = 'invited.by.admin2@practice.co.uk'`);
     expect(rows).toHaveLength(0);
   });
 
-  it("a deactivated manager's staff invitation is refused; an admin's re-send makes it good again", async () => {
+  it("a deactivated manager's staff invitation is cancelled (issue 32); an admin's new invitation works", async () => {
     const mgr2 = await makePerson(gw, 'leaving.manager@practice.co.uk', ['manager'], 'Manager-Two-Pass-8');
     const made = (await invite('invited.by.leaver@practice.co.uk', 'staff', mgr2.token)).json();
     const off = await gw.app.inject({ method: 'POST', url: IDENTITY_ROUTES.deactivateStaff(mgr2.id), headers: bearer(adminToken) });
     expect(off.statusCode, off.body).toBe(200);
     const r = await accept({ token: tokenOf(made.invite_url), password: STRONG });
     expect(r.statusCode).toBe(410);
-    expect(err(r).message).toBe(MESSAGES.inviterNoLongerAllowed);
-    const renewed = (await resend(made.id, adminToken)).json();
+    expect(err(r).message).toBe(MESSAGES.invalidOrExpiredInvitation);
+    const { rows } = await gw.kit.runtime.pool.query(`select status from identity.staff_invitations where id = $1`, [made.id]);
+    expect(rows[0].status).toBe('cancelled');
+    const renewed = (await invite('invited.by.leaver@practice.co.uk', 'staff', adminToken)).json();
     expect((await accept({ token: tokenOf(renewed.invite_url), password: STRONG })).statusCode).toBe(200);
   });
 
@@ -174,7 +177,8 @@ describe('accepting checks the inviter still may invite to the role', () => {
     expect(off.statusCode, off.body).toBe(200);
     const r = await accept({ token: tokenOf(made.invite_url), password: STRONG });
     expect(r.statusCode).toBe(410);
-    expect(err(r).message).toBe(MESSAGES.inviterNoLongerAllowed);
+    // Issue 32: cancelled with the account, so the link is simply no longer valid.
+    expect(err(r).message).toBe(MESSAGES.invalidOrExpiredInvitation);
   });
 
   it('a common password is refused for a new staff account, case-insensitively', async () => {

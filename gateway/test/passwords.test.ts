@@ -122,7 +122,7 @@ describe('forgot password', () => {
     expect(await mailsTo(person.email)).toHaveLength(3);
   });
 
-  it('staff may not reset to a common password; clients keep the spec rule (6 characters)', async () => {
+  it('nobody may reset to a common password (one rule for everyone, issue 32); the spec minimum keeps its message', async () => {
     const staff = await makePerson(gw, 'staff.resetter@practice.co.uk', ['staff'], 'Staff-Reset-Pass-1');
     await forgot(staff.email);
     const token = await resetTokenFor(staff.email);
@@ -137,7 +137,35 @@ describe('forgot password', () => {
     const clientToken = await resetTokenFor(client.email);
     const short = await reset(clientToken, 'abc12');
     expect(err(short).message).toBe(MESSAGES.passwordTooShort);
-    expect((await reset(clientToken, 'sunshine')).statusCode).toBe(200);
+    const clientWeak = await reset(clientToken, 'sunshine');
+    expect(clientWeak.statusCode).toBe(400);
+    expect(err(clientWeak).message).toBe(MESSAGES.commonPassword);
+    expect((await reset(clientToken, 'Client-Strong-Pass-3')).statusCode).toBe(200);
+  });
+
+  it("a client choosing 'password' is refused with a clear message: at sign-up, on change and on reset (issue 32)", async () => {
+    const signup = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email: 'weak.signup@example.co.uk', password: 'password', first_name: 'Weak' },
+    });
+    expect(signup.statusCode).toBe(400);
+    expect(err(signup)).toEqual({ code: 'VALIDATION_FAILED', message: MESSAGES.commonPassword });
+    const tooShort = await gw.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email: 'short.signup@example.co.uk', password: 'abc12', first_name: 'Short' },
+    });
+    expect(err(tooShort).message).toBe(MESSAGES.passwordTooShort);
+    const client = await makePerson(gw, 'weak.changer@example.co.uk', ['client'], 'Weak-Changer-Old-1');
+    const change = await gw.app.inject({
+      method: 'POST',
+      url: IDENTITY_ROUTES.changePassword,
+      headers: bearer(client.token),
+      payload: { current_password: 'Weak-Changer-Old-1', new_password: 'PASSWORD' },
+    });
+    expect(change.statusCode).toBe(400);
+    expect(err(change).message).toBe(MESSAGES.commonPassword);
   });
 
   it('when sent by SMTP-less log the link is there for admins; the stored row holds only a hash', async () => {

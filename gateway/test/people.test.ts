@@ -88,6 +88,34 @@ describe('deactivation', () => {
       (await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${mgr.id}/deactivate`, headers: bearer(mgr.token) })).statusCode,
     ).toBe(409);
   });
+
+  it('a manager cannot deactivate another manager (403, issue 32); an administrator can; a manager still deactivates staff', async () => {
+    const mgr = await makePerson(gw, 'mgr3@practice.co.uk', ['manager']);
+    const other = await makePerson(gw, 'mgr4@practice.co.uk', ['manager']);
+    const both = await makePerson(gw, 'mgr5@practice.co.uk', ['staff']);
+    await gw.kit.runtime.pool.query(`insert into identity.user_roles (user_id, role) values ($1, 'manager')`, [both.id]);
+    const junior = await makePerson(gw, 'junior@practice.co.uk', ['staff']);
+    for (const target of [other, both]) {
+      const r = await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${target.id}/deactivate`, headers: bearer(mgr.token) });
+      expect(r.statusCode, r.body).toBe(403);
+      expect(r.json().error).toEqual({ code: 'FORBIDDEN', message: 'Only an administrator can deactivate a manager.' });
+    }
+    // Nor demote one (roles are the administrators' alone).
+    const demote = await gw.app.inject({
+      method: 'DELETE',
+      url: `/api/identity/roles/manager/people/${other.id}`,
+      headers: bearer(mgr.token),
+    });
+    expect(demote.statusCode).toBe(403);
+    // Nothing happened to them.
+    expect((await gw.app.inject({ method: 'GET', url: '/api/identity/auth/me', headers: bearer(other.token) })).statusCode).toBe(200);
+    const ok = await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${junior.id}/deactivate`, headers: bearer(mgr.token) });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const admin = (await login(gw.app)).json().session_token as string;
+    expect(
+      (await gw.app.inject({ method: 'POST', url: `/api/identity/staff/${other.id}/deactivate`, headers: bearer(admin) })).statusCode,
+    ).toBe(200);
+  });
 });
 
 describe('admin session works for staff management too', () => {

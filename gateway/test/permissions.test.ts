@@ -68,6 +68,7 @@ const CHECKS: Record<PermissionKey, Check> = {
   'staff.manage': route('GET', () => '/api/identity/staff'),
   'users.view': route('GET', () => '/api/identity/users'),
   'security.lockouts': route('GET', () => '/api/identity/security/lockouts'),
+  'two_factor.own': route('GET', () => '/api/identity/auth/two-factor'),
   roles: route('GET', () => '/api/identity/roles'),
   // Reading (list, summary, one, view link, download) is documents.view; the uploader's client pick
   // has the upload route's guard.

@@ -72,6 +72,7 @@ export const PERMISSIONS = [
   { key: 'staff.manage', area: 'Staff', label: 'Invite and deactivate staff', roles: MANAGERS },
   { key: 'users.view', area: 'Staff', label: 'See registered people and the sent e-mail log', roles: ADMIN },
   { key: 'roles', area: 'Staff', label: 'Manage roles', roles: ADMIN },
+  { key: 'two_factor.own', area: 'Access', label: 'Turn on two-factor sign-in for their own account', roles: [...EVERYONE, 'mlro'] },
   { key: 'security.lockouts', area: 'Access', label: 'See sign-in delays (who, from where, until when)', roles: ADMIN },
   {
     key: 'documents.view',

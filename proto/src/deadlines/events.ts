@@ -91,6 +91,14 @@ export const ClientDeadlinesChangedSchema = Type.Object({
   ),
 });
 
+/** A member of staff's calendar feed was made (or replaced) or removed: for identity's "still reach" view. */
+export const CalendarFeedChangedSchema = Type.Object({
+  principalId: Type.String(),
+  active: Type.Boolean(),
+  /** When the current address was made (ISO), null when removed. */
+  since: Nullable(Type.String()),
+});
+
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
@@ -99,4 +107,5 @@ export const DEADLINES_EVENTS = {
   'deadlines.company_refreshed': CompanyRefreshedSchema,
   'deadlines.identity_reminder': IdentityReminderSchema,
   'deadlines.client_deadlines': ClientDeadlinesChangedSchema,
+  'deadlines.calendar_feed_changed': CalendarFeedChangedSchema,
 } as const;

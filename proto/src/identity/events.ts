@@ -47,6 +47,9 @@ export const RoleChangedSchema = Type.Object({
   name: Type.String(),
 });
 
+/** An administrator turned a person's second factor off (issue 32): kept in the outbox as the record. */
+export const SecondFactorResetSchema = Type.Object({ userId: Type.String() });
+
 export const IDENTITY_EVENTS = {
   'identity.admin_signed_in': AdminSignedInSchema,
   'identity.session_revoked': SessionRevokedSchema,
@@ -55,4 +58,5 @@ export const IDENTITY_EVENTS = {
   'identity.invitation_created': InvitationCreatedSchema,
   'identity.user_registered': UserRegisteredSchema,
   'identity.role_changed': RoleChangedSchema,
+  'identity.second_factor_reset': SecondFactorResetSchema,
 } as const;

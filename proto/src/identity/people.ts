@@ -33,6 +33,9 @@ export const LoginBodySchema = Type.Object(
     password: Password,
     /** 'staff' refuses (and ends the session of) anyone without an active admin, staff or manager grant. */
     portal: Type.Optional(Type.Union([Type.Literal('staff'), Type.Literal('client')])),
+    /** The second factor, when the person has turned it on (issue 32): a 6-digit code or a recovery code. */
+    totp_code: Type.Optional(Type.String({ maxLength: 12 })),
+    recovery_code: Type.Optional(Type.String({ maxLength: 40 })),
   },
   { additionalProperties: false },
 );
@@ -179,6 +182,31 @@ export const StaffMemberSchema = Type.Object({
 });
 export type StaffMember = Static<typeof StaffMemberSchema>;
 export const StaffListSchema = Type.Object({ staff: Type.Array(StaffMemberSchema) });
+
+/** What a person can still reach (issue 32, the leaver view): ids and dates, never a secret; all empty after deactivation. */
+export const StillReachableSchema = Type.Object({
+  user_id: Uuid,
+  roles: Type.Array(Type.Object({ role: Type.String(), granted_at: Type.String({ format: 'date-time' }) })),
+  sessions: Type.Array(
+    Type.Object({
+      id: Uuid,
+      created_at: Type.String({ format: 'date-time' }),
+      last_used_at: Type.String({ format: 'date-time' }),
+      expires_at: Type.String({ format: 'date-time' }),
+      ip: Type.Union([Type.String(), Type.Null()]),
+      user_agent: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  invitations_sent: Type.Array(
+    Type.Object({ id: Uuid, email: Type.String(), role: Type.String(), expires_at: Type.String({ format: 'date-time' }) }),
+  ),
+  password_reset_links: Type.Array(
+    Type.Object({ created_at: Type.String({ format: 'date-time' }), expires_at: Type.String({ format: 'date-time' }) }),
+  ),
+  calendar_feeds: Type.Array(Type.Object({ service: Type.String(), since: Type.String({ format: 'date-time' }) })),
+  nothing_left: Type.Boolean(),
+});
+export type StillReachable = Static<typeof StillReachableSchema>;
 
 // ---- user list ----
 

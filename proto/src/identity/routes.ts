@@ -14,6 +14,8 @@ export const IDENTITY_ROUTES = {
   acceptInvitation: '/api/identity/invitations/accept',
   staff: '/api/identity/staff',
   deactivateStaff: (userId: string) => `/api/identity/staff/${userId}/deactivate`,
+  /** What a person can still reach (issue 32, the leaver view). */
+  staffAccess: (userId: string) => `/api/identity/staff/${userId}/access`,
   users: '/api/identity/users',
   outgoingMail: '/api/identity/outgoing-mail',
   lockouts: '/api/identity/security/lockouts',

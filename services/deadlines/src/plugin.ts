@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CompaniesHouseClient } from './companies-house/client.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
+import { subscribeLeavers } from './consumers/leavers.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -42,9 +43,11 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
     companiesHouse: ch,
     today: opts.today ?? (() => londonToday()),
     publicUrl: runtime.publicUrl,
+    revocations: runtime.verifier.revocations,
   };
   await subscribeClientDirectory(runtime);
   await subscribeIdentityVerifications(runtime, deps.today);
+  await subscribeLeavers(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

@@ -184,4 +184,21 @@ describe('the documents service on the object store', () => {
     expect(await objectsUnder(`${clientId}/`)).toEqual(before);
     expect(await pendingUploadsUnder(`${clientId}/`)).toBe(0);
   });
+
+  it('a batch with one bad file leaves no object of the good ones and no row (all or nothing, issue 32)', async () => {
+    const before = await objectsUnder(`${clientId}/`);
+    const rows = async () =>
+      (await gw.kit.runtime.pool.query(`select count(*)::int as n from documents.client_documents where client_id = $1`, [clientId]))
+        .rows[0].n;
+    const rowsBefore = await rows();
+    const res = await upload([
+      { name: 'one.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
+      { name: 'two.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
+      { name: 'bad.pdf', type: 'application/pdf', data: SAMPLES.exe() },
+    ]);
+    expect(res.statusCode).toBe(415);
+    expect(await objectsUnder(`${clientId}/`)).toEqual(before);
+    expect(await pendingUploadsUnder(`${clientId}/`)).toBe(0);
+    expect(await rows()).toBe(rowsBefore);
+  });
 });

@@ -137,8 +137,8 @@ describe('upload', () => {
     expect(await rowCount()).toBe(before);
   });
 
-  it('processes files one after another and stops at the first failure (earlier files stay)', async () => {
-    const before = await rowCount();
+  it('a batch with one bad file stores none: no row, no file, no event (all or nothing, issue 32)', async () => {
+    const before = { rows: await rowCount(), files: storedFiles(gw.storageDir).length };
     const res = await upload({ client_id: client.clientId, document_type: 'payroll' }, [
       { name: 'first.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
       { name: 'second.pdf', type: 'application/pdf', data: SAMPLES.exe() },
@@ -147,9 +147,35 @@ describe('upload', () => {
     expect(res.statusCode).toBe(415);
     expect(res.json().error.message).toBe('second.pdf is not a supported file type');
     const { rows } = await gw.kit.runtime.pool.query(`select filename from documents.client_documents where document_type = 'payroll'`);
-    expect(rows.map((r) => r.filename)).toEqual(['first.pdf']);
-    expect(await rowCount()).toBe(before + 1);
+    expect(rows).toEqual([]);
+    expect(await rowCount()).toBe(before.rows);
+    expect(storedFiles(gw.storageDir).length).toBe(before.files);
     expect(tempFiles(gw.storageDir)).toEqual([]);
+    const outbox = await gw.kit.runtime.pool.query(
+      `select count(*)::int as n from documents.outbox where envelope->'data'->>'filename' = 'first.pdf'`,
+    );
+    expect(outbox.rows[0].n).toBe(0);
+  });
+
+  it('21 files (one over the limit) answer 413 and store none of the first 20', async () => {
+    const before = { rows: await rowCount(), files: storedFiles(gw.storageDir).length };
+    const files = Array.from({ length: 21 }, (_, i) => ({ name: `page-${i + 1}.pdf`, type: 'application/pdf', data: SAMPLES.pdf() }));
+    const res = await upload({ client_id: client.clientId, document_type: 'bookkeeping' }, files);
+    expect(res.statusCode, res.body).toBe(413);
+    expect(res.json().error.code).toBeTruthy();
+    expect(await rowCount()).toBe(before.rows);
+    expect(storedFiles(gw.storageDir).length).toBe(before.files);
+    expect(tempFiles(gw.storageDir)).toEqual([]);
+  });
+
+  it('a good batch of three is stored whole, in order', async () => {
+    const res = await upload({ client_id: client.clientId, document_type: 'payroll' }, [
+      { name: 'a.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
+      { name: 'b.png', type: 'image/png', data: SAMPLES.png() },
+      { name: 'c.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect((res.json().documents as ClientDocument[]).map((d) => d.filename)).toEqual(['a.pdf', 'b.png', 'c.pdf']);
   });
 
   it('never takes a path from the file name', async () => {

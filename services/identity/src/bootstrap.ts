@@ -14,7 +14,7 @@ export interface InitialAdmin {
 export async function ensureInitialAdmin(db: Db, initial: InitialAdmin): Promise<{ created: boolean; generatedPassword?: string }> {
   if ((await countAdmins(db)) > 0) return { created: false };
   if (!USERNAME_PATTERN.test(initial.username)) throw new Error(`ADMIN_USERNAME must be 3-100 letters, digits or . _ @ -`);
-  const problem = initial.password === undefined ? null : passwordProblem(initial.password, { privileged: true });
+  const problem = initial.password === undefined ? null : passwordProblem(initial.password);
   if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
   const password = initial.password ?? generatePassword();
   const inserted = await db

@@ -32,7 +32,7 @@ export function assertDemoSeedAllowed(o: DemoSeedOptions): void {
     throw new DemoSeedRefused(
       'The demo practice is not seeded when NODE_ENV=production: its people hold staff roles with a shared password. Set SEED_DEMO=false.',
     );
-  const problem = o.password === undefined ? null : passwordProblem(o.password, { privileged: true });
+  const problem = o.password === undefined ? null : passwordProblem(o.password);
   if (problem) throw new DemoSeedRefused(`DEMO_PASSWORD: ${problem}`);
 }
 

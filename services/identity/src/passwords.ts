@@ -24,7 +24,7 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
 }
 
-/** How many of the ranked list's most common passwords are refused for staff and administrators. */
+/** How many of the ranked list's most common passwords are refused, for everyone. */
 export const COMMON_PASSWORDS_CHECKED = 10_000;
 
 let common: Set<string> | null = null;
@@ -47,12 +47,13 @@ export function isCommonPassword(password: string): boolean {
 }
 
 /**
- * Why a new password is refused, or null. Everyone: the spec's 6-character minimum with its message.
- * Staff and administrators (`privileged`) also may not use one of the most common passwords (NCSC and
- * NIST SP 800-63B both advise refusing known-common passwords), checked case-insensitively.
+ * Why a new password is refused, or null: one rule for everyone (issue 32), clients, staff and
+ * administrators alike. The spec's 6-character minimum with its message, and none of the most common
+ * passwords (NCSC and NIST SP 800-63B both advise refusing known-common passwords), checked
+ * case-insensitively.
  */
-export function passwordProblem(password: string, o: { privileged: boolean }): string | null {
+export function passwordProblem(password: string): string | null {
   if (password.length < LIMITS.minPasswordLength) return MESSAGES.passwordTooShort;
-  if (o.privileged && isCommonPassword(password)) return MESSAGES.commonPassword;
+  if (isCommonPassword(password)) return MESSAGES.commonPassword;
   return null;
 }

@@ -10,6 +10,7 @@ import { subscribeEngagementMail } from './consumers/engagement-mail.js';
 import { subscribeIdentityReminderMail } from './consumers/identity-reminder-mail.js';
 import { subscribeRequestsMail } from './consumers/requests-mail.js';
 import { subscribeReconnectMail } from './consumers/reconnect-mail.js';
+import { subscribeOutsideSecrets } from './consumers/outside-secrets.js';
 import { Mailer } from './mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
@@ -18,6 +19,7 @@ import { peopleAuthRoutes } from './routes/people-auth.js';
 import { roleRoutes } from './routes/roles.js';
 import { securityRoutes } from './routes/security.js';
 import { staffRoutes } from './routes/staff.js';
+import { twoFactorRoutes } from './routes/two-factor.js';
 import { userRoutes } from './routes/users.js';
 import { scheduleHousekeeping } from './jobs/housekeeping.js';
 
@@ -64,6 +66,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
   adminAuthRoutes(app, { db, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
   peopleAuthRoutes(app, { db, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
+  twoFactorRoutes(app, { db, issuer: practiceName });
   invitationRoutes(app, { db, mailer, publicUrl: runtime.publicUrl, practiceName });
   staffRoutes(app, { db, sessions: userSessions, revocations });
   userRoutes(app, { db, mailer });
@@ -94,6 +97,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   await subscribeIdentityReminderMail(runtime, mailer);
   // The chase of client requests and the notices of secure messages, likewise.
   await subscribeRequestsMail(runtime, mailer);
+  await subscribeOutsideSecrets(runtime);
   // A client whose Xero or QuickBooks connection was refused is asked by e-mail to connect again.
   await subscribeReconnectMail(runtime, { mailer, publicUrl: runtime.publicUrl, practiceName });
 }

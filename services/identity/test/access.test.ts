@@ -48,7 +48,7 @@ describe('the user list through identity alone', () => {
     const su = await h.app.inject({
       method: 'POST',
       url: '/api/identity/auth/signup',
-      payload: { email: 'listed@x.co.uk', password: 'secret1', first_name: 'Lis', last_name: 'Ted', company_name: 'Listed Ltd' },
+      payload: { email: 'listed@x.co.uk', password: 'olive-secret-1', first_name: 'Lis', last_name: 'Ted', company_name: 'Listed Ltd' },
     });
     expect(su.statusCode).toBe(201);
     const r = await h.app.inject({

@@ -18,14 +18,14 @@ describe('client sign-up and sign-in', () => {
     const r = await h.app.inject({
       method: 'POST',
       url: '/api/identity/auth/signup',
-      payload: { email: 'Owner@Bakery.co.uk', password: 'secret1', first_name: 'Olive', company_name: 'Olive Bakery Ltd' },
+      payload: { email: 'Owner@Bakery.co.uk', password: 'olive-secret-1', first_name: 'Olive', company_name: 'Olive Bakery Ltd' },
     });
     expect(r.statusCode).toBe(201);
     expect(r.json()).toEqual({ success: true, message: MESSAGES.accountCreated });
     const li = await h.app.inject({
       method: 'POST',
       url: '/api/identity/auth/login',
-      payload: { email: 'owner@bakery.co.uk', password: 'secret1' },
+      payload: { email: 'owner@bakery.co.uk', password: 'olive-secret-1' },
     });
     expect(li.statusCode).toBe(200);
     expect(li.json()).toMatchObject({
@@ -45,7 +45,7 @@ describe('client sign-up and sign-in', () => {
   });
 
   it('refuses a duplicate e-mail (any case) with 409 and writes nothing', async () => {
-    await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: { email: 'dup@x.co.uk', password: 'secret1' } });
+    await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: { email: 'dup@x.co.uk', password: 'olive-secret-1' } });
     const again = await h.app.inject({
       method: 'POST',
       url: '/api/identity/auth/signup',
@@ -59,10 +59,10 @@ describe('client sign-up and sign-in', () => {
   it('bad sign-up input: short password, bad e-mail, wrong types, extra fields', async () => {
     const cases = [
       [{ email: 'a@b.co', password: '12345' }, MESSAGES.passwordTooShort],
-      [{ email: 'not-an-email', password: 'secret1' }, null],
-      [{ email: 42, password: 'secret1' }, null],
-      [{ email: 'a@b.co', password: 'secret1', role: 'admin' }, null],
-      [{ email: 'x'.repeat(260) + '@b.co', password: 'secret1' }, null],
+      [{ email: 'not-an-email', password: 'olive-secret-1' }, null],
+      [{ email: 42, password: 'olive-secret-1' }, null],
+      [{ email: 'a@b.co', password: 'olive-secret-1', role: 'admin' }, null],
+      [{ email: 'x'.repeat(260) + '@b.co', password: 'olive-secret-1' }, null],
     ] as const;
     for (const [payload, message] of cases) {
       const r = await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: payload as object });
@@ -76,7 +76,11 @@ describe('client sign-up and sign-in', () => {
   });
 
   it("wrong credentials: 'Invalid email or password', the same for an unknown e-mail", async () => {
-    await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: { email: 'known@x.co.uk', password: 'secret1' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email: 'known@x.co.uk', password: 'olive-secret-1' },
+    });
     for (const email of ['known@x.co.uk', 'unknown@x.co.uk']) {
       const r = await h.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: { email, password: 'wrong-one' } });
       expect(r.statusCode).toBe(401);
@@ -85,7 +89,11 @@ describe('client sign-up and sign-in', () => {
   });
 
   it('locks an e-mail after five failures, known or not, without saying which exists', async () => {
-    await h.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload: { email: 'lock@x.co.uk', password: 'secret1' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/signup',
+      payload: { email: 'lock@x.co.uk', password: 'olive-secret-1' },
+    });
     for (const email of ['lock@x.co.uk', 'ghost@x.co.uk']) {
       const codes: number[] = [];
       for (let i = 0; i < 6; i++)
@@ -98,7 +106,7 @@ describe('client sign-up and sign-in', () => {
     const r = await h.app.inject({
       method: 'POST',
       url: '/api/identity/auth/login',
-      payload: { email: 'lock@x.co.uk', password: 'secret1' },
+      payload: { email: 'lock@x.co.uk', password: 'olive-secret-1' },
     });
     expect(r.statusCode).toBe(429);
   });

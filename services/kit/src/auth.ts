@@ -77,6 +77,10 @@ export class RevocationList {
     const prev = this.subjects.get(subjectId) ?? 0;
     if (issuedBefore > prev) this.subjects.set(subjectId, issuedBefore);
   }
+  /** The instant (seconds) before which everything issued to this subject is refused, if it was cut off. */
+  subjectCutOff(subjectId: string): number | undefined {
+    return this.subjects.get(subjectId);
+  }
   isRevoked(p: Pick<Principal, 'sessionId' | 'id' | 'issuedAt'>): boolean {
     if (this.sessions.has(p.sessionId)) return true;
     const before = this.subjects.get(p.id);

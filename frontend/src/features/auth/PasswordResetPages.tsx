@@ -114,11 +114,8 @@ export function ResetPasswordPage() {
   return (
     <AuthCard
       title="Choose a new password"
-      intro={
-        lookup.data.is_staff
-          ? 'At least 6 characters, and not one of the most commonly used passwords. Every session of your account will be signed out.'
-          : 'At least 6 characters. Every session of your account will be signed out.'
-      }
+      // One password rule for everyone (issue 32).
+      intro="At least 6 characters, and not one of the most commonly used passwords. Every session of your account will be signed out."
       footer={<Link to={login}>Back to sign in</Link>}
     >
       {failure && <Alert type="error" showIcon role="alert" className="auth-page__alert" title={failure} />}

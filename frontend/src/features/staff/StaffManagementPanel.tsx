@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Drawer, Empty, Flex, Form, Input, List, Modal, Popconfirm, Select, Spin, Tag, Typography } from 'antd';
-import { CopyOutlined, MailOutlined, RedoOutlined, StopOutlined, UserDeleteOutlined } from '@ant-design/icons';
+import { CopyOutlined, KeyOutlined, MailOutlined, RedoOutlined, StopOutlined, UserDeleteOutlined } from '@ant-design/icons';
 import {
   formatDate,
   formatDateTime,
@@ -24,6 +24,7 @@ import {
   useOutgoingMailQuery,
   useResendInvitationMutation,
   useStaffMembersQuery,
+  useStillReachableQuery,
   type StaffRealm,
 } from './api';
 import { ROLE_LABELS, RoleTag } from './roles';
@@ -401,6 +402,7 @@ function StaffList({
 }) {
   const [deactivate] = useDeactivateStaffMutation();
   const [busy, setBusy] = useState<string | null>(null);
+  const [reach, setReach] = useState<{ userId: string; name: string } | null>(null);
   const toast = useToast();
 
   async function onDeactivate(member: StaffMember) {
@@ -408,6 +410,8 @@ function StaffList({
     try {
       await deactivate({ userId: member.user_id, realm }).unwrap();
       toast.success(MESSAGES.staffDeactivated, 'deactivate');
+      // Show what is left straight away: it should be nothing (issue 32, the leaver view).
+      setReach({ userId: member.user_id, name: displayName(member) });
     } catch (error) {
       const detail = failureDetail(error);
       if (detail) toast.notifyError(MESSAGES.failedToDeactivateStaff, detail, 'deactivate');
@@ -418,61 +422,159 @@ function StaffList({
   }
 
   if (loading) return <Spin aria-label="Loading staff" />;
-  if (!staff?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No active staff members" />;
+  const drawer = <StillReachDrawer realm={realm} target={reach} onClose={() => setReach(null)} />;
+  if (!staff?.length)
+    return (
+      <>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No active staff members" />
+        {drawer}
+      </>
+    );
 
   return (
-    <List
-      aria-label="Active staff members"
-      dataSource={staff}
-      renderItem={(m) => {
-        const name = displayName(m);
-        const isSelf = m.user_id === currentUserId;
-        return (
-          <List.Item
-            data-testid="staff-member"
-            actions={[
-              <Popconfirm
-                key="deactivate"
-                title={`Deactivate ${name}?`}
-                description="They lose access at once, including sessions that are open now."
-                okText="Deactivate"
-                okButtonProps={{ danger: true }}
-                cancelText="Keep"
-                onConfirm={() => onDeactivate(m)}
-                disabled={isSelf}
-              >
+    <>
+      <List
+        aria-label="Active staff members"
+        dataSource={staff}
+        renderItem={(m) => {
+          const name = displayName(m);
+          const isSelf = m.user_id === currentUserId;
+          return (
+            <List.Item
+              data-testid="staff-member"
+              actions={[
                 <Button
+                  key="access"
                   size="small"
-                  danger
-                  icon={<UserDeleteOutlined />}
-                  disabled={isSelf}
-                  title={isSelf ? 'You cannot deactivate yourself' : undefined}
-                  loading={busy === m.user_id}
-                  aria-label={`Deactivate ${name}`}
+                  icon={<KeyOutlined />}
+                  aria-label={`What ${name} can still reach`}
+                  onClick={() => setReach({ userId: m.user_id, name })}
                 >
-                  Deactivate
-                </Button>
-              </Popconfirm>,
-            ]}
-          >
-            <List.Item.Meta
-              title={
-                <Flex wrap gap={8} align="center">
-                  <span>{name}</span>
-                  <RoleTag role={m.role} />
-                  {isSelf && <Tag>You</Tag>}
-                </Flex>
-              }
-              description={
-                <>
-                  {name !== m.email && <>{m.email} · </>}Granted {formatDate(m.granted_at)}
-                </>
-              }
-            />
-          </List.Item>
-        );
-      }}
-    />
+                  Access
+                </Button>,
+                <Popconfirm
+                  key="deactivate"
+                  title={`Deactivate ${name}?`}
+                  description="They lose access at once, including sessions that are open now."
+                  okText="Deactivate"
+                  okButtonProps={{ danger: true }}
+                  cancelText="Keep"
+                  onConfirm={() => onDeactivate(m)}
+                  disabled={isSelf}
+                >
+                  <Button
+                    size="small"
+                    danger
+                    icon={<UserDeleteOutlined />}
+                    disabled={isSelf}
+                    title={isSelf ? 'You cannot deactivate yourself' : undefined}
+                    loading={busy === m.user_id}
+                    aria-label={`Deactivate ${name}`}
+                  >
+                    Deactivate
+                  </Button>
+                </Popconfirm>,
+              ]}
+            >
+              <List.Item.Meta
+                title={
+                  <Flex wrap gap={8} align="center">
+                    <span>{name}</span>
+                    <RoleTag role={m.role} />
+                    {isSelf && <Tag>You</Tag>}
+                  </Flex>
+                }
+                description={
+                  <>
+                    {name !== m.email && <>{m.email} · </>}Granted {formatDate(m.granted_at)}
+                  </>
+                }
+              />
+            </List.Item>
+          );
+        }}
+      />
+      {drawer}
+    </>
+  );
+}
+
+// ---- what a person can still reach ----
+
+/** The leaver view: everything that still lets the person in; after a deactivation it says nothing is left. */
+function StillReachDrawer({
+  realm,
+  target,
+  onClose,
+}: {
+  realm: StaffRealm;
+  target: { userId: string; name: string } | null;
+  onClose: () => void;
+}) {
+  const q = useStillReachableQuery(target ? { userId: target.userId, realm } : { userId: '', realm }, {
+    skip: !target,
+    refetchOnMountOrArgChange: true,
+  });
+  const d = q.data;
+  const sections: { title: string; items: string[] }[] = d
+    ? [
+        { title: 'Roles', items: d.roles.map((r) => `${ROLE_LABELS[r.role as Role] ?? r.role} since ${formatDate(r.granted_at)}`) },
+        {
+          title: 'Signed-in sessions',
+          items: d.sessions.map(
+            (x) => `Since ${formatDateTime(x.created_at)}, last used ${formatDateTime(x.last_used_at)}${x.ip ? ` from ${x.ip}` : ''}`,
+          ),
+        },
+        {
+          title: 'Invitations they sent',
+          items: d.invitations_sent.map(
+            (i) => `${i.email} (${ROLE_LABELS[i.role as Role] ?? i.role}), expires ${formatDate(i.expires_at)}`,
+          ),
+        },
+        {
+          title: 'Password reset links',
+          items: d.password_reset_links.map((r) => `Sent ${formatDateTime(r.created_at)}, expires ${formatDateTime(r.expires_at)}`),
+        },
+        { title: 'Calendar feeds', items: d.calendar_feeds.map((f) => `Deadlines feed made ${formatDateTime(f.since)}`) },
+      ]
+    : [];
+  return (
+    <Drawer title={target ? `What ${target.name} can still reach` : ''} open={target !== null} onClose={onClose} size="default">
+      {q.isFetching && !d ? (
+        <Spin aria-label="Loading access" />
+      ) : q.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title="What this person can reach could not be loaded."
+          action={
+            <Button size="small" onClick={() => void q.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      ) : d?.nothing_left ? (
+        <Alert type="success" showIcon title="Nothing left" description="No role, session, invitation, reset link or calendar feed." />
+      ) : (
+        <Flex vertical gap={12} data-testid="still-reach">
+          {sections
+            .filter((s) => s.items.length > 0)
+            .map((s) => (
+              <section key={s.title} aria-label={s.title}>
+                <Typography.Title level={4}>{s.title}</Typography.Title>
+                <ul className="staff-management__reach">
+                  {s.items.map((i) => (
+                    <li key={i}>{i}</li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          <Button size="small" onClick={() => void q.refetch()} className="staff-management__reach-refresh">
+            Refresh
+          </Button>
+        </Flex>
+      )}
+    </Drawer>
   );
 }
 

@@ -9,6 +9,7 @@ import {
   type MessageReply,
   type OutgoingMail,
   type StaffMember,
+  type StillReachable,
 } from '@countinghouse/proto';
 import { api, apiPath } from '../../app/api';
 
@@ -54,6 +55,12 @@ export const staffApi = api.injectEndpoints({
       query: ({ userId, realm }) => ({ url: apiPath(IDENTITY_ROUTES.deactivateStaff(userId)), method: 'POST', auth: realm }),
       invalidatesTags: ['Staff', 'User'],
     }),
+    /** The leaver view: what a person can still reach (roles, sessions, invitations sent, reset links, feeds). */
+    stillReachable: build.query<StillReachable, { userId: string; realm: StaffRealm }>({
+      query: ({ userId, realm }) => ({ url: apiPath(IDENTITY_ROUTES.staffAccess(userId)), auth: realm }),
+      providesTags: ['Staff'],
+      keepUnusedDataFor: 0,
+    }),
     outgoingMail: build.query<OutgoingMailList, StaffRealm>({
       query: (realm) => ({ url: apiPath(IDENTITY_ROUTES.outgoingMail), auth: realm }),
       providesTags: ['OutgoingMail'],
@@ -78,6 +85,7 @@ export const {
   useResendInvitationMutation,
   useStaffMembersQuery,
   useDeactivateStaffMutation,
+  useStillReachableQuery,
   useOutgoingMailQuery,
   useInvitationLookupQuery,
   useAcceptInvitationMutation,

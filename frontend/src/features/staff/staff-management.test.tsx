@@ -171,6 +171,38 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     expect(callsTo(key)).toHaveLength(1);
   });
 
+  it('Access shows what a member of staff can still reach; after a deactivation it says nothing is left', async () => {
+    const key = `GET /api/identity/staff/${sam.user_id}/access`;
+    const left = {
+      user_id: sam.user_id,
+      roles: [{ role: 'staff', granted_at: '2026-03-06T10:00:00Z' }],
+      sessions: [],
+      invitations_sent: [{ id: pending.id, email: 'hire@example.co.uk', role: 'staff', expires_at: '2026-03-12T10:00:00Z' }],
+      password_reset_links: [],
+      calendar_feeds: [{ service: 'deadlines', since: '2026-03-07T09:00:00Z' }],
+      nothing_left: false,
+    };
+    const none = { ...left, roles: [], invitations_sent: [], calendar_feeds: [], nothing_left: true };
+    const { callsTo } = mockFetch({
+      ...base,
+      [key]: [() => json(200, left), () => json(200, none)],
+      [`POST /api/identity/staff/${sam.user_id}/deactivate`]: () => json(200, { success: true, message: MESSAGES.staffDeactivated }),
+    });
+    await openPanel();
+    const user = userEvent.setup();
+    await user.click(await screen.findByLabelText('What Sam Stone can still reach'));
+    expect(await screen.findByText('What Sam Stone can still reach')).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Invitations they sent' })).toHaveTextContent(
+      'hire@example.co.uk (Staff), expires 12 Mar 2026',
+    );
+    expect(screen.getByRole('region', { name: 'Calendar feeds' })).toHaveTextContent('Deadlines feed made 07 Mar 2026');
+    await user.keyboard('{Escape}');
+    await user.click(await screen.findByLabelText('Deactivate Sam Stone'));
+    await user.click((await screen.findAllByText('Deactivate')).at(-1)!);
+    expect(await screen.findByText('Nothing left')).toBeInTheDocument();
+    expect(callsTo(key).length).toBeGreaterThanOrEqual(2);
+  });
+
   it("a failed deactivation says 'Failed to deactivate staff member' with the reason", async () => {
     const reason = 'Only an administrator can deactivate an administrator.';
     mockFetch({ ...base, [`POST /api/identity/staff/${sam.user_id}/deactivate`]: () => apiError(403, 'FORBIDDEN', reason) });

@@ -425,6 +425,13 @@ export async function setCalendarToken(db: Exec, principalId: string, principalK
     .onConflictDoUpdate({ target: calendarTokens.principalId, set: { tokenHash, createdAt: sql`now()` } });
 }
 
+/** Delete a principal's feed if it was made before `issuedBefore` (seconds); true when one went. */
+export async function removeCalendarTokenIssuedBefore(db: Exec, principalId: string, issuedBefore: number): Promise<boolean> {
+  const res = await db.execute(sql`
+    delete from deadlines.calendar_tokens where principal_id = ${principalId} and created_at < to_timestamp(${issuedBefore}) returning principal_id`);
+  return res.rows.length > 0;
+}
+
 export async function principalOfToken(db: Exec, tokenHash: string) {
   const rows = await db.select().from(calendarTokens).where(eq(calendarTokens.tokenHash, tokenHash));
   return rows[0] ?? null;

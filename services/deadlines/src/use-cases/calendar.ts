@@ -1,6 +1,7 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
 import { createHash, randomBytes } from 'node:crypto';
 import { calendarTokenOf, feedDeadlines, principalOfToken, setCalendarToken } from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
 import { buildCalendar } from '../domain/ical.js';
 import type { DeadlinesDeps } from './deps.js';
 
@@ -24,8 +25,18 @@ export async function getCalendarFeed(deps: DeadlinesDeps, principal: Principal)
 /** Make a new secret address; the old one stops working at once. */
 export async function resetCalendarFeed(deps: DeadlinesDeps, principal: Principal) {
   const token = newFeedToken();
-  await setCalendarToken(deps.db, principal.id, principal.kind, hashFeedToken(token));
-  const row = await calendarTokenOf(deps.db, principal.id);
+  const row = await deps.db.transaction(async (tx) => {
+    await setCalendarToken(tx, principal.id, principal.kind, hashFeedToken(token));
+    const made = await calendarTokenOf(tx, principal.id);
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'deadlines.calendar_feed_changed',
+      { principalId: principal.id, active: true, since: made?.createdAt.toISOString() ?? null },
+      { actor: { kind: principal.kind, id: principal.id }, key: principal.id },
+    );
+    return made;
+  });
   return { url: feedUrl(deps, token), has_feed: true, created_at: row?.createdAt.toISOString() ?? null };
 }
 
@@ -34,6 +45,10 @@ export async function renderFeed(deps: DeadlinesDeps, tokenWithExt: string): Pro
   const row = await principalOfToken(deps.db, hashFeedToken(token));
   // One answer for a wrong and an old address: nothing to learn by probing.
   if (!row) throw new AppError('NOT_FOUND', 'No calendar at this address');
+  // Its owner was cut off (deactivated, a role revoked, a reset) after it was made: refused now, in
+  // every process that has heard of it, before the leavers consumer deletes it.
+  const cutOff = deps.revocations.subjectCutOff(row.principalId);
+  if (cutOff !== undefined && row.createdAt.getTime() < cutOff * 1000) throw new AppError('NOT_FOUND', 'No calendar at this address');
   const today = deps.today();
   const deadlines = await feedDeadlines(deps.db, row.principalId, today);
   return buildCalendar({ name: 'Client deadlines', deadlines, now: new Date(), baseUrl: deps.publicUrl.replace(/\/+$/, '') });

@@ -1,4 +1,4 @@
-import type { Db, OutboxRelay } from '@countinghouse/kit';
+import type { Db, OutboxRelay, RevocationList } from '@countinghouse/kit';
 import type { Logger } from 'pino';
 import type { CompaniesHouseClient } from '../companies-house/client.js';
 
@@ -11,6 +11,11 @@ export interface DeadlinesDeps {
   /** Today in London; tests pin it. */
   today: () => string;
   publicUrl: string;
+  /**
+   * This process's revocation list: a feed made before its owner was cut off (deactivated, a role
+   * revoked, a password reset) is refused at once, before the consumer has removed it.
+   */
+  revocations: RevocationList;
 }
 
 export type Tx = Db;

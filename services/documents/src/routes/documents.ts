@@ -129,7 +129,7 @@ export function documentRoutes(app: App, deps: DocumentsDeps) {
       schema: {
         tags: ['documents'],
         summary:
-          'Upload files (multipart: client_id, document_type, description, then files), one after another; the first failure stops the rest',
+          'Upload files (multipart: client_id, document_type, description, then files), all or nothing: the first failure stops the rest and stores none',
         consumes: ['multipart/form-data'],
         response: { 201: UploadReplySchema, 400: ErrorRef, 404: ErrorRef, 413: ErrorRef, 415: ErrorRef },
       },

@@ -48,8 +48,11 @@ export interface UploadInput {
 }
 
 /**
- * Store the uploaded files one after another, each checked on the way; the first failure stops the
- * rest (which are read and thrown away, so the answer reaches the browser) and is thrown.
+ * Store the uploaded files, all or nothing (issue 32): each is checked and written to storage on the
+ * way; the first failure stops the rest (read and thrown away, so the answer reaches the browser),
+ * removes every file this batch already wrote, and is thrown. Only when every file is in does one
+ * transaction record them all (rows, access log, events), so a failed batch leaves no row, no object
+ * and no event.
  */
 export async function uploadDocuments(deps: DocumentsDeps, p: Principal, input: UploadInput) {
   const scope = scopeOf(p);
@@ -57,101 +60,109 @@ export async function uploadDocuments(deps: DocumentsDeps, p: Principal, input: 
   let target: { client: DirectoryRow; documentType: string } | null = null;
   let failure: unknown = null;
   let sawFile = false;
-  const stored: ClientDocument[] = [];
+  const written: WrittenFile[] = [];
+  const removeWritten = async () => {
+    await Promise.all(written.map((w) => deps.storage.remove(w.key).catch(() => {})));
+  };
 
-  for await (const part of input.parts) {
-    if (part.type === 'field') {
-      // Fields must precede the files; later ones cannot change files already stored.
-      if (sawFile) continue;
-      const v = typeof part.value === 'string' ? part.value.trim() : '';
-      // (the text rule every JSON field keeps: no NUL or other control character; tab and new lines in the description)
-      if (!(part.fieldname === UPLOAD_FIELDS.description ? isSafeText(v) : isSafeLine(v))) {
-        failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [
-          { path: part.fieldname, message: EDGE_MESSAGES.controlCharacters },
-        ]);
+  try {
+    for await (const part of input.parts) {
+      if (part.type === 'field') {
+        // Fields must precede the files; later ones cannot change files already stored.
+        if (sawFile) continue;
+        const v = typeof part.value === 'string' ? part.value.trim() : '';
+        // (the text rule every JSON field keeps: no NUL or other control character; tab and new lines in the description)
+        if (!(part.fieldname === UPLOAD_FIELDS.description ? isSafeText(v) : isSafeLine(v))) {
+          failure ??= new AppError('VALIDATION_FAILED', MESSAGES.validationFailed, [
+            { path: part.fieldname, message: EDGE_MESSAGES.controlCharacters },
+          ]);
+          continue;
+        }
+        if (part.fieldname === UPLOAD_FIELDS.clientId) fields.clientId = v || undefined;
+        else if (part.fieldname === UPLOAD_FIELDS.documentType) fields.documentType = v || undefined;
+        else if (part.fieldname === UPLOAD_FIELDS.description) fields.description = v.slice(0, MAX_DESCRIPTION_LENGTH) || null;
         continue;
       }
-      if (part.fieldname === UPLOAD_FIELDS.clientId) fields.clientId = v || undefined;
-      else if (part.fieldname === UPLOAD_FIELDS.documentType) fields.documentType = v || undefined;
-      else if (part.fieldname === UPLOAD_FIELDS.description) fields.description = v.slice(0, MAX_DESCRIPTION_LENGTH) || null;
-      continue;
-    }
-    if (failure || !part.filename) {
-      // After the first failure the rest is read and thrown away, so the answer reaches the browser.
-      // (A form's empty file input arrives as a part with no name.)
-      await drain(part.file);
-      continue;
-    }
-    if (!sawFile) {
-      sawFile = true;
-      try {
-        if (fields.documentType === AML_EVIDENCE_DOCUMENT_TYPE) {
-          // Identity evidence for an AML file: only those preparing AML files, for a named client.
-          const evidenceScope = amlEvidenceScopeOf(p);
-          if (!evidenceScope?.all) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
-          if (!fields.clientId) throw new AppError('NOT_FOUND', 'Client not found');
-          target = { client: await resolveClient(deps, p, evidenceScope, fields.clientId), documentType: AML_EVIDENCE_DOCUMENT_TYPE };
-        } else {
-          const documentType = uploadType(fields.documentType);
-          if (!documentType) throw missingInformation();
-          target = { client: await resolveClient(deps, p, scope, fields.clientId), documentType };
-        }
-      } catch (err) {
-        failure = err;
+      if (failure || !part.filename) {
+        // After the first failure the rest is read and thrown away, so the answer reaches the browser.
+        // (A form's empty file input arrives as a part with no name.)
         await drain(part.file);
         continue;
       }
+      if (!sawFile) {
+        sawFile = true;
+        try {
+          if (fields.documentType === AML_EVIDENCE_DOCUMENT_TYPE) {
+            // Identity evidence for an AML file: only those preparing AML files, for a named client.
+            const evidenceScope = amlEvidenceScopeOf(p);
+            if (!evidenceScope?.all) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
+            if (!fields.clientId) throw new AppError('NOT_FOUND', 'Client not found');
+            target = { client: await resolveClient(deps, p, evidenceScope, fields.clientId), documentType: AML_EVIDENCE_DOCUMENT_TYPE };
+          } else {
+            const documentType = uploadType(fields.documentType);
+            if (!documentType) throw missingInformation();
+            target = { client: await resolveClient(deps, p, scope, fields.clientId), documentType };
+          }
+        } catch (err) {
+          failure = err;
+          await drain(part.file);
+          continue;
+        }
+      }
+      try {
+        written.push(await writeOne(deps, part, target!.client, target!.documentType));
+      } catch (err) {
+        failure = err;
+      }
     }
-    try {
-      stored.push(await storeOne(deps, part, target!.client, target!.documentType, fields.description, p, input.origin));
-    } catch (err) {
-      failure = err;
-    }
+  } catch (err) {
+    // The request itself failed part-way (too many files, a broken stream): nothing of it is kept.
+    await removeWritten();
+    throw err;
   }
-  if (failure) throw failure;
+  if (failure) {
+    await removeWritten();
+    throw failure;
+  }
   if (!sawFile) throw missingInformation();
+  let stored: ClientDocument[];
+  try {
+    stored = await recordAll(deps, written, target!.client, target!.documentType, fields.description, p, input.origin);
+  } catch (err) {
+    await removeWritten();
+    throw err;
+  }
   return { success: true, message: MESSAGES.uploadSuccessful(stored.length), documents: stored };
 }
 
-/** Stream one file to storage, checking it on the way; the row exists only once the file does. */
-async function storeOne(
+/** A file in storage whose row is not written yet. */
+interface WrittenFile {
+  key: string;
+  filename: string;
+  size: number;
+  contentType: string;
+}
+
+/** Record a whole batch in one transaction: its rows, their access-log lines and their events. */
+async function recordAll(
   deps: DocumentsDeps,
-  part: MultipartFile,
+  files: readonly WrittenFile[],
   client: DirectoryRow,
   documentType: string,
   description: string | null,
   p: Principal,
   origin: RequestOrigin,
-): Promise<ClientDocument> {
-  const { db, storage } = deps;
-  const filename = cleanFilename(part.filename);
-  const inspector = new FileInspector(filename, part.mimetype);
-  if (inspector.failure) {
-    await drain(part.file);
-    throw refusal(inspector.failure);
-  }
-  // The kind comes from the name and the declared type, so the key is known before the first byte.
-  const key = storageKey(client.client_id, documentType, STORED_EXTENSION[inspector.kind!]);
-  const writer = await storage.createWriter(key);
-  let committed: string | null = null;
-  try {
-    for await (const chunk of part.file) {
-      if (!inspector.push(chunk)) continue; // refused: keep reading, stop writing
-      await writer.write(chunk);
-    }
-    const failed = inspector.finish(part.file.truncated);
-    if (failed) throw refusal(failed);
-    const kind = inspector.kind!;
-    await writer.commit();
-    committed = key;
-    const row = await db.transaction(async (tx) => {
+): Promise<ClientDocument[]> {
+  const rows = await deps.db.transaction(async (tx) => {
+    const out = [];
+    for (const f of files) {
       const inserted = await insertDocument(tx, {
         client,
-        filename,
+        filename: f.filename,
         documentType,
-        key,
-        size: inspector.size,
-        contentType: CONTENT_TYPE[kind],
+        key: f.key,
+        size: f.size,
+        contentType: f.contentType,
         description,
         uploadedBy: p.id,
       });
@@ -163,19 +174,43 @@ async function storeOne(
         {
           documentId: inserted.id,
           clientId: client.client_id,
-          filename,
+          filename: f.filename,
           documentType,
-          fileSize: inspector.size,
+          fileSize: f.size,
           uploadedBy: p.id,
         },
         { actor: { kind: p.kind, id: p.id }, key: client.client_id },
       );
-      return inserted;
-    });
-    return toDocument(row);
+      out.push(inserted);
+    }
+    return out;
+  });
+  return rows.map(toDocument);
+}
+
+/** Stream one file to storage, checking it on the way; its row is written with the rest of the batch. */
+async function writeOne(deps: DocumentsDeps, part: MultipartFile, client: DirectoryRow, documentType: string): Promise<WrittenFile> {
+  const { storage } = deps;
+  const filename = cleanFilename(part.filename);
+  const inspector = new FileInspector(filename, part.mimetype);
+  if (inspector.failure) {
+    await drain(part.file);
+    throw refusal(inspector.failure);
+  }
+  // The kind comes from the name and the declared type, so the key is known before the first byte.
+  const key = storageKey(client.client_id, documentType, STORED_EXTENSION[inspector.kind!]);
+  const writer = await storage.createWriter(key);
+  try {
+    for await (const chunk of part.file) {
+      if (!inspector.push(chunk)) continue; // refused: keep reading, stop writing
+      await writer.write(chunk);
+    }
+    const failed = inspector.finish(part.file.truncated);
+    if (failed) throw refusal(failed);
+    await writer.commit();
+    return { key, filename, size: inspector.size, contentType: CONTENT_TYPE[inspector.kind!] };
   } catch (err) {
     await writer.abort();
-    if (committed) await storage.remove(committed).catch(() => {});
     throw err;
   }
 }

@@ -3,6 +3,8 @@ import { MESSAGES, type Role } from '@countinghouse/proto';
 import { and, eq, sql } from 'drizzle-orm';
 import { displayName } from '../domain/roles.js';
 import { profiles, SCHEMA, userRoles } from './schema.js';
+import { cancelInvitationsSentBy } from './leavers.js';
+import { spendOutstandingResets } from './password-resets.js';
 import type { Revoker } from './revocations.js';
 import type { SessionStore } from './session-store.js';
 
@@ -60,6 +62,13 @@ export async function withdrawnRolesTakeEffect(
   const { sessions, userId, roles, actor } = o;
   await syncProfileRole(tx, userId);
   await sessions.revokeAllOf(tx, userId);
+  // Every other bearer secret goes too (issue 32): the invitations they sent that their remaining roles
+  // no longer cover, their unspent reset links, and (through identity.subject_access_revoked, which
+  // deadlines consumes) their calendar feed.
+  const left = await tx.execute(sql`select role from identity.user_roles where user_id = ${userId} and is_active and role <> 'client'`);
+  const remaining = left.rows.map((r) => String(r.role) as Role);
+  await cancelInvitationsSentBy(tx, { kind: 'user', id: userId, isActive: remaining.length > 0, roles: remaining });
+  await spendOutstandingResets(tx, userId);
   await o.revoke.subject(userId, actor);
   const profile = (await tx.select().from(profiles).where(eq(profiles.userId, userId)))[0];
   for (const role of roles) {

@@ -257,3 +257,49 @@ export const outgoingMail = identity.table(
 );
 
 export const { outbox, processedEvents } = outboxTables(identity);
+
+/**
+ * Bearer secrets other services hold for a person (today: deadlines' calendar feed), kept from their
+ * events for the "what can this person still reach" view. Only that one exists and since when: never
+ * the secret itself.
+ */
+export const outsideSecrets = identity.table(
+  'outside_secrets',
+  {
+    service: text('service').notNull(),
+    kind: text('kind').notNull(),
+    principalId: text('principal_id').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.kind, t.principalId] })],
+);
+
+/**
+ * A person's authenticator-app second factor (RFC 6238). `confirmedAt` null while being enrolled;
+ * `lastUsedStep` is the time step of the last code accepted, so a code cannot be used twice.
+ */
+export const totpFactors = identity.table('totp_factors', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** base32 secret, as the authenticator app holds it. */
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Ten single-use recovery codes per person, stored only as SHA-256 hashes. */
+export const recoveryCodes = identity.table(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_idx').on(t.userId, t.codeHash)],
+);

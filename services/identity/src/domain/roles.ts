@@ -11,11 +11,22 @@ export function hasStaffAccess(roles: readonly Role[]): boolean {
   return hasPermission(roles, 'staff_portal.sign_in');
 }
 
-/** A manager may not act on an administrator; an administrator may act on anyone. */
+/**
+ * A manager acts only on those below them: never on an administrator or another manager (issue 32: a
+ * manager deactivating a fellow manager was a way to take over the practice's staff). An administrator
+ * may act on anyone.
+ */
 export function canManage(actorRoles: readonly Role[], targetRoles: readonly Role[]): boolean {
   if (actorRoles.includes('admin')) return true;
-  if (actorRoles.includes('manager')) return !targetRoles.includes('admin');
+  if (actorRoles.includes('manager')) return !targetRoles.includes('admin') && !targetRoles.includes('manager');
   return false;
+}
+
+/** Why `canManage` refused, in the words the staff panel shows. */
+export function cannotManageMessage(targetRoles: readonly Role[]): string {
+  return targetRoles.includes('admin')
+    ? 'Only an administrator can deactivate an administrator.'
+    : 'Only an administrator can deactivate a manager.';
 }
 
 export function normaliseEmail(email: string): string {

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SessionStore } from '../db/session-store.js';
 import { displayName, normaliseEmail } from '../domain/roles.js';
 import { findPersonByPassword, getMe, getPersonSession, signUp, startPersonSession } from '../use-cases/sign-in.js';
+import { checkSecondFactor, TWO_FACTOR_MESSAGES } from '../use-cases/two-factor.js';
 import { PEOPLE_COOKIES, sessionCookies } from './cookies.js';
 import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
@@ -59,14 +60,24 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     async (request, reply) => {
       const body = request.body;
       const key = normaliseEmail(body.email);
-      // Throttled per e-mail (known or not, alike) and per address.
+      // Throttled per e-mail (known or not, alike) and per address; a wrong second factor counts too.
+      let secondFactorWrong = false;
       const user = await throttledSignIn(
         request,
         reply,
         db,
         { scope: 'user', key },
-        () => findPersonByPassword(deps, { key, password: body.password }),
-        () => new AppError('INVALID_CREDENTIALS', MESSAGES.invalidEmailOrPassword),
+        async () => {
+          const found = await findPersonByPassword(deps, { key, password: body.password });
+          if (!found) return null;
+          const second = await passSecondFactor(deps, found, body);
+          secondFactorWrong = second === null;
+          return second;
+        },
+        () =>
+          secondFactorWrong
+            ? new AppError('INVALID_CREDENTIALS', TWO_FACTOR_MESSAGES.codeWrong)
+            : new AppError('INVALID_CREDENTIALS', MESSAGES.invalidEmailOrPassword),
       );
       const { session, refreshToken, me } = await startPersonSession(deps, user, { portal: body.portal, origin: sessionOrigin(request) });
       const access = await signFor(me, session.id);
@@ -127,4 +138,19 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       return getPersonSession(deps, requireAuth(request));
     },
   );
+}
+
+/**
+ * After a correct password (issue 32): the person, when they have no second factor or gave a good one;
+ * null for a wrong one (counted as a failed sign-in); a 401 asking for the code when they gave none.
+ */
+async function passSecondFactor<T extends { id: string }>(
+  deps: { db: Db },
+  found: T,
+  body: { totp_code?: string; recovery_code?: string },
+): Promise<T | null> {
+  const r = await checkSecondFactor(deps, found.id, body);
+  if (r === 'missing')
+    throw new AppError('UNAUTHENTICATED', TWO_FACTOR_MESSAGES.codeRequired, [{ path: 'totp_code', message: 'required' }]);
+  return r === 'ok' ? found : null;
 }

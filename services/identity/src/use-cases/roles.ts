@@ -11,6 +11,7 @@ import {
 } from '@countinghouse/proto';
 import { assertAdminLeft, countActiveAdmins, lockAdmins, syncProfileRole, withdrawnRolesTakeEffect } from '../db/admins.js';
 import { deactivateAdmin, findProfile, findUserByEmail, findUserById, grantRoleIfNotHeld, revokeRole, roleHolders } from '../db/queries.js';
+import { cancelInvitationsSentBy } from '../db/leavers.js';
 import type { RevocationBook } from '../db/revocations.js';
 import { SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
@@ -104,6 +105,7 @@ export async function deactivateAdminAccount(deps: RoleDeps, p: Principal, input
     if (!(await deactivateAdmin(tx, adminId))) throw new AppError('NOT_FOUND', 'Admin account not found');
     await assertAdminLeft(tx);
     await deps.adminSessions.revokeAllOf(tx, adminId);
+    await cancelInvitationsSentBy(tx, { kind: 'admin', id: adminId, isActive: false, roles: [] });
     await revoke.subject(adminId, actorOf(p));
   });
 }

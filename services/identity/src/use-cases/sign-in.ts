@@ -1,5 +1,5 @@
 import { AppError, enqueueEvent, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
-import { homeFor, LIMITS, MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
+import { homeFor, MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
 import {
   activeRoles,
   findAdminById,
@@ -15,7 +15,7 @@ import {
 import { SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
-import { hashPassword, verifyPassword } from '../passwords.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
 
 /** What the sign-in use cases are handed: the database and the session store of their kind. */
 export interface SignInDeps {
@@ -121,7 +121,9 @@ export async function getPersonSession(deps: SignInDeps, principal: Principal): 
 
 /** Create a client account: the person, their profile and the client role, announced, in one transaction. */
 export async function signUp(deps: Pick<SignInDeps, 'db'>, body: SignupBody): Promise<void> {
-  if (body.password.length < LIMITS.minPasswordLength) throw new AppError('VALIDATION_FAILED', MESSAGES.passwordTooShort);
+  // The one password rule (issue 32): a client may not choose a common password either.
+  const problem = passwordProblem(body.password);
+  if (problem) throw new AppError('VALIDATION_FAILED', problem);
   const email = normaliseEmail(body.email);
   const passwordHash = await hashPassword(body.password);
   try {

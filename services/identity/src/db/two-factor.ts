@@ -1,0 +1,64 @@
+import type { DbOrTx } from '@countinghouse/kit';
+import { sql } from 'drizzle-orm';
+
+/** Every query of two-factor sign-in (identity.totp_factors, identity.recovery_codes). */
+
+export async function factorOf(db: DbOrTx, userId: string, o: { forUpdate?: boolean } = {}) {
+  const res = await db.execute(
+    o.forUpdate
+      ? sql`select secret, confirmed_at, last_used_step from identity.totp_factors where user_id = ${userId} for update`
+      : sql`select secret, confirmed_at, last_used_step from identity.totp_factors where user_id = ${userId}`,
+  );
+  const r = res.rows[0];
+  return r
+    ? {
+        secret: String(r.secret),
+        confirmed: r.confirmed_at != null,
+        lastUsedStep: r.last_used_step == null ? null : Number(r.last_used_step),
+      }
+    : null;
+}
+
+export async function recoveryCodesLeft(db: DbOrTx, userId: string): Promise<number> {
+  const res = await db.execute(sql`select count(*)::int as n from identity.recovery_codes where user_id = ${userId} and used_at is null`);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/** A new, unconfirmed secret (replacing an unconfirmed one). */
+export async function putUnconfirmedFactor(db: DbOrTx, userId: string, secretBase32: string): Promise<void> {
+  await db.execute(sql`
+    insert into identity.totp_factors (user_id, secret) values (${userId}, ${secretBase32})
+    on conflict (user_id) do update set secret = excluded.secret, confirmed_at = null, last_used_step = null, created_at = now()`);
+}
+
+export async function confirmFactor(tx: DbOrTx, userId: string, step: number): Promise<void> {
+  await tx.execute(sql`update identity.totp_factors set confirmed_at = now(), last_used_step = ${step} where user_id = ${userId}`);
+}
+
+export async function replaceRecoveryCodes(tx: DbOrTx, userId: string, hashes: readonly string[]): Promise<void> {
+  await tx.execute(sql`delete from identity.recovery_codes where user_id = ${userId}`);
+  for (const h of hashes) await tx.execute(sql`insert into identity.recovery_codes (user_id, code_hash) values (${userId}, ${h})`);
+}
+
+/** Spend an unused recovery code; true when this call spent it. */
+export async function spendRecoveryCode(db: DbOrTx, userId: string, codeHash: string): Promise<boolean> {
+  const used = await db.execute(sql`
+    update identity.recovery_codes set used_at = now()
+     where user_id = ${userId} and code_hash = ${codeHash} and used_at is null returning id`);
+  return used.rows.length === 1;
+}
+
+/** Record `step` as used, only if no later (or equal) step was used meanwhile; true when this call did. */
+export async function advanceUsedStep(db: DbOrTx, userId: string, step: number): Promise<boolean> {
+  const won = await db.execute(sql`
+    update identity.totp_factors set last_used_step = ${step}
+     where user_id = ${userId} and (last_used_step is null or last_used_step < ${step}) returning user_id`);
+  return won.rows.length === 1;
+}
+
+/** Remove a person's second factor and recovery codes; true when they had one. */
+export async function deleteSecondFactor(tx: DbOrTx, userId: string): Promise<boolean> {
+  const gone = await tx.execute(sql`delete from identity.totp_factors where user_id = ${userId} returning user_id`);
+  await tx.execute(sql`delete from identity.recovery_codes where user_id = ${userId}`);
+  return gone.rows.length > 0;
+}
