@@ -14,3 +14,4 @@ export * from './report-range.js';
 export * from './live-settings.js';
 export * from './request-target.js';
 export * from './wait-dependencies.js';
+export * from './gateway-signature.js';

@@ -11,6 +11,7 @@ import {
   trustedProxies,
   type KafkaClientOptions,
 } from './config.js';
+import { GatewaySignatureVerifier, requireGatewaySignature } from './gateway-signature.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
 import { kafkaDependency, postgresDependency, waitForDependencies } from './wait-dependencies.js';
@@ -21,6 +22,8 @@ export interface StartServiceOptions<P extends TProperties> {
   /** Further checks of the parsed configuration; a ConfigError thrown here is said and the process exits 78, before any wait. */
   checkConfig?: (config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => void;
   register: (scope: App, runtime: Runtime, config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => Promise<void>;
+  /** Full paths (GET only) answered without the gateway's signature: public reads other services fetch directly. */
+  unsignedGets?: string[];
   /** Also serve the job status API at /api/jobs (one service does, for every queue: docs/decisions.md). */
   jobsAdmin?: boolean;
 }
@@ -69,6 +72,10 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
       throw new ConfigError('Invalid configuration:\n  - REDIS_URL: required in distributed mode (the all-in-one server is `npm start`)');
     if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
       throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+    if (config.NODE_ENV === 'production' && !config.GATEWAY_PUBLIC_KEY && !config.GATEWAY_PUBLIC_KEY_FILE)
+      throw new ConfigError(
+        'Invalid configuration:\n  - GATEWAY_PUBLIC_KEY or GATEWAY_PUBLIC_KEY_FILE: required in production (the service answers only requests the gateway signed)',
+      );
     o.checkConfig?.(config);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -112,6 +119,11 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   // X-Forwarded-For is believed only from the gateways' addresses (TRUSTED_PROXIES): a request straight
   // to a service claiming another client's address is counted by its own (e.g. identity's sign-in throttle).
   const app = createApp({ logger, trustProxy: trustedProxies(config.TRUSTED_PROXIES), pluginTimeout: 120_000 });
+  // The gateway as the only door: everything but the health routes (and the reads named by the service)
+  // must carry the gateway's signature (gateway-signature.ts). First hook: nothing else runs before it.
+  const gatewayKey = readPem(config.GATEWAY_PUBLIC_KEY, config.GATEWAY_PUBLIC_KEY_FILE);
+  if (gatewayKey) requireGatewaySignature(app, new GatewaySignatureVerifier(gatewayKey), o.unsignedGets);
+  else logger.warn('GATEWAY_PUBLIC_KEY(_FILE) not set: this service answers requests that did not come through the gateway');
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
   await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });
