@@ -15,3 +15,4 @@ export * from './live-settings.js';
 export * from './request-target.js';
 export * from './wait-dependencies.js';
 export * from './gateway-signature.js';
+export * from './method-not-allowed.js';
