@@ -31,8 +31,10 @@ describe('405 with Allow for a known path and another method (all-in-one)', () =
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET');
     expect(res.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: EDGE_MESSAGES.methodNotAllowed } });
-    // anonymous: the sign-in check comes first (401), as for the path's own method
-    expect((await gw.app.inject({ method: 'DELETE', url: '/api/crm/stats' })).statusCode).toBe(401);
+    // anonymous too: the method is wrong whoever asks
+    const anonymous = await gw.app.inject({ method: 'DELETE', url: '/api/crm/stats' });
+    expect(anonymous.statusCode).toBe(405);
+    expect(anonymous.headers.allow).toBe('GET');
   });
 
   it('every method a path lacks gets 405 listing the ones it has; the methods it has still work', async () => {
@@ -52,6 +54,16 @@ describe('405 with Allow for a known path and another method (all-in-one)', () =
     expect(byId.statusCode).toBe(405);
     expect(byId.headers.allow).toContain('GET');
     expect(byId.headers.allow).not.toContain('POST');
+  });
+
+  it('methods Fastify has no route for (QUERY, TRACE) and a plugin root with its slash get 405 too', async () => {
+    for (const method of ['QUERY', 'TRACE']) {
+      const res = await gw.app.inject({ method: method as 'GET', url: '/api/crm/stats', headers: bearer(token) });
+      expect(res.statusCode, method).toBe(405);
+      expect(res.headers.allow).toBe('GET');
+    }
+    const root = await gw.app.inject({ method: 'TRACE' as 'GET', url: '/api/aml/', headers: bearer(token) });
+    expect(root.statusCode).toBe(405);
   });
 
   it('an unknown path is still 404 (whatever the method); a query string does not change the answer', async () => {

@@ -86,8 +86,6 @@ export function createApp(opts: CreateAppOptions): App {
     // (Errors are still logged: installErrorHandler logs 5xx and unhandled errors itself.)
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // every route's path, for the 405 of a known path asked with another method (method-not-allowed.ts)
-  trackRoutePaths(app);
   // Closing: a request that still arrives (pipelined, or on a kept-alive connection) gets 503 in the
   // product's error shape, and the connection is closed after it (the load balancer tries elsewhere).
   // (the first hook: nothing else runs for it)
@@ -100,6 +98,8 @@ export function createApp(opts: CreateAppOptions): App {
     reply.header('connection', 'close');
     return sendError(reply, 503, 'SHUTTING_DOWN', EDGE_MESSAGES.shuttingDown);
   });
+  // every route's path, for the 405 of a known path asked with another method (method-not-allowed.ts)
+  trackRoutePaths(app);
   app.addHook('onResponse', async (request, reply) => {
     const level = reply.statusCode >= 500 ? 'warn' : 'debug';
     request.log[level](

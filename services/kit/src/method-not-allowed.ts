@@ -8,8 +8,9 @@ import { sendError } from './errors.js';
  * answers 404 for any method it has no route for. Every route an app registers is also put in a second
  * router of paths only; a request that found no route is looked up there for each method, and when its
  * path has routes the answer is 405 listing them (HEAD, which Fastify adds to every GET, is not listed:
- * it is GET without the body). One per app, whichever not-found handler answers (the services' JSON 404,
- * the gateway's frontend fallback).
+ * it is GET without the body). Answered by the app's first hooks (createApp), for every method, before
+ * the sign-in and content checks; the not-found handlers (the services' JSON 404, the gateway's frontend
+ * fallback) ask too.
  */
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const SHADOW = Symbol.for('countinghouse.routePaths');
@@ -25,12 +26,21 @@ export function trackRoutePaths(app: FastifyInstance) {
       if (!(METHODS as readonly string[]).includes(m)) continue;
       if (route.url.startsWith('/__countinghouse/')) continue;
       // (route.url carries the prefix of the plugin that registered it)
-      try {
-        shadow.on(m as 'GET', route.url, () => undefined);
-      } catch {
-        // registered twice under another constraint (host, version): one entry is enough here
+      // (a plugin's '/' route answers at its prefix with and without the slash)
+      const urls = route.prefix && (route.routePath === '/' || route.routePath === '') ? [route.prefix, `${route.prefix}/`] : [route.url];
+      for (const url of urls) {
+        try {
+          shadow.on(m as 'GET', url, () => undefined);
+        } catch {
+          // registered twice (another constraint, or the prefix's two forms): one entry is enough here
+        }
       }
     }
+  });
+  // Before anything else reads the request: a method Fastify treats as having a body (QUERY) would
+  // otherwise be refused for its missing Content-Type before the not-found handler could say 405.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && replyMethodNotAllowed(request, reply)) return reply;
   });
 }
 

@@ -42,16 +42,43 @@ export async function registerOpenApi(app: App, title: string) {
       security: [{ bearer: [] }, { cookie: [] }],
     },
     // The document shows the text rule the validators apply (proto's withTextRules, see createApp).
-    transform: ({ schema, url }) => {
-      if (!schema) return { schema, url };
-      const out: Record<string, unknown> = { ...schema };
+    // Every route also lists the error statuses the platform itself can answer (withPlatformStatuses).
+    transform: ({ schema, url, route }) => {
+      const out: Record<string, unknown> = { ...(schema ?? {}) };
       for (const part of ['body', 'querystring', 'params'] as const) {
-        const s = (schema as Record<string, unknown>)[part];
+        const s = (schema as Record<string, unknown> | undefined)?.[part];
         if (s && typeof s === 'object') out[part] = withTextRules(s as Record<string, unknown>);
       }
-      return { schema: out as typeof schema, url };
+      if (!out.hide) out.response = withPlatformStatuses(out.response as Record<string, unknown> | undefined, url, route.method);
+      return { schema: out as NonNullable<typeof schema>, url };
     },
   });
+}
+
+const ERROR_BODY = { $ref: 'ErrorBody' };
+
+/**
+ * The statuses any route may answer whatever its own code does (issue 32, item 4: every status a route
+ * can answer is in its document), added where the route does not list them: 400 (a request target or
+ * input that does not validate, malformed JSON), 401 and 403 (the gateway's sign-in and cross-site
+ * checks come before the route), 404 for a path with parameters (nothing by that id), 413 and 415 for a
+ * body (too large, unsupported content type), 429 (the gateway's sign-in limit), 503 (a service
+ * unavailable, the maintenance switch, a server closing). A route with no response schema keeps
+ * Fastify's default 200. Never 500: an unexpected error is a bug, and the schemathesis run fails on it.
+ */
+export function withPlatformStatuses(response: Record<string, unknown> | undefined, url: string, method: string | string[]) {
+  const out: Record<string, unknown> = { ...(response ?? { 200: { description: 'Default Response' } }) };
+  const methods = (Array.isArray(method) ? method : [method]).map((m) => m.toUpperCase());
+  const add = (status: number) => {
+    if (!(status in out)) out[status] = ERROR_BODY;
+  };
+  for (const status of [400, 401, 403, 429, 503]) add(status);
+  if (url.includes(':')) add(404);
+  if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) {
+    add(413);
+    add(415);
+  }
+  return out;
 }
 
 /**
