@@ -15,7 +15,7 @@ import { login, startTestGateway, type TestGateway } from './helpers.js';
 export const SCHEMATHESIS_VENV = process.env.SCHEMATHESIS_VENV || join(homedir(), '.local', 'share', 'countinghouse', 'schemathesis');
 const ST = join(SCHEMATHESIS_VENV, 'bin', 'st');
 /** Examples per operation and phase: the run stays within a few minutes on 2 cores. */
-const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES || 3);
+const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES || 1);
 
 let gw: TestGateway;
 let base = '';
@@ -94,5 +94,5 @@ describe('schemathesis against the all-in-one server', () => {
     console.log(`schemathesis: ${tests} operations in ${seconds} s, exit ${code}`);
     expect(tests, 'operations tested').toBeGreaterThan(50);
     expect(code, out.slice(-20_000)).toBe(0);
-  }, 600_000);
+  }, 900_000);
 });

@@ -61,8 +61,9 @@ const ERROR_BODY = { $ref: 'ErrorBody' };
  * The statuses any route may answer whatever its own code does (issue 32, item 4: every status a route
  * can answer is in its document), added where the route does not list them: 400 (a request target or
  * input that does not validate, malformed JSON), 401 and 403 (the gateway's sign-in and cross-site
- * checks come before the route), 404 for a path with parameters (nothing by that id), 413 and 415 for a
- * body (too large, unsupported content type), 429 (the gateway's sign-in limit), 503 (a service
+ * checks come before the route), 404 and 414 for a path with parameters (nothing by that id, a value too
+ * long for the router), 406, 413 and 415 for a body (not multipart where a form is expected, too large,
+ * an unsupported content type), 429 (the gateway's sign-in limit), 503 (a service
  * unavailable, the maintenance switch, a server closing). A route with no response schema keeps
  * Fastify's default 200. Never 500: an unexpected error is a bug, and the schemathesis run fails on it.
  */
@@ -73,8 +74,12 @@ export function withPlatformStatuses(response: Record<string, unknown> | undefin
     if (!(status in out)) out[status] = ERROR_BODY;
   };
   for (const status of [400, 401, 403, 429, 503]) add(status);
-  if (url.includes(':')) add(404);
+  if (url.includes(':')) {
+    add(404);
+    add(414); // a path parameter longer than the router takes (Fastify's maxParamLength)
+  }
   if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) {
+    add(406); // a form upload whose Content-Type is not multipart (@fastify/multipart)
     add(413);
     add(415);
   }
