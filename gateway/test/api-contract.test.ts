@@ -66,6 +66,12 @@ describe('405 with Allow for a known path and another method (all-in-one)', () =
     expect(root.statusCode).toBe(405);
   });
 
+  it('a path parameter longer than the router takes answers 414 in the error shape (not Fastify’s own body)', async () => {
+    const res = await gw.app.inject({ method: 'GET', url: `/api/crm/clients/${'a'.repeat(300)}`, headers: bearer(token) });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toEqual({ error: { code: 'BAD_REQUEST', message: EDGE_MESSAGES.badRequestTarget } });
+  });
+
   it('an unknown path is still 404 (whatever the method); a query string does not change the answer', async () => {
     for (const method of ['GET', 'DELETE'] as const) {
       const res = await gw.app.inject({ method, url: '/api/crm/no-such-thing', headers: bearer(token) });

@@ -74,6 +74,10 @@ export function createApp(opts: CreateAppOptions): App {
     },
     // Fastify's own 503 while closing has its own body; ours (below) keeps the error shape
     return503OnClosing: false,
+    // The router's own refusals (a path it cannot decode: 400; a path parameter past maxParamLength:
+    // 414) in the error shape, not Fastify's body
+    frameworkErrors: (error, _request, reply) =>
+      sendError(reply, (error as { statusCode?: number }).statusCode ?? 400, 'BAD_REQUEST', EDGE_MESSAGES.badRequestTarget),
     ...(opts.pluginTimeout ? { pluginTimeout: opts.pluginTimeout } : {}),
     // One path for the router and every guard (see request-target.ts): `request.url` is the normal form.
     rewriteUrl: (req) => {
