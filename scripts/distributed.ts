@@ -10,6 +10,7 @@ import {
   createPool,
   ensureLoginRole,
   generateSigningKeys,
+  generateGatewayKeys,
   KafkaClientConfigProperties,
   serviceRoleName,
   urlWithRole,
@@ -49,7 +50,15 @@ type Env = Record<string, string | undefined>;
 export interface LaunchContext {
   env: Env;
   dataDir: string;
-  keys: { privateKeyFile: string; publicKeyFile: string; linkSecret: string; integrationsKey: string };
+  keys: {
+    privateKeyFile: string;
+    publicKeyFile: string;
+    linkSecret: string;
+    integrationsKey: string;
+    /** The gateway's request-signing pair: the private half goes to the gateway only, the public one to every service. */
+    gatewayPrivateKeyFile: string;
+    gatewayPublicKeyFile: string;
+  };
   s3: Record<string, string>;
   /** The base URLs of a service's processes, comma-separated. */
   urls(service: string): string;
@@ -243,9 +252,18 @@ function loadKeys(dataDir: string): LaunchContext['keys'] {
     writeFileSync(privateKeyFile, k.privateKeyPem, { mode: 0o600 });
     writeFileSync(publicKeyFile, k.publicKeyPem, { mode: 0o644 });
   }
+  const gatewayPrivateKeyFile = join(dir, 'gateway-ed25519.pem');
+  const gatewayPublicKeyFile = join(dir, 'gateway-ed25519.pub.pem');
+  if (!existsSync(gatewayPrivateKeyFile) || !existsSync(gatewayPublicKeyFile)) {
+    const k = generateGatewayKeys();
+    writeFileSync(gatewayPrivateKeyFile, k.privateKeyPem, { mode: 0o600 });
+    writeFileSync(gatewayPublicKeyFile, k.publicKeyPem, { mode: 0o644 });
+  }
   return {
     privateKeyFile,
     publicKeyFile,
+    gatewayPrivateKeyFile,
+    gatewayPublicKeyFile,
     linkSecret: secretFile(join(dir, 'documents-link.secret'), () => randomBytes(32).toString('base64url')),
     integrationsKey: secretFile(join(dir, 'integrations-tokens.key'), () => randomBytes(32).toString('base64')),
   };
@@ -484,6 +502,8 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     REDIS_URL: infra.redisUrl,
     BULLMQ_PREFIX: env.BULLMQ_PREFIX || 'countinghouse',
     JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
+    // services answer only requests the gateway signed (health routes aside)
+    GATEWAY_PUBLIC_KEY_FILE: keys.gatewayPublicKeyFile,
     DEMO_MODE: env.DEMO_MODE || 'true',
     PUBLIC_URL: publicUrl,
     ADMIN_USERNAME: env.ADMIN_USERNAME || 'admin',
@@ -642,6 +662,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       REDIS_URL: shared.REDIS_URL,
       REDIS_KEY_PREFIX: shared.BULLMQ_PREFIX,
       JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
+      GATEWAY_SIGNING_KEY_FILE: keys.gatewayPrivateKeyFile,
       DEMO_MODE: shared.DEMO_MODE,
       FRONTEND_DIR: frontendDir,
       ...Object.fromEntries(SERVICE_TABLE.map((s) => [`${s.name.toUpperCase()}_URL`, ctx.urls(s.name)])),

@@ -30,6 +30,12 @@ const ABOUT: Record<string, string> = {
   BULLMQ_PREFIX: 'prefix of the BullMQ keys in Redis',
   JWT_PUBLIC_KEY: 'the Ed25519 public key (PEM, \\n for new lines) that checks sessions; this or JWT_PUBLIC_KEY_FILE is required',
   JWT_PUBLIC_KEY_FILE: 'a file holding that PEM (wins over JWT_PUBLIC_KEY)',
+  GATEWAY_PUBLIC_KEY:
+    "the gateway's Ed25519 public key (PEM, \\n for new lines): the service then answers only requests the gateway signed (health aside); this or GATEWAY_PUBLIC_KEY_FILE is required in production",
+  GATEWAY_PUBLIC_KEY_FILE: 'a file holding that PEM (wins over GATEWAY_PUBLIC_KEY)',
+  GATEWAY_SIGNING_KEY:
+    'the Ed25519 private key (PEM) that signs every request forwarded to a service; without it services in production refuse them',
+  GATEWAY_SIGNING_KEY_FILE: 'a file holding that PEM (wins over GATEWAY_SIGNING_KEY); the gateway alone may read it',
   DEMO_MODE: 'true shows the demo banner and allows the demo practice',
   PUBLIC_URL: 'the address people use (links in e-mails, OAuth callbacks)',
   TRUSTED_PROXIES: "IPs or CIDRs, comma-separated, whose X-Forwarded-For is believed: the gateways' addresses",

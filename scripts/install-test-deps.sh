@@ -3,7 +3,7 @@
 #   PostgreSQL (+ contrib: pg_trgm, citext), redis-server, nginx, Chromium (/usr/bin/chromium),
 #   Java 17 + Maven (for the Kafka broker jars), then the Kafka jars (infra/kafka/kafka.sh fetch).
 #   stripe-mock (go install; the billing tests run Stripe's API against it) and MinIO (go install;
-#   the documents object store).
+#   the documents object store); schemathesis (pip, in its own venv: the API contract run).
 # Runs as root, or through sudo when available. Installs only what is missing; apt-get update
 # runs at most once, and only when something has to be installed.
 set -euo pipefail
@@ -127,6 +127,24 @@ else
   t0=$SECONDS
   GOBIN="$gobin" timeout 1800 "$GO" install go.k6.io/k6@latest || die "building k6 failed or timed out"
   DONE+=("k6 installed in $gobin ($((SECONDS - t0))s)")
+fi
+
+# schemathesis (PyPI): gateway/test/schemathesis.test.ts runs it against the all-in-one server's OpenAPI
+# document. Its own venv (SCHEMATHESIS_VENV, default ~/.local/share/countinghouse/schemathesis), pinned.
+SCHEMATHESIS_VERSION=4.32.5
+ST_VENV=${SCHEMATHESIS_VENV:-$HOME/.local/share/countinghouse/schemathesis}
+if [[ -x $ST_VENV/bin/st ]] && "$ST_VENV/bin/st" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  say "schemathesis $SCHEMATHESIS_VERSION already in $ST_VENV"
+else
+  have python3 || die "python3 is needed for schemathesis"
+  python3 -m venv "$ST_VENV" 2>/dev/null || {
+    [[ ${SUDO[0]:-} != __no_root__ ]] || die "need root to apt-get install python3-venv"
+    "${SUDO[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=180 python3-venv >/dev/null
+    python3 -m venv "$ST_VENV"
+  }
+  t0=$SECONDS
+  "$ST_VENV/bin/pip" install -q "schemathesis==$SCHEMATHESIS_VERSION"
+  DONE+=("schemathesis $SCHEMATHESIS_VERSION in $ST_VENV ($((SECONDS - t0))s)")
 fi
 
 for d in "${DONE[@]}"; do say "done: $d"; done

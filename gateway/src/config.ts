@@ -11,6 +11,9 @@ export const GatewayConfigSchema = Type.Object({
   LOG_LEVEL: Type.String({ default: 'info' }),
   JWT_PUBLIC_KEY: Type.String({ default: '' }),
   JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
+  /** The Ed25519 private key (PEM) that signs every request forwarded to a service (services hold its public half). */
+  GATEWAY_SIGNING_KEY: Type.String({ default: '' }),
+  GATEWAY_SIGNING_KEY_FILE: Type.String({ default: '' }),
   KAFKA_BROKERS: Type.String({ minLength: 1 }),
   /** Prefix of topics and consumer groups, as the services' (tests share one broker). */
   KAFKA_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._-]*$', default: '' }),

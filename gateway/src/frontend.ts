@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import { sendError, type App } from '@countinghouse/kit';
+import { replyMethodNotAllowed, sendError, type App } from '@countinghouse/kit';
 import { MESSAGES } from '@countinghouse/proto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +27,8 @@ export async function serveFrontend(app: App, distDir: string) {
   let indexHtml: string | null = null;
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
+    // a known path asked with another method: 405 with Allow (DELETE /api/crm/stats)
+    if (replyMethodNotAllowed(request, reply)) return reply;
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);
     if (path.startsWith('/api/') || path.startsWith('/health/') || path.startsWith('/assets/'))
       return sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);

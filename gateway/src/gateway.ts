@@ -1,6 +1,14 @@
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
 import swaggerUi from '@fastify/swagger-ui';
-import { addHealthRoutes, authContext, createApp, registerOpenApi, type App, type TokenVerifier } from '@countinghouse/kit';
+import {
+  addHealthRoutes,
+  authContext,
+  createApp,
+  registerOpenApi,
+  type App,
+  type GatewaySigner,
+  type TokenVerifier,
+} from '@countinghouse/kit';
 import { PublicConfigSchema, type PublicConfig } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { serveFrontend } from './frontend.js';
@@ -117,7 +125,7 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
     const key = group.replicas.map((r) => r.base).join(',');
     if (documented.has(key)) continue;
     documented.add(key);
-    void fetchUpstreamDoc(name, group.replicas[0]!.base, upstreamDocs, o.logger);
+    void fetchUpstreamDoc(name, group.replicas[0]!.base, upstreamDocs, o.logger, o.upstreamOptions?.signer);
   }
   if (o.frontendDir) await serveFrontend(app, o.frontendDir);
   return app;
@@ -167,10 +175,11 @@ function signInLimiter(app: App, o: GatewayOptions): SignInLimit {
 /** How long a starting gateway waits for Redis before it counts sign-ins in memory. */
 const REDIS_READY_WAIT_MS = 5000;
 
-async function fetchUpstreamDoc(name: string, base: string, into: Map<string, object>, logger: Logger) {
+async function fetchUpstreamDoc(name: string, base: string, into: Map<string, object>, logger: Logger, signer?: GatewaySigner) {
+  const path = `/api/${name}/openapi.json`;
   for (let attempt = 0; attempt < 30; attempt++) {
     try {
-      const res = await fetch(`${base}/api/${name}/openapi.json`, { signal: AbortSignal.timeout(3000) });
+      const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(3000), headers: signer?.headers('GET', path) });
       if (res.ok) {
         into.set(name, (await res.json()) as object);
         return;

@@ -12,6 +12,7 @@ import {
   kafkaClientOptions,
   kafkaDependency,
   waitForDependencies,
+  GatewaySigner,
 } from '@countinghouse/kit';
 import { SERVICES, TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { KafkaBus } from '@countinghouse/kit';
@@ -37,6 +38,10 @@ try {
   throw err;
 }
 const logger = createLogger('gateway', config.LOG_LEVEL);
+// Every forwarded request is signed with the gateway's own key: services answer nothing else (issue 32).
+const signingKey = readPem(config.GATEWAY_SIGNING_KEY, config.GATEWAY_SIGNING_KEY_FILE);
+const signer = signingKey ? new GatewaySigner(signingKey) : undefined;
+if (!signer) logger.warn('GATEWAY_SIGNING_KEY(_FILE) not set: forwarded requests are not signed (services in production refuse them)');
 const revocations = new RevocationList();
 const verifier = await TokenVerifier.fromPem(readPem(config.JWT_PUBLIC_KEY, config.JWT_PUBLIC_KEY_FILE), revocations);
 
@@ -107,6 +112,7 @@ const app = await buildGateway({
   logger,
   verifier,
   upstreams: upstreamUrls,
+  upstreamOptions: { signer },
   trustProxy: config.TRUST_PROXY,
   frontendDir: config.FRONTEND_DIR || join(fileURLToPath(new URL('../../', import.meta.url)), 'frontend', 'dist'),
   signInMax: config.SIGN_IN_RATE_LIMIT,

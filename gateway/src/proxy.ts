@@ -1,5 +1,5 @@
 import { MESSAGES } from '@countinghouse/proto';
-import type { App } from '@countinghouse/kit';
+import { GATEWAY_SIGNATURE_HEADER, type App, type GatewaySigner } from '@countinghouse/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
@@ -17,6 +17,8 @@ export interface UpstreamOptions {
   healthIntervalMs?: number;
   /** Timeout of one active check. Default 1.5 s. */
   healthTimeoutMs?: number;
+  /** Signs every forwarded request (method, path, time): services answer only what the gateway signed. */
+  signer?: GatewaySigner;
 }
 
 /** Errors that mean the request never got an answer from this replica: the connection, not the service, failed. */
@@ -192,14 +194,14 @@ export async function registerUpstream(app: App, name: string, bases: string | s
     // the body is the service's business: leave it unread on the socket
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const forward = (request: FastifyRequest, reply: FastifyReply) => proxy(group, request, reply);
+    const forward = (request: FastifyRequest, reply: FastifyReply) => proxy(group, request, reply, o.signer);
     scope.all(`/api/${name}`, forward);
     scope.all(`/api/${name}/*`, forward);
   });
   return group;
 }
 
-function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyReply): void {
+function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyReply, signer?: GatewaySigner): void {
   const incoming = request.headers as IncomingHttpHeaders;
   const headers: Record<string, string | string[]> = {};
   for (const k in incoming) {
@@ -209,6 +211,9 @@ function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyRepl
   headers['x-request-id'] = request.id;
   headers['x-forwarded-for'] = request.ip;
   const method = request.method as Dispatcher.HttpMethod;
+  // a caller's own signature header never passes; the gateway's, over what it forwards, replaces it
+  delete headers[GATEWAY_SIGNATURE_HEADER];
+  if (signer) headers[GATEWAY_SIGNATURE_HEADER] = signer.sign(method, request.url);
   const safe = method === 'GET' || method === 'HEAD';
   const res = reply.raw;
   // from here the gateway writes the answer itself; what its hooks set so far (security headers) goes with it

@@ -63,6 +63,9 @@ describe('docker-compose.yml', () => {
       expect(config.REDIS_URL, `${name}: REDIS_URL`).toBeTruthy();
       expect(config.JWT_PUBLIC_KEY || config.JWT_PUBLIC_KEY_FILE, `${name}: the public key`).toBeTruthy();
       expect(Number(env.PORT), `${name}: PORT`).toBeGreaterThan(0);
+      // the gateway as the only door (issue 32): the public half of its signing key, never the private one
+      expect(config.GATEWAY_PUBLIC_KEY || config.GATEWAY_PUBLIC_KEY_FILE, `${name}: the gateway's public key`).toBeTruthy();
+      expect(JSON.stringify(block.volumes ?? []), `${name} must not mount the gateway's private key`).not.toContain('gateway-key');
       for (const [k, v] of Object.entries(env)) {
         if (k.endsWith('_FILE') && v.startsWith('/secrets/')) {
           expect(block.volumes ?? [], `${name}: ${k} needs the secrets volume`).toContain('jwt-keys:/secrets:ro');
@@ -91,6 +94,10 @@ describe('docker-compose.yml', () => {
     const env = envOf(gateway);
     const config = parseConfig(GatewayConfigSchema, env) as Record<string, unknown>;
     expect(config.JWT_PUBLIC_KEY || config.JWT_PUBLIC_KEY_FILE).toBeTruthy();
+    // it signs what it forwards with a key from its own volume, made by keygen
+    expect(env.GATEWAY_SIGNING_KEY_FILE).toBe('/gateway-secrets/gateway_private.pem');
+    expect(gateway.volumes ?? []).toContain('gateway-key:/gateway-secrets:ro');
+    expect(keygen).toContain('/gateway-secrets/gateway_private.pem');
     for (const service of serviceDirs) {
       const key = `${service.toUpperCase()}_URL`;
       expect(Object.keys(GatewayConfigSchema.properties), `the gateway has no ${key}`).toContain(key);

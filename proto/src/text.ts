@@ -20,6 +20,9 @@ export const EDGE_MESSAGES = {
   badRequestTarget: 'The address of this request is not valid.',
   malformedMultipart: 'The upload could not be read: the form data is incomplete or malformed. Please try again.',
   multipartNotAllowedHere: 'This address does not take form uploads.',
+  gatewayOnly: 'This service answers only requests that come through the gateway.',
+  methodNotAllowed: 'This address does not take that method.',
+  shuttingDown: 'The server is restarting. Please try again in a moment.',
 } as const;
 
 /** A single-line text field (names, e-mail subjects, search words). */

@@ -110,6 +110,24 @@ describe('the distributed product', () => {
     }
   });
 
+  it("a service's own port, called directly, refuses what the gateway did not sign (401); health routes answer; through the gateway it works", async () => {
+    const crm = t.product.processes().find((p) => p.name === 'crm-1')!;
+    const identity = t.product.processes().find((p) => p.name === 'identity')!;
+    const direct = await fetch(`${crm.url}/api/crm/stats`, { headers: { authorization: `Bearer ${token}` } });
+    expect(direct.status).toBe(401);
+    expect(((await direct.json()) as { error: { code: string } }).error.code).toBe('GATEWAY_SIGNATURE_REQUIRED');
+    // a sign-in straight to identity no longer skips the gateway's sign-in limit
+    const signIn = await fetch(`${identity.url}${ADMIN_AUTH_ROUTES.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(E2E_ADMIN),
+    });
+    expect(signIn.status).toBe(401);
+    expect((await fetch(`${crm.url}/health/live`)).status).toBe(200);
+    expect((await fetch(`${crm.url}/health/ready`)).status).toBe(200);
+    expect((await fetch(`${t.baseUrl}/api/crm/stats`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+
   it('Kafka stopped for 30 s while clients are created, then started: every event arrives, nothing twice; a service started meanwhile joins without a restart', async () => {
     kafka('stop');
     // notifications started while Kafka is down: it waits (live, not ready) instead of exiting

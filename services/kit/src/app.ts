@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import { AppError, installErrorHandler, installNotFoundHandler, sendError } from './errors.js';
 import { normaliseRequestTarget } from './request-target.js';
 import { tokenFrom, type TokenVerifier } from './auth.js';
+import { trackRoutePaths } from './method-not-allowed.js';
 
 /**
  * Fastify's type provider for proto's TypeBox (@sinclair/typebox 0.34) schemas. (The published
@@ -71,7 +72,12 @@ export function createApp(opts: CreateAppOptions): App {
       const h = req.headers['x-request-id'];
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
     },
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body; ours (below) keeps the error shape
+    return503OnClosing: false,
+    // The router's own refusals (a path it cannot decode: 400; a path parameter past maxParamLength:
+    // 414) in the error shape, not Fastify's body
+    frameworkErrors: (error, _request, reply) =>
+      sendError(reply, (error as { statusCode?: number }).statusCode ?? 400, 'BAD_REQUEST', EDGE_MESSAGES.badRequestTarget),
     ...(opts.pluginTimeout ? { pluginTimeout: opts.pluginTimeout } : {}),
     // One path for the router and every guard (see request-target.ts): `request.url` is the normal form.
     rewriteUrl: (req) => {
@@ -84,6 +90,20 @@ export function createApp(opts: CreateAppOptions): App {
     // (Errors are still logged: installErrorHandler logs 5xx and unhandled errors itself.)
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Closing: a request that still arrives (pipelined, or on a kept-alive connection) gets 503 in the
+  // product's error shape, and the connection is closed after it (the load balancer tries elsewhere).
+  // (the first hook: nothing else runs for it)
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return sendError(reply, 503, 'SHUTTING_DOWN', EDGE_MESSAGES.shuttingDown);
+  });
+  // every route's path, for the 405 of a known path asked with another method (method-not-allowed.ts)
+  trackRoutePaths(app);
   app.addHook('onResponse', async (request, reply) => {
     const level = reply.statusCode >= 500 ? 'warn' : 'debug';
     request.log[level](

@@ -61,6 +61,12 @@ export const BaseConfigSchema = Type.Object({
   BULLMQ_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._-]+$', default: 'countinghouse' }),
   JWT_PUBLIC_KEY: Type.String({ default: '' }),
   JWT_PUBLIC_KEY_FILE: Type.String({ default: '' }),
+  /**
+   * The gateway's Ed25519 public key (PEM): with it the service answers only requests the gateway signed
+   * (health routes aside); required when NODE_ENV=production (docs/decisions.md, issue 32).
+   */
+  GATEWAY_PUBLIC_KEY: Type.String({ default: '' }),
+  GATEWAY_PUBLIC_KEY_FILE: Type.String({ default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),
   PUBLIC_URL: Type.String({ default: 'http://localhost:3000' }),
   /**

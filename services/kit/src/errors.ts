@@ -1,6 +1,7 @@
 import { EDGE_MESSAGES, ERROR_STATUS, isTextRulePattern, MESSAGES, type ErrorCode } from '@countinghouse/proto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { replyMethodNotAllowed } from './method-not-allowed.js';
 
 /** The one error type: domain code throws a code and a user-facing message; one handler maps it to HTTP. */
 export class AppError extends Error {
@@ -76,5 +77,8 @@ export function isMalformedMultipart(err: { statusCode?: number; message?: strin
 }
 
 export function installNotFoundHandler(app: FastifyInstance) {
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound));
+  app.setNotFoundHandler((request, reply) => {
+    if (replyMethodNotAllowed(request, reply)) return reply;
+    return sendError(reply, 404, 'NOT_FOUND', MESSAGES.notFound);
+  });
 }

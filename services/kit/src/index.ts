@@ -17,3 +17,5 @@ export * from './live-settings.js';
 export * from './request-target.js';
 export * from './wait-dependencies.js';
 export { MIN_NODE, nodeVersionProblem } from './node-version.js';
+export * from './gateway-signature.js';
+export * from './method-not-allowed.js';

@@ -11,6 +11,7 @@ import {
   trustedProxies,
   type KafkaClientOptions,
 } from './config.js';
+import { GatewaySignatureVerifier, requireGatewaySignature } from './gateway-signature.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
 import { kafkaDependency, postgresDependency, waitForDependencies } from './wait-dependencies.js';
@@ -21,6 +22,8 @@ export interface StartServiceOptions<P extends TProperties> {
   /** Further checks of the parsed configuration; a ConfigError thrown here is said and the process exits 78, before any wait. */
   checkConfig?: (config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => void;
   register: (scope: App, runtime: Runtime, config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => Promise<void>;
+  /** Full paths (GET only) answered without the gateway's signature: public reads other services fetch directly. */
+  unsignedGets?: string[];
   /** Also serve the job status API at /api/jobs (one service does, for every queue: docs/decisions.md). */
   jobsAdmin?: boolean;
 }
@@ -39,16 +42,48 @@ export async function registerOpenApi(app: App, title: string) {
       security: [{ bearer: [] }, { cookie: [] }],
     },
     // The document shows the text rule the validators apply (proto's withTextRules, see createApp).
-    transform: ({ schema, url }) => {
-      if (!schema) return { schema, url };
-      const out: Record<string, unknown> = { ...schema };
+    // Every route also lists the error statuses the platform itself can answer (withPlatformStatuses).
+    transform: ({ schema, url, route }) => {
+      const out: Record<string, unknown> = { ...(schema ?? {}) };
       for (const part of ['body', 'querystring', 'params'] as const) {
-        const s = (schema as Record<string, unknown>)[part];
+        const s = (schema as Record<string, unknown> | undefined)?.[part];
         if (s && typeof s === 'object') out[part] = withTextRules(s as Record<string, unknown>);
       }
-      return { schema: out as typeof schema, url };
+      if (!out.hide) out.response = withPlatformStatuses(out.response as Record<string, unknown> | undefined, url, route.method);
+      return { schema: out as NonNullable<typeof schema>, url };
     },
   });
+}
+
+const ERROR_BODY = { $ref: 'ErrorBody' };
+
+/**
+ * The statuses any route may answer whatever its own code does (issue 32, item 4: every status a route
+ * can answer is in its document), added where the route does not list them: 400 (a request target or
+ * input that does not validate, malformed JSON), 401 and 403 (the gateway's sign-in and cross-site
+ * checks come before the route), 404 and 414 for a path with parameters (nothing by that id, a value too
+ * long for the router), 406, 413 and 415 for a body (not multipart where a form is expected, too large,
+ * an unsupported content type), 429 (the gateway's sign-in limit), 503 (a service
+ * unavailable, the maintenance switch, a server closing). A route with no response schema keeps
+ * Fastify's default 200. Never 500: an unexpected error is a bug, and the schemathesis run fails on it.
+ */
+export function withPlatformStatuses(response: Record<string, unknown> | undefined, url: string, method: string | string[]) {
+  const out: Record<string, unknown> = { ...(response ?? { 200: { description: 'Default Response' } }) };
+  const methods = (Array.isArray(method) ? method : [method]).map((m) => m.toUpperCase());
+  const add = (status: number) => {
+    if (!(status in out)) out[status] = ERROR_BODY;
+  };
+  for (const status of [400, 401, 403, 429, 503]) add(status);
+  if (url.includes(':')) {
+    add(404);
+    add(414); // a path parameter longer than the router takes (Fastify's maxParamLength)
+  }
+  if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) {
+    add(406); // a form upload whose Content-Type is not multipart (@fastify/multipart)
+    add(413);
+    add(415);
+  }
+  return out;
 }
 
 /**
@@ -69,6 +104,10 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
       throw new ConfigError('Invalid configuration:\n  - REDIS_URL: required in distributed mode (the all-in-one server is `npm start`)');
     if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
       throw new ConfigError('Invalid configuration:\n  - JWT_PUBLIC_KEY or JWT_PUBLIC_KEY_FILE: required');
+    if (config.NODE_ENV === 'production' && !config.GATEWAY_PUBLIC_KEY && !config.GATEWAY_PUBLIC_KEY_FILE)
+      throw new ConfigError(
+        'Invalid configuration:\n  - GATEWAY_PUBLIC_KEY or GATEWAY_PUBLIC_KEY_FILE: required in production (the service answers only requests the gateway signed)',
+      );
     o.checkConfig?.(config);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -112,6 +151,11 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   // X-Forwarded-For is believed only from the gateways' addresses (TRUSTED_PROXIES): a request straight
   // to a service claiming another client's address is counted by its own (e.g. identity's sign-in throttle).
   const app = createApp({ logger, trustProxy: trustedProxies(config.TRUSTED_PROXIES), pluginTimeout: 120_000 });
+  // The gateway as the only door: everything but the health routes (and the reads named by the service)
+  // must carry the gateway's signature (gateway-signature.ts). First hook: nothing else runs before it.
+  const gatewayKey = readPem(config.GATEWAY_PUBLIC_KEY, config.GATEWAY_PUBLIC_KEY_FILE);
+  if (gatewayKey) requireGatewaySignature(app, new GatewaySignatureVerifier(gatewayKey), o.unsignedGets);
+  else logger.warn('GATEWAY_PUBLIC_KEY(_FILE) not set: this service answers requests that did not come through the gateway');
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
   await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });

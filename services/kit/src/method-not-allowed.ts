@@ -1,0 +1,61 @@
+import { EDGE_MESSAGES } from '@countinghouse/proto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { sendError } from './errors.js';
+
+/**
+ * 405 with `Allow` for a known path asked with another method (issue 32, item 4; RFC 9110 15.5.6): Fastify
+ * answers 404 for any method it has no route for. Every route an app registers is also put in a second
+ * router of paths only; a request that found no route is looked up there for each method, and when its
+ * path has routes the answer is 405 listing them (HEAD, which Fastify adds to every GET, is not listed:
+ * it is GET without the body). Answered by the app's first hooks (createApp), for every method, before
+ * the sign-in and content checks; the not-found handlers (the services' JSON 404, the gateway's frontend
+ * fallback) ask too.
+ */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const SHADOW = Symbol.for('countinghouse.routePaths');
+
+type Shadow = ReturnType<typeof FindMyWay>;
+
+export function trackRoutePaths(app: FastifyInstance) {
+  const shadow = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+  app.decorate(SHADOW, shadow);
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => String(m).toUpperCase());
+    for (const m of methods) {
+      if (!(METHODS as readonly string[]).includes(m)) continue;
+      if (route.url.startsWith('/__countinghouse/')) continue;
+      // (route.url carries the prefix of the plugin that registered it)
+      // (a plugin's '/' route answers at its prefix with and without the slash)
+      const urls = route.prefix && (route.routePath === '/' || route.routePath === '') ? [route.prefix, `${route.prefix}/`] : [route.url];
+      for (const url of urls) {
+        try {
+          shadow.on(m as 'GET', url, () => undefined);
+        } catch {
+          // registered twice (another constraint, or the prefix's two forms): one entry is enough here
+        }
+      }
+    }
+  });
+  // Before anything else reads the request: a method Fastify treats as having a body (QUERY) would
+  // otherwise be refused for its missing Content-Type before the not-found handler could say 405.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && replyMethodNotAllowed(request, reply)) return reply;
+  });
+}
+
+/** The methods a path has routes for, or [] when it has none (then it is a 404). */
+export function allowedMethods(app: FastifyInstance, url: string): string[] {
+  const shadow = Reflect.get(app, SHADOW) as Shadow | undefined;
+  if (!shadow) return [];
+  const path = url.split('?', 1)[0]!;
+  return METHODS.filter((m) => shadow.find(m, path) !== null);
+}
+
+/** Answers 405 with Allow when the path is known under other methods; false when it is not (the caller's 404). */
+export function replyMethodNotAllowed(request: FastifyRequest, reply: FastifyReply): boolean {
+  const allowed = allowedMethods(request.server, request.url);
+  if (allowed.length === 0 || allowed.includes(request.method === 'HEAD' ? 'GET' : request.method)) return false;
+  void sendError(reply.header('allow', allowed.join(', ')), 405, 'METHOD_NOT_ALLOWED', EDGE_MESSAGES.methodNotAllowed);
+  return true;
+}
