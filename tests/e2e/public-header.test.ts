@@ -25,19 +25,18 @@ afterAll(async () => {
 /** The header's height and the vertical centres of its brand, links and session controls. */
 async function measure(page: Page) {
   await page.locator('.public-layout__nav').waitFor();
-  return page.evaluate(() => {
-    const header = document.querySelector('.public-layout__header')!;
+  // (a string: the tests are compiled without the DOM's types)
+  return (await page.evaluate(`(() => {
+    const header = document.querySelector('.public-layout__header');
     const items = Array.from(
-      header.querySelectorAll(
-        '.public-layout__brand, .public-layout__nav > a, .public-layout__session > *, .public-layout__nav > .public-layout__link',
-      ),
-    ).filter((el) => (el as HTMLElement).offsetParent !== null);
+      header.querySelectorAll('.public-layout__brand, .public-layout__nav > .public-layout__link, .public-layout__session > *'),
+    ).filter((el) => el.offsetParent !== null);
     const centres = items.map((el) => {
       const r = el.getBoundingClientRect();
       return Math.round(r.top + r.height / 2);
     });
     return { height: header.getBoundingClientRect().height, count: items.length, spread: Math.max(...centres) - Math.min(...centres) };
-  });
+  })()`)) as { height: number; count: number; spread: number };
 }
 
 async function expectOneRow(page: Page, paths: string[], signedIn: boolean) {
