@@ -7,10 +7,10 @@ import {
   TokenSigner,
   closeOnSignals,
 } from '@countinghouse/kit';
-import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
+import { demoClientFacts, linkedClientUserIds, seedCrmDemo } from '@countinghouse/crm';
 import { seedDeadlinesDemo } from '@countinghouse/deadlines';
 import { seedBillingDemo, stripeOptionsFromEnv } from '@countinghouse/billing';
-import { assertDemoSeedAllowed, DEMO_PEOPLE, ensureInitialAdmin, seedIdentityDemo } from '@countinghouse/identity';
+import { assertDemoSeedAllowed, demoSignIns, ensureInitialAdmin, formatDemoSignIns, seedIdentityDemo } from '@countinghouse/identity';
 import { parseIntegrationsConfig } from '@countinghouse/integrations';
 import { Type } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
@@ -193,7 +193,7 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
   if (made.generatedPassword) {
     process.stdout.write(
-      `\n  First administrator created.\n  Username: ${config.ADMIN_USERNAME}\n  Password: ${made.generatedPassword}\n  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)\n\n`,
+      `\n  First administrator created (sign in at /admin/login).\n  Username: ${config.ADMIN_USERNAME}\n  Password: ${made.generatedPassword}\n  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)\n\n`,
     );
   }
 
@@ -213,8 +213,14 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
       const password = people.generatedPassword
         ? `password "${people.generatedPassword}" for all of them (shown once; set DEMO_PASSWORD on a fresh data folder to choose it)`
         : 'the password set in DEMO_PASSWORD for all of them';
+      // Only people who can use the product, each next to the page where they sign in (issue 33).
+      const signIns = await demoSignIns(runtime.db, await linkedClientUserIds(runtime.db));
       process.stdout.write(
-        `  Demo practice: ${people.created} people, ${password}:\n${DEMO_PEOPLE.map((p) => `    ${p.role.padEnd(10)} ${p.email}`).join('\n')}\n\n`,
+        `  Demo practice sign-ins, ${password}:\n${formatDemoSignIns(signIns)}\n` +
+          (signIns.some((p) => p.role === 'client')
+            ? ''
+            : "    (no demo client has a business yet: sign up at /signup to try the client's side)\n") +
+          '\n',
       );
     }
   }

@@ -38,6 +38,41 @@ export const BADGE_COLOURS = {
 } as const;
 export type BadgeTone = keyof typeof BADGE_COLOURS;
 
+/**
+ * Alerts, result icons and other status fills (issue 33): antd derives these backgrounds from the
+ * darkened base colours when they are not set, which gave muddy olive fills. Each tone sets its own
+ * light fill and border; body text, the tone's text colour and its icon colour stay 4.5:1 on the fill
+ * (theme.test.ts).
+ */
+export const STATUS_FILLS = {
+  success: {
+    icon: COLOURS.success,
+    text: BADGE_COLOURS.green.color,
+    bg: '#e6f4ea',
+    bgHover: '#d3ecd9',
+    border: '#9fd3ad',
+    borderHover: '#7cc18f',
+  },
+  warning: {
+    icon: COLOURS.warning,
+    text: BADGE_COLOURS.amber.color,
+    bg: '#fff4e0',
+    bgHover: '#ffe9c2',
+    border: '#f0c27a',
+    borderHover: '#e5a94a',
+  },
+  error: {
+    icon: COLOURS.error,
+    text: BADGE_COLOURS.red.color,
+    bg: '#fdecea',
+    bgHover: '#fbd9d5',
+    border: '#f2a9a5',
+    borderHover: '#ea847e',
+  },
+  info: { icon: COLOURS.primary, text: COLOURS.primaryHover, bg: '#e8f0fe', bgHover: '#d3e3fd', border: '#a8c7fa', borderHover: '#7cacf8' },
+} as const;
+export type StatusTone = keyof typeof STATUS_FILLS;
+
 /** Page titles: one size everywhere (PageHeader). */
 export const TITLE_SIZE = 28;
 
@@ -50,6 +85,26 @@ export const THEME: ThemeConfig = {
     colorSuccess: COLOURS.success,
     colorWarning: COLOURS.warning,
     colorError: COLOURS.error,
+    colorSuccessBg: STATUS_FILLS.success.bg,
+    colorSuccessBgHover: STATUS_FILLS.success.bgHover,
+    colorSuccessBorder: STATUS_FILLS.success.border,
+    colorSuccessBorderHover: STATUS_FILLS.success.borderHover,
+    colorSuccessText: STATUS_FILLS.success.text,
+    colorWarningBg: STATUS_FILLS.warning.bg,
+    colorWarningBgHover: STATUS_FILLS.warning.bgHover,
+    colorWarningBorder: STATUS_FILLS.warning.border,
+    colorWarningBorderHover: STATUS_FILLS.warning.borderHover,
+    colorWarningText: STATUS_FILLS.warning.text,
+    colorErrorBg: STATUS_FILLS.error.bg,
+    colorErrorBgHover: STATUS_FILLS.error.bgHover,
+    colorErrorBorder: STATUS_FILLS.error.border,
+    colorErrorBorderHover: STATUS_FILLS.error.borderHover,
+    colorErrorText: STATUS_FILLS.error.text,
+    colorInfoBg: STATUS_FILLS.info.bg,
+    colorInfoBgHover: STATUS_FILLS.info.bgHover,
+    colorInfoBorder: STATUS_FILLS.info.border,
+    colorInfoBorderHover: STATUS_FILLS.info.borderHover,
+    colorInfoText: STATUS_FILLS.info.text,
     colorText: COLOURS.text,
     colorTextHeading: COLOURS.text,
     colorTextSecondary: COLOURS.textSecondary,

@@ -52,7 +52,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
 }
 
 export { SCHEMA } from './db/schema.js';
-export { demoClientFacts, seedCrmDemo, type DemoClientFacts, type DemoSeededClient } from './seed-demo.js';
+export { demoClientFacts, linkedClientUserIds, seedCrmDemo, type DemoClientFacts, type DemoSeededClient } from './seed-demo.js';
 export { upsertClientFromSubscription } from './db/client-upsert.js';
 export { applyDeadlineTask, DEADLINE_TASKS_CONSUMER } from './consumers/deadline-tasks.js';
 export { applyAmlReviewTask, AML_REVIEW_TASKS_CONSUMER } from './consumers/aml-review-tasks.js';

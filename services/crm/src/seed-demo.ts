@@ -454,3 +454,9 @@ export async function seedCrmDemo(
     return { seeded: true, clients: CLIENTS.length, leads: LEADS.length, made: seeded };
   });
 }
+
+/** The user ids client records name (a signed-in client's business): the launcher prints only demo clients who have one. */
+export async function linkedClientUserIds(db: Db): Promise<Set<string>> {
+  const { rows } = await db.execute<{ user_id: string }>(sql`select user_id from ${clients} where user_id is not null`);
+  return new Set(rows.map((r) => r.user_id));
+}

@@ -1,6 +1,6 @@
 import { enqueueEvent, type Db } from '@countinghouse/kit';
-import type { Role } from '@countinghouse/proto';
-import { sql } from 'drizzle-orm';
+import { STAFF_PORTAL_ROLES, type Role } from '@countinghouse/proto';
+import { inArray, sql } from 'drizzle-orm';
 import { grantRole } from './db/queries.js';
 import { profiles, SCHEMA, users } from './db/schema.js';
 import { generatePassword } from './domain/admin-users.js';
@@ -82,4 +82,54 @@ export async function seedIdentityDemo(
     }
   });
   return { created: DEMO_PEOPLE.length, generatedPassword: o.password === undefined ? password : undefined, people };
+}
+
+/**
+ * The page where a demo person signs in (issue 33): clients at /login, staff at /staff/login (the staff
+ * portal's sign-in: admin, manager, staff). Null when no page lets that role in: an accountant is not
+ * allowed into the staff portal (spec 6) and has no sign-in of their own.
+ */
+export function demoSignInPage(role: Role): string | null {
+  if (role === 'client') return '/login';
+  if (STAFF_PORTAL_ROLES.includes(role)) return '/staff/login';
+  return null;
+}
+
+export interface DemoSignIn {
+  role: Role;
+  email: string;
+  page: string;
+}
+
+/**
+ * The demo sign-ins worth printing at start: only people who can use the product. A person with no
+ * sign-in page is left out, and so is a client linked to no business (`linkedClientUserIds`: the user
+ * ids crm's client records name), who would only meet an empty dashboard.
+ */
+export async function demoSignIns(db: Db, linkedClientUserIds: ReadonlySet<string>): Promise<DemoSignIn[]> {
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        DEMO_PEOPLE.map((p) => p.email),
+      ),
+    );
+  const idOf = new Map(rows.map((r) => [r.email, r.id]));
+  const out: DemoSignIn[] = [];
+  for (const p of DEMO_PEOPLE) {
+    const id = idOf.get(p.email);
+    const page = demoSignInPage(p.role);
+    if (!id || !page) continue;
+    if (p.role === 'client' && !linkedClientUserIds.has(id)) continue;
+    out.push({ role: p.role, email: p.email, page });
+  }
+  return out;
+}
+
+/** The launcher's lines: each person's role and e-mail next to the page where they sign in. */
+export function formatDemoSignIns(list: readonly DemoSignIn[], baseUrl = ''): string {
+  const width = Math.max(0, ...list.map((p) => p.email.length));
+  return list.map((p) => `    ${p.role.padEnd(10)} ${p.email.padEnd(width)}  sign in at ${baseUrl}${p.page}`).join('\n');
 }

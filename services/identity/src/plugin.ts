@@ -106,4 +106,13 @@ export { SCHEMA } from './db/schema.js';
 export { RevocationBook, liveRevocations, type Revoker } from './db/revocations.js';
 export { SessionStore } from './db/session-store.js';
 export { ensureInitialAdmin, type InitialAdmin } from './bootstrap.js';
-export { assertDemoSeedAllowed, DEMO_PEOPLE, DemoSeedRefused, seedIdentityDemo } from './demo.js';
+export {
+  assertDemoSeedAllowed,
+  DEMO_PEOPLE,
+  DemoSeedRefused,
+  demoSignInPage,
+  demoSignIns,
+  formatDemoSignIns,
+  seedIdentityDemo,
+  type DemoSignIn,
+} from './demo.js';

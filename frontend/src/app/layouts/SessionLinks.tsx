@@ -48,7 +48,8 @@ export default function SessionLinks() {
   return (
     <span className="public-layout__session">
       <span className="public-layout__who" title={me.user.email}>
-        Signed in as <strong>{who}</strong>
+        <span className="public-layout__who-label">Signed in as </span>
+        <strong>{who}</strong>
       </span>
       <NavLink to={dashboardPathOf(me)} className="public-layout__link">
         Dashboard

@@ -5,6 +5,7 @@ import { MailOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LIMITS, MESSAGES } from '@countinghouse/proto';
 import { errorBody } from '../../app/api';
+import { ButtonLink } from '../../shared/ButtonLink';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { PasswordPairFields } from '../../shared/PasswordPairFields';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -80,9 +81,9 @@ export function ResetPasswordPage() {
         status="success"
         title={done}
         extra={
-          <Link to={login}>
-            <Button type="primary">Sign in</Button>
-          </Link>
+          <ButtonLink to={login} type="primary">
+            Sign in
+          </ButtonLink>
         }
       />
     );
@@ -94,9 +95,9 @@ export function ResetPasswordPage() {
         title="This link cannot be used"
         subTitle={lookup.isError ? MESSAGES.unexpectedError : (lookup.data?.message ?? MESSAGES.passwordResetInvalid)}
         extra={
-          <Link to="/forgot-password">
-            <Button type="primary">Ask for a new link</Button>
-          </Link>
+          <ButtonLink to="/forgot-password" type="primary">
+            Ask for a new link
+          </ButtonLink>
         }
       />
     );

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { errorBody, httpStatus } from '../../app/api';
 import { ChangePasswordButton } from '../auth/ChangePasswordButton';
 import { ClientDocumentsView, DocumentUploader } from '../documents';
+import { ButtonLink } from '../../shared/ButtonLink';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -117,13 +118,13 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
           <p>You do not have an active package yet.</p>
           <Space wrap>
             {pending && findPackage(pending) && (
-              <Link to={`/checkout?package=${encodeURIComponent(pending)}`}>
-                <Button type="primary">Continue to checkout for {pending}</Button>
-              </Link>
+              <ButtonLink to={`/checkout?package=${encodeURIComponent(pending)}`} type="primary">
+                Continue to checkout for {pending}
+              </ButtonLink>
             )}
-            <Link to="/package-selection">
-              <Button type={pending ? 'default' : 'primary'}>Choose a package</Button>
-            </Link>
+            <ButtonLink to="/package-selection" type={pending ? 'default' : 'primary'}>
+              Choose a package
+            </ButtonLink>
           </Space>
         </Card>
       )}

@@ -1,10 +1,11 @@
 import { BILLING_MESSAGES, findPackage, formatGBP, LIMITS, MESSAGES } from '@countinghouse/proto';
 import { Alert, Button, Card, Result, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { errorBody, httpStatus } from '../../app/api';
 import { personSessionReset } from '../../app/person-session';
 import { useAppDispatch } from '../../app/store';
+import { ButtonLink } from '../../shared/ButtonLink';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -68,9 +69,9 @@ export function CheckoutPage() {
         status="warning"
         title="Choose a package first"
         extra={
-          <Link to="/package-selection">
-            <Button type="primary">See packages</Button>
-          </Link>
+          <ButtonLink to="/package-selection" type="primary">
+            See packages
+          </ButtonLink>
         }
       />
     );
@@ -81,11 +82,7 @@ export function CheckoutPage() {
         status="error"
         title="We could not start the checkout"
         subTitle={failure}
-        extra={
-          <Link to="/package-selection">
-            <Button>Back to packages</Button>
-          </Link>
-        }
+        extra={<ButtonLink to="/package-selection">Back to packages</ButtonLink>}
       />
     );
   }
@@ -112,11 +109,7 @@ export function TestCheckoutPage() {
       <Result
         status="warning"
         title={BILLING_MESSAGES.sessionNotFound}
-        extra={
-          <Link to="/package-selection">
-            <Button>Back to packages</Button>
-          </Link>
-        }
+        extra={<ButtonLink to="/package-selection">Back to packages</ButtonLink>}
       />
     );
   }
@@ -148,14 +141,14 @@ export function TestCheckoutPage() {
             <Button type="primary" size="large" loading={paying.isLoading} onClick={() => void onPay()}>
               Pay {formatGBP(s.monthly_fee)} (test, no card charged)
             </Button>
-            <Link to={s.cancel_url}>
-              <Button size="large">Cancel</Button>
-            </Link>
+            <ButtonLink to={s.cancel_url} size="large">
+              Cancel
+            </ButtonLink>
           </Space>
         ) : (
-          <Link to={s.success_url}>
-            <Button type="primary">Continue</Button>
-          </Link>
+          <ButtonLink to={s.success_url} type="primary">
+            Continue
+          </ButtonLink>
         )}
       </Card>
     </div>
@@ -215,9 +208,9 @@ export function PaymentSuccessPage() {
         }
         extra={
           <>
-            <Link to="/">
-              <Button type="primary">Return Home</Button>
-            </Link>
+            <ButtonLink to="/" type="primary">
+              Return Home
+            </ButtonLink>
             <PracticeContact />
           </>
         }
@@ -234,9 +227,9 @@ export function PaymentSuccessPage() {
           title={<h1 className="client-result-title">Payment processing</h1>}
           subTitle={BILLING_MESSAGES.paymentProcessing}
           extra={
-            <Link to="/client-dashboard">
-              <Button type="primary">Go to your dashboard</Button>
-            </Link>
+            <ButtonLink to="/client-dashboard" type="primary">
+              Go to your dashboard
+            </ButtonLink>
           }
         />
         <Card title="Your package" className="client-gap">
@@ -274,11 +267,9 @@ export function PaymentSuccessPage() {
             </li>
           ))}
         </ol>
-        <Link to="/client-dashboard">
-          <Button type="primary" size="large">
-            Go to your dashboard
-          </Button>
-        </Link>
+        <ButtonLink to="/client-dashboard" type="primary" size="large">
+          Go to your dashboard
+        </ButtonLink>
       </Card>
       <PracticeContact />
     </div>
