@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './helpers.js';
 
 // Issue 33: the terminal at `npm start` printed every demo person, without where to sign in, including
-// an accountant (no sign-in page lets one in) and clients linked to no business.
+// clients linked to no business. An accountant signs in at /login (issue 26).
 const PASSWORD = 'Demo-Sign-Ins-Pass-4';
 
 let gw: TestGateway;
@@ -17,22 +17,22 @@ beforeAll(async () => {
 afterAll(async () => gw?.close());
 
 describe('demo sign-ins printed at start', () => {
-  it('names the sign-in page of each role: staff portal for staff, /login for clients, none for an accountant', () => {
+  it('names the sign-in page of each role: staff portal for staff, /login for clients and accountants', () => {
     expect(demoSignInPage('manager')).toBe('/staff/login');
     expect(demoSignInPage('staff')).toBe('/staff/login');
     expect(demoSignInPage('admin')).toBe('/staff/login');
     expect(demoSignInPage('client')).toBe('/login');
-    expect(demoSignInPage('accountant')).toBeNull();
+    expect(demoSignInPage('accountant')).toBe('/login');
   });
 
-  it('lists only people who can use the product: no accountant, no client linked to no business', async () => {
+  it('lists only people who can use the product: no client linked to no business', async () => {
     const list = await demoSignIns(gw.kit.runtime.db, await linkedClientUserIds(gw.kit.runtime.db));
-    expect(list.map((p) => p.role).sort()).toEqual(['manager', 'staff']);
-    expect(list.every((p) => p.page === '/staff/login')).toBe(true);
+    expect([...new Set(list.map((p) => p.role))].sort()).toEqual(['accountant', 'manager', 'staff']);
+    for (const p of list) expect(p.page).toBe(p.role === 'accountant' ? '/login' : '/staff/login');
     const text = formatDemoSignIns(list, 'http://localhost:3000');
     for (const p of list)
-      expect(text).toMatch(new RegExp(`${p.role}\\s+${p.email.replace(/\./g, '\\.')}\\s+sign in at http://localhost:3000/staff/login`));
-    for (const p of DEMO_PEOPLE.filter((x) => x.role === 'accountant' || x.role === 'client')) expect(text).not.toContain(p.email);
+      expect(text).toMatch(new RegExp(`${p.role}\\s+${p.email.replace(/\./g, '\\.')}\\s+sign in at http://localhost:3000${p.page}`));
+    for (const p of DEMO_PEOPLE.filter((x) => x.role === 'client')) expect(text).not.toContain(p.email);
   });
 
   it('lists a demo client once a client record names them, at /login', async () => {

@@ -86,11 +86,11 @@ export async function seedIdentityDemo(
 
 /**
  * The page where a demo person signs in (issue 33): clients at /login, staff at /staff/login (the staff
- * portal's sign-in: admin, manager, staff). Null when no page lets that role in: an accountant is not
- * allowed into the staff portal (spec 6) and has no sign-in of their own.
+ * portal's sign-in: admin, manager, staff). An accountant is not allowed into the staff portal (spec 6)
+ * and signs in at /login, which takes them to My work (issue 26). Null when no page lets that role in.
  */
 export function demoSignInPage(role: Role): string | null {
-  if (role === 'client') return '/login';
+  if (role === 'client' || role === 'accountant') return '/login';
   if (STAFF_PORTAL_ROLES.includes(role)) return '/staff/login';
   return null;
 }
