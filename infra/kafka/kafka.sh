@@ -124,6 +124,9 @@ transaction.state.log.num.partitions=10
 min.insync.replicas=1
 group.initial.rebalance.delay.ms=0
 delete.topic.enable=true
+# events carry files of up to 5 MB as base64 (kit's KAFKA_EVENT_MAX_BYTES, 16 MiB)
+message.max.bytes=16777216
+replica.fetch.max.bytes=16777216
 
 # small machine (2 cores)
 num.network.threads=2

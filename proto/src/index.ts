@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './jobs.js';
 export * from './format.js';
+export * from './calendar.js';
 export * from './identity/admin-auth.js';
 export * from './identity/people.js';
 export * from './identity/security.js';

@@ -1,7 +1,7 @@
-import { PACKAGES } from '@countinghouse/proto';
+import { PACKAGES, enGbDate, londonDate } from '@countinghouse/proto';
 import { describe, expect, it } from 'vitest';
 import { cancellationEndsOn, isConsumer } from '../src/domain/cancellation.js';
-import { enGbDate, londonDate, londonDateTime } from '../src/domain/dates.js';
+import { londonDateTime } from '../src/domain/dates.js';
 import { defaultTemplates } from '../src/domain/default-templates.js';
 import { composeLetter, fill, sha256Hex, templateProblems, valuesOf, type LetterFacts } from '../src/domain/letter.js';
 import { isPrintable, toPrintable } from '../src/domain/printable.js';

@@ -86,6 +86,15 @@ export class InProcessBus implements EventBus {
   }
 }
 
+/**
+ * The largest event the Kafka bus carries: 16 MiB. A file sent against a client request or on a message
+ * thread travels base64 in its event (at most 5 MB, about 6.7 MB encoded; decision 281), above Kafka's
+ * default 1 MB. Topics this bus creates carry `max.message.bytes` of this size (so an external broker's
+ * default does not apply to them), the test broker and compose raise `message.max.bytes` to match, and
+ * consumers fetch up to this much per partition.
+ */
+export const KAFKA_EVENT_MAX_BYTES = 16 * 1024 * 1024;
+
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
@@ -172,6 +181,7 @@ export class KafkaBus implements EventBus {
               topic,
               numPartitions: this.opts.partitions ?? 3,
               replicationFactor: this.opts.replicationFactor ?? 1,
+              configEntries: [{ name: 'max.message.bytes', value: String(KAFKA_EVENT_MAX_BYTES) }],
             })),
             waitForLeaders: false,
           });
@@ -208,7 +218,14 @@ export class KafkaBus implements EventBus {
   async subscribe(opts: SubscribeOptions): Promise<void> {
     await this.ensureTopics(opts.topics);
     const groupId = this.ns(opts.broadcast ? `${opts.group}.${this.opts.instanceId}` : opts.group);
-    const consumer = this.kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 1000, retry: { retries: 10 } });
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: 10000,
+      heartbeatInterval: 1000,
+      retry: { retries: 10 },
+      maxBytesPerPartition: KAFKA_EVENT_MAX_BYTES,
+      maxBytes: 2 * KAFKA_EVENT_MAX_BYTES,
+    });
     await consumer.connect();
     for (const topic of opts.topics) await consumer.subscribe({ topic: this.ns(topic), fromBeginning: !opts.broadcast });
     // A broadcast consumer replays the recent past (from sinceMs ago up to the end as of now).

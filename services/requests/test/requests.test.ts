@@ -1,13 +1,21 @@
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { makeEnvelope } from '@countinghouse/kit';
 import { createTestKit, waitFor } from '@countinghouse/kit/testing';
-import { TOPICS, type ClientRequest, type DocumentList, type EventData, type RequestList, type Thread } from '@countinghouse/proto';
+import {
+  TOPICS,
+  type ClientRequest,
+  type DocumentList,
+  type EventData,
+  type RequestList,
+  type Thread,
+  addDays,
+  londonDate,
+} from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, bearer, login, makePerson, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
-import { addDays, londonDate } from '../src/domain/dates.js';
 import { scheduledDays } from '../src/domain/schedule.js';
 import { runDaily } from '../src/use-cases/daily.js';
 import type { RequestsDeps } from '../src/use-cases/deps.js';

@@ -1,6 +1,5 @@
-import { DEFAULT_REMINDER_SCHEDULE } from '@countinghouse/proto';
+import { DEFAULT_REMINDER_SCHEDULE, addDays } from '@countinghouse/proto';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../src/domain/dates.js';
 import { reminderDue, scheduledDays } from '../src/domain/schedule.js';
 
 const S = DEFAULT_REMINDER_SCHEDULE; // sent, 14, 7, 3, 1 days before due, then every 3 days overdue

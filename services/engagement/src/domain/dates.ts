@@ -1,30 +1,4 @@
-// Calendar dates in the practice's time zone (Europe/London), as YYYY-MM-DD strings.
-
-const london = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The London calendar date of an instant (a letter sent at 23:30 UTC on 30 Jun is sent on 1 Jul, BST). */
-export function londonDate(at: Date): string {
-  return london.format(at);
-}
-
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
-
-/** Whole days from a to b (b later: positive). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** 2026-12-31 → 31 Dec 2026 (en-GB, no leading zero). */
-export function enGbDate(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return `${d} ${MONTHS[m - 1]} ${y}`;
-}
+// Date-times of the practice's letters (Europe/London and UTC); calendar days are proto's (calendar.ts).
 
 const londonTime = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',

@@ -3,7 +3,7 @@ import type { Actor, LetterReason } from '@countinghouse/proto';
 import { addAudit, currentTemplates, insertLetter, newestVersionOf, type DirectoryRow, type LetterRow } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { isConsumer } from '../domain/cancellation.js';
-import { londonDate } from '../domain/dates.js';
+import { londonDate } from '@countinghouse/proto';
 import { composeLetter, sha256Hex } from '../domain/letter.js';
 import type { EngagementDeps } from './deps.js';
 

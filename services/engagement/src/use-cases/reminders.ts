@@ -1,7 +1,7 @@
 import { enqueueEvent } from '@countinghouse/kit';
 import { addAudit, awaitingLetters, claimReminder, directoryEntry, letterById, remindersSent } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { enGbDate, londonDate } from '../domain/dates.js';
+import { enGbDate, londonDate } from '@countinghouse/proto';
 import { reminderDue } from '../domain/reminders.js';
 import type { EngagementDeps } from './deps.js';
 

@@ -1,11 +1,10 @@
 import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
-import { ENGAGEMENT_MESSAGES, type SignBody, type SignReply } from '@countinghouse/proto';
+import { ENGAGEMENT_MESSAGES, type SignBody, type SignReply, enGbDate } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { addAudit, directoryEntry, letterById, newestVersionOf, recordSignature } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { canSee, canSign, scopeOf } from '../domain/access.js';
 import { cancellationEndsOn } from '../domain/cancellation.js';
-import { enGbDate } from '../domain/dates.js';
 import { sha256Hex } from '../domain/letter.js';
 import { isPrintable } from '../domain/printable.js';
 import { renderSignedLetter } from '../pdf/render.js';

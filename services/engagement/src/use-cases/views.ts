@@ -1,7 +1,7 @@
 import type { Letter, LetterSummary } from '@countinghouse/proto';
 import type { LetterRow } from '../db/queries.js';
 import { cancellationEndsOn } from '../domain/cancellation.js';
-import { enGbDate } from '../domain/dates.js';
+import { enGbDate } from '@countinghouse/proto';
 import { versionStatus } from '../domain/status.js';
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();

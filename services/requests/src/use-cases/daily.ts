@@ -1,6 +1,5 @@
-import { deadlineKindLabel } from '@countinghouse/proto';
+import { deadlineKindLabel, londonDate } from '@countinghouse/proto';
 import { chaseableRequests, deadlinesToOpen, directoryEntry, remindersOf, requestById, templateById } from '../db/queries.js';
-import { londonDate } from '../domain/dates.js';
 import { reminderDue } from '../domain/schedule.js';
 import { SYSTEM_ACTOR, type RequestsDeps } from './deps.js';
 import { sendReminder } from './reminders.js';

@@ -1,5 +1,5 @@
 import { AppError, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
-import { REQUEST_DOCUMENT_TYPES, type NewRequestBody, type ReviewItemBody, type SubmitItemBody } from '@countinghouse/proto';
+import { REQUEST_DOCUMENT_TYPES, type NewRequestBody, type ReviewItemBody, type SubmitItemBody, londonDate } from '@countinghouse/proto';
 import {
   addActivity,
   awaitingReview,
@@ -19,7 +19,6 @@ import {
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { canSee, isPracticeSide, scopeOf } from '../domain/access.js';
-import { londonDate } from '../domain/dates.js';
 import type { RequestsDeps } from './deps.js';
 import { prepareFile } from './files.js';
 import { sendReminder } from './reminders.js';

@@ -1,7 +1,7 @@
 import type { ClientRequest, RequestItem } from '@countinghouse/proto';
 import { activityOf, directoryEntry, itemsOf, remindersOf, type ItemRow, type RequestRow } from '../db/queries.js';
 import type { DbOrTx } from '@countinghouse/kit';
-import { daysBetween, londonDate } from '../domain/dates.js';
+import { daysBetween, londonDate } from '@countinghouse/proto';
 
 export function toItem(i: ItemRow): RequestItem {
   return {

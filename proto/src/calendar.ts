@@ -1,16 +1,11 @@
-// Calendar dates in the practice's time zone (Europe/London), as YYYY-MM-DD strings.
+// Calendar days in the practice's time zone (Europe/London), as YYYY-MM-DD strings: one copy for every
+// service that dates letters, requests and reminders (browser-safe: Intl only). addDays is reports.ts's.
 
 const london = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** The London calendar date of an instant (a letter sent at 23:30 UTC on 30 Jun is sent on 1 Jul, BST). */
 export function londonDate(at: Date): string {
   return london.format(at);
-}
-
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }
 
 /** Whole days from a to b (b later: positive). */
