@@ -91,6 +91,7 @@ describe('the role matrix', () => {
     }
     expect(l.roles.find((r) => r.role === 'admin')!.permissions).toContain('roles');
     expect(l.roles.find((r) => r.role === 'client')!.permissions).toEqual([
+      'two_factor.own',
       'documents.view',
       'documents.upload',
       'deadlines.view',

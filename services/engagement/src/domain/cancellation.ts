@@ -1,5 +1,4 @@
-import { CANCELLATION_DAYS } from '@countinghouse/proto';
-import { addDays, londonDate } from './dates.js';
+import { CANCELLATION_DAYS, addDays, londonDate } from '@countinghouse/proto';
 
 /**
  * Whether a client signs as a consumer. The Consumer Contracts (Information, Cancellation and

@@ -1,6 +1,12 @@
-import { ENGAGEMENT_MESSAGES, formatGBP, LETTER_PLACEHOLDERS, type LetterPlaceholder, type TemplateSet } from '@countinghouse/proto';
+import {
+  ENGAGEMENT_MESSAGES,
+  formatGBP,
+  LETTER_PLACEHOLDERS,
+  type LetterPlaceholder,
+  type TemplateSet,
+  enGbDate,
+} from '@countinghouse/proto';
 import { createHash } from 'node:crypto';
-import { enGbDate } from './dates.js';
 import { isPrintable, toPrintable } from './printable.js';
 
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;

@@ -1,5 +1,4 @@
-import { REMINDER_DAYS } from '@countinghouse/proto';
-import { daysBetween } from './dates.js';
+import { REMINDER_DAYS, daysBetween } from '@countinghouse/proto';
 
 /**
  * Which reminder is due today for a letter sent on `sentOn` (both London dates) and still unsigned,

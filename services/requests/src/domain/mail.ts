@@ -1,4 +1,4 @@
-import { enGbDate } from './dates.js';
+import { enGbDate } from '@countinghouse/proto';
 
 /** A chase e-mail: only the items still open, each with a link straight to it. */
 export function reminderMail(p: {

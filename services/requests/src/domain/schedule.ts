@@ -1,5 +1,5 @@
 import type { ReminderSchedule } from '@countinghouse/proto';
-import { addDays } from './dates.js';
+import { addDays } from '@countinghouse/proto';
 
 /**
  * The days a request is chased on (London dates), up to `until`: the day it was sent, each of the
