@@ -1,8 +1,10 @@
-import { Card, Col, Flex, Row, Typography } from 'antd';
-import { Link } from 'react-router-dom';
+import { Button, Card, Col, Flex, Row, Typography } from 'antd';
+import { LogoutOutlined } from '@ant-design/icons';
 import { LIMITS, SESSION } from '@countinghouse/proto';
 import { selectAdminUser } from '../../app/admin-session';
 import { useAppSelector } from '../../app/store';
+import { useAdminLogout } from '../admin-auth/use-admin-logout';
+import { ButtonLink } from '../../shared/ButtonLink';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AdminStaffManagement } from './AdminStaffManagement';
 import { AiVideoTab } from '../media';
@@ -64,6 +66,7 @@ const TABS = [
 export function DashboardPage() {
   usePageTitle('Admin Control Panel');
   const user = useAppSelector(selectAdminUser);
+  const { signOut, isSigningOut } = useAdminLogout();
 
   return (
     <Flex vertical gap={24}>
@@ -77,10 +80,15 @@ export function DashboardPage() {
             {user && <StatusBadge status={user.role} className="admin-dashboard__role" />}
           </Flex>
         </div>
-        {/* Sign out is the sidebar's one control (issue 26); here, the way to the day's work. */}
-        <Link to="/admin/work" className="ant-btn ant-btn-primary ant-btn-color-primary ant-btn-variant-solid">
-          My work
-        </Link>
+        {/* The spec's Logout button stays (spec: the control panel has one); beside it, the day's work (issue 26). */}
+        <Flex gap={8} wrap>
+          <ButtonLink to="/admin/work" type="primary">
+            My work
+          </ButtonLink>
+          <Button icon={<LogoutOutlined />} onClick={() => void signOut()} loading={isSigningOut}>
+            Logout
+          </Button>
+        </Flex>
       </Flex>
 
       <ControlPanelStats />

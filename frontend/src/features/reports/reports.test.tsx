@@ -212,9 +212,10 @@ describe('/admin/reports', { timeout: 60_000 }, () => {
     const weeks = (await blobs.at(-1)!.text()).split('\r\n');
     expect(weeks[0]).toBe(
       // signed engagement letters are filed as documents too (by the product, not uploaded by hand)
-      'Week,Starting,VAT Returns,PAYE & Payroll,CIS Returns,Self Assessment,Corporation Tax,Bookkeeping,Payroll,Advisory,General,Engagement Letters,Total',
+      // (and the types a client chooses for what a request asks for, issue 28)
+      'Week,Starting,VAT Returns,PAYE & Payroll,CIS Returns,Self Assessment,Corporation Tax,Bookkeeping,Payroll,Advisory,General,Bank statements,Receipts,Sales invoices,Identity document,Other,Engagement Letters,Total',
     );
-    expect(weeks[1]).toBe('2025-W01,30/12/2024,2,0,0,0,0,0,1,0,0,0,3');
+    expect(weeks[1]).toBe('2025-W01,30/12/2024,2,0,0,0,0,0,1,0,0,0,0,0,0,0,0,3');
   });
 
   it('CSV fields: quotes, commas, line breaks, spaces and formula-looking text', () => {

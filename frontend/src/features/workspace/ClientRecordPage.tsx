@@ -1,6 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Alert, Button, Card, Descriptions, Empty, Flex, List, Result, Skeleton, Table, Tag, Typography } from 'antd';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
+import { ButtonLink } from '../../shared/ButtonLink';
 import {
   formatDate,
   formatDateTime,
@@ -65,9 +66,9 @@ export function ClientRecordPage({ realm, base }: RecordProps) {
   if (client.isError) {
     const status = httpStatus(client.error);
     const back = (
-      <Link to={base === '/admin' ? '/admin/clients' : '/work'}>
-        <Button type="primary">{base === '/admin' ? 'Back to clients' : 'Back to My work'}</Button>
-      </Link>
+      <ButtonLink to={base === '/admin' ? '/admin/clients' : '/work'} type="primary">
+        {base === '/admin' ? 'Back to clients' : 'Back to My work'}
+      </ButtonLink>
     );
     if (status === 403)
       return (
