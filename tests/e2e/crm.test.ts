@@ -344,11 +344,10 @@ describe('Header search and sidebar badges', () => {
     await popup.getByText('Prepare Alpha VAT return').waitFor();
     await page.screenshot({ path: '/tmp/e2e-crm-header-search.png' });
     await popup.getByText('Alpha Bakery Ltd').click();
-    await page.waitForURL(/\/admin\/clients/);
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Edit client — Alpha Bakery Ltd' });
-    await dialog.waitFor();
-    expect(await dialog.getByLabel('Contact e-mail').inputValue()).toBe('alpha@bakery.example');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // a client result opens the client's record, not an edit form (issue 26)
+    await page.waitForURL(/\/admin\/clients\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { level: 1, name: 'Alpha Bakery Ltd' }).waitFor();
+    await page.getByRole('link', { name: 'alpha@bakery.example' }).first().waitFor();
 
     await box.fill('lena');
     await page.locator('.ant-select-dropdown:visible').getByText('Lena Lead').click();

@@ -216,6 +216,11 @@ describe('staff and identity (browser)', () => {
     await adminPage.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await adminPage.getByText(MESSAGES.staffDeactivated).first().waitFor();
     await member.waitFor({ state: 'detached' });
+    // What they can still reach opens at once, and it is nothing (issue 32); closed again.
+    const reach = adminPage.getByRole('dialog', { name: 'What Dee can still reach' });
+    await reach.getByText('Nothing left').waitFor();
+    await reach.getByRole('button', { name: 'Close' }).click();
+    await reach.waitFor({ state: 'hidden' });
 
     // Their portal, still open: the next request is refused and they are sent to the staff login.
     await page.reload();
