@@ -238,12 +238,13 @@ describe('staff and identity (browser)', () => {
     await page.locator('main').getByText(MESSAGES.noStaffAccess).waitFor();
     expect(new URL(page.url()).pathname).toBe('/staff-login');
 
-    // Signed in through the client login (allowed), then opening the portal: refused and signed out.
+    // Signed in at /login (allowed: it takes an accountant to My work, issue 26), then opening the staff
+    // portal: refused and signed out.
     await page.goto('/login');
     await page.getByLabel('Email').fill(ACC.email);
     await page.getByLabel('Password').fill(ACC.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/client-dashboard');
+    await page.waitForURL('**/work');
     await page.goto('/staff/dashboard');
     await page.getByText(MESSAGES.noAccessToArea).first().waitFor();
     await page.waitForURL('**/staff-login');
