@@ -68,7 +68,7 @@ describe('passwords and invitations in the browser', () => {
     await page.getByLabel('Confirm new password').fill(CLIENT.next);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByText(MESSAGES.passwordResetDone).waitFor();
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('main').getByRole('link', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/login');
     await page.getByLabel('Email').fill(CLIENT.email);
     await page.getByLabel('Password').fill(CLIENT.next);
