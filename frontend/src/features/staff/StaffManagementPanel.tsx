@@ -447,7 +447,7 @@ function StaffList({
                   key="access"
                   size="small"
                   icon={<KeyOutlined />}
-                  aria-label={`What ${name} can still reach`}
+                  aria-label={`Access: what ${name} can still reach`}
                   onClick={() => setReach({ userId: m.user_id, name })}
                 >
                   Access

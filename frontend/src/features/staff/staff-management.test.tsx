@@ -190,7 +190,7 @@ describe('Staff Management panel', { timeout: 60_000 }, () => {
     });
     await openPanel();
     const user = userEvent.setup();
-    await user.click(await screen.findByLabelText('What Sam Stone can still reach'));
+    await user.click(await screen.findByLabelText('Access: what Sam Stone can still reach'));
     expect(await screen.findByText('What Sam Stone can still reach')).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: 'Invitations they sent' })).toHaveTextContent(
       'hire@example.co.uk (Staff), expires 12 Mar 2026',
