@@ -89,19 +89,19 @@ export function IdentityVerificationPage() {
             // At 390 px the client's name comes first (issue 26).
             columns={clientFirst<TableColumnsType<IdentityPerson>[number]>(
               [
-              { title: 'Person', dataIndex: 'name', key: 'name' },
-              { title: 'Role', dataIndex: 'person_kind', key: 'kind', render: (k: string) => kindLabel(k) },
-              { title: 'Client', dataIndex: 'client_name', key: 'client' },
-              {
-                title: 'Status',
-                key: 'status',
-                render: (_: unknown, p) => (
-                  <Tag color={STATUS_COLOURS[p.status]}>
-                    {p.status_text}
-                    {p.status === 'verified' && p.verified_by ? ` by ${p.verified_by}` : ''}
-                  </Tag>
-                ),
-              },
+                { title: 'Person', dataIndex: 'name', key: 'name' },
+                { title: 'Role', dataIndex: 'person_kind', key: 'kind', render: (k: string) => kindLabel(k) },
+                { title: 'Client', dataIndex: 'client_name', key: 'client' },
+                {
+                  title: 'Status',
+                  key: 'status',
+                  render: (_: unknown, p) => (
+                    <Tag color={STATUS_COLOURS[p.status]}>
+                      {p.status_text}
+                      {p.status === 'verified' && p.verified_by ? ` by ${p.verified_by}` : ''}
+                    </Tag>
+                  ),
+                },
               ],
               narrow,
               'client',

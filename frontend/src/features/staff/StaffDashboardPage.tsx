@@ -186,11 +186,7 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
       <PortalStats />
 
       <Card>
-        <ResponsiveTabs
-          items={tabs}
-          defaultActiveKey={tabs.find((t) => t.key === search.get('tab'))?.key ?? 'clients'}
-          label="Section"
-        />
+        <ResponsiveTabs items={tabs} defaultActiveKey={tabs.find((t) => t.key === search.get('tab'))?.key ?? 'clients'} label="Section" />
       </Card>
     </Flex>
   );

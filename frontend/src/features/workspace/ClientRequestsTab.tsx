@@ -116,20 +116,21 @@ export function ClientRequestsTab({ clientId, realm }: { clientId: string; realm
 
 function Items({ request }: { request: ClientRequest }) {
   return (
-    <List
-      size="small"
-      aria-label={`Items of ${request.title}`}
-      dataSource={request.items}
-      renderItem={(i) => (
-        <List.Item>
-          <Flex wrap gap={8} align="center">
-            <span>{i.label}</span>
-            <Typography.Text type="secondary">{ITEM_KINDS.find((k) => k.value === i.kind)?.label ?? i.kind}</Typography.Text>
-            <Tag color={ITEM_STATUS[i.status].colour}>{ITEM_STATUS[i.status].text}</Tag>
-            {i.status === 'rejected' && i.rejection_reason && <span>Reason: {i.rejection_reason}</span>}
-          </Flex>
-        </List.Item>
-      )}
-    />
+    <section aria-label={`Items of ${request.title}`}>
+      <List
+        size="small"
+        dataSource={request.items}
+        renderItem={(i) => (
+          <List.Item>
+            <Flex wrap gap={8} align="center">
+              <span>{i.label}</span>
+              <Typography.Text type="secondary">{ITEM_KINDS.find((k) => k.value === i.kind)?.label ?? i.kind}</Typography.Text>
+              <Tag color={ITEM_STATUS[i.status].colour}>{ITEM_STATUS[i.status].text}</Tag>
+              {i.status === 'rejected' && i.rejection_reason && <span>Reason: {i.rejection_reason}</span>}
+            </Flex>
+          </List.Item>
+        )}
+      />
+    </section>
   );
 }

@@ -71,9 +71,7 @@ export function PeopleCard({ clientId, realm }: { clientId: string; realm: AuthR
         Directors, people with significant control, partners and the proprietor, from Companies House or entered by hand, with their
         Companies House identity verification. Add, change or remove them in the AML tab.
       </Typography.Paragraph>
-      {idv.isError && (
-        <Typography.Paragraph type="warning">The identity verification statuses could not be loaded.</Typography.Paragraph>
-      )}
+      {idv.isError && <Typography.Paragraph type="warning">The identity verification statuses could not be loaded.</Typography.Paragraph>}
       <List
         size="small"
         dataSource={rows}

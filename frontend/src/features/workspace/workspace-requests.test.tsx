@@ -20,7 +20,8 @@ import { renderAt } from '../../test/render';
 import { setViewportMobile } from '../../test/setup';
 import { ME_ACCOUNTANT, ME_MANAGER } from '../staff/fixtures';
 import { client, page, queriesTo, task } from '../crm/test/fixtures';
-import { AdminClientsPage } from '../crm/pages';
+import { AdminClientsPage, AdminTasksPage } from '../crm/pages';
+import { IdentityVerificationPage } from '../identity-verification/IdentityVerificationPage';
 import { DeadlineTable } from '../deadlines/DeadlineTable';
 import { clientFirst } from '../../shared/client-first';
 import { AdminClientRecordPage } from './pages';
@@ -236,7 +237,7 @@ describe('Client record: Requests tab', () => {
 
     // A row opens its items, with the reason a rejected one was given.
     await userEvent.setup().click(within(open).getByRole('button', { name: /expand/i }));
-    const items = await screen.findByRole('list', { name: 'Items of Bank statements for 2025-26' });
+    const items = await screen.findByRole('region', { name: 'Items of Bank statements for 2025-26' });
     expect(within(items).getByText('Rejected')).toBeInTheDocument();
     expect(within(items).getByText('Reason: page 3 missing')).toBeInTheDocument();
     expect(within(items).getByText('Submitted, waiting for review')).toBeInTheDocument();
@@ -355,7 +356,7 @@ describe('Client record: People with their identity verification', () => {
     expect(rows()[2]).not.toHaveTextContent('Identity verification');
     expect(rows()[3]).toHaveTextContent('BROWN, Tom');
     expect(rows()[3]).toHaveTextContent('overdue since 1 Sep 2026');
-    expect(rows()[3].querySelector('[data-idv-status="overdue"]')).toHaveClass('ant-tag-red');
+    expect(rows()[3]!.querySelector('[data-idv-status="overdue"]')).toHaveClass('ant-tag-red');
     const q = queriesTo(fetch.fetchMock, 'GET', '/api/deadlines/identity-verification')[0]!;
     expect(Object.fromEntries(q)).toMatchObject({ client_id: ID, filter: 'all' });
   });
@@ -380,7 +381,7 @@ describe('Client record: People with their identity verification', () => {
 });
 
 describe('Client record: a task from a deadline', () => {
-  it("links to its deadline, which the Deadlines tab names first", async () => {
+  it('links to its deadline, which the Deadlines tab names first', async () => {
     mockFetch(
       recordRoutes({
         'GET /api/crm/tasks': () =>
@@ -401,7 +402,9 @@ describe('Client record: a task from a deadline', () => {
     expect(screen.queryByRole('link', { name: 'Open its deadline: Call the client' })).toBeNull();
     await userEvent.setup().click(link);
     await waitFor(() => expect(router.state.location.search).toBe(`?tab=deadlines&deadline=${DEADLINE_ID}`));
-    expect(await screen.findByText("The task's deadline: VAT return and payment, Quarter ended 30 Sep 2026, due 07 Nov 2026 (overdue)")).toBeInTheDocument();
+    expect(
+      await screen.findByText("The task's deadline: VAT return and payment, Quarter ended 30 Sep 2026, due 07 Nov 2026 (overdue)"),
+    ).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Deadlines', selected: true })).toBeInTheDocument();
   });
 });
@@ -481,7 +484,10 @@ describe('Clients list: next deadline per client', () => {
       ],
       today: '2026-11-26',
     };
-    const fetch = mockFetch({ 'GET /api/crm/clients': () => json(200, page('clients', [a, b], 2)), 'GET /api/deadlines/next': () => json(200, next) });
+    const fetch = mockFetch({
+      'GET /api/crm/clients': () => json(200, page('clients', [a, b], 2)),
+      'GET /api/deadlines/next': () => json(200, next),
+    });
     renderAt('/admin/clients', { routes: [{ path: '/admin/clients', element: <AdminClientsPage /> }] });
     const row = (await screen.findByText('Acme Ltd')).closest('tr')!;
     await waitFor(() => expect(row).toHaveTextContent('07 Nov 2026'));
@@ -509,5 +515,40 @@ describe('390 px: the client first', () => {
     renderAt('/', { routes: [{ path: '/', element: <DeadlineTable deadlines={[deadline({})]} /> }] });
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers.slice(0, 2)).toEqual(['Client', 'Due']);
+  });
+});
+
+describe('390 px: the client first in the tasks list and the identity verification view', () => {
+  const headersOf = async (text: string) => {
+    await screen.findByText(text);
+    return screen.getAllByRole('columnheader').map((h) => h.textContent);
+  };
+
+  it('admin tasks: Client, then Title', async () => {
+    setViewportMobile();
+    mockFetch({ 'GET /api/crm/tasks': () => json(200, page('tasks', [task({ title: 'File VAT return' })], 1, 1, 20)) });
+    renderAt('/admin/tasks', { routes: [{ path: '/admin/tasks', element: <AdminTasksPage /> }] });
+    expect((await headersOf('File VAT return')).slice(0, 2)).toEqual(['Client', 'Title']);
+  });
+
+  it('identity verification: Client, then Person', async () => {
+    setViewportMobile();
+    mockFetch({
+      'GET /api/crm/team-members': () => json(200, { members: [] }),
+      'GET /api/crm/clients': () => json(200, { clients: [], total: 0, page: 1, page_size: 20 }),
+      'GET /api/deadlines/identity-verification': () => json(200, idvList([idvPerson({})])),
+    });
+    renderAt('/admin/identity-verification', { routes: [{ path: '/admin/identity-verification', element: <IdentityVerificationPage /> }] });
+    expect((await headersOf('SMITH, Jane')).slice(0, 2)).toEqual(['Client', 'Person']);
+  });
+
+  it('a wide screen keeps the identity verification view as it was: Person first', async () => {
+    mockFetch({
+      'GET /api/crm/team-members': () => json(200, { members: [] }),
+      'GET /api/crm/clients': () => json(200, { clients: [], total: 0, page: 1, page_size: 20 }),
+      'GET /api/deadlines/identity-verification': () => json(200, idvList([idvPerson({})])),
+    });
+    renderAt('/admin/identity-verification', { routes: [{ path: '/admin/identity-verification', element: <IdentityVerificationPage /> }] });
+    expect((await headersOf('SMITH, Jane'))[0]).toBe('Person');
   });
 });
