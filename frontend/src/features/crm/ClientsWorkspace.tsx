@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { CalendarOutlined, EditOutlined, FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
-import { deadlineKindLabel, formatDate, MESSAGES, type Client, type Deadline } from '@countinghouse/proto';
+import { deadlineKindLabel, formatDate, MESSAGES, type Client, type NextDeadlinesReply } from '@countinghouse/proto';
 import { useAmlStatusesQuery } from '../aml/api';
 import { AmlStatusTag } from '../aml/AmlWorkspace';
-import { useDeadlinesQuery } from '../deadlines/api';
-import { overdueFirst } from '../workspace/order';
+import { useNextDeadlinesQuery } from '../workspace/api';
 import { useClientQuery, useClientsQuery } from './api';
 import { ClientDocumentsDialog, type DocumentsTarget } from './components/ClientDocumentsDialog';
 import { ClientFormModal } from './components/ClientFormModal';
@@ -74,11 +73,9 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const outstanding = useOutstandingClients(pageIds);
   const amlStatuses = useAmlStatusesQuery({ clientIds: pageIds }, { skip: pageIds.length === 0 });
   const amlStatus = new Map((amlStatuses.data?.statuses ?? []).map((st) => [st.client_id, st.status]));
-  // Each client's next open deadline (overdue ones first): one list for the whole page.
-  const deadlines = useDeadlinesQuery({ window: 'all', page_size: 200 });
-  const nextDeadline = new Map<string, Deadline>();
-  for (const d of overdueFirst(deadlines.data?.deadlines ?? []))
-    if (d.status !== 'done' && !nextDeadline.has(d.client_id)) nextDeadline.set(d.client_id, d);
+  // Each listed client's next open deadline (an overdue one first), asked for this page's clients only.
+  const deadlines = useNextDeadlinesQuery({ clientIds: pageIds }, { skip: pageIds.length === 0 });
+  const nextDeadline = new Map<string, NextDeadlinesReply['next'][number]>((deadlines.data?.next ?? []).map((d) => [d.client_id, d]));
 
   const filtered = Boolean(search) || status !== 'all' || pkg !== 'all';
 
@@ -112,12 +109,12 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
             key: 'next',
             render: (_: unknown, c) => {
               const d = nextDeadline.get(c.id);
-              return d ? (
-                <Typography.Text type={d.status === 'overdue' ? 'danger' : undefined}>
+              if (!d) return '—';
+              return (
+                <Typography.Text type={d.overdue ? 'danger' : undefined}>
                   {formatDate(d.due_on)} <span className="crm-next-deadline__kind">{deadlineKindLabel(d.kind)}</span>
+                  {d.overdue_count > 1 && <span className="crm-next-deadline__more"> ({d.overdue_count} overdue)</span>}
                 </Typography.Text>
-              ) : (
-                '—'
               );
             },
           },

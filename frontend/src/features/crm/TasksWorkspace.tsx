@@ -8,6 +8,8 @@ import { tablePagination, usePaging } from './components/paging';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, TaskFormModal } from './components/TaskFormModal';
 import { TASK_PRIORITY_COLOURS, TASK_PRIORITY_LABELS, TASK_STATUS_COLOURS, TASK_STATUS_LABELS } from './labels';
 import { useDebounced } from '../../shared/use-debounced';
+import { clientFirst } from '../../shared/client-first';
+import { useNarrow } from '../../shared/use-narrow';
 import { LoadFailed } from './components/LoadFailed';
 import './crm.css';
 
@@ -25,6 +27,7 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
   const paging = usePaging();
   const { page, pageSize, andFirstPage } = paging;
   const [form, setForm] = useState<{ open: boolean; task: Task | null }>({ open: false, task: null });
+  const narrow = useNarrow();
   const tasks = useTasksQuery({ search, status: unlessAll(status), priority: unlessAll(priority), page, page_size: pageSize });
 
   const opened = useTaskQuery(openId ?? '', { skip: !openId });
@@ -111,7 +114,8 @@ export function TasksWorkspace({ openId, onOpened }: { openId?: string | null; o
       <Table<Task>
         rowKey="id"
         size="middle"
-        columns={columns}
+        // At 390 px the client's name comes first (issue 26).
+        columns={clientFirst(columns, narrow, 'client_company_name')}
         dataSource={tasks.data?.tasks}
         loading={tasks.isFetching}
         scroll={{ x: 900 }}

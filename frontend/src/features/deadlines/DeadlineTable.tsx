@@ -1,6 +1,8 @@
 import { Button, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { deadlineKindLabel, DEADLINE_STATUSES, formatDate, formatDateTime, type Deadline, type DeadlineStatus } from '@countinghouse/proto';
+import { clientFirst } from '../../shared/client-first';
+import { useNarrow } from '../../shared/use-narrow';
 
 const STATUS_COLOUR: Record<DeadlineStatus, string> = { upcoming: 'blue', due_soon: 'gold', overdue: 'red', done: 'green' };
 const statusLabel = (s: DeadlineStatus) => DEADLINE_STATUSES.find((x) => x.value === s)?.label ?? s;
@@ -31,6 +33,7 @@ export function DeadlineTable({
   emptyText = 'No deadlines',
   pagination = false,
 }: Props) {
+  const narrow = useNarrow();
   const columns: ColumnsType<Deadline> = [
     {
       title: 'Due',
@@ -103,7 +106,8 @@ export function DeadlineTable({
       scroll={{ x: 'max-content' }}
       tableLayout="auto"
       size="middle"
-      columns={columns}
+      // At 390 px the client's name comes first (issue 26).
+      columns={clientFirst(columns, narrow, 'client_name')}
       dataSource={deadlines}
       loading={loading}
       locale={{ emptyText }}

@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { Alert, Flex, Select, Table, Tag, Typography } from 'antd';
+import { Alert, Flex, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { IDV_FILTERS, IDV_PERSON_KINDS, formatCount, type IdentityPerson, type IdvFilter } from '@countinghouse/proto';
 import { usePageTitle } from '../../shared/use-page-title';
+import { clientFirst } from '../../shared/client-first';
+import { useNarrow } from '../../shared/use-narrow';
 import { useTeamMembersQuery } from '../crm/api';
 import { ClientSelect } from '../crm/components/ClientSelect';
 import { useIdentityPeopleQuery } from './api';
@@ -15,6 +17,7 @@ const kindLabel = (k: string) => IDV_PERSON_KINDS.find((x) => x.value === k)?.la
  */
 export function IdentityVerificationPage() {
   usePageTitle('Identity verification');
+  const narrow = useNarrow();
   const [filter, setFilter] = useState<IdvFilter>('not_verified');
   const [clientId, setClientId] = useState<string | null>(null);
   const [assignee, setAssignee] = useState<string | undefined>();
@@ -83,21 +86,26 @@ export function IdentityVerificationPage() {
             loading={list.isFetching}
             scroll={{ x: 720 }}
             locale={{ emptyText: filter === 'overdue' ? 'Nobody is overdue' : 'Nobody to show' }}
-            columns={[
-              { title: 'Person', dataIndex: 'name', key: 'name' },
-              { title: 'Role', dataIndex: 'person_kind', key: 'kind', render: (k: string) => kindLabel(k) },
-              { title: 'Client', dataIndex: 'client_name', key: 'client' },
-              {
-                title: 'Status',
-                key: 'status',
-                render: (_: unknown, p) => (
-                  <Tag color={STATUS_COLOURS[p.status]}>
-                    {p.status_text}
-                    {p.status === 'verified' && p.verified_by ? ` by ${p.verified_by}` : ''}
-                  </Tag>
-                ),
-              },
-            ]}
+            // At 390 px the client's name comes first (issue 26).
+            columns={clientFirst<TableColumnsType<IdentityPerson>[number]>(
+              [
+                { title: 'Person', dataIndex: 'name', key: 'name' },
+                { title: 'Role', dataIndex: 'person_kind', key: 'kind', render: (k: string) => kindLabel(k) },
+                { title: 'Client', dataIndex: 'client_name', key: 'client' },
+                {
+                  title: 'Status',
+                  key: 'status',
+                  render: (_: unknown, p) => (
+                    <Tag color={STATUS_COLOURS[p.status]}>
+                      {p.status_text}
+                      {p.status === 'verified' && p.verified_by ? ` by ${p.verified_by}` : ''}
+                    </Tag>
+                  ),
+                },
+              ],
+              narrow,
+              'client',
+            )}
             pagination={{
               current: page,
               pageSize,

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Button, Card, Flex, Result, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { hasPermission, MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { httpStatus } from '../../app/api';
 import { lazyNamed } from '../../app/lazy-named';
@@ -85,6 +85,8 @@ export function StaffDashboardPage() {
 function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void; isSigningOut: boolean }) {
   const role = me.staff_role as Role;
   const canManageStaff = (STAFF_MANAGEMENT_ROLES as readonly Role[]).includes(role);
+  // ?tab=requests opens that section (the client record links to the Requests page so).
+  const [search] = useSearchParams();
 
   const tabs = [
     { key: 'clients', label: 'Client Database', children: <PortalClientDatabase /> },
@@ -184,7 +186,7 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
       <PortalStats />
 
       <Card>
-        <ResponsiveTabs items={tabs} defaultActiveKey="clients" label="Section" />
+        <ResponsiveTabs items={tabs} defaultActiveKey={tabs.find((t) => t.key === search.get('tab'))?.key ?? 'clients'} label="Section" />
       </Card>
     </Flex>
   );

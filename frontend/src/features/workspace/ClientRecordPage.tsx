@@ -1,12 +1,12 @@
 import { Suspense, type ReactNode } from 'react';
-import { Alert, Button, Card, Descriptions, Empty, Flex, List, Result, Skeleton, Table, Tag, Typography } from 'antd';
-import { useParams } from 'react-router-dom';
+import { Alert, Button, Card, Descriptions, Empty, Flex, Result, Skeleton, Table, Tag } from 'antd';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { ButtonLink } from '../../shared/ButtonLink';
 import {
+  deadlineKindLabel,
   formatDate,
   formatDateTime,
   formatGBP,
-  PERSON_ROLES,
   type ClientRecord,
   type Deadline,
   type SubscriptionStatus,
@@ -21,17 +21,21 @@ import { useClientDeadlinesQuery, useClientTaxRecordQuery } from '../deadlines/a
 import { DeadlineTable } from '../deadlines/DeadlineTable';
 import { TaxProfileForm } from '../deadlines/TaxProfileForm';
 import { useMarkDone, useUndoDone } from '../deadlines/use-mark-done';
-import { useAmlFileQuery } from '../aml/api';
 import { AmlFileView } from '../aml/AmlWorkspace';
 import { OutstandingTag } from '../aml/OutstandingBadge';
 import { ClientLettersView } from '../engagement/ClientLetterDialog';
 import { ClientDocumentsView } from '../documents/ClientDocumentsView';
 import { DocumentUploader } from '../documents';
+import { MessageThread } from '../requests/MessageThread';
+import { useUnreadThreadsQuery } from '../requests/api';
 import { useClientCommunicationsQuery, useRecordQuery } from './api';
 import { IdentifiersCard } from './IdentifiersCard';
 import { TasksTable } from './TasksTable';
 import { ClientTimeline } from './ClientTimeline';
+import { ClientRequestsTab } from './ClientRequestsTab';
+import { PeopleCard } from './PeopleCard';
 import { overdueFirst } from './order';
+import { RECORD_TABS, type RecordTab } from './paths';
 import './workspace.css';
 
 const LETTER_BADGE: Record<ClientRecord['badges']['letter'], { text: string; colour: string }> = {
@@ -99,6 +103,12 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
   const overdue = badges.overdue_deadlines;
   const letterRealm = realm === 'user' ? 'user' : 'admin';
   const lazy = (node: ReactNode) => <Suspense fallback={<Skeleton active />}>{node}</Suspense>;
+  const [search] = useSearchParams();
+  const asked = search.get('tab');
+  const tab: RecordTab = (RECORD_TABS as readonly string[]).includes(asked ?? '') ? (asked as RecordTab) : 'overview';
+  const deadlineId = search.get('deadline');
+  // The thread is marked read when opened, so its unread count comes from the practice's unread list.
+  const unread = useUnreadThreadsQuery({ realm }).data?.threads.find((t) => t.client_id === client.id)?.unread ?? 0;
 
   const tabs = [
     { key: 'overview', label: 'Overview', children: <Overview record={record} realm={realm} /> },
@@ -107,11 +117,21 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
       label: 'Timeline',
       children: <ClientTimeline clientId={client.id} realm={realm} canAddNote={record.can.add_note} />,
     },
-    { key: 'deadlines', label: 'Deadlines', children: <DeadlinesTab clientId={client.id} realm={realm} /> },
+    {
+      key: 'deadlines',
+      label: 'Deadlines',
+      children: <DeadlinesTab clientId={client.id} realm={realm} highlight={deadlineId} />,
+    },
     {
       key: 'tasks',
       label: 'Tasks',
       children: <TasksTable realm={realm} base={base} query={{ client_id: client.id }} showClient={false} />,
+    },
+    { key: 'requests', label: 'Requests', children: <ClientRequestsTab clientId={client.id} realm={realm} /> },
+    {
+      key: 'messages',
+      label: unread > 0 ? `Messages (${unread} unread)` : 'Messages',
+      children: <MessageThread clientId={client.id} realm={realm} />,
     },
     {
       key: 'documents',
@@ -168,7 +188,8 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
         )}
       </Flex>
       <Card>
-        <ResponsiveTabs items={tabs} defaultActiveKey="overview" label="Section" />
+        {/* Keyed by the address's tab, so a link to another tab of this record opens it. */}
+        <ResponsiveTabs key={`${tab}:${deadlineId ?? ''}`} items={tabs} defaultActiveKey={tab} label="Section" />
       </Card>
     </Flex>
   );
@@ -178,8 +199,6 @@ const dash = (v: ReactNode) => (v === null || v === undefined || v === '' ? '—
 function Overview({ record, realm }: { record: ClientRecord; realm: AuthRealm }) {
   const { client } = record;
   const tax = useClientTaxRecordQuery({ clientId: client.id, realm });
-  const aml = useAmlFileQuery({ clientId: client.id, realm });
-  const people = aml.data?.current.people ?? [];
   return (
     <Flex vertical gap={16}>
       <IdentifiersCard record={record} tax={tax.data} realm={realm} />
@@ -195,39 +214,35 @@ function Overview({ record, realm }: { record: ClientRecord; realm: AuthRealm })
           <Descriptions.Item label="Client since">{formatDate(client.registration_date)}</Descriptions.Item>
         </Descriptions>
       </Card>
-      <Card size="small" title="People">
-        <Typography.Paragraph type="secondary">
-          Directors, people with significant control, partners and the proprietor, from Companies House or entered by hand. Add, change or
-          remove them in the AML tab.
-        </Typography.Paragraph>
-        <List
-          size="small"
-          dataSource={people}
-          locale={{ emptyText: aml.isError ? 'The people could not be loaded' : 'No people yet' }}
-          renderItem={(p) => (
-            <List.Item>
-              <Flex wrap gap={8}>
-                <Typography.Text strong>{p.name}</Typography.Text>
-                <span>{PERSON_ROLES.find((r) => r.value === p.role)?.label ?? p.role}</span>
-                {p.date_of_birth && <span>born {formatDate(p.date_of_birth)}</span>}
-                <Tag>{p.source === 'companies_house' ? 'Companies House' : 'Entered by hand'}</Tag>
-              </Flex>
-            </List.Item>
-          )}
-        />
-      </Card>
+      <PeopleCard clientId={client.id} realm={realm} />
     </Flex>
   );
 }
 
-function DeadlinesTab({ clientId, realm }: { clientId: string; realm: AuthRealm }) {
+function DeadlinesTab({ clientId, realm, highlight }: { clientId: string; realm: AuthRealm; highlight?: string | null }) {
   const deadlines = useClientDeadlinesQuery({ clientId, realm });
   const record = useClientTaxRecordQuery({ clientId, realm });
   const markDone = useMarkDone(realm);
   const undo = useUndoDone(realm);
   const rows: Deadline[] = overdueFirst(deadlines.data?.deadlines ?? []);
+  // Opened from a task that came from a deadline: that deadline first, said in words.
+  const named = highlight ? rows.find((d) => d.id === highlight) : undefined;
   return (
     <Flex vertical gap={16}>
+      {highlight && deadlines.data && (
+        <Alert
+          type={named ? 'info' : 'warning'}
+          showIcon
+          data-testid="linked-deadline"
+          title={
+            named
+              ? `The task's deadline: ${deadlineKindLabel(named.kind)}, ${named.period}, due ${formatDate(named.due_on)}${
+                  named.status === 'done' ? ' (done)' : named.status === 'overdue' ? ' (overdue)' : ''
+                }`
+              : "The task's deadline is not in this client's list: it may have been removed"
+          }
+        />
+      )}
       {deadlines.isError ? (
         <Alert type="error" showIcon title="The client's deadlines could not be loaded" />
       ) : (

@@ -1,12 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Card, Empty, Flex, List, Segmented, Skeleton, Tag, Typography } from 'antd';
 import { Link } from 'react-router-dom';
-import { formatDate, type WorkBucket, type WorkKind, type WorkWho } from '@countinghouse/proto';
-import type { AuthRealm } from '../../app/api';
+import { formatDate, formatDateTime, type WorkBucket, type WorkKind, type WorkWho } from '@countinghouse/proto';
+import { httpStatus, type AuthRealm } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
 import { usePageTitle } from '../../shared/use-page-title';
 import { useWorkQuery } from './api';
 import { clientLink, TasksTable } from './TasksTable';
+import { clientRecordTabPath } from './paths';
+import { useAwaitingReviewQuery, useUnreadThreadsQuery } from '../requests/api';
 import './workspace.css';
 
 export interface MyWorkProps {
@@ -141,6 +143,7 @@ export function MyWorkPage({ realm, base, userId, canSeeEveryone }: MyWorkProps)
           );
         })
       )}
+      <RequestsSections realm={realm} base={base} />
       <Card
         size="small"
         title={
@@ -157,5 +160,87 @@ export function MyWorkPage({ realm, base, userId, canSeeEveryone }: MyWorkProps)
         />
       </Card>
     </Flex>
+  );
+}
+
+const sectionTitle = (text: string, count: number) => (
+  <Typography.Title level={2} className="my-work__bucket-title" style={{ fontSize: 18 }}>
+    {text} <Tag color={count ? 'blue' : 'default'}>{count}</Tag>
+  </Typography.Title>
+);
+
+/**
+ * From the requests service (issue 28): request items clients submitted that wait for the practice's
+ * review, and message threads the practice has not read. The API limits an accountant to their
+ * clients; someone it refuses (403) simply has no such sections.
+ */
+function RequestsSections({ realm, base }: { realm: AuthRealm; base: string }) {
+  const review = useAwaitingReviewQuery({ realm });
+  const unread = useUnreadThreadsQuery({ realm });
+  const refused = (q: { isError: boolean; error?: unknown }) => q.isError && httpStatus(q.error) === 403;
+  const items = review.data?.items ?? [];
+  const threads = unread.data?.threads ?? [];
+  return (
+    <>
+      {!refused(review) && (
+        <Card size="small" title={sectionTitle('Submitted, waiting for review', items.length)}>
+          {review.isLoading ? (
+            <Skeleton active />
+          ) : review.isError ? (
+            <Alert type="error" showIcon title="The items waiting for review could not be loaded" />
+          ) : items.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Nothing waiting for review" />
+          ) : (
+            <List
+              size="small"
+              dataSource={[...items].sort((a, b) => a.submitted_at.localeCompare(b.submitted_at))}
+              renderItem={(i) => (
+                <List.Item key={i.item_id} data-kind="review">
+                  <Flex vertical gap={2} style={{ minWidth: 0 }}>
+                    <Link to={clientRecordTabPath(base, i.client_id, 'requests')} className="my-work__client">
+                      {i.client_name}
+                    </Link>
+                    <span>
+                      <Tag>Request</Tag>
+                      {i.title}: {i.label}
+                    </span>
+                    <Typography.Text type="secondary">Submitted {formatDateTime(i.submitted_at)}</Typography.Text>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+          )}
+        </Card>
+      )}
+      {!refused(unread) && (
+        <Card size="small" title={sectionTitle('Unread messages', threads.length)}>
+          {unread.isLoading ? (
+            <Skeleton active />
+          ) : unread.isError ? (
+            <Alert type="error" showIcon title="The unread messages could not be loaded" />
+          ) : threads.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No unread messages" />
+          ) : (
+            <List
+              size="small"
+              dataSource={[...threads].sort((a, b) => b.last_at.localeCompare(a.last_at))}
+              renderItem={(t) => (
+                <List.Item key={t.client_id} data-kind="message">
+                  <Flex vertical gap={2} style={{ minWidth: 0 }}>
+                    <Link to={clientRecordTabPath(base, t.client_id, 'messages')} className="my-work__client">
+                      {t.client_name}
+                    </Link>
+                    <span>
+                      {t.unread} unread message{t.unread === 1 ? '' : 's'}
+                    </span>
+                    <Typography.Text type="secondary">Last {formatDateTime(t.last_at)}</Typography.Text>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+          )}
+        </Card>
+      )}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { errorBody, type AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { TASK_PRIORITY_COLOURS, TASK_PRIORITY_LABELS, TASK_STATUS_COLOURS, TASK_STATUS_LABELS } from '../crm/labels';
 import { useTaskCompleteMutation, useWorkTasksQuery } from './api';
+import { clientRecordTabPath } from './paths';
 
 export const clientLink = (base: string, id: string) => `${base}/clients/${encodeURIComponent(id)}`;
 
@@ -59,6 +60,14 @@ export function TasksTable({ realm, base, query, showClient = true, emptyText = 
           render: (title: string, t) => (
             <>
               <Typography.Text strong={t.status !== 'completed'}>{title}</Typography.Text>
+              {/* A task the deadline job opened links to its deadline, on the client's record (issue 26). */}
+              {t.deadline_id && t.client_id && (
+                <div>
+                  <Link to={clientRecordTabPath(base, t.client_id, 'deadlines', t.deadline_id)} aria-label={`Open its deadline: ${title}`}>
+                    Open its deadline
+                  </Link>
+                </div>
+              )}
               {t.description && (
                 <div>
                   <Typography.Text type="secondary">{t.description}</Typography.Text>

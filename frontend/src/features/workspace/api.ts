@@ -8,6 +8,7 @@ import {
   type ClientRecord,
   type DeadlineDoneInput,
   type MarkDoneReply,
+  type NextDeadlinesReply,
   type TaskActionReply,
   type TimelineEntry,
   type TimelineReply,
@@ -109,6 +110,15 @@ export const workspaceApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, a) => [{ type: 'AmlFile', id: a.clientId }, { type: 'AmlFile', id: 'LIST' }, 'Client'],
     }),
+    /** Each listed client's earliest open deadline (an overdue one first) and its overdue count: the clients list's column. */
+    nextDeadlines: build.query<NextDeadlinesReply, { clientIds: readonly string[] } & RealmArg>({
+      query: ({ clientIds, realm }) => ({
+        url: apiPath(WORKSPACE_ROUTES.nextDeadlines),
+        params: { client_ids: clientIds.join(',') },
+        auth: realm ?? 'admin',
+      }),
+      providesTags: ['Deadline', { type: 'Deadline', id: 'LIST' }],
+    }),
     clientRecord: build.query<Client, { id: string } & RealmArg>({
       query: ({ id, realm }) => ({ url: apiPath(CRM_ROUTES.client(id)), auth: realm ?? 'admin' }),
       providesTags: (_r, _e, a) => [{ type: 'Client', id: a.id }],
@@ -150,5 +160,6 @@ export const {
   useDeadlineDoneMutation,
   useDeadlineUndoMutation,
   useAmlReturnMutation,
+  useNextDeadlinesQuery,
 } = workspaceApi;
 export const { useClientRecordQuery, useWorkTasksQuery, useCompleteTaskMutation, useClientCommunicationsQuery } = workspaceApi;
