@@ -75,8 +75,16 @@ describe('schemathesis against the all-in-one server', () => {
       String(MAX_EXAMPLES),
       '--seed',
       '32',
+      // One worker: with two threads hypothesis' lambda descriptions call ast.parse concurrently, which
+      // CPython 3.11 can fail with "SystemError: AST constructor recursion depth mismatch" (a CI run hit
+      // it: a runtime error of the tool, not a finding); one worker also keeps the order of operations
+      // the seed gives.
       '--workers',
-      '2',
+      '1',
+      // The sign-out routes end the very session the run signs its requests with (a CI run got 401 on 144
+      // operations after one ran early); they are tested in identity's own tests.
+      '--exclude-path-regex',
+      '^/api/identity/(admin|auth)/logout$',
       '--no-shrink',
       '--request-timeout',
       '20',

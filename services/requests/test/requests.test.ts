@@ -488,6 +488,19 @@ describe('secure messages', () => {
     expect(notice.body).not.toContain('private details');
   });
 
+  it('refuses a due date that is not a real day with 400, not a server error (schemathesis found 8637-88-16)', async () => {
+    for (const due_on of ['2026-02-30', '8637-88-16']) {
+      const r = await send(manager.token, {
+        client_id: clientId,
+        title: 'Receipts',
+        due_on,
+        items: [{ kind: 'document', label: 'Receipts for March', document_type: 'receipts' }],
+      });
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().error.message).toBe('The due date is not a real date');
+    }
+  });
+
   it('refuses a file that is not what it says', async () => {
     const r = await inject(owner.token, 'POST', `/api/requests/threads/${clientId}/messages`, {
       body: 'x',

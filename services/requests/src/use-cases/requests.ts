@@ -1,5 +1,12 @@
 import { AppError, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
-import { REQUEST_DOCUMENT_TYPES, type NewRequestBody, type ReviewItemBody, type SubmitItemBody, londonDate } from '@countinghouse/proto';
+import {
+  isCalendarDay,
+  REQUEST_DOCUMENT_TYPES,
+  type NewRequestBody,
+  type ReviewItemBody,
+  type SubmitItemBody,
+  londonDate,
+} from '@countinghouse/proto';
 import {
   addActivity,
   awaitingReview,
@@ -79,6 +86,8 @@ export async function openRequest(
   const template = input.template_id ? await templateById(tx, input.template_id) : null;
   if (input.template_id && !template) throw new AppError('VALIDATION_FAILED', 'That template no longer exists');
   const today = londonDate(deps.now());
+  // (the schema checks the shape; 2026-02-30 or 8637-88-16 would reach PostgreSQL and fail there: a 500)
+  if (!isCalendarDay(input.due_on)) throw new AppError('VALIDATION_FAILED', 'The due date is not a real date');
   if (input.due_on < today) throw new AppError('VALIDATION_FAILED', 'The due date has passed');
   const request = await insertRequest(tx, {
     clientId: client.clientId,
