@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Flex, Select, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Flex, Select, Table, Tag, Typography } from 'antd';
 import { IDV_FILTERS, IDV_PERSON_KINDS, formatCount, type IdentityPerson, type IdvFilter } from '@countinghouse/proto';
 import { usePageTitle } from '../../shared/use-page-title';
 import { useTeamMembersQuery } from '../crm/api';
 import { ClientSelect } from '../crm/components/ClientSelect';
 import { useIdentityPeopleQuery } from './api';
+import { AcspSettingsCard, AcspVerificationsCard, RecordVerificationModal, useCan } from './AcspParts';
 
 const STATUS_COLOURS: Record<IdentityPerson['status'], string> = { verified: 'green', due: 'blue', overdue: 'red', unknown: 'default' };
 const kindLabel = (k: string) => IDV_PERSON_KINDS.find((x) => x.value === k)?.label ?? k;
@@ -35,6 +36,10 @@ export function IdentityVerificationPage() {
       setPage(1);
     };
   const accountants = (team.data?.members ?? []).filter((m) => m.roles.includes('accountant'));
+  // The practice as an ACSP (issue #30): its settings (managers and admins) and its own verifications.
+  const canSettings = useCan('identity_verification.settings');
+  const canRecord = useCan('identity_verification.record');
+  const [recordFor, setRecordFor] = useState<IdentityPerson | null>(null);
 
   return (
     <Flex vertical gap={16}>
@@ -68,6 +73,7 @@ export function IdentityVerificationPage() {
           />
         )}
       </Flex>
+      {clientId && <AcspVerificationsCard clientId={clientId} />}
       {list.isError ? (
         <Alert type="error" showIcon title="The people could not be loaded" description="Try again in a moment." />
       ) : (
@@ -97,6 +103,20 @@ export function IdentityVerificationPage() {
                   </Tag>
                 ),
               },
+              ...(canRecord
+                ? [
+                    {
+                      title: 'Actions',
+                      key: 'actions',
+                      render: (_: unknown, p: IdentityPerson) =>
+                        p.person_kind === 'relevant_legal_entity' ? null : (
+                          <Button size="small" onClick={() => setRecordFor(p)} aria-label={`Record verification of ${p.name}`}>
+                            Record verification
+                          </Button>
+                        ),
+                    },
+                  ]
+                : []),
             ]}
             pagination={{
               current: page,
@@ -110,6 +130,15 @@ export function IdentityVerificationPage() {
           />
         </>
       )}
+      {recordFor && (
+        <RecordVerificationModal
+          clientId={recordFor.client_id}
+          clientName={recordFor.client_name}
+          personName={recordFor.name}
+          onClose={() => setRecordFor(null)}
+        />
+      )}
+      {canSettings && <AcspSettingsCard />}
     </Flex>
   );
 }
