@@ -55,14 +55,17 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const [letterFor, setLetterFor] = useState<LetterTarget | null>(null);
   const letterStatus = useLetterStatusOf();
 
-  const clients = useClientsQuery({
-    search,
-    status: unlessAll(status),
-    package: unlessAll(pkg),
-    sort: 'created_at',
-    page,
-    page_size: pageSize,
-  }, { skip: records === 'outstanding' });
+  const clients = useClientsQuery(
+    {
+      search,
+      status: unlessAll(status),
+      package: unlessAll(pkg),
+      sort: 'created_at',
+      page,
+      page_size: pageSize,
+    },
+    { skip: records === 'outstanding' },
+  );
   const outstandingRecords = useRecordsOutstanding({ enabled: records === 'outstanding', search, page, pageSize });
   const rows = records === 'outstanding' ? outstandingRecords.list : clients;
   useErrorToast(rows.isError, MESSAGES.failedToLoadClientData);

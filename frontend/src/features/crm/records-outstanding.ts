@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { CRM_ROUTES, type Client } from '@countinghouse/proto';
-import { api, apiPath } from '../../app/api';
+import { api, apiPath, type ApiArgs } from '../../app/api';
 import { useRequestsQuery } from '../requests/api';
 
 /** The clients list's "Records outstanding" filter (issue #28): clients with an open request. */
@@ -16,7 +16,8 @@ const byIdsApi = api.injectEndpoints({
     /** Some clients by id (one page of the outstanding ones): the clients list takes no list of ids. */
     clientsByIds: build.query<Client[], string[]>({
       async queryFn(ids, _api, _extra, baseQuery) {
-        const replies = await Promise.all(ids.map((id) => baseQuery({ url: apiPath(CRM_ROUTES.client(id)), auth: 'admin' } as never)));
+        const args = (id: string): ApiArgs => ({ url: apiPath(CRM_ROUTES.client(id)), auth: 'admin' });
+        const replies = await Promise.all(ids.map((id) => baseQuery(args(id))));
         const failed = replies.find((r) => r.error && (r.error as FetchBaseQueryError).status !== 404);
         if (failed?.error) return { error: failed.error as FetchBaseQueryError };
         // A client deleted since its request was sent is left out rather than failing the page.
@@ -32,7 +33,17 @@ const byIdsApi = api.injectEndpoints({
  * client ids (with their names, which the search box matches), ordered by name and paged here; the page's
  * clients are then read one by one. Skipped entirely while the filter is off.
  */
-export function useRecordsOutstanding({ enabled, search, page, pageSize }: { enabled: boolean; search: string; page: number; pageSize: number }) {
+export function useRecordsOutstanding({
+  enabled,
+  search,
+  page,
+  pageSize,
+}: {
+  enabled: boolean;
+  search: string;
+  page: number;
+  pageSize: number;
+}) {
   const open = useRequestsQuery({ status: 'open', realm: 'admin' }, { skip: !enabled });
   const ids = useMemo(() => {
     const names = new Map<string, string>();

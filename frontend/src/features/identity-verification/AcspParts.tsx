@@ -48,7 +48,7 @@ export function AcspSettingsCard({ realm = 'admin' }: { realm?: AuthRealm }) {
   const ids = { number: useId(), supervisor: useId() };
   const s = settings.data;
   return (
-    <Card size="small" title={<h2 className="acsp-card__title">The practice as an ACSP</h2>}>
+    <Card size="small" title={<h2 style={{ fontSize: 16, margin: 0 }}>The practice as an ACSP</h2>}>
       {settings.isError && <Alert type="error" showIcon title="The ACSP settings could not be loaded" />}
       {s && (
         <Form
@@ -287,9 +287,7 @@ export function AcspVerificationsCard({ clientId, realm = 'admin' }: { clientId:
       }
     >
       {list.isError && <Alert type="error" showIcon title={errorBody(list.error)?.message ?? 'The records could not be loaded'} />}
-      {refusal && (
-        <Alert type="warning" showIcon role="alert" title={refusal} closable onClose={() => setRefusal(null)} style={{ marginBottom: 8 }} />
-      )}
+      {refusal && <Alert type="warning" showIcon title={refusal} closable onClose={() => setRefusal(null)} style={{ marginBottom: 8 }} />}
       <Table<AcspVerification>
         rowKey="id"
         size="small"

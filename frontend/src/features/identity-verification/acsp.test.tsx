@@ -1,7 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ACSP_MESSAGES, type AcspSettings, type AcspVerification, type AmlFile, type IdentityPerson, type Person, type Role } from '@countinghouse/proto';
+import {
+  ACSP_MESSAGES,
+  type AcspSettings,
+  type AcspVerification,
+  type AmlFile,
+  type IdentityPerson,
+  type Person,
+  type Role,
+} from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { findDialog } from '../crm/test/fixtures';
@@ -135,7 +143,11 @@ describe('The practice as an ACSP (issue #30)', { timeout: 60_000 }, () => {
       ...common,
       [`GET ${SETTINGS}`]: [
         () => json(200, settings()),
-        () => json(200, settings({ acsp_number: 'ACSP-123', aml_supervisor: 'ICAEW', updated_at: '2026-11-26T10:00:00Z', updated_by_name: 'Mo' })),
+        () =>
+          json(
+            200,
+            settings({ acsp_number: 'ACSP-123', aml_supervisor: 'ICAEW', updated_at: '2026-11-26T10:00:00Z', updated_by_name: 'Mo' }),
+          ),
       ],
       [`PUT ${SETTINGS}`]: () =>
         json(200, { settings: settings({ acsp_number: 'ACSP-123', aml_supervisor: 'ICAEW' }), message: ACSP_MESSAGES.settingsSaved }),
@@ -197,7 +209,7 @@ describe('The practice as an ACSP (issue #30)', { timeout: 60_000 }, () => {
     expect(await screen.findByText(ACSP_MESSAGES.recorded)).toBeInTheDocument();
   });
 
-  it("shows the server's refusal when the evidence is not the person's", async () => {
+  it("shows the server's refusal in the form", async () => {
     mockFetch({
       ...common,
       [`GET ${SETTINGS}`]: () => json(200, settings()),
@@ -220,7 +232,10 @@ describe('The practice as an ACSP (issue #30)', { timeout: 60_000 }, () => {
       [`GET ${RECORDS}`]: () => json(200, { items: [record] }),
       [`DELETE ${RECORDS}/${record.id}`]: () => apiError(409, 'CONFLICT', refusal),
     });
-    renderAt('/admin/aml-acsp', { routes: [{ path: '/admin/aml-acsp', element: <AcspVerificationsCard clientId={CLIENT} /> }], state: asRole('admin') });
+    renderAt('/admin/aml-acsp', {
+      routes: [{ path: '/admin/aml-acsp', element: <AcspVerificationsCard clientId={CLIENT} /> }],
+      state: asRole('admin'),
+    });
     const user = userEvent.setup();
     const row = (await screen.findByText('AB12CD34EF5')).closest('tr')!;
     expect(row).toHaveTextContent('SPROCKET, Diana');
@@ -234,7 +249,10 @@ describe('The practice as an ACSP (issue #30)', { timeout: 60_000 }, () => {
 
   it('a manager may record but not delete', async () => {
     mockFetch({ [`GET ${RECORDS}`]: () => json(200, { items: [record] }) });
-    renderAt('/admin/aml-acsp', { routes: [{ path: '/admin/aml-acsp', element: <AcspVerificationsCard clientId={CLIENT} /> }], state: asRole('manager') });
+    renderAt('/admin/aml-acsp', {
+      routes: [{ path: '/admin/aml-acsp', element: <AcspVerificationsCard clientId={CLIENT} /> }],
+      state: asRole('manager'),
+    });
     expect(await screen.findByText('AB12CD34EF5')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Record verification' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();

@@ -88,7 +88,11 @@ function bodyOf(d: Draft): TemplateBody | string {
     return 'Say how many days before the deadline the request opens (0 to 400)';
   return {
     name: d.name.trim(),
-    items: d.items.map((i) => ({ kind: i.kind, label: i.label.trim(), document_type: i.kind === 'document' ? (i.document_type ?? 'other') : null })),
+    items: d.items.map((i) => ({
+      kind: i.kind,
+      label: i.label.trim(),
+      document_type: i.kind === 'document' ? (i.document_type ?? 'other') : null,
+    })),
     schedule: { before_days: before, overdue_every_days: d.overdueEvery },
     deadline_kind: d.deadlineKind,
     lead_days: d.deadlineKind ? d.leadDays : null,
@@ -157,7 +161,9 @@ function TemplateForm({
               <Select
                 aria-label={`Item ${n + 1} kind`}
                 value={item.kind}
-                onChange={(k: ItemKind) => setItem(n, { kind: k, document_type: k === 'document' ? (item.document_type ?? 'other') : null })}
+                onChange={(k: ItemKind) =>
+                  setItem(n, { kind: k, document_type: k === 'document' ? (item.document_type ?? 'other') : null })
+                }
                 options={ITEM_KINDS.map((k) => ({ value: k.value, label: k.label }))}
                 style={{ minWidth: 180 }}
               />
@@ -214,8 +220,8 @@ function TemplateForm({
         <fieldset className="requests-items-fieldset">
           <legend>Reminders</legend>
           <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-            E-mailed to the client while any item is open: when sent, on these days before the due date, then regularly once overdue;
-            never more than one a day.
+            E-mailed to the client while any item is open: when sent, on these days before the due date, then regularly once overdue; never
+            more than one a day.
           </Typography.Paragraph>
           <Flex wrap gap={12} align="end">
             <Flex vertical gap={4}>
@@ -230,11 +236,18 @@ function TemplateForm({
             </Flex>
             <Flex vertical gap={4}>
               <label htmlFor={ids.overdue}>Once overdue, every (days)</label>
-              <InputNumber id={ids.overdue} min={1} max={90} precision={0} value={draft.overdueEvery} onChange={(v) => set({ overdueEvery: v })} />
+              <InputNumber
+                id={ids.overdue}
+                min={1}
+                max={90}
+                precision={0}
+                value={draft.overdueEvery}
+                onChange={(v) => set({ overdueEvery: v })}
+              />
             </Flex>
           </Flex>
         </fieldset>
-        {problem && <Alert type="error" showIcon role="alert" title={problem} />}
+        {problem && <Alert type="error" showIcon title={problem} />}
       </Flex>
     </Modal>
   );
@@ -287,7 +300,10 @@ export function RequestTemplatesEditor({ realm }: { realm: AuthRealm }) {
                 <ul className="requests-template-items">
                   {t.items.map((i, n) => (
                     <li key={n}>
-                      {i.label} <Typography.Text type="secondary">({i.kind === 'document' ? docTypeLabel(i.document_type) : itemKindLabel(i.kind)})</Typography.Text>
+                      {i.label}{' '}
+                      <Typography.Text type="secondary">
+                        ({i.kind === 'document' ? docTypeLabel(i.document_type) : itemKindLabel(i.kind)})
+                      </Typography.Text>
                     </li>
                   ))}
                 </ul>
@@ -308,7 +324,12 @@ export function RequestTemplatesEditor({ realm }: { realm: AuthRealm }) {
                   <Button size="small" onClick={() => setEditing({ template: t })} aria-label={`Edit ${t.name}`}>
                     Edit
                   </Button>
-                  <Popconfirm title={`Delete the template ${t.name}?`} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => del(t)}>
+                  <Popconfirm
+                    title={`Delete the template ${t.name}?`}
+                    okText="Delete"
+                    okButtonProps={{ danger: true }}
+                    onConfirm={() => del(t)}
+                  >
                     <Button size="small" danger aria-label={`Delete ${t.name}`}>
                       Delete
                     </Button>

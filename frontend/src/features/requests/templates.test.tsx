@@ -132,7 +132,10 @@ describe('Request templates (issue #28)', { timeout: 60_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remove item 2' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save template' }));
     expect(await within(dialog).findByText('A deadline kind and a lead time go together')).toBeInTheDocument();
-    await user.click(within(dialog).getByRole('button', { name: 'Save template' }));
+    // (The button says "loading" until the refused call has settled.)
+    const save = within(dialog).getByText('Save template').closest('button')!;
+    await waitFor(() => expect(save).not.toHaveClass('ant-btn-loading'));
+    await user.click(save);
     await waitFor(() => expect(callsTo(`PUT ${TEMPLATES}/${yearEnd.id}`)).toHaveLength(2));
     expect(callsTo(`PUT ${TEMPLATES}/${yearEnd.id}`)[1]!.body).toEqual({
       name: 'Year-end records 2026',
