@@ -50,6 +50,7 @@ import {
 } from './api';
 import { PersonFormModal } from './PersonForm';
 import { useAmlReturnMutation } from '../workspace/api';
+import { AcspVerificationsCard } from '../identity-verification/AcspParts';
 
 const STATUS_COLOURS: Record<AmlStatus, string> = {
   not_started: 'default',
@@ -377,6 +378,9 @@ export function AmlFileView({ clientId, realm }: { clientId: string; realm: Auth
               }
             />
           </Card>
+
+          {/* The practice's own Companies House verifications (ACSP) of this company's directors and PSCs (issue #30). */}
+          {file.company_number && <AcspVerificationsCard clientId={clientId} realm={realm} />}
 
           <Card size="small" title="Risk assessment">
             {file.current.risk && (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Flex, Tooltip, Typography } from 'antd';
+import { Button, Flex, Select, Tooltip, Typography } from 'antd';
 import { CalendarOutlined, EditOutlined, FolderOpenOutlined, PlusOutlined } from '@ant-design/icons';
 import { deadlineKindLabel, formatDate, MESSAGES, type Client, type NextDeadlinesReply } from '@countinghouse/proto';
 import { useAmlStatusesQuery } from '../aml/api';
@@ -28,6 +28,7 @@ import {
   type StatusFilterValue,
 } from './components/ListToolbar';
 import { usePaging } from './components/paging';
+import { RECORDS_FILTER_OPTIONS, useRecordsOutstanding, type RecordsFilterValue } from './records-outstanding';
 import { useDebounced } from '../../shared/use-debounced';
 import { useErrorToast } from './use-error-toast';
 import './crm.css';
@@ -43,6 +44,8 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const search = useDebounced(searchInput.trim(), 300);
   const [status, setStatus] = useState<StatusFilterValue>('all');
   const [pkg, setPkg] = useState<PackageFilterValue>('all');
+  // "Records outstanding" (issue #28): clients with an open request; the status and package filters wait meanwhile.
+  const [records, setRecords] = useState<RecordsFilterValue>('all');
   const paging = usePaging();
   const { page, pageSize, andFirstPage } = paging;
   const [form, setForm] = useState<{ open: boolean; client: Client | null }>({ open: false, client: null });
@@ -51,15 +54,20 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const [letterFor, setLetterFor] = useState<LetterTarget | null>(null);
   const letterStatus = useLetterStatusOf();
 
-  const clients = useClientsQuery({
-    search,
-    status: unlessAll(status),
-    package: unlessAll(pkg),
-    sort: 'created_at',
-    page,
-    page_size: pageSize,
-  });
-  useErrorToast(clients.isError, MESSAGES.failedToLoadClientData);
+  const clients = useClientsQuery(
+    {
+      search,
+      status: unlessAll(status),
+      package: unlessAll(pkg),
+      sort: 'created_at',
+      page,
+      page_size: pageSize,
+    },
+    { skip: records === 'outstanding' },
+  );
+  const outstandingRecords = useRecordsOutstanding({ enabled: records === 'outstanding', search, page, pageSize });
+  const rows = records === 'outstanding' ? outstandingRecords.list : clients;
+  useErrorToast(rows.isError, MESSAGES.failedToLoadClientData);
 
   const opened = useClientQuery(openId ?? '', { skip: !openId });
   useEffect(() => {
@@ -69,7 +77,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
     }
   }, [openId, opened.data, onOpened]);
 
-  const pageIds = (clients.data?.clients ?? []).map((c) => c.id);
+  const pageIds = (rows.data?.clients ?? []).map((c) => c.id);
   const outstanding = useOutstandingClients(pageIds);
   const amlStatuses = useAmlStatusesQuery({ clientIds: pageIds }, { skip: pageIds.length === 0 });
   const amlStatus = new Map((amlStatuses.data?.statuses ?? []).map((st) => [st.client_id, st.status]));
@@ -77,7 +85,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
   const deadlines = useNextDeadlinesQuery({ clientIds: pageIds }, { skip: pageIds.length === 0 });
   const nextDeadline = new Map<string, NextDeadlinesReply['next'][number]>((deadlines.data?.next ?? []).map((d) => [d.client_id, d]));
 
-  const filtered = Boolean(search) || status !== 'all' || pkg !== 'all';
+  const filtered = Boolean(search) || status !== 'all' || pkg !== 'all' || records !== 'all';
 
   return (
     <Flex vertical gap={12}>
@@ -89,8 +97,26 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
             placeholder={CLIENT_SEARCH_PLACEHOLDER}
             label="Search clients"
           />
-          <StatusFilter value={status} onChange={andFirstPage(setStatus)} />
-          <PackageFilterSelect value={pkg} onChange={andFirstPage(setPkg)} />
+          {records === 'all' && (
+            <>
+              <StatusFilter value={status} onChange={andFirstPage(setStatus)} />
+              <PackageFilterSelect value={pkg} onChange={andFirstPage(setPkg)} />
+            </>
+          )}
+          <Select<RecordsFilterValue>
+            value={records}
+            onChange={andFirstPage((v: RecordsFilterValue) => {
+              setRecords(v);
+              if (v === 'outstanding') {
+                setStatus('all');
+                setPkg('all');
+              }
+            })}
+            options={RECORDS_FILTER_OPTIONS}
+            aria-label="Records filter"
+            className="crm-toolbar__select"
+            popupMatchSelectWidth={false}
+          />
         </Flex>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, client: null })}>
           Add Client
@@ -99,7 +125,7 @@ export function ClientsWorkspace({ openId, onOpened }: Props) {
       <ClientTable
         badges={(c) => (outstanding.has(c.id) ? <OutstandingTag /> : null)}
         recordPath={(c) => `/admin/clients/${encodeURIComponent(c.id)}`}
-        list={clients}
+        list={rows}
         paging={paging}
         emptyText={filtered ? 'No clients match these filters' : 'No clients yet'}
         extraColumns={[

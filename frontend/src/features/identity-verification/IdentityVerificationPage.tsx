@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Flex, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Flex, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { IDV_FILTERS, IDV_PERSON_KINDS, formatCount, type IdentityPerson, type IdvFilter } from '@countinghouse/proto';
 import { usePageTitle } from '../../shared/use-page-title';
 import { clientFirst } from '../../shared/client-first';
@@ -7,6 +7,7 @@ import { useNarrow } from '../../shared/use-narrow';
 import { useTeamMembersQuery } from '../crm/api';
 import { ClientSelect } from '../crm/components/ClientSelect';
 import { useIdentityPeopleQuery } from './api';
+import { AcspSettingsCard, AcspVerificationsCard, RecordVerificationModal, useCan } from './AcspParts';
 
 const STATUS_COLOURS: Record<IdentityPerson['status'], string> = { verified: 'green', due: 'blue', overdue: 'red', unknown: 'default' };
 const kindLabel = (k: string) => IDV_PERSON_KINDS.find((x) => x.value === k)?.label ?? k;
@@ -38,6 +39,10 @@ export function IdentityVerificationPage() {
       setPage(1);
     };
   const accountants = (team.data?.members ?? []).filter((m) => m.roles.includes('accountant'));
+  // The practice as an ACSP (issue #30): its settings (managers and admins) and its own verifications.
+  const canSettings = useCan('identity_verification.settings');
+  const canRecord = useCan('identity_verification.record');
+  const [recordFor, setRecordFor] = useState<IdentityPerson | null>(null);
 
   return (
     <Flex vertical gap={16}>
@@ -71,6 +76,7 @@ export function IdentityVerificationPage() {
           />
         )}
       </Flex>
+      {clientId && <AcspVerificationsCard clientId={clientId} />}
       {list.isError ? (
         <Alert type="error" showIcon title="The people could not be loaded" description="Try again in a moment." />
       ) : (
@@ -102,6 +108,20 @@ export function IdentityVerificationPage() {
                     </Tag>
                   ),
                 },
+                ...(canRecord
+                  ? [
+                      {
+                        title: 'Actions',
+                        key: 'actions',
+                        render: (_: unknown, p: IdentityPerson) =>
+                          p.person_kind === 'relevant_legal_entity' ? null : (
+                            <Button size="small" onClick={() => setRecordFor(p)} aria-label={`Record verification of ${p.name}`}>
+                              Record verification
+                            </Button>
+                          ),
+                      },
+                    ]
+                  : []),
               ],
               narrow,
               'client',
@@ -118,6 +138,15 @@ export function IdentityVerificationPage() {
           />
         </>
       )}
+      {recordFor && (
+        <RecordVerificationModal
+          clientId={recordFor.client_id}
+          clientName={recordFor.client_name}
+          personName={recordFor.name}
+          onClose={() => setRecordFor(null)}
+        />
+      )}
+      {canSettings && <AcspSettingsCard />}
     </Flex>
   );
 }

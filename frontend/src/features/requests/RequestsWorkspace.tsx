@@ -23,6 +23,7 @@ import {
   useSendRequestMutation,
 } from './api';
 import { MessageThread } from './MessageThread';
+import { RequestTemplatesEditor } from './TemplatesEditor';
 import './requests.css';
 
 const waiting = (days: number) => (days === 1 ? 'waiting 1 day' : `waiting ${days} days`);
@@ -243,8 +244,11 @@ function RequestDetail({ request, realm }: { request: ClientRequest; realm: Auth
   );
 }
 
-/** The practice's Requests page: outstanding requests by client, due date and staleness; send; review. */
-export function RequestsWorkspace({ realm }: { realm: AuthRealm }) {
+/**
+ * The practice's Requests page: outstanding requests by client, due date and staleness; send; review; and,
+ * for those who hold requests.templates (managers), the template editor.
+ */
+export function RequestsWorkspace({ realm, templates = false }: { realm: AuthRealm; templates?: boolean }) {
   const q = useRequestsQuery({ status: 'open', realm });
   const [selected, setSelected] = useState<string | null>(null);
   const rows = useMemo(() => q.data?.requests ?? [], [q.data]);
@@ -295,6 +299,7 @@ export function RequestsWorkspace({ realm }: { realm: AuthRealm }) {
       </Card>
       {current && <RequestDetail request={current} realm={realm} />}
       <SendRequestForm realm={realm} />
+      {templates && <RequestTemplatesEditor realm={realm} />}
     </Flex>
   );
 }

@@ -7,7 +7,9 @@ import {
   type NewRequestBody,
   type RequestClients,
   type RequestList,
+  type RequestTemplate,
   type RequestTemplates,
+  type TemplateBody,
   type ReviewItemBody,
   type SubmitItemBody,
   type Thread,
@@ -36,6 +38,19 @@ export const requestsApi = api.injectEndpoints({
     requestTemplates: build.query<RequestTemplates, RealmArg>({
       query: ({ realm }) => ({ url: apiPath(REQUESTS_ROUTES.templates), auth: realm ?? 'admin' }),
       providesTags: ['RequestTemplate'],
+    }),
+    /** requests.templates (managers): add, change and delete templates with their reminder schedules. */
+    createRequestTemplate: build.mutation<RequestTemplate, TemplateBody & RealmArg>({
+      query: ({ realm, ...body }) => ({ url: apiPath(REQUESTS_ROUTES.templates), method: 'POST', body, auth: realm ?? 'admin' }),
+      invalidatesTags: ['RequestTemplate'],
+    }),
+    updateRequestTemplate: build.mutation<RequestTemplate, { id: string } & TemplateBody & RealmArg>({
+      query: ({ realm, id, ...body }) => ({ url: apiPath(REQUESTS_ROUTES.template(id)), method: 'PUT', body, auth: realm ?? 'admin' }),
+      invalidatesTags: ['RequestTemplate'],
+    }),
+    deleteRequestTemplate: build.mutation<{ ok: boolean; message: string }, { id: string } & RealmArg>({
+      query: ({ realm, id }) => ({ url: apiPath(REQUESTS_ROUTES.template(id)), method: 'DELETE', auth: realm ?? 'admin' }),
+      invalidatesTags: ['RequestTemplate'],
     }),
     sendRequest: build.mutation<ClientRequest, NewRequestBody & RealmArg>({
       query: ({ realm, ...body }) => ({ url: apiPath(REQUESTS_ROUTES.list), method: 'POST', body, auth: realm ?? 'admin' }),
@@ -91,6 +106,9 @@ export const {
   useRequestsQuery,
   useRequestClientsQuery,
   useRequestTemplatesQuery,
+  useCreateRequestTemplateMutation,
+  useUpdateRequestTemplateMutation,
+  useDeleteRequestTemplateMutation,
   useSendRequestMutation,
   useSubmitItemMutation,
   useReviewItemMutation,

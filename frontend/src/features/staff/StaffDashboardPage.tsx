@@ -127,7 +127,7 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
       label: 'Requests',
       children: (
         <Suspense fallback={<PageSpinner />}>
-          <RequestsWorkspace realm="user" />
+          <RequestsWorkspace realm="user" templates={hasPermission(me.roles, 'requests.templates')} />
         </Suspense>
       ),
     },
