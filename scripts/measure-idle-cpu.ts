@@ -8,17 +8,15 @@ import './node-version.mjs'; // first: an older Node.js stops here with a senten
 //   DATABASE_URL=postgres://…/postgres REDIS_URL=redis://… KAFKA_BROKERS=… S3_ENDPOINT=… (all six S3_*) \
 //     npx node --import tsx scripts/measure-idle-cpu.ts
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { freePort, startDistributed, type Infra } from './distributed.js';
+import { freePort, startDistributed } from './distributed.js';
+import { requireInfraEnv, throwawayInfra } from './measure-setup.js';
 
 const env = process.env;
 const settleS = Number(env.SETTLE_S || 20);
 const idleS = Number(env.IDLE_S || 30);
-for (const k of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS', 'S3_ENDPOINT'])
-  if (!env[k]) throw new Error(`${k} is required (servers already running: see the comment at the top)`);
+requireInfraEnv(env);
 
 const TICKS_PER_S = 100; // getconf CLK_TCK on Linux
 /** user + system CPU time of a process so far, in ms (/proc/<pid>/stat fields 14 and 15). */
@@ -28,19 +26,7 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
 }
 
-const db = `ch_idle_${randomUUID().slice(0, 8)}`;
-const admin = new pg.Client({ connectionString: env.DATABASE_URL });
-await admin.connect();
-await admin.query(`create database ${db}`);
-const url = new URL(env.DATABASE_URL!);
-url.pathname = `/${db}`;
-const infra: Infra = {
-  databaseUrl: url.toString(),
-  redisUrl: env.REDIS_URL!,
-  kafkaBrokers: env.KAFKA_BROKERS!,
-  s3: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('S3_'))) as Record<string, string>,
-};
-const dataDir = mkdtempSync(join(os.tmpdir(), 'ch-idle-'));
+const { infra, dataDir, cleanup } = await throwawayInfra(env, 'ch_idle');
 const run = randomUUID().slice(0, 8);
 process.stderr.write('starting the product (compiled, one replica each)…\n');
 const product = await startDistributed({
@@ -72,9 +58,7 @@ try {
   rows = procs.map((p) => [p.service, (cpuMs(p.pid) - before.get(p.pid)!) / seconds]);
 } finally {
   await product.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  await admin.query(`drop database ${db} with (force)`).catch(() => {});
-  await admin.end();
+  await cleanup();
 }
 const total = rows.reduce((s, [, v]) => s + v, 0);
 const lines = [

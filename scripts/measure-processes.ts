@@ -7,33 +7,19 @@
 //     node --import tsx scripts/measure-processes.ts
 import './node-version.mjs'; // first: an older Node.js stops here with a sentence
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { freePort, startDistributed, type Infra } from './distributed.js';
+import { freePort, startDistributed } from './distributed.js';
+import { requireInfraEnv, throwawayInfra } from './measure-setup.js';
 
 const env = process.env;
 const idleS = Number(env.IDLE_S || 10);
-const need = ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS', 'S3_ENDPOINT'];
-for (const k of need) if (!env[k]) throw new Error(`${k} is required (servers already running: see the comment at the top)`);
+requireInfraEnv(env);
 
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 async function measure(mode: 'tsx' | 'compiled'): Promise<Map<string, number>> {
-  const db = `ch_measure_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${db}`);
-  const url = new URL(env.DATABASE_URL!);
-  url.pathname = `/${db}`;
-  const infra: Infra = {
-    databaseUrl: url.toString(),
-    redisUrl: env.REDIS_URL!,
-    kafkaBrokers: env.KAFKA_BROKERS!,
-    s3: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('S3_'))) as Record<string, string>,
-  };
-  const dataDir = mkdtempSync(join(os.tmpdir(), 'ch-measure-'));
+  const { infra, dataDir, cleanup } = await throwawayInfra(env, 'ch_measure');
   const run = randomUUID().slice(0, 8);
   process.stderr.write(`starting the product (${mode})…\n`);
   const product = await startDistributed({
@@ -64,9 +50,7 @@ async function measure(mode: 'tsx' | 'compiled'): Promise<Map<string, number>> {
     );
   } finally {
     await product.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    await admin.query(`drop database ${db} with (force)`).catch(() => {});
-    await admin.end();
+    await cleanup();
   }
 }
 
