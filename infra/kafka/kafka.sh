@@ -163,8 +163,12 @@ format_storage() {
     return 0
   fi
   # a Kafka Uuid: 16 random bytes, base64url without padding (22 characters)
-  local cid
-  cid=$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+  # (never starting with '-', which the tool's argument parser would read as an option: Kafka's own
+  # Uuid.randomUuid() draws again for the same reason)
+  local cid='-'
+  while [[ $cid == -* ]]; do
+    cid=$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+  done
   log "formatting $DATA (cluster id $cid)"
   local out
   if ! out=$(timeout 60 "$JAVA" -Xmx256m -Dlog4j.configuration="file:$LOG4J_TOOLS" -cp "$LIB/*" \

@@ -100,8 +100,13 @@ export async function openSection(page: Page, name: string, select = 'Section'):
     .locator('.ant-select-dropdown .ant-select-item-option')
     .and(page.getByTitle(name, { exact: true }))
     .click();
-  // the list closes (an open listbox is not part of the page being checked)
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
+  // the list closes (an open listbox is not part of the page being checked). On a loaded machine antd's
+  // leave animation has been seen to stall with the option chosen; Escape closes it as a keyboard user would.
+  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  if (!(await open.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) {
+    await page.keyboard.press('Escape');
+    await open.waitFor({ state: 'hidden' });
+  }
 }
 
 /** Visit `path` at both sizes; return what axe and the width check found at each. */
