@@ -55,6 +55,8 @@ export interface LaunchContext {
     publicKeyFile: string;
     linkSecret: string;
     integrationsKey: string;
+    /** identity's second-factor secrets at rest (issue 32). */
+    identityKey: string;
     /** The gateway's request-signing pair: the private half goes to the gateway only, the public one to every service. */
     gatewayPrivateKeyFile: string;
     gatewayPublicKeyFile: string;
@@ -84,7 +86,11 @@ export const SERVICE_TABLE: ServiceSpec[] = [
     name: 'identity',
     entry: 'services/identity/src/main.ts',
     schema: IdentityConfigSchema,
-    env: (ctx) => ({ JWT_PRIVATE_KEY_FILE: ctx.keys.privateKeyFile, ...practiceEnv(ctx) }),
+    env: (ctx) => ({
+      JWT_PRIVATE_KEY_FILE: ctx.keys.privateKeyFile,
+      IDENTITY_ENCRYPTION_KEY: ctx.env.IDENTITY_ENCRYPTION_KEY || ctx.keys.identityKey,
+      ...practiceEnv(ctx),
+    }),
   },
   { name: 'crm', entry: 'services/crm/src/main.ts', schema: CrmConfigSchema, replicated: true },
   {
@@ -266,6 +272,7 @@ function loadKeys(dataDir: string): LaunchContext['keys'] {
     gatewayPublicKeyFile,
     linkSecret: secretFile(join(dir, 'documents-link.secret'), () => randomBytes(32).toString('base64url')),
     integrationsKey: secretFile(join(dir, 'integrations-tokens.key'), () => randomBytes(32).toString('base64')),
+    identityKey: secretFile(join(dir, 'identity-secrets.key'), () => randomBytes(32).toString('base64')),
   };
 }
 

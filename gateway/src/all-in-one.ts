@@ -91,8 +91,8 @@ function loadLinkSecret(dataDir: string): string {
 }
 
 /** The integrations' token key: 32 random bytes once, kept in the data folder so stored grants survive a restart. */
-function loadIntegrationsKey(dataDir: string): Buffer {
-  const file = join(dataDir, 'keys', 'integrations-tokens.key');
+function loadIntegrationsKey(dataDir: string, name = 'integrations-tokens.key'): Buffer {
+  const file = join(dataDir, 'keys', name);
   if (!existsSync(file)) {
     mkdirSync(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
@@ -178,6 +178,8 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     documentsLinkSecret: loadLinkSecret(dataDir),
     integrationsEncryptionKey: integrationsConfig.INTEGRATIONS_ENCRYPTION_KEY ? undefined : loadIntegrationsKey(dataDir),
     integrationsConfig,
+    // identity's second-factor secrets at rest (issue 32): a key made once beside the integrations' one
+    identityEncryptionKey: loadIntegrationsKey(dataDir, 'identity-secrets.key'),
     production: config.NODE_ENV === 'production',
     openai: config.OPENAI_API_KEY
       ? { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS }

@@ -49,6 +49,8 @@ export interface ComposeOptions {
   documentsLinkSecret?: string;
   /** AES-256-GCM key for the integrations' provider tokens (launcher: DATA_DIR/keys; without it, INTEGRATIONS_ENCRYPTION_KEY or a per-process key). */
   integrationsEncryptionKey?: Buffer;
+  /** AES-256-GCM key of identity's second-factor secrets (launcher: DATA_DIR/keys; without it a per-process key). */
+  identityEncryptionKey?: Buffer;
   /** The integrations' settings, parsed once by the launcher (without them: every default, no provider configured). */
   integrationsConfig?: IntegrationsConfig;
   /** NODE_ENV is production (the integrations then refuse to run without a stored key). */
@@ -104,6 +106,8 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             mailFrom: o.mailFrom,
             practiceName: () => live.get().name,
             practiceEmail: () => live.get().email,
+            secretKey: o.identityEncryptionKey,
+            production: o.production,
           });
         },
       },

@@ -159,5 +159,12 @@ export function installGatewayGuards(app: App, o: GuardOptions) {
       const err = request.authError ?? new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
       return sendError(reply, err.status, err.code, err.message);
     }
+    // A staff member the practice requires two-factor sign-in of, not yet enrolled: only enrolment (issue 32).
+    if (request.principal?.enrolmentPending && !isPublicApi(request.method, url) && !OPEN_DURING_ENROLMENT.test(path)) {
+      return sendError(reply, 403, 'TWO_FACTOR_ENROLMENT_REQUIRED', MESSAGES.twoFactorEnrolmentRequired);
+    }
   });
 }
+
+/** What a person who must set up two-factor sign-in first can still call: who am I, sign out, refresh, enrolment. */
+const OPEN_DURING_ENROLMENT = /^\/api\/identity\/auth\/(me|logout|refresh|two-factor(\/.*)?)$/;

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   SESSION_EXPIRED: 401,
   FORBIDDEN: 403,
+  /** A staff member the practice requires two-factor sign-in of, who has not set it up yet (issue 32). */
+  TWO_FACTOR_ENROLMENT_REQUIRED: 403,
   CROSS_SITE_REQUEST: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

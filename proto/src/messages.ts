@@ -18,6 +18,7 @@ export const MESSAGES = {
   // Access
   pleaseLogInStaff: 'Please log in to access the staff dashboard',
   noAccessToArea: "You don't have access to this area",
+  twoFactorEnrolmentRequired: 'The practice requires two-factor sign-in. Set it up on your Account security page before you continue.',
   authenticationError: 'Authentication error. Please log in again.',
   pleaseLogInAdmin: 'Please log in to access the admin panel',
   adminSessionExpired: 'Session expired. Please log in again.',

@@ -73,6 +73,13 @@ export const PERMISSIONS = [
   { key: 'users.view', area: 'Staff', label: 'See registered people and the sent e-mail log', roles: ADMIN },
   { key: 'roles', area: 'Staff', label: 'Manage roles', roles: ADMIN },
   { key: 'two_factor.own', area: 'Access', label: 'Turn on two-factor sign-in for their own account', roles: [...EVERYONE, 'mlro'] },
+  {
+    key: 'two_factor.policy',
+    area: 'Access',
+    label: 'Require two-factor sign-in of staff from a date',
+    note: 'Administrators, managers, staff, accountants and MLROs then set it up at their next sign-in.',
+    roles: ADMIN,
+  },
   { key: 'security.lockouts', area: 'Access', label: 'See sign-in delays (who, from where, until when)', roles: ADMIN },
   {
     key: 'documents.view',

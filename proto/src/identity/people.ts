@@ -61,6 +61,8 @@ export const MeSchema = Type.Object({
   session_expires_at: Type.String({ format: 'date-time' }),
   /** Where /login takes this person (homeFor): '/work' for staff-side people, '/dashboard' for clients. */
   home: Type.Optional(Type.String()),
+  /** The practice requires a second factor of this person and they have none yet: only enrolment is open (issue 32). */
+  two_factor_enrolment_required: Type.Optional(Type.Boolean()),
 });
 export type Me = Static<typeof MeSchema>;
 

@@ -23,4 +23,11 @@ export const IDENTITY_ROUTES = {
   resetPassword: '/api/identity/auth/reset-password',
   resetLookup: (token: string) => `/api/identity/auth/reset-password/lookup?token=${encodeURIComponent(token)}`,
   changePassword: '/api/identity/auth/password',
+  /** Two-factor sign-in (issue 32). */
+  twoFactor: '/api/identity/auth/two-factor',
+  twoFactorTotp: '/api/identity/auth/two-factor/totp',
+  twoFactorTotpConfirm: '/api/identity/auth/two-factor/totp/confirm',
+  twoFactorRecoveryCodes: '/api/identity/auth/two-factor/recovery-codes',
+  twoFactorDisable: '/api/identity/auth/two-factor/disable',
+  twoFactorPolicy: '/api/identity/security/two-factor-policy',
 } as const;

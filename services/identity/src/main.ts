@@ -1,4 +1,5 @@
 import { followPracticeSettings, readPem, startService, TokenSigner } from '@countinghouse/kit';
+import { readFileSync } from 'node:fs';
 import { IdentityConfigSchema } from './config.js';
 import { ensureInitialAdmin, identityPlugin } from './plugin.js';
 
@@ -26,6 +27,10 @@ await startService({
       mailFrom: config.MAIL_FROM,
       practiceName: () => practice.live.get().name,
       practiceEmail: () => practice.live.get().email,
+      secretKey: config.IDENTITY_ENCRYPTION_KEY_FILE
+        ? readFileSync(config.IDENTITY_ENCRYPTION_KEY_FILE, 'utf8').trim()
+        : config.IDENTITY_ENCRYPTION_KEY || undefined,
+      production: config.NODE_ENV === 'production',
     });
     const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
     if (made.generatedPassword) {

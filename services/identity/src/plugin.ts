@@ -1,11 +1,14 @@
 import { authContext, ConfigError, runMigrations, type App, type Runtime, type TokenSigner } from '@countinghouse/kit';
 import { SESSION } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { SCHEMA } from './db/schema.js';
 import { RevocationBook } from './db/revocations.js';
 import { SessionStore } from './db/session-store.js';
 import { pruneThrottle } from './db/throttle.js';
 import { senderOf } from './domain/sender.js';
+import { SecretCipher } from './domain/secret-cipher.js';
+import { sealPlainTotpSecrets } from './use-cases/two-factor.js';
 import { subscribeEngagementMail } from './consumers/engagement-mail.js';
 import { subscribeIdentityReminderMail } from './consumers/identity-reminder-mail.js';
 import { subscribeRequestsMail } from './consumers/requests-mail.js';
@@ -36,6 +39,20 @@ export interface IdentityPluginOptions {
   practiceName?: string | (() => string);
   /** The practice's e-mail (Company Settings): the From address when MAIL_FROM is empty. A getter follows settings. */
   practiceEmail?: string | (() => string);
+  /**
+   * The AES-256-GCM key of the second-factor secrets at rest (32 bytes, or their base64; issue 32).
+   * Without it a random key for this process only (refused in production): secrets sealed under it
+   * cannot be opened after a restart. The launchers keep one in DATA_DIR/keys.
+   */
+  secretKey?: Buffer | string;
+  /** NODE_ENV is production: a key must be given. */
+  production?: boolean;
+}
+
+function secretKeyFrom(value: Buffer | string): Buffer {
+  const key = typeof value === 'string' ? Buffer.from(value.trim(), 'base64') : value;
+  if (key.length !== 32) throw new ConfigError('Invalid configuration:\n  - IDENTITY_ENCRYPTION_KEY: must be base64 of 32 bytes');
+  return key;
 }
 
 /** The identity service as one Fastify plugin: admin accounts, people, roles, sessions, invitations. */
@@ -52,6 +69,17 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   if (opts.smtpUrl && !from().address) {
     throw new ConfigError('Invalid configuration:\n  - MAIL_FROM: required with SMTP_URL when the practice has no e-mail address');
   }
+  let secretKey: Buffer;
+  if (opts.secretKey) secretKey = secretKeyFrom(opts.secretKey);
+  else {
+    if (opts.production) throw new ConfigError('Invalid configuration:\n  - IDENTITY_ENCRYPTION_KEY: required in production');
+    runtime.logger.warn('identity: no encryption key configured; two-factor secrets will not survive a restart');
+    secretKey = randomBytes(32);
+  }
+  const cipher = new SecretCipher(secretKey);
+  // Rows written before the secrets were encrypted (issue 32) are sealed now, once.
+  const sealed = await sealPlainTotpSecrets({ db, cipher });
+  if (sealed > 0) runtime.logger.info({ sealed }, 'identity: two-factor secrets encrypted at rest');
   const mailer = new Mailer(db, runtime.logger, opts.smtpUrl ?? '', from);
   app.addHook('onClose', async () => mailer.close());
   await app.register(authContext, { verifier: runtime.verifier });
@@ -65,8 +93,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', revocations);
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
   adminAuthRoutes(app, { db, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
-  peopleAuthRoutes(app, { db, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
-  twoFactorRoutes(app, { db, issuer: practiceName });
+  peopleAuthRoutes(app, { db, cipher, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
+  twoFactorRoutes(app, { db, cipher, issuer: practiceName });
   invitationRoutes(app, { db, mailer, publicUrl: runtime.publicUrl, practiceName });
   staffRoutes(app, { db, sessions: userSessions, revocations });
   userRoutes(app, { db, mailer });

@@ -21,6 +21,8 @@ export interface Principal {
   name: string;
   issuedAt: number;
   expiresAt: number;
+  /** The practice requires a second factor of this person and they have none yet (issue 32): only routes open during enrolment answer. */
+  enrolmentPending?: boolean;
 }
 
 export interface AccessClaims {
@@ -29,6 +31,8 @@ export interface AccessClaims {
   knd: PrincipalKind;
   roles: Role[];
   name: string;
+  /** Set while the person must enrol a second factor (Principal.enrolmentPending). */
+  enr?: boolean;
 }
 
 export function generateSigningKeys(): { privateKeyPem: string; publicKeyPem: string } {
@@ -48,7 +52,7 @@ export class TokenSigner {
   async sign(claims: AccessClaims, ttlSeconds: number = SESSION.accessTokenSeconds): Promise<{ token: string; expiresAt: number }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + ttlSeconds;
-    const token = await new SignJWT({ sid: claims.sid, knd: claims.knd, roles: claims.roles, name: claims.name })
+    const token = await new SignJWT({ sid: claims.sid, knd: claims.knd, roles: claims.roles, name: claims.name, ...(claims.enr ? { enr: true } : {}) })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer(ISSUER)
@@ -134,7 +138,7 @@ export class TokenVerifier {
       if (principal) this.cache.delete(token);
       try {
         const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['EdDSA'] });
-        const { sub, sid, knd, roles, name, iat, exp } = payload;
+        const { sub, sid, knd, roles, name, iat, exp, enr } = payload;
         if (
           typeof sub !== 'string' ||
           typeof sid !== 'string' ||
@@ -154,6 +158,7 @@ export class TokenVerifier {
           name: String(name ?? ''),
           issuedAt: iat,
           expiresAt: exp,
+          ...(enr === true ? { enrolmentPending: true } : {}),
         };
       } catch (err) {
         if (err instanceof AppError) throw err;
@@ -191,9 +196,11 @@ export function requireAuth(request: FastifyRequest): Principal {
  * A preHandler that lets through only a verified principal holding one of the roles (any role when
  * none are given), optionally of one kind (admin session or user session).
  */
-export function requireRole(roles: readonly Role[] = [], opts: { kind?: PrincipalKind } = {}) {
+export function requireRole(roles: readonly Role[] = [], opts: { kind?: PrincipalKind; duringEnrolment?: boolean } = {}) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply) {
     const p = requireAuth(request);
+    // A staff member who must set up two-factor sign-in first reaches only the routes that allow it (issue 32).
+    if (p.enrolmentPending && !opts.duringEnrolment) throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', MESSAGES.twoFactorEnrolmentRequired);
     if (opts.kind && p.kind !== opts.kind) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
     if (roles.length > 0 && !p.roles.some((r) => roles.includes(r))) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
   };

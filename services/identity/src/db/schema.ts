@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   pgSchema,
@@ -282,7 +283,7 @@ export const totpFactors = identity.table('totp_factors', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  /** base32 secret, as the authenticator app holds it. */
+  /** The base32 secret sealed with AES-256-GCM (domain/secret-cipher.ts, `v1.` prefix), bound to the user id. */
   secret: text('secret').notNull(),
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   lastUsedStep: bigint('last_used_step', { mode: 'number' }),
@@ -303,3 +304,14 @@ export const recoveryCodes = identity.table(
   },
   (t) => [uniqueIndex('recovery_codes_user_hash_idx').on(t.userId, t.codeHash)],
 );
+
+/**
+ * The practice's rule for staff-side roles (issue 32): from `requiredFrom` (a date, London time) every
+ * administrator, manager, staff member, accountant and MLRO must have a second factor. One row (id 1).
+ */
+export const twoFactorPolicy = identity.table('two_factor_policy', {
+  id: integer('id').primaryKey().default(1),
+  requiredFrom: date('required_from', { mode: 'string' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: uuid('updated_by'),
+});

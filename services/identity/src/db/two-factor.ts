@@ -62,3 +62,27 @@ export async function deleteSecondFactor(tx: DbOrTx, userId: string): Promise<bo
   await tx.execute(sql`delete from identity.recovery_codes where user_id = ${userId}`);
   return gone.rows.length > 0;
 }
+
+/** The date from which staff-side roles must have a second factor (YYYY-MM-DD), or null. */
+export async function readTwoFactorPolicy(db: DbOrTx): Promise<{ requiredFrom: string | null; updatedAt: Date | null }> {
+  const res = await db.execute(sql`select required_from::text as required_from, updated_at from identity.two_factor_policy where id = 1`);
+  const r = res.rows[0];
+  return { requiredFrom: r?.required_from == null ? null : String(r.required_from), updatedAt: r ? new Date(String(r.updated_at)) : null };
+}
+
+export async function writeTwoFactorPolicy(db: DbOrTx, requiredFrom: string | null, by: string): Promise<void> {
+  await db.execute(sql`
+    insert into identity.two_factor_policy (id, required_from, updated_at, updated_by) values (1, ${requiredFrom}, now(), ${by})
+    on conflict (id) do update set required_from = excluded.required_from, updated_at = now(), updated_by = excluded.updated_by`);
+}
+
+/** TOTP secrets still in the clear (not `v1.`-sealed). */
+export async function listPlainTotpSecrets(db: DbOrTx): Promise<{ userId: string; secret: string }[]> {
+  const res = await db.execute(sql`select user_id, secret from identity.totp_factors where secret not like 'v1.%'`);
+  return res.rows.map((r) => ({ userId: String(r.user_id), secret: String(r.secret) }));
+}
+
+/** Replace a plain secret by its sealed form, only if it is still the plain one. */
+export async function resealTotpSecret(db: DbOrTx, userId: string, plain: string, sealed: string): Promise<void> {
+  await db.execute(sql`update identity.totp_factors set secret = ${sealed} where user_id = ${userId} and secret = ${plain}`);
+}

@@ -3,6 +3,7 @@ import { LoginBodySchema, LoginReplySchema, MeSchema, MessageReplySchema, MESSAG
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { SessionStore } from '../db/session-store.js';
+import type { SecretCipher } from '../domain/secret-cipher.js';
 import { displayName, normaliseEmail } from '../domain/roles.js';
 import { findPersonByPassword, getMe, getPersonSession, signUp, startPersonSession } from '../use-cases/sign-in.js';
 import { checkSecondFactor, TWO_FACTOR_MESSAGES } from '../use-cases/two-factor.js';
@@ -11,6 +12,7 @@ import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './s
 
 export interface PeopleAuthDeps {
   db: Db;
+  cipher: SecretCipher;
   signer: TokenSigner;
   sessions: SessionStore;
   cookieSecure: boolean;
@@ -29,6 +31,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       knd: 'user',
       roles: me.roles,
       name: displayName({ firstName: me.user.first_name, lastName: me.user.last_name, email: me.user.email }),
+      enr: me.two_factor_enrolment_required === true,
     });
 
   app.post(
@@ -127,7 +130,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
   app.get(
     '/auth/me',
     {
-      preHandler: requireRole([], { kind: 'user' }),
+      preHandler: requireRole([], { kind: 'user', duringEnrolment: true }),
       schema: {
         tags: ['identity'],
         summary: 'The signed-in person: profile, active roles, staff role',
@@ -145,7 +148,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
  * null for a wrong one (counted as a failed sign-in); a 401 asking for the code when they gave none.
  */
 async function passSecondFactor<T extends { id: string }>(
-  deps: { db: Db },
+  deps: { db: Db; cipher: SecretCipher },
   found: T,
   body: { totp_code?: string; recovery_code?: string },
 ): Promise<T | null> {

@@ -1,14 +1,24 @@
 import { requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
 import { MessageReplySchema, rolesFor } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { confirmTotpEnrolment, getTwoFactor, resetSecondFactor, startTotpEnrolment } from '../use-cases/two-factor.js';
+import type { SecretCipher } from '../domain/secret-cipher.js';
+import {
+  confirmTotpEnrolment,
+  disableOwnTwoFactor,
+  getTwoFactor,
+  getTwoFactorPolicy,
+  setTwoFactorPolicy,
+  regenerateRecoveryCodes,
+  resetSecondFactor,
+  startTotpEnrolment,
+} from '../use-cases/two-factor.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef };
 
 /** Two-factor sign-in (issue 32): enrolment for any signed-in person, the administrators' reset. */
-export function twoFactorRoutes(app: App, deps: { db: Db; issuer: () => string }) {
-  const signedIn = requireRole(rolesFor('two_factor.own'));
+export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; issuer: () => string }) {
+  const signedIn = requireRole(rolesFor('two_factor.own'), { duringEnrolment: true });
 
   app.get(
     '/auth/two-factor',
@@ -54,6 +64,81 @@ export function twoFactorRoutes(app: App, deps: { db: Db; issuer: () => string }
       reply.header('cache-control', 'no-store');
       return confirmTotpEnrolment(deps, requireAuth(request), request.body);
     },
+  );
+
+  app.post(
+    '/auth/two-factor/recovery-codes',
+    {
+      preHandler: signedIn,
+      schema: {
+        tags: ['identity'],
+        summary: 'Ten new recovery codes (the old ones stop working), after a code from the app; shown once',
+        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 12 }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ recovery_codes: Type.Array(Type.String()) }), ...E },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return regenerateRecoveryCodes(deps, requireAuth(request), request.body);
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/disable',
+    {
+      preHandler: signedIn,
+      schema: {
+        tags: ['identity'],
+        summary: 'Turn one’s own two-factor sign-in off, with the password and a code (or a recovery code)',
+        body: Type.Object(
+          {
+            password: Type.String({ minLength: 1, maxLength: 200 }),
+            code: Type.Optional(Type.String({ maxLength: 12 })),
+            recovery_code: Type.Optional(Type.String({ maxLength: 40 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: MessageReplySchema, ...E },
+      },
+    },
+    async (request) => {
+      await disableOwnTwoFactor(deps, requireAuth(request), request.body);
+      return { success: true, message: 'Two-factor sign-in is off.' };
+    },
+  );
+
+  const PolicySchema = Type.Object({
+    required_from: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    roles: Type.Array(Type.String()),
+    updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  });
+  const admins = requireRole(rolesFor('two_factor.policy'));
+
+  app.get(
+    '/security/two-factor-policy',
+    {
+      preHandler: admins,
+      schema: {
+        tags: ['identity'],
+        summary: 'The date from which staff-side roles must use two-factor sign-in (null: not required)',
+        response: { 200: PolicySchema, 401: ErrorRef, 403: ErrorRef },
+      },
+    },
+    async () => getTwoFactorPolicy(deps),
+  );
+
+  app.put(
+    '/security/two-factor-policy',
+    {
+      preHandler: admins,
+      schema: {
+        tags: ['identity'],
+        summary: 'Require two-factor sign-in of administrators, managers, staff, accountants and MLROs from a date',
+        body: Type.Object({ required_from: Type.Union([Type.String({ format: 'date' }), Type.Null()]) }, { additionalProperties: false }),
+        response: { 200: PolicySchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef },
+      },
+    },
+    async (request) => setTwoFactorPolicy(deps, requireAuth(request), request.body),
   );
 
   app.delete(

@@ -16,6 +16,7 @@ import { SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
+import { enrolmentRequired } from './two-factor.js';
 
 /** What the sign-in use cases are handed: the database and the session store of their kind. */
 export interface SignInDeps {
@@ -97,6 +98,8 @@ export async function getMe(deps: Pick<SignInDeps, 'db'>, userId: string, sessio
     session_expires_at: sessionExpiresAt.toISOString(),
     // Where /login takes them (issue 26): staff-side people to My work, clients to their dashboard.
     home: homeFor(roles),
+    // The practice requires a second factor of staff-side roles from a date (issue 32).
+    ...((await enrolmentRequired(deps, userId, roles)) ? { two_factor_enrolment_required: true } : {}),
   };
 }
 

@@ -2,6 +2,10 @@ import { AppError, enqueueEvent, type Db, type Principal } from '@countinghouse/
 import { findUserById } from '../db/queries.js';
 import {
   advanceUsedStep,
+  listPlainTotpSecrets,
+  resealTotpSecret,
+  readTwoFactorPolicy,
+  writeTwoFactorPolicy,
   confirmFactor,
   deleteSecondFactor,
   factorOf,
@@ -11,6 +15,9 @@ import {
   spendRecoveryCode,
 } from '../db/two-factor.js';
 import { SCHEMA } from '../db/schema.js';
+import { verifyPassword } from '../passwords.js';
+import { SecretCipher, totpContext } from '../domain/secret-cipher.js';
+import { londonDay, mustEnrolSecondFactor, TWO_FACTOR_REQUIRED_ROLES } from '../domain/two-factor-policy.js';
 import { base32Decode, base32Encode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, verifyTotp } from '../domain/totp.js';
 
 /**
@@ -24,9 +31,43 @@ export const TWO_FACTOR_MESSAGES = {
   codeWrong: 'That code is not right, or it has already been used.',
   alreadyOn: 'Two-factor sign-in is already on for this account.',
   notEnrolling: 'Start setting up two-factor sign-in first.',
+  notOn: 'Two-factor sign-in is not on for this account.',
+  passwordWrong: 'Your password is not right.',
 } as const;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** What the TOTP use cases need: the database and the cipher of the secrets at rest. */
+export interface TwoFactorDeps {
+  db: Db;
+  cipher: SecretCipher;
+}
+
+/** The secret's bytes from its stored form (sealed; a row from before the encryption in base32). */
+function secretOf(deps: TwoFactorDeps, userId: string, stored: string): Buffer {
+  const base32 = SecretCipher.isSealed(stored) ? deps.cipher.open(stored, totpContext(userId)) : stored;
+  return base32Decode(base32)!;
+}
+
+/** Whether the practice's rule requires this person to set up a second factor before anything else. */
+export async function enrolmentRequired(deps: { db: Db }, userId: string, roles: readonly string[]): Promise<boolean> {
+  if (!roles.some((r) => (TWO_FACTOR_REQUIRED_ROLES as readonly string[]).includes(r))) return false;
+  const policy = await readTwoFactorPolicy(deps.db);
+  if (!policy.requiredFrom) return false;
+  const f = await factorOf(deps.db, userId);
+  return mustEnrolSecondFactor({ roles, requiredFrom: policy.requiredFrom, today: londonDay(), hasSecondFactor: Boolean(f?.confirmed) });
+}
+
+/** The practice's rule: the date from which staff-side roles need a second factor. */
+export async function getTwoFactorPolicy(deps: { db: Db }) {
+  const p = await readTwoFactorPolicy(deps.db);
+  return { required_from: p.requiredFrom, roles: [...TWO_FACTOR_REQUIRED_ROLES], updated_at: p.updatedAt?.toISOString() ?? null };
+}
+
+export async function setTwoFactorPolicy(deps: { db: Db }, p: Principal, input: { required_from: string | null }) {
+  await writeTwoFactorPolicy(deps.db, input.required_from, p.id);
+  return getTwoFactorPolicy(deps);
+}
 
 /** Whether the person has two-factor sign-in on, and how many recovery codes are left. */
 export async function getTwoFactor(deps: { db: Db }, p: Principal) {
@@ -35,24 +76,24 @@ export async function getTwoFactor(deps: { db: Db }, p: Principal) {
 }
 
 /** Start (or restart) enrolment: a new secret, shown once as text and as an otpauth:// URI. */
-export async function startTotpEnrolment(deps: { db: Db; issuer: () => string }, p: Principal) {
+export async function startTotpEnrolment(deps: TwoFactorDeps & { issuer: () => string }, p: Principal) {
   if (p.kind !== 'user') throw new AppError('FORBIDDEN', 'Two-factor sign-in is for people’s accounts.');
   const user = await findUserById(deps.db, p.id);
   if (!user) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
   const existing = await factorOf(deps.db, p.id);
   if (existing?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
   const secret = newTotpSecret();
-  await putUnconfirmedFactor(deps.db, p.id, base32Encode(secret));
+  await putUnconfirmedFactor(deps.db, p.id, deps.cipher.seal(base32Encode(secret), totpContext(p.id)));
   return { secret: base32Encode(secret), otpauth_uri: otpauthUri({ issuer: deps.issuer(), account: user.email, secret }) };
 }
 
 /** Confirm enrolment with a first code: two-factor sign-in is on, and ten recovery codes are shown once. */
-export async function confirmTotpEnrolment(deps: { db: Db }, p: Principal, input: { code: string }) {
+export async function confirmTotpEnrolment(deps: TwoFactorDeps, p: Principal, input: { code: string }) {
   return deps.db.transaction(async (tx) => {
     const row = await factorOf(tx, p.id, { forUpdate: true });
     if (!row) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notEnrolling);
     if (row.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
-    const step = verifyTotp(base32Decode(row.secret)!, input.code, nowSeconds(), null);
+    const step = verifyTotp(secretOf(deps, p.id, row.secret), input.code, nowSeconds(), null);
     if (step === null) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
     await confirmFactor(tx, p.id, step);
     const codes = newRecoveryCodes();
@@ -67,7 +108,7 @@ export async function confirmTotpEnrolment(deps: { db: Db }, p: Principal, input
  * 'missing' when they gave none, 'wrong' otherwise (counted as a failed sign-in by the caller).
  */
 export async function checkSecondFactor(
-  deps: { db: Db },
+  deps: TwoFactorDeps,
   userId: string,
   given: { totp_code?: string; recovery_code?: string },
 ): Promise<'ok' | 'missing' | 'wrong'> {
@@ -77,10 +118,20 @@ export async function checkSecondFactor(
     return (await spendRecoveryCode(deps.db, userId, hashRecoveryCode(given.recovery_code))) ? 'ok' : 'wrong';
   }
   if (!given.totp_code) return 'missing';
-  const step = verifyTotp(base32Decode(f.secret)!, given.totp_code, nowSeconds(), f.lastUsedStep);
+  const step = verifyTotp(secretOf(deps, userId, f.secret), given.totp_code, nowSeconds(), f.lastUsedStep);
   if (step === null) return 'wrong';
   // Only if no other sign-in used this step (or a later one) meanwhile: a code works once.
   return (await advanceUsedStep(deps.db, userId, step)) ? 'ok' : 'wrong';
+}
+
+/**
+ * Seal every TOTP secret still stored in the clear (rows from before issue 32's encryption): run once at
+ * start, after the SQL migrations, since the key is not the database's to know. Idempotent.
+ */
+export async function sealPlainTotpSecrets(deps: TwoFactorDeps): Promise<number> {
+  const rows = await listPlainTotpSecrets(deps.db);
+  for (const r of rows) await resealTotpSecret(deps.db, r.userId, r.secret, deps.cipher.seal(r.secret, totpContext(r.userId)));
+  return rows.length;
 }
 
 /** An administrator turns a person's second factor off (they lost their phone): recorded as an event. */
@@ -94,5 +145,38 @@ export async function resetSecondFactor(deps: { db: Db }, p: Principal, input: {
       { userId: input.userId },
       { actor: { kind: p.kind, id: p.id }, key: input.userId },
     );
+  });
+}
+
+/** New recovery codes (the old ones stop working), after a current code from the app: shown once. */
+export async function regenerateRecoveryCodes(deps: TwoFactorDeps, p: Principal, input: { code: string }) {
+  return deps.db.transaction(async (tx) => {
+    const row = await factorOf(tx, p.id, { forUpdate: true });
+    if (!row?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
+    const step = verifyTotp(secretOf(deps, p.id, row.secret), input.code, nowSeconds(), row.lastUsedStep);
+    if (step === null || !(await advanceUsedStep(tx, p.id, step))) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
+    const codes = newRecoveryCodes();
+    await replaceRecoveryCodes(tx, p.id, codes.map(hashRecoveryCode));
+    return { recovery_codes: codes };
+  });
+}
+
+/** The person turns their own second factor off, with their password and a code (or a recovery code). */
+export async function disableOwnTwoFactor(
+  deps: TwoFactorDeps,
+  p: Principal,
+  input: { password: string; code?: string; recovery_code?: string },
+) {
+  const user = await findUserById(deps.db, p.id);
+  if (!user) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.passwordWrong);
+  const f = await factorOf(deps.db, p.id);
+  if (!f?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
+  if (!input.code && !input.recovery_code) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeRequired);
+  const second = await checkSecondFactor(deps, p.id, { totp_code: input.code, recovery_code: input.recovery_code });
+  if (second !== 'ok') throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
+  await deps.db.transaction(async (tx) => {
+    await deleteSecondFactor(tx, p.id);
+    await enqueueEvent(tx, SCHEMA, 'identity.second_factor_reset', { userId: p.id }, { actor: { kind: p.kind, id: p.id }, key: p.id });
   });
 }
