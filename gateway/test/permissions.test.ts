@@ -69,6 +69,7 @@ const CHECKS: Record<PermissionKey, Check> = {
   'users.view': route('GET', () => '/api/identity/users'),
   'security.lockouts': route('GET', () => '/api/identity/security/lockouts'),
   'two_factor.own': route('GET', () => '/api/identity/auth/two-factor'),
+  'two_factor.policy': route('GET', () => '/api/identity/security/two-factor-policy'),
   roles: route('GET', () => '/api/identity/roles'),
   // Reading (list, summary, one, view link, download) is documents.view; the uploader's client pick
   // has the upload route's guard.
