@@ -32,6 +32,7 @@ const SignupPage = lazyNamed(clientAuthPages, 'SignupPage');
 const TestLoginPage = lazyNamed(() => import('../features/public/TestLoginPage'), 'TestLoginPage');
 const passwordResetPages = () => import('../features/auth/PasswordResetPages');
 const ForgotPasswordPage = lazyNamed(passwordResetPages, 'ForgotPasswordPage');
+const AccountSecurityPage = lazyNamed(() => import('../features/auth/AccountSecurityPage'), 'AccountSecurityPage');
 const ResetPasswordPage = lazyNamed(passwordResetPages, 'ResetPasswordPage');
 
 const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');
@@ -127,6 +128,8 @@ export const routes: RouteObject[] = [
                   { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
                   { path: 'payment-success', element: <PaymentSuccessPage /> },
                   { path: 'integrations', element: <IntegrationsPage /> },
+                  // Two-factor sign-in for every signed-in person, staff and clients (issue 32).
+                  { path: 'account/security', element: <AccountSecurityPage /> },
                 ],
               },
               // The provider returns here; the page hands the code and state to the API, which checks the state.

@@ -1,7 +1,8 @@
 import { FORM_RULES } from '../../shared/form-rules';
 import { useState } from 'react';
-import { Alert, Button, Form, Input } from 'antd';
-import { LockOutlined, MailOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router-dom';
+import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
+import { LockOutlined, MailOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { type LoginBody, type LoginReply } from '@countinghouse/proto';
 import { personSessionReset } from '../../app/person-session';
 import { useAppDispatch } from '../../app/store';
@@ -9,7 +10,13 @@ import { useToast } from '../../shared/toast';
 import { authApi, usePersonLoginMutation } from './api';
 import { forgetPrivateData, personLoginFailure, type LoginFailure } from './session';
 
-type Values = Pick<LoginBody, 'email' | 'password'>;
+type Values = Pick<LoginBody, 'email' | 'password'> & { code?: string };
+
+/** Whether a refused sign-in asks for the second factor (a 401 whose details name totp_code). */
+export function asksForSecondFactor(error: unknown): boolean {
+  const data = (error as { status?: unknown; data?: { error?: { details?: { path?: string }[] } } } | null) ?? null;
+  return data?.status === 401 && Boolean(data.data?.error?.details?.some((d) => d.path === 'totp_code'));
+}
 
 /**
  * E-mail and password sign-in for people. `portal: 'staff'` makes the server refuse (403) anyone
@@ -29,25 +36,48 @@ export function PersonLoginForm({
   const [failure, setFailure] = useState<LoginFailure | null>(null);
   const dispatch = useAppDispatch();
   const toast = useToast();
+  const navigate = useNavigate();
+  // After a correct password for an account with two-factor sign-in: the code (or a recovery code).
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [useRecovery, setUseRecovery] = useState(false);
 
   async function onFinish(values: Values) {
     setFailure(null);
+    const code = values.code?.trim();
+    const second = step === 'code' && code ? (useRecovery ? { recovery_code: code } : { totp_code: code.replace(/\s/g, '') }) : {};
     try {
-      const reply = await login({ email: values.email.trim(), password: values.password, portal }).unwrap();
+      const reply = await login({ email: values.email.trim(), password: values.password, portal, ...second }).unwrap();
       // Whoever signs in must not see data cached for the previous person (or admin).
       dispatch(forgetPrivateData());
       dispatch(personSessionReset());
       const { success: _s, message: _m, access_token: _t, ...me } = reply;
       // Seed "who am I" so the next page paints at once; it re-checks with the server anyway.
       dispatch(authApi.util.upsertQueryData('me', undefined, me));
+      // The practice requires a second factor and this person has none yet: enrolment before anything else.
+      if (reply.two_factor_enrolment_required) {
+        navigate('/account/security', { replace: true });
+        return;
+      }
       onSignedIn(reply);
     } catch (error) {
+      if (step === 'password' && asksForSecondFactor(error)) {
+        setStep('code');
+        return;
+      }
       const f = personLoginFailure(error);
       setFailure(f);
       if (f.title) toast.notifyError(f.title, f.text, 'person-login');
       else toast.error(f.text, 'person-login');
-      form.setFieldValue('password', '');
+      if (step === 'code') form.setFieldValue('code', '');
+      else form.setFieldValue('password', '');
     }
+  }
+
+  function backToPassword() {
+    setStep('password');
+    setUseRecovery(false);
+    setFailure(null);
+    form.setFieldsValue({ password: '', code: '' });
   }
 
   return (
@@ -63,15 +93,54 @@ export function PersonLoginForm({
         />
       )}
       <Form<Values> form={form} name={`${portal}-login`} layout="vertical" requiredMark={false} onFinish={onFinish} disabled={isLoading}>
-        <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')}>
+        <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')} hidden={step === 'code'}>
           <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoFocus autoComplete="username" maxLength={254} />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]}>
+        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]} hidden={step === 'code'}>
           <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="current-password" maxLength={200} />
         </Form.Item>
+        {step === 'code' && (
+          <>
+            <Typography.Paragraph>
+              {useRecovery
+                ? 'Enter one of your recovery codes. Each works once.'
+                : 'Enter the 6-digit code from your authenticator app.'}
+            </Typography.Paragraph>
+            <Form.Item
+              key={useRecovery ? 'recovery' : 'totp'}
+              label={useRecovery ? 'Recovery code' : 'Authentication code'}
+              name="code"
+              rules={[{ required: true, message: useRecovery ? 'Please enter a recovery code' : 'Please enter the code from your app' }]}
+            >
+              <Input
+                autoFocus
+                autoComplete="one-time-code"
+                inputMode={useRecovery ? 'text' : 'numeric'}
+                maxLength={useRecovery ? 40 : 7}
+                prefix={<SafetyCertificateOutlined aria-hidden="true" />}
+              />
+            </Form.Item>
+          </>
+        )}
         <Button type="primary" htmlType="submit" block loading={isLoading}>
-          {submitLabel}
+          {step === 'code' ? 'Verify' : submitLabel}
         </Button>
+        {step === 'code' && (
+          <Flex justify="space-between" wrap gap={8} className="auth-page__links">
+            <Button
+              type="link"
+              onClick={() => {
+                setUseRecovery((r) => !r);
+                form.setFieldValue('code', '');
+              }}
+            >
+              {useRecovery ? 'Use the code from my app' : 'Use a recovery code'}
+            </Button>
+            <Button type="link" onClick={backToPassword}>
+              Start again
+            </Button>
+          </Flex>
+        )}
       </Form>
     </>
   );

@@ -212,7 +212,10 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
         </>
       )}
       <Card title="Your account" className="client-gap">
-        <ChangePasswordButton realm="user" />
+        <Space wrap>
+          <ChangePasswordButton realm="user" />
+          <ButtonLink to="/account/security">Account security</ButtonLink>
+        </Space>
       </Card>
       <PracticeContact />
     </div>

@@ -36,6 +36,7 @@ import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { ROLE_LABELS, RoleTag } from '../staff/roles';
 import { useDeactivateAdminAccountMutation, useGrantRoleMutation, useRevokeRoleMutation, useRolePeopleQuery, useRolesQuery } from './api';
+import { TwoFactorPolicyCard } from '../auth/TwoFactorPolicyCard';
 import './roles.css';
 
 const NO_HOLDERS_TEXT = 'No one holds this role';
@@ -75,6 +76,7 @@ export function RolesPage() {
         out and signs in again with what is left.
       </Typography.Paragraph>
       <PermissionMatrix />
+      <TwoFactorPolicyCard />
       <GrantForm />
       {failed && <Alert type="error" showIcon title={MESSAGES.failedToLoadRoles} />}
       <Row gutter={[16, 16]}>

@@ -46,6 +46,7 @@ export function StaffDashboardPage() {
   const status = me.isError ? httpStatus(me.error) : undefined;
   const signedOut = ended !== null || status === 401 || status === 403;
   const notAllowed = !signedOut && me.data !== undefined && !hasStaffPortalAccess(me.data);
+  const mustEnrol = me.data?.two_factor_enrolment_required === true;
 
   const left = useRef(false);
   useEffect(() => {
@@ -59,10 +60,14 @@ export function StaffDashboardPage() {
       left.current = true;
       toast.error(MESSAGES.noAccessToArea, 'person-session');
       void signOut({ to: '/staff-login', announce: false });
+    } else if (mustEnrol) {
+      // The practice requires two-factor sign-in and this person has none yet (issue 32).
+      left.current = true;
+      navigate('/account/security', { replace: true });
     }
-  }, [signedOut, notAllowed, dispatch, navigate, toast, signOut]);
+  }, [signedOut, notAllowed, mustEnrol, dispatch, navigate, toast, signOut]);
 
-  if (signedOut || notAllowed) return <PageSpinner label={CHECKING} />;
+  if (signedOut || notAllowed || mustEnrol) return <PageSpinner label={CHECKING} />;
   if (me.isError) {
     return (
       <Result
@@ -177,6 +182,9 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
             My work
           </Link>
           <ChangePasswordButton realm="user" staff />
+          <Link to="/account/security" className="ant-btn ant-btn-default ant-btn-color-default ant-btn-variant-outlined">
+            Account security
+          </Link>
           <Button icon={<LogoutOutlined />} onClick={onSignOut} loading={isSigningOut}>
             Logout
           </Button>

@@ -36,6 +36,7 @@ export function WorkLayout() {
   const status = me.isError ? httpStatus(me.error) : undefined;
   const signedOut = ended !== null || status === 401 || status === 403;
   const notAllowed = !signedOut && me.data !== undefined && !hasWorkspaceAccess(me.data);
+  const mustEnrol = me.data?.two_factor_enrolment_required === true;
 
   const left = useRef(false);
   useEffect(() => {
@@ -49,10 +50,14 @@ export function WorkLayout() {
       left.current = true;
       toast.error(MESSAGES.noAccessToArea, 'person-session');
       navigate('/client-dashboard', { replace: true });
+    } else if (mustEnrol) {
+      // The practice requires two-factor sign-in and this person has none yet (issue 32).
+      left.current = true;
+      navigate('/account/security', { replace: true });
     }
-  }, [signedOut, notAllowed, dispatch, navigate, toast]);
+  }, [signedOut, notAllowed, mustEnrol, dispatch, navigate, toast]);
 
-  if (signedOut || notAllowed) return <PageSpinner fullScreen label={CHECKING} />;
+  if (signedOut || notAllowed || mustEnrol) return <PageSpinner fullScreen label={CHECKING} />;
   if (me.isError)
     return (
       <Result
@@ -82,6 +87,7 @@ export function WorkLayout() {
             My work
           </NavLink>
           {hasStaffPortalAccess(me.data) && <Link to="/staff/dashboard">Staff portal</Link>}
+          <NavLink to="/account/security">Account security</NavLink>
         </nav>
         <span>{firstNameOrEmail(me.data)}</span>
         <Button icon={<LogoutOutlined />} onClick={() => void signOut({ to: '/login' })} loading={isSigningOut}>

@@ -1,0 +1,72 @@
+import { IDENTITY_ROUTES, type Me, type MessageReply } from '@countinghouse/proto';
+import { api, apiPath } from '../../app/api';
+
+/** Whether two-factor sign-in is on, and how many recovery codes are left. */
+export interface TwoFactorStatus {
+  totp_enabled: boolean;
+  recovery_codes_left: number;
+}
+
+/** The practice's rule: the date from which staff-side roles must use two-factor sign-in. */
+export interface TwoFactorPolicy {
+  required_from: string | null;
+  roles: string[];
+  updated_at: string | null;
+}
+
+/** Two-factor sign-in for the signed-in person (issue 32), and the administrators' rule. */
+export const twoFactorApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    twoFactorStatus: build.query<TwoFactorStatus, void>({
+      query: () => apiPath(IDENTITY_ROUTES.twoFactor),
+      extraOptions: { auth: 'user' },
+      providesTags: ['PersonSession'],
+    }),
+    startTotp: build.mutation<{ secret: string; otpauth_uri: string }, void>({
+      query: () => ({ url: apiPath(IDENTITY_ROUTES.twoFactorTotp), method: 'POST' }),
+      extraOptions: { auth: 'user' },
+    }),
+    confirmTotp: build.mutation<{ recovery_codes: string[] }, { code: string }>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.twoFactorTotpConfirm), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+    }),
+    newRecoveryCodes: build.mutation<{ recovery_codes: string[] }, { code: string }>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.twoFactorRecoveryCodes), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+    }),
+    disableTwoFactor: build.mutation<MessageReply, { password: string; code?: string; recovery_code?: string }>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.twoFactorDisable), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+      invalidatesTags: ['PersonSession'],
+    }),
+    /** A new access token (after enrolling, one without the enrolment restriction). */
+    refreshPersonSession: build.mutation<Me, void>({
+      query: () => ({ url: apiPath(IDENTITY_ROUTES.refresh), method: 'POST' }),
+      extraOptions: { auth: 'none' },
+      invalidatesTags: ['PersonSession'],
+    }),
+    twoFactorPolicy: build.query<TwoFactorPolicy, void>({
+      query: () => apiPath(IDENTITY_ROUTES.twoFactorPolicy),
+      extraOptions: { auth: 'any' },
+    }),
+    setTwoFactorPolicy: build.mutation<TwoFactorPolicy, { required_from: string | null }>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.twoFactorPolicy), method: 'PUT', body }),
+      extraOptions: { auth: 'any' },
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled;
+        dispatch(twoFactorApi.util.upsertQueryData('twoFactorPolicy', undefined, data));
+      },
+    }),
+  }),
+});
+
+export const {
+  useTwoFactorStatusQuery,
+  useStartTotpMutation,
+  useConfirmTotpMutation,
+  useNewRecoveryCodesMutation,
+  useDisableTwoFactorMutation,
+  useRefreshPersonSessionMutation,
+  useTwoFactorPolicyQuery,
+  useSetTwoFactorPolicyMutation,
+} = twoFactorApi;
