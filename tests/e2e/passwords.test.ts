@@ -1,6 +1,8 @@
 import { IDENTITY_ROUTES, MESSAGES } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, totp } from '../../services/identity/src/domain/totp.js';
+import { auditPage, describeProblems } from './a11y.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue #21 in Chromium against the all-in-one server: forgot password → the outgoing-mail log (no
@@ -11,6 +13,7 @@ let admin: BrowserContext;
 let adminPage: Page;
 
 const CLIENT = { email: 'forgetful.fiona@example.co.uk', password: 'fiona-first-pass-1', next: 'fiona-second-pass-2' };
+const CAREFUL = { email: 'careful.carol@example.co.uk', password: 'carol-careful-pass-1' };
 
 beforeAll(async () => {
   server = await startE2EServer();
@@ -28,6 +31,12 @@ beforeAll(async () => {
     body: JSON.stringify({ email: CLIENT.email, password: CLIENT.password, first_name: 'Fiona' }),
   });
   expect(signup.status).toBe(201);
+  const carol = await fetch(`${server.baseUrl}${IDENTITY_ROUTES.signup}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: CAREFUL.email, password: CAREFUL.password, first_name: 'Carol' }),
+  });
+  expect(carol.status).toBe(201);
 });
 afterAll(async () => {
   await browser?.close();
@@ -101,5 +110,52 @@ describe('passwords and invitations in the browser', () => {
     await adminPage.getByTestId('invitation').filter({ hasText: 'new.joiner@example.co.uk' }).getByText('pending').waitFor();
     expect(await adminPage.getByRole('button', { name: 'Copy Link' }).count()).toBe(0);
     expect(await adminPage.content()).not.toContain(new URL(link).searchParams.get('token')!);
+  });
+
+  it('two-factor sign-in (issue 32): set up on Account security with the QR code or the key, then sign in with a code', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    const now = () => Math.floor(Date.now() / 1000);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(CAREFUL.email);
+    await page.getByLabel('Password').fill(CAREFUL.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL('**/client-dashboard');
+    await page.getByRole('link', { name: 'Account security' }).click();
+    await page.waitForURL('**/account/security');
+    const setUp = page.getByRole('button', { name: 'Set up an authenticator app' });
+    // The page before and during enrolment, at 1280 and 390 px.
+    const before = await auditPage(page, '/account/security', (p) => p.getByRole('button', { name: 'Set up an authenticator app' }).waitFor());
+    expect(describeProblems(before)).toEqual([]);
+    await setUp.click();
+    await page.getByRole('img', { name: /QR code/ }).locator('svg').waitFor();
+    const key = base32Decode((await page.getByTestId('totp-secret').innerText()).replace(/\s/g, ''))!;
+    await page.getByLabel('Authentication code').fill(totp(key, now() - 30));
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await codes.first().waitFor();
+    expect(await codes.count()).toBe(10);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download codes' }).click();
+    expect((await download).suggestedFilename()).toBe('countinghouse-recovery-codes.txt');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL('**/client-dashboard');
+    const after = await auditPage(page, '/account/security', (p) => p.getByRole('button', { name: 'New recovery codes' }).waitFor());
+    expect(describeProblems(after)).toEqual([]);
+    await context.close();
+
+    // A new browser: the password, then the code the app shows now.
+    const again = await newContext(browser, server.baseUrl);
+    const next = await again.newPage();
+    await next.goto('/login');
+    await next.getByLabel('Email').fill(CAREFUL.email);
+    await next.getByLabel('Password').fill(CAREFUL.password);
+    await next.getByLabel('Password').press('Enter');
+    const code = next.getByLabel('Authentication code');
+    await code.waitFor();
+    await code.fill(totp(key, now()));
+    await code.press('Enter');
+    await next.waitForURL('**/client-dashboard');
+    await again.close();
   });
 });
