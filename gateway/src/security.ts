@@ -167,4 +167,4 @@ export function installGatewayGuards(app: App, o: GuardOptions) {
 }
 
 /** What a person who must set up two-factor sign-in first can still call: who am I, sign out, refresh, enrolment. */
-const OPEN_DURING_ENROLMENT = /^\/api\/identity\/auth\/(me|logout|refresh|two-factor(\/.*)?)$/;
+const OPEN_DURING_ENROLMENT = /^\/api\/identity\/auth\/(me|logout|refresh|two-factor(\/.*)?|passkeys(\/.*)?)$/;

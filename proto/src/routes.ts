@@ -9,6 +9,9 @@ export type PublicApiRoute =
 
 export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'POST', path: '/api/identity/admin/login' },
+  // Passkey sign-in (issue 32): the options (a challenge) and the signed answer.
+  { method: 'POST', path: '/api/identity/auth/passkeys/sign-in/options' },
+  { method: 'POST', path: '/api/identity/auth/passkeys/sign-in' },
   { method: 'POST', path: '/api/identity/admin/refresh' },
   { method: 'POST', path: '/api/identity/admin/logout' },
   { method: 'GET', path: '/api/public/config' },
@@ -38,6 +41,7 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
 export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
   '/api/identity/admin/login',
   '/api/identity/auth/login',
+  '/api/identity/auth/passkeys/sign-in',
   '/api/identity/auth/signup',
   '/api/identity/invitations/accept',
   // Each request may send an e-mail, and a reset token or a current password is a secret to guess.

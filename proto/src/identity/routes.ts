@@ -30,4 +30,10 @@ export const IDENTITY_ROUTES = {
   twoFactorRecoveryCodes: '/api/identity/auth/two-factor/recovery-codes',
   twoFactorDisable: '/api/identity/auth/two-factor/disable',
   twoFactorPolicy: '/api/identity/security/two-factor-policy',
+  passkeys: '/api/identity/auth/passkeys',
+  passkey: (id: string) => `/api/identity/auth/passkeys/${id}`,
+  passkeyRegisterOptions: '/api/identity/auth/passkeys/register/options',
+  passkeyRegister: '/api/identity/auth/passkeys/register',
+  passkeySignInOptions: '/api/identity/auth/passkeys/sign-in/options',
+  passkeySignIn: '/api/identity/auth/passkeys/sign-in',
 } as const;

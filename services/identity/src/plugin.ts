@@ -9,6 +9,7 @@ import { pruneThrottle } from './db/throttle.js';
 import { senderOf } from './domain/sender.js';
 import { SecretCipher } from './domain/secret-cipher.js';
 import { sealPlainTotpSecrets } from './use-cases/two-factor.js';
+import { relyingParty } from './use-cases/passkeys.js';
 import { subscribeEngagementMail } from './consumers/engagement-mail.js';
 import { subscribeIdentityReminderMail } from './consumers/identity-reminder-mail.js';
 import { subscribeRequestsMail } from './consumers/requests-mail.js';
@@ -77,6 +78,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
     secretKey = randomBytes(32);
   }
   const cipher = new SecretCipher(secretKey);
+  const rp = () => relyingParty(runtime.publicUrl, practiceName());
   // Rows written before the secrets were encrypted (issue 32) are sealed now, once.
   const sealed = await sealPlainTotpSecrets({ db, cipher });
   if (sealed > 0) runtime.logger.info({ sealed }, 'identity: two-factor secrets encrypted at rest');
@@ -93,8 +95,8 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', revocations);
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
   adminAuthRoutes(app, { db, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
-  peopleAuthRoutes(app, { db, cipher, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
-  twoFactorRoutes(app, { db, cipher, issuer: practiceName });
+  peopleAuthRoutes(app, { db, cipher, rp, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
+  twoFactorRoutes(app, { db, cipher, rp, issuer: practiceName });
   invitationRoutes(app, { db, mailer, publicUrl: runtime.publicUrl, practiceName });
   staffRoutes(app, { db, sessions: userSessions, revocations });
   userRoutes(app, { db, mailer });

@@ -110,7 +110,7 @@ describe('the practice requires two-factor sign-in of the staff side from a date
     [['client'], '2026-12-01', '2027-01-15', false, false, 'never a client'],
     [['staff'], '2026-12-01', '2027-01-15', true, false, 'already enrolled'],
     [['staff'], null, '2027-01-15', false, false, 'no date set'],
-  ] as const)('%j, required from %s, on %s, enrolled %s → %s (%s)', (roles, requiredFrom, today, hasSecondFactor, expected) => {
+  ] as const)('%j, required from %s, on %s, enrolled %s → %s (%s)', (roles, requiredFrom, today, hasSecondFactor, expected, _why) => {
     expect(mustEnrolSecondFactor({ roles, requiredFrom, today, hasSecondFactor })).toBe(expected);
   });
 

@@ -315,3 +315,38 @@ export const twoFactorPolicy = identity.table('two_factor_policy', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: uuid('updated_by'),
 });
+
+/**
+ * A person's passkeys (WebAuthn, issue 32): sign-in without a password, the device checking the person
+ * (user verification) so one gesture is two factors. The public key only; the private one never leaves
+ * the device. `counter` is the signature counter the authenticator last reported.
+ */
+export const passkeys = identity.table(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** base64url credential id, as the browser reports it. */
+    credentialId: text('credential_id').notNull(),
+    /** base64url COSE public key. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('passkeys_credential_idx').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
+/** The WebAuthn challenges handed out (register or sign in): single use, five minutes. */
+export const webauthnChallenges = identity.table('webauthn_challenges', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** The person registering a passkey; null for a sign-in (the passkey says who it is). */
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').notNull(),
+  challenge: text('challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

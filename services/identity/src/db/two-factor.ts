@@ -60,7 +60,8 @@ export async function advanceUsedStep(db: DbOrTx, userId: string, step: number):
 export async function deleteSecondFactor(tx: DbOrTx, userId: string): Promise<boolean> {
   const gone = await tx.execute(sql`delete from identity.totp_factors where user_id = ${userId} returning user_id`);
   await tx.execute(sql`delete from identity.recovery_codes where user_id = ${userId}`);
-  return gone.rows.length > 0;
+  const keys = await tx.execute(sql`delete from identity.passkeys where user_id = ${userId} returning id`);
+  return gone.rows.length > 0 || keys.rows.length > 0;
 }
 
 /** The date from which staff-side roles must have a second factor (YYYY-MM-DD), or null. */
@@ -85,4 +86,89 @@ export async function listPlainTotpSecrets(db: DbOrTx): Promise<{ userId: string
 /** Replace a plain secret by its sealed form, only if it is still the plain one. */
 export async function resealTotpSecret(db: DbOrTx, userId: string, plain: string, sealed: string): Promise<void> {
   await db.execute(sql`update identity.totp_factors set secret = ${sealed} where user_id = ${userId} and secret = ${plain}`);
+}
+
+// ── passkeys (WebAuthn) ─────────────────────────────────────────────────────────────────────────
+
+export interface PasskeyRow {
+  id: string;
+  userId: string;
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+function passkeyOf(r: Record<string, unknown>): PasskeyRow {
+  return {
+    id: String(r.id),
+    userId: String(r.user_id),
+    credentialId: String(r.credential_id),
+    publicKey: String(r.public_key),
+    counter: Number(r.counter),
+    transports: (r.transports as string[] | null) ?? [],
+    name: String(r.name),
+    createdAt: new Date(String(r.created_at)),
+    lastUsedAt: r.last_used_at == null ? null : new Date(String(r.last_used_at)),
+  };
+}
+
+export async function passkeysOf(db: DbOrTx, userId: string): Promise<PasskeyRow[]> {
+  const res = await db.execute(sql`select * from identity.passkeys where user_id = ${userId} order by created_at`);
+  return res.rows.map(passkeyOf);
+}
+
+export async function passkeyByCredential(db: DbOrTx, credentialId: string): Promise<PasskeyRow | null> {
+  const res = await db.execute(sql`select * from identity.passkeys where credential_id = ${credentialId}`);
+  return res.rows[0] ? passkeyOf(res.rows[0]) : null;
+}
+
+export async function insertPasskey(
+  db: DbOrTx,
+  p: { userId: string; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string },
+): Promise<void> {
+  await db.execute(sql`
+    insert into identity.passkeys (user_id, credential_id, public_key, counter, transports, name)
+    values (${p.userId}, ${p.credentialId}, ${p.publicKey}, ${p.counter}, ${`{${p.transports.map((t) => `"${t.replace(/["\\]/g, '')}"`).join(',')}}`}::text[], ${p.name})`);
+}
+
+/** Record a use; the counter only moves forward (a cloned authenticator shows an older one). */
+export async function markPasskeyUsed(db: DbOrTx, id: string, counter: number): Promise<void> {
+  await db.execute(sql`update identity.passkeys set counter = greatest(counter, ${counter}), last_used_at = now() where id = ${id}`);
+}
+
+export async function deletePasskey(db: DbOrTx, userId: string, id: string): Promise<boolean> {
+  const gone = await db.execute(sql`delete from identity.passkeys where user_id = ${userId} and id = ${id} returning id`);
+  return gone.rows.length > 0;
+}
+
+export async function hasPasskey(db: DbOrTx, userId: string): Promise<boolean> {
+  const res = await db.execute(sql`select 1 from identity.passkeys where user_id = ${userId} limit 1`);
+  return res.rows.length > 0;
+}
+
+/** A challenge handed out for five minutes; its id goes back to the browser. */
+export async function putChallenge(db: DbOrTx, o: { userId: string | null; purpose: 'register' | 'sign-in'; challenge: string }): Promise<string> {
+  const res = await db.execute(sql`
+    insert into identity.webauthn_challenges (user_id, purpose, challenge, expires_at)
+    values (${o.userId}, ${o.purpose}, ${o.challenge}, now() + interval '5 minutes') returning id`);
+  // expired ones of anybody go at the same time
+  await db.execute(sql`delete from identity.webauthn_challenges where expires_at < now() - interval '1 hour'`);
+  return String(res.rows[0]!.id);
+}
+
+/** Take (and so spend) a live challenge: single use. */
+export async function takeChallenge(
+  db: DbOrTx,
+  o: { id: string; purpose: 'register' | 'sign-in'; userId: string | null },
+): Promise<string | null> {
+  const res = await db.execute(sql`
+    delete from identity.webauthn_challenges
+     where id = ${o.id} and purpose = ${o.purpose} and expires_at > now()
+       and user_id is not distinct from ${o.userId}
+    returning challenge`);
+  return res.rows[0] ? String(res.rows[0].challenge) : null;
 }

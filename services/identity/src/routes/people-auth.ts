@@ -7,12 +7,14 @@ import type { SecretCipher } from '../domain/secret-cipher.js';
 import { displayName, normaliseEmail } from '../domain/roles.js';
 import { findPersonByPassword, getMe, getPersonSession, signUp, startPersonSession } from '../use-cases/sign-in.js';
 import { checkSecondFactor, TWO_FACTOR_MESSAGES } from '../use-cases/two-factor.js';
+import { PASSKEY_MESSAGES, passkeySignInOptions, verifyPasskeySignIn, type RelyingParty } from '../use-cases/passkeys.js';
 import { PEOPLE_COOKIES, sessionCookies } from './cookies.js';
 import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
 export interface PeopleAuthDeps {
   db: Db;
   cipher: SecretCipher;
+  rp: () => RelyingParty;
   signer: TokenSigner;
   sessions: SessionStore;
   cookieSecure: boolean;
@@ -94,6 +96,61 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     },
   );
 
+  // Passkey sign-in (issue 32): a challenge, then the device's signed answer; no password.
+  app.post(
+    '/auth/passkeys/sign-in/options',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'A WebAuthn challenge for signing in with a passkey',
+        response: { 200: Type.Object({ challenge_id: Type.String(), options: Type.Object({}, { additionalProperties: true }) }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return passkeySignInOptions(deps);
+    },
+  );
+
+  app.post(
+    '/auth/passkeys/sign-in',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Sign in with a passkey (staff and clients): the signed WebAuthn answer',
+        body: Type.Object(
+          {
+            challenge_id: Type.String({ format: 'uuid' }),
+            response: Type.Object({ id: Type.String({ minLength: 1, maxLength: 1400 }) }, { additionalProperties: true }),
+            portal: Type.Optional(Type.Union([Type.Literal('staff'), Type.Literal('client')])),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: LoginReplySchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const user = await throttledSignIn(
+        request,
+        reply,
+        db,
+        { scope: 'user', key: `passkey:${body.response.id.slice(0, 200)}` },
+        () => verifyPasskeySignIn(deps, body as Parameters<typeof verifyPasskeySignIn>[1]),
+        () => new AppError('INVALID_CREDENTIALS', PASSKEY_MESSAGES.failed),
+      );
+      const { session, refreshToken, me } = await startPersonSession(deps, user, { portal: body.portal, origin: sessionOrigin(request) });
+      const access = await signFor(me, session.id);
+      cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
+      return {
+        ...me,
+        success: true,
+        message: body.portal === 'staff' ? MESSAGES.welcomeBack : MESSAGES.loginSuccessful,
+        access_token: access.token,
+      };
+    },
+  );
+
   app.post(
     '/auth/refresh',
     {
@@ -153,6 +210,7 @@ async function passSecondFactor<T extends { id: string }>(
   body: { totp_code?: string; recovery_code?: string },
 ): Promise<T | null> {
   const r = await checkSecondFactor(deps, found.id, body);
+  if (r === 'passkey') throw new AppError('UNAUTHENTICATED', PASSKEY_MESSAGES.useIt, [{ path: 'passkey', message: 'required' }]);
   if (r === 'missing')
     throw new AppError('UNAUTHENTICATED', TWO_FACTOR_MESSAGES.codeRequired, [{ path: 'totp_code', message: 'required' }]);
   return r === 'ok' ? found : null;

@@ -1,7 +1,8 @@
 import { requireAuth, requireRole, type App, type Db } from '@countinghouse/kit';
-import { MessageReplySchema, rolesFor } from '@countinghouse/proto';
+import { MessageReplySchema, rolesFor, SafeString } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type { SecretCipher } from '../domain/secret-cipher.js';
+import { listPasskeys, passkeyRegistrationOptions, registerPasskey, removePasskey, type RelyingParty } from '../use-cases/passkeys.js';
 import {
   confirmTotpEnrolment,
   disableOwnTwoFactor,
@@ -17,7 +18,7 @@ const ErrorRef = Type.Ref('ErrorBody');
 const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef };
 
 /** Two-factor sign-in (issue 32): enrolment for any signed-in person, the administrators' reset. */
-export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; issuer: () => string }) {
+export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; issuer: () => string; rp: () => RelyingParty }) {
   const signedIn = requireRole(rolesFor('two_factor.own'), { duringEnrolment: true });
 
   app.get(
@@ -104,6 +105,80 @@ export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; 
     async (request) => {
       await disableOwnTwoFactor(deps, requireAuth(request), request.body);
       return { success: true, message: 'Two-factor sign-in is off.' };
+    },
+  );
+
+  const PasskeyListSchema = Type.Object({
+    passkeys: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        created_at: Type.String({ format: 'date-time' }),
+        last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      }),
+    ),
+  });
+
+  app.get(
+    '/auth/passkeys',
+    {
+      preHandler: signedIn,
+      schema: { tags: ['identity'], summary: 'The signed-in person’s passkeys', response: { 200: PasskeyListSchema, ...E } },
+    },
+    async (request) => listPasskeys(deps, requireAuth(request)),
+  );
+
+  app.post(
+    '/auth/passkeys/register/options',
+    {
+      preHandler: signedIn,
+      schema: {
+        tags: ['identity'],
+        summary: 'A WebAuthn challenge for adding a passkey',
+        response: { 200: Type.Object({ challenge_id: Type.String(), options: Type.Object({}, { additionalProperties: true }) }), ...E },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return passkeyRegistrationOptions(deps, requireAuth(request));
+    },
+  );
+
+  app.post(
+    '/auth/passkeys/register',
+    {
+      preHandler: signedIn,
+      schema: {
+        tags: ['identity'],
+        summary: 'Add a passkey: the device’s signed WebAuthn answer',
+        body: Type.Object(
+          {
+            challenge_id: Type.String({ format: 'uuid' }),
+            response: Type.Object({ id: Type.String({ minLength: 1, maxLength: 1400 }) }, { additionalProperties: true }),
+            name: Type.Optional(SafeString({ maxLength: 80 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: PasskeyListSchema, ...E },
+      },
+    },
+    async (request) => registerPasskey(deps, requireAuth(request), request.body as Parameters<typeof registerPasskey>[2]),
+  );
+
+  app.delete(
+    '/auth/passkeys/:id',
+    {
+      preHandler: signedIn,
+      schema: {
+        tags: ['identity'],
+        summary: 'Remove one of one’s passkeys',
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: MessageReplySchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef },
+      },
+    },
+    async (request) => {
+      await removePasskey(deps, requireAuth(request), request.params.id);
+      return { success: true, message: 'Passkey removed.' };
     },
   );
 

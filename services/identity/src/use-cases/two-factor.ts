@@ -2,6 +2,7 @@ import { AppError, enqueueEvent, type Db, type Principal } from '@countinghouse/
 import { findUserById } from '../db/queries.js';
 import {
   advanceUsedStep,
+  hasPasskey,
   listPlainTotpSecrets,
   resealTotpSecret,
   readTwoFactorPolicy,
@@ -55,7 +56,8 @@ export async function enrolmentRequired(deps: { db: Db }, userId: string, roles:
   const policy = await readTwoFactorPolicy(deps.db);
   if (!policy.requiredFrom) return false;
   const f = await factorOf(deps.db, userId);
-  return mustEnrolSecondFactor({ roles, requiredFrom: policy.requiredFrom, today: londonDay(), hasSecondFactor: Boolean(f?.confirmed) });
+  const enrolled = Boolean(f?.confirmed) || (await hasPasskey(deps.db, userId));
+  return mustEnrolSecondFactor({ roles, requiredFrom: policy.requiredFrom, today: londonDay(), hasSecondFactor: enrolled });
 }
 
 /** The practice's rule: the date from which staff-side roles need a second factor. */
@@ -111,9 +113,10 @@ export async function checkSecondFactor(
   deps: TwoFactorDeps,
   userId: string,
   given: { totp_code?: string; recovery_code?: string },
-): Promise<'ok' | 'missing' | 'wrong'> {
+): Promise<'ok' | 'missing' | 'wrong' | 'passkey'> {
   const f = await factorOf(deps.db, userId);
-  if (!f?.confirmed) return 'ok';
+  // A passkey without an authenticator app: the password alone is not enough, the passkey signs in.
+  if (!f?.confirmed) return (await hasPasskey(deps.db, userId)) ? 'passkey' : 'ok';
   if (given.recovery_code) {
     return (await spendRecoveryCode(deps.db, userId, hashRecoveryCode(given.recovery_code))) ? 'ok' : 'wrong';
   }
@@ -174,7 +177,7 @@ export async function disableOwnTwoFactor(
   if (!f?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
   if (!input.code && !input.recovery_code) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeRequired);
   const second = await checkSecondFactor(deps, p.id, { totp_code: input.code, recovery_code: input.recovery_code });
-  if (second !== 'ok') throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
+  if (second !== 'ok' && second !== 'passkey') throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
   await deps.db.transaction(async (tx) => {
     await deleteSecondFactor(tx, p.id);
     await enqueueEvent(tx, SCHEMA, 'identity.second_factor_reset', { userId: p.id }, { actor: { kind: p.kind, id: p.id }, key: p.id });
