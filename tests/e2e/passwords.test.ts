@@ -14,6 +14,7 @@ let adminPage: Page;
 
 const CLIENT = { email: 'forgetful.fiona@example.co.uk', password: 'fiona-first-pass-1', next: 'fiona-second-pass-2' };
 const CAREFUL = { email: 'careful.carol@example.co.uk', password: 'carol-careful-pass-1' };
+const KEYED = { email: 'keyed.kim@example.co.uk', password: 'kim-passkey-pass-1' };
 
 beforeAll(async () => {
   server = await startE2EServer();
@@ -37,6 +38,12 @@ beforeAll(async () => {
     body: JSON.stringify({ email: CAREFUL.email, password: CAREFUL.password, first_name: 'Carol' }),
   });
   expect(carol.status).toBe(201);
+  const kim = await fetch(`${server.baseUrl}${IDENTITY_ROUTES.signup}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: KEYED.email, password: KEYED.password, first_name: 'Kim' }),
+  });
+  expect(kim.status).toBe(201);
 });
 afterAll(async () => {
   await browser?.close();
@@ -157,5 +164,43 @@ describe('passwords and invitations in the browser', () => {
     await code.press('Enter');
     await next.waitForURL('**/client-dashboard');
     await again.close();
+  });
+
+  it('passkeys (issue 32): add one on Account security, then sign in with it alone (Chromium virtual authenticator)', async () => {
+    // WebAuthn takes no IP address as its relying party: the same server as http://localhost:port.
+    const local = server.baseUrl.replace('127.0.0.1', 'localhost');
+    const context = await newContext(browser, local);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(KEYED.email);
+    await page.getByLabel('Password').fill(KEYED.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL('**/client-dashboard');
+    await page.goto('/account/security');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('list', { name: 'Your passkeys' }).getByRole('listitem').first().waitFor();
+
+    // Signed out: the passkey alone signs in, and the password alone no longer does.
+    await context.clearCookies();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(KEYED.email);
+    await page.getByLabel('Password').fill(KEYED.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.getByText('This account signs in with a passkey').first().waitFor();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL('**/client-dashboard');
+    await context.close();
   });
 });

@@ -1,14 +1,19 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Flex, Form, Input, Modal, QRCode, Skeleton, Space, Tag, Typography } from 'antd';
-import { DownloadOutlined, LockOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { homeFor, MESSAGES } from '@countinghouse/proto';
+import { DownloadOutlined, KeyOutlined, LockOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { formatDate, homeFor, MESSAGES } from '@countinghouse/proto';
 import { useNavigate } from 'react-router-dom';
 import { errorBody } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { useMeQuery } from './api';
+import { cancelled, createPasskey, webAuthnAvailable } from './webauthn';
 import {
+  usePasskeyRegisterOptionsMutation,
+  usePasskeysQuery,
+  useRegisterPasskeyMutation,
+  useRemovePasskeyMutation,
   useConfirmTotpMutation,
   useDisableTwoFactorMutation,
   useNewRecoveryCodesMutation,
@@ -258,6 +263,85 @@ function DisableButton() {
   );
 }
 
+/** Passkeys: sign in with the device's lock (fingerprint, face, PIN) instead of a password. */
+function PasskeysCard({ onAdded }: { onAdded: () => void }) {
+  const list = usePasskeysQuery();
+  const [options] = usePasskeyRegisterOptionsMutation();
+  const [register] = useRegisterPasskeyMutation();
+  const [remove, removing] = useRemovePasskeyMutation();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const toast = useToast();
+  const supported = webAuthnAvailable();
+
+  async function add() {
+    setFailure(null);
+    setBusy(true);
+    try {
+      const o = await options().unwrap();
+      const response = await createPasskey(o.options);
+      await register({ challenge_id: o.challenge_id, response, name: navigator.platform ? `Passkey (${navigator.platform})` : 'Passkey' }).unwrap();
+      toast.success(serverText('Passkey added. You can sign in with it instead of your password.'), 'passkeys');
+      onAdded();
+    } catch (e) {
+      if (!cancelled(e)) setFailure(errorBody(e)?.message ?? 'The passkey could not be added. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title="Passkeys" className="account-security__card">
+      <Typography.Paragraph>
+        A passkey signs you in with your device’s lock (fingerprint, face or PIN) instead of your password: two factors in one step.
+      </Typography.Paragraph>
+      {failure && <Alert type="error" showIcon role="alert" title={failure} className="auth-page__alert" />}
+      {list.isLoading ? (
+        <Skeleton active paragraph={{ rows: 1 }} />
+      ) : (list.data?.passkeys.length ?? 0) === 0 ? (
+        <Typography.Paragraph type="secondary">No passkeys yet.</Typography.Paragraph>
+      ) : (
+        <ul className="account-security__passkeys" aria-label="Your passkeys">
+          {list.data!.passkeys.map((k) => (
+            <li key={k.id}>
+              <Flex justify="space-between" align="center" gap={8} wrap>
+                <span>
+                  <strong>{k.name}</strong>
+                  <br />
+                  <Typography.Text type="secondary">
+                    Added {formatDate(k.created_at)}
+                    {k.last_used_at ? `, last used ${formatDate(k.last_used_at)}` : ', not used yet'}
+                  </Typography.Text>
+                </span>
+                <Button
+                  danger
+                  aria-label={`Remove ${k.name}`}
+                  loading={removing.isLoading && removing.originalArgs === k.id}
+                  onClick={() =>
+                    void remove(k.id)
+                      .unwrap()
+                      .then((r) => toast.success(serverText(r.message), 'passkeys'))
+                      .catch((e: unknown) => setFailure(errorBody(e)?.message ?? MESSAGES.unexpectedError))
+                  }
+                >
+                  Remove
+                </Button>
+              </Flex>
+            </li>
+          ))}
+        </ul>
+      )}
+      {supported ? (
+        <Button icon={<KeyOutlined />} onClick={() => void add()} loading={busy}>
+          Add a passkey
+        </Button>
+      ) : (
+        <Typography.Paragraph type="secondary">This browser cannot use passkeys.</Typography.Paragraph>
+      )}
+    </Card>
+  );
+}
+
 /**
  * Account security (issue 32) for every signed-in person, staff and clients: two-factor sign-in with an
  * authenticator app, its recovery codes, turning it off. A member of staff the practice requires it of
@@ -328,6 +412,16 @@ export function AccountSecurityPage() {
           <Enrol onEnrolled={(list) => void enrolled(list)} />
         )}
       </Card>
+      <PasskeysCard
+        onAdded={() => {
+          // A passkey is a second factor too: the session's next token carries no enrolment restriction.
+          if (required)
+            void refresh()
+              .unwrap()
+              .then(() => navigate(home, { replace: true }))
+              .catch(() => undefined);
+        }}
+      />
     </div>
   );
 }

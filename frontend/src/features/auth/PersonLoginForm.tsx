@@ -2,12 +2,14 @@ import { FORM_RULES } from '../../shared/form-rules';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
-import { LockOutlined, MailOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { KeyOutlined, LockOutlined, MailOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { type LoginBody, type LoginReply } from '@countinghouse/proto';
 import { personSessionReset } from '../../app/person-session';
 import { useAppDispatch } from '../../app/store';
 import { useToast } from '../../shared/toast';
 import { authApi, usePersonLoginMutation } from './api';
+import { usePasskeySignInMutation, usePasskeySignInOptionsMutation } from './two-factor-api';
+import { cancelled, signWithPasskey, webAuthnAvailable } from './webauthn';
 import { forgetPrivateData, personLoginFailure, type LoginFailure } from './session';
 
 type Values = Pick<LoginBody, 'email' | 'password'> & { code?: string };
@@ -41,24 +43,51 @@ export function PersonLoginForm({
   const [step, setStep] = useState<'password' | 'code'>('password');
   const [useRecovery, setUseRecovery] = useState(false);
 
+  const [passkeyOptions] = usePasskeySignInOptionsMutation();
+  const [passkeySignIn] = usePasskeySignInMutation();
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+
+  /** The same steps as after a password: forget the last person's data, seed "who am I", go on. */
+  function signedIn(reply: LoginReply) {
+    dispatch(forgetPrivateData());
+    dispatch(personSessionReset());
+    const { success: _s, message: _m, access_token: _t, ...me } = reply;
+    dispatch(authApi.util.upsertQueryData('me', undefined, me));
+    if (reply.two_factor_enrolment_required) {
+      navigate('/account/security', { replace: true });
+      return;
+    }
+    onSignedIn(reply);
+  }
+
+  async function withPasskey() {
+    setFailure(null);
+    setPasskeyBusy(true);
+    try {
+      const o = await passkeyOptions().unwrap();
+      const response = await signWithPasskey(o.options);
+      signedIn(await passkeySignIn({ challenge_id: o.challenge_id, response, portal }).unwrap());
+    } catch (error) {
+      if (cancelled(error)) return;
+      const f = personLoginFailure(error);
+      setFailure(f);
+      if (f.title) toast.notifyError(f.title, f.text, 'person-login');
+      else toast.error(f.text, 'person-login');
+    } finally {
+      setPasskeyBusy(false);
+    }
+  }
+
   async function onFinish(values: Values) {
     setFailure(null);
     const code = values.code?.trim();
     const second = step === 'code' && code ? (useRecovery ? { recovery_code: code } : { totp_code: code.replace(/\s/g, '') }) : {};
     try {
       const reply = await login({ email: values.email.trim(), password: values.password, portal, ...second }).unwrap();
-      // Whoever signs in must not see data cached for the previous person (or admin).
-      dispatch(forgetPrivateData());
-      dispatch(personSessionReset());
-      const { success: _s, message: _m, access_token: _t, ...me } = reply;
-      // Seed "who am I" so the next page paints at once; it re-checks with the server anyway.
-      dispatch(authApi.util.upsertQueryData('me', undefined, me));
-      // The practice requires a second factor and this person has none yet: enrolment before anything else.
-      if (reply.two_factor_enrolment_required) {
-        navigate('/account/security', { replace: true });
-        return;
-      }
-      onSignedIn(reply);
+      // Whoever signs in must not see data cached for the previous person (or admin); "who am I" is
+      // seeded so the next page paints at once; a person the practice requires a second factor of and
+      // who has none yet goes to enrolment before anything else.
+      signedIn(reply);
     } catch (error) {
       if (step === 'password' && asksForSecondFactor(error)) {
         setStep('code');
@@ -125,6 +154,11 @@ export function PersonLoginForm({
         <Button type="primary" htmlType="submit" block loading={isLoading}>
           {step === 'code' ? 'Verify' : submitLabel}
         </Button>
+        {step === 'password' && webAuthnAvailable() && (
+          <Button block icon={<KeyOutlined aria-hidden="true" />} className="auth-page__passkey" onClick={() => void withPasskey()} loading={passkeyBusy}>
+            Sign in with a passkey
+          </Button>
+        )}
         {step === 'code' && (
           <Flex justify="space-between" wrap gap={8} className="auth-page__links">
             <Button

@@ -1,4 +1,4 @@
-import { IDENTITY_ROUTES, type Me, type MessageReply } from '@countinghouse/proto';
+import { IDENTITY_ROUTES, type LoginReply, type Me, type MessageReply } from '@countinghouse/proto';
 import { api, apiPath } from '../../app/api';
 
 /** Whether two-factor sign-in is on, and how many recovery codes are left. */
@@ -12,6 +12,19 @@ export interface TwoFactorPolicy {
   required_from: string | null;
   roles: string[];
   updated_at: string | null;
+}
+
+export interface Passkey {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge: its id and the options the browser's credentials API takes (as JSON). */
+export interface WebAuthnChallenge<T> {
+  challenge_id: string;
+  options: T;
 }
 
 /** Two-factor sign-in for the signed-in person (issue 32), and the administrators' rule. */
@@ -45,6 +58,33 @@ export const twoFactorApi = api.injectEndpoints({
       extraOptions: { auth: 'none' },
       invalidatesTags: ['PersonSession'],
     }),
+    passkeys: build.query<{ passkeys: Passkey[] }, void>({
+      query: () => apiPath(IDENTITY_ROUTES.passkeys),
+      extraOptions: { auth: 'user' },
+      providesTags: ['PersonSession'],
+    }),
+    passkeyRegisterOptions: build.mutation<WebAuthnChallenge<Record<string, unknown>>, void>({
+      query: () => ({ url: apiPath(IDENTITY_ROUTES.passkeyRegisterOptions), method: 'POST' }),
+      extraOptions: { auth: 'user' },
+    }),
+    registerPasskey: build.mutation<{ passkeys: Passkey[] }, { challenge_id: string; response: unknown; name?: string }>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.passkeyRegister), method: 'POST', body }),
+      extraOptions: { auth: 'user' },
+      invalidatesTags: ['PersonSession'],
+    }),
+    removePasskey: build.mutation<MessageReply, string>({
+      query: (id) => ({ url: apiPath(IDENTITY_ROUTES.passkey(id)), method: 'DELETE' }),
+      extraOptions: { auth: 'user' },
+      invalidatesTags: ['PersonSession'],
+    }),
+    passkeySignInOptions: build.mutation<WebAuthnChallenge<Record<string, unknown>>, void>({
+      query: () => ({ url: apiPath(IDENTITY_ROUTES.passkeySignInOptions), method: 'POST' }),
+      extraOptions: { auth: 'none' },
+    }),
+    passkeySignIn: build.mutation<LoginReply, { challenge_id: string; response: unknown; portal: 'staff' | 'client' }>({
+      query: (body) => ({ url: apiPath(IDENTITY_ROUTES.passkeySignIn), method: 'POST', body }),
+      extraOptions: { auth: 'none' },
+    }),
     twoFactorPolicy: build.query<TwoFactorPolicy, void>({
       query: () => apiPath(IDENTITY_ROUTES.twoFactorPolicy),
       extraOptions: { auth: 'any' },
@@ -68,5 +108,11 @@ export const {
   useDisableTwoFactorMutation,
   useRefreshPersonSessionMutation,
   useTwoFactorPolicyQuery,
+  usePasskeysQuery,
+  usePasskeyRegisterOptionsMutation,
+  useRegisterPasskeyMutation,
+  useRemovePasskeyMutation,
+  usePasskeySignInOptionsMutation,
+  usePasskeySignInMutation,
   useSetTwoFactorPolicyMutation,
 } = twoFactorApi;
