@@ -1,8 +1,10 @@
 import { MESSAGES } from '@countinghouse/proto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretCipher, totpContext } from '../src/domain/secret-cipher.js';
 import { base32Decode, base32Encode, newTotpSecret, totp } from '../src/domain/totp.js';
 import { londonDay, mustEnrolSecondFactor } from '../src/domain/two-factor-policy.js';
+import { PASSKEY_MESSAGES } from '../src/use-cases/passkeys.js';
 import { sealPlainTotpSecrets, TWO_FACTOR_MESSAGES } from '../src/use-cases/two-factor.js';
 import { ADMIN, bearer, makePerson, startIdentity, type IdentityHarness } from './harness.js';
 
@@ -183,5 +185,64 @@ describe('the practice requires two-factor sign-in of the staff side from a date
     } finally {
       await h.app.inject({ method: 'PUT', url, headers: bearer(admin), payload: { required_from: null } });
     }
+  });
+});
+
+describe('passkeys: who may call what (the ceremony itself runs in the browser suite)', () => {
+  it('the relying party is the public site; a loopback address becomes localhost', async () => {
+    const { relyingParty } = await import('../src/use-cases/passkeys.js');
+    expect(relyingParty('https://portal.practice.co.uk', 'P')).toEqual({ id: 'portal.practice.co.uk', name: 'P', origins: ['https://portal.practice.co.uk'] });
+    expect(relyingParty('http://127.0.0.1:4100', 'P')).toEqual({
+      id: 'localhost',
+      name: 'P',
+      origins: ['http://localhost:4100', 'http://127.0.0.1:4100'],
+    });
+  });
+
+  it('adding needs a session; signing in needs none, and an unknown or replayed challenge is refused', async () => {
+    const list = await h.app.inject({ method: 'GET', url: '/api/identity/auth/passkeys' });
+    expect(list.statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'POST', url: '/api/identity/auth/passkeys/register/options' })).statusCode).toBe(401);
+    const p = await makePerson(h, 'passkey.person@example.co.uk', ['client'], 'Passkey-Person-Pass-1');
+    const reg = await post('/auth/passkeys/register/options', p.token);
+    expect(reg.statusCode, reg.body).toBe(200);
+    expect(reg.json().options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
+    // A made-up answer is refused without a 500.
+    const bogus = await post('/auth/passkeys/register', p.token, {
+      challenge_id: reg.json().challenge_id,
+      response: { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' }, clientExtensionResults: {} },
+    });
+    expect(bogus.statusCode).toBe(400);
+    // The challenge was spent by that attempt.
+    const again = await post('/auth/passkeys/register', p.token, { challenge_id: reg.json().challenge_id, response: { id: 'abc' } });
+    expect(again.statusCode).toBe(400);
+
+    const opts = await h.app.inject({ method: 'POST', url: '/api/identity/auth/passkeys/sign-in/options' });
+    expect(opts.statusCode).toBe(200);
+    expect(opts.json().options.userVerification).toBe('required');
+    const unknown = await h.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/passkeys/sign-in',
+      payload: { challenge_id: opts.json().challenge_id, response: { id: 'not-a-registered-credential' } },
+    });
+    expect(unknown.statusCode).toBe(401);
+    const replayed = await h.app.inject({
+      method: 'POST',
+      url: '/api/identity/auth/passkeys/sign-in',
+      payload: { challenge_id: opts.json().challenge_id, response: { id: 'not-a-registered-credential' } },
+    });
+    expect(replayed.statusCode).toBe(400);
+    expect((await h.app.inject({ method: 'DELETE', url: `/api/identity/auth/passkeys/${randomUUID()}`, headers: bearer(p.token) })).statusCode).toBe(404);
+  });
+
+  it('a person with a passkey and no authenticator app cannot sign in with the password alone', async () => {
+    const p = await makePerson(h, 'passkey.only@example.co.uk', ['client'], 'Passkey-Only-Pass-1');
+    await h.kit.runtime.pool.query(
+      `insert into identity.passkeys (user_id, credential_id, public_key, name) values ($1, 'cred-passkey-only', 'pk', 'Phone')`,
+      [p.id],
+    );
+    const r = await signIn({ email: p.email, password: p.password });
+    expect(r.statusCode).toBe(401);
+    expect(r.json().error.message).toBe(PASSKEY_MESSAGES.useIt);
   });
 });
