@@ -8,6 +8,7 @@ export * from './calendar.js';
 export * from './identity/admin-auth.js';
 export * from './identity/people.js';
 export * from './identity/security.js';
+export * from './identity/fraud-headers.js';
 export * from './routes.js';
 export * from './identity/events.js';
 export * from './crm/events.js';

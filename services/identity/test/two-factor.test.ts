@@ -55,6 +55,27 @@ describe('enrolment and the secret at rest', () => {
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
+  it("the session keeps which second factor signed in (Gov-Client-Multi-Factor's data), through refreshes", async () => {
+    const p = await makePerson(h, 'fraud.header@practice.co.uk', ['staff'], 'Fraud-Header-Pass-1');
+    const { key, recovery } = await enrol(p.token, p.id);
+    const plain = await h.kit.runtime.verifier.verify(p.token);
+    expect(plain.secondFactor).toBeUndefined();
+    const li = await signIn({ email: p.email, password: p.password, totp_code: totp(key, now()) });
+    const withApp = await h.kit.runtime.verifier.verify(li.json().access_token);
+    expect(withApp.secondFactor).toMatchObject({ type: 'TOTP', reference: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Math.abs(withApp.secondFactor!.at - now())).toBeLessThan(60);
+    const cookie = [li.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]).join('; ');
+    const refreshed = await h.app.inject({ method: 'POST', url: '/api/identity/auth/refresh', headers: { cookie } });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const at = [refreshed.headers['set-cookie']].flat().map((c) => String(c)).find((c) => c.startsWith('ch_at='));
+    const again = await h.kit.runtime.verifier.verify(at!.split(';')[0]!.slice('ch_at='.length));
+    expect(again.secondFactor).toEqual(withApp.secondFactor);
+    const rc = await signIn({ email: p.email, password: p.password, recovery_code: recovery[0]! });
+    const withCode = await h.kit.runtime.verifier.verify(rc.json().access_token);
+    expect(withCode.secondFactor?.type).toBe('OTHER');
+    expect(withCode.secondFactor?.reference).not.toBe(withApp.secondFactor?.reference);
+  });
+
   it('rows from before the encryption are sealed once at start and still work', async () => {
     const p = await makePerson(h, 'plain.secret@practice.co.uk', ['staff'], 'Plain-Secret-Pass-1');
     const key = newTotpSecret();

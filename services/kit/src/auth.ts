@@ -1,4 +1,4 @@
-import { MESSAGES, SESSION, type EventData, type EventEnvelope, type Role } from '@countinghouse/proto';
+import { MESSAGES, SESSION, type EventData, type EventEnvelope, type Role, type SecondFactorUse } from '@countinghouse/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type KeyObject } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
@@ -23,6 +23,8 @@ export interface Principal {
   expiresAt: number;
   /** The practice requires a second factor of this person and they have none yet (issue 32): only routes open during enrolment answer. */
   enrolmentPending?: boolean;
+  /** The second factor used when this session signed in (issue 32): Gov-Client-Multi-Factor's data. */
+  secondFactor?: SecondFactorUse;
 }
 
 export interface AccessClaims {
@@ -33,6 +35,8 @@ export interface AccessClaims {
   name: string;
   /** Set while the person must enrol a second factor (Principal.enrolmentPending). */
   enr?: boolean;
+  /** The second factor this session signed in with (Principal.secondFactor). */
+  mfa?: SecondFactorUse;
 }
 
 export function generateSigningKeys(): { privateKeyPem: string; publicKeyPem: string } {
@@ -52,7 +56,7 @@ export class TokenSigner {
   async sign(claims: AccessClaims, ttlSeconds: number = SESSION.accessTokenSeconds): Promise<{ token: string; expiresAt: number }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + ttlSeconds;
-    const token = await new SignJWT({ sid: claims.sid, knd: claims.knd, roles: claims.roles, name: claims.name, ...(claims.enr ? { enr: true } : {}) })
+    const token = await new SignJWT({ sid: claims.sid, knd: claims.knd, roles: claims.roles, name: claims.name, ...(claims.enr ? { enr: true } : {}), ...(claims.mfa ? { mfa: claims.mfa } : {}) })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer(ISSUER)
@@ -118,6 +122,17 @@ interface CacheEntry {
   principal: Principal;
 }
 
+function isSecondFactorUse(v: unknown): v is SecondFactorUse {
+  const o = v as Partial<SecondFactorUse> | null;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    (o.type === 'TOTP' || o.type === 'AUTH_CODE' || o.type === 'OTHER') &&
+    typeof o.at === 'number' &&
+    typeof o.reference === 'string'
+  );
+}
+
 /** Verifies access tokens with the public key. A small cache skips repeat signature checks. */
 export class TokenVerifier {
   private cache = new Map<string, CacheEntry>();
@@ -138,7 +153,7 @@ export class TokenVerifier {
       if (principal) this.cache.delete(token);
       try {
         const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['EdDSA'] });
-        const { sub, sid, knd, roles, name, iat, exp, enr } = payload;
+        const { sub, sid, knd, roles, name, iat, exp, enr, mfa } = payload;
         if (
           typeof sub !== 'string' ||
           typeof sid !== 'string' ||
@@ -159,6 +174,7 @@ export class TokenVerifier {
           issuedAt: iat,
           expiresAt: exp,
           ...(enr === true ? { enrolmentPending: true } : {}),
+          ...(isSecondFactorUse(mfa) ? { secondFactor: mfa } : {}),
         };
       } catch (err) {
         if (err instanceof AppError) throw err;

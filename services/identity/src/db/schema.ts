@@ -350,3 +350,18 @@ export const webauthnChallenges = identity.table('webauthn_challenges', {
   challenge: text('challenge').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The second factor a person's session signed in with (issue 32): kept for the session's life so every
+ * refreshed access token carries it, for HMRC's Gov-Client-Multi-Factor header.
+ */
+export const sessionSecondFactors = identity.table('session_second_factors', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => userSessions.id, { onDelete: 'cascade' }),
+  /** TOTP or OTHER (a recovery code, a passkey). */
+  type: text('type').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }).notNull(),
+  /** SHA-256 hex identifying the factor (never the secret). */
+  reference: text('reference').notNull(),
+});

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '@countinghouse/kit';
+import type { SecondFactorUse } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 
 /** Every query of two-factor sign-in (identity.totp_factors, identity.recovery_codes). */
@@ -171,4 +172,20 @@ export async function takeChallenge(
        and user_id is not distinct from ${o.userId}
     returning challenge`);
   return res.rows[0] ? String(res.rows[0].challenge) : null;
+}
+
+/** Keep the second factor a session signed in with (HMRC's Gov-Client-Multi-Factor). */
+export async function recordSessionSecondFactor(db: DbOrTx, sessionId: string, use: SecondFactorUse): Promise<void> {
+  await db.execute(sql`
+    insert into identity.session_second_factors (session_id, type, used_at, reference)
+    values (${sessionId}, ${use.type}, ${new Date(use.at * 1000).toISOString()}, ${use.reference})
+    on conflict (session_id) do nothing`);
+}
+
+export async function sessionSecondFactor(db: DbOrTx, sessionId: string): Promise<SecondFactorUse | null> {
+  const res = await db.execute(sql`select type, used_at, reference from identity.session_second_factors where session_id = ${sessionId}`);
+  const r = res.rows[0];
+  return r
+    ? { type: String(r.type) as SecondFactorUse['type'], at: Math.floor(new Date(String(r.used_at)).getTime() / 1000), reference: String(r.reference) }
+    : null;
 }

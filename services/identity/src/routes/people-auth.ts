@@ -1,7 +1,18 @@
 import { AppError, requireAuth, requireRole, type App, type Db, type TokenSigner } from '@countinghouse/kit';
-import { LoginBodySchema, LoginReplySchema, MeSchema, MessageReplySchema, MESSAGES, SignupBodySchema, type Me } from '@countinghouse/proto';
+import {
+  LoginBodySchema,
+  LoginReplySchema,
+  MeSchema,
+  MessageReplySchema,
+  MESSAGES,
+  SignupBodySchema,
+  type Me,
+  type SecondFactorUse,
+} from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { recordSessionSecondFactor, sessionSecondFactor } from '../db/two-factor.js';
+import { secondFactorUse } from '../domain/second-factor-use.js';
 import type { SessionStore } from '../db/session-store.js';
 import type { SecretCipher } from '../domain/secret-cipher.js';
 import { displayName, normaliseEmail } from '../domain/roles.js';
@@ -26,7 +37,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
   const { db, signer, sessions } = deps;
   const cookies = sessionCookies({ secure: deps.cookieSecure, ...PEOPLE_COOKIES });
 
-  const signFor = (me: Me, sessionId: string) =>
+  const signFor = (me: Me, sessionId: string, mfa?: SecondFactorUse | null) =>
     signer.sign({
       sub: me.user.user_id,
       sid: sessionId,
@@ -34,7 +45,22 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       roles: me.roles,
       name: displayName({ firstName: me.user.first_name, lastName: me.user.last_name, email: me.user.email }),
       enr: me.two_factor_enrolment_required === true,
+      ...(mfa ? { mfa } : {}),
     });
+
+  /** A session for a person who proved who they are, with the second factor they used kept beside it. */
+  const open = async (request: FastifyRequest, reply: FastifyReply, user: { id: string }, portal: string | undefined, mfa: SecondFactorUse | null) => {
+    const { session, refreshToken, me } = await startPersonSession(deps, user, { portal, origin: sessionOrigin(request) });
+    if (mfa) await recordSessionSecondFactor(db, session.id, mfa);
+    const access = await signFor(me, session.id, mfa);
+    cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
+    return {
+      ...me,
+      success: true,
+      message: portal === 'staff' ? MESSAGES.welcomeBack : MESSAGES.loginSuccessful,
+      access_token: access.token,
+    };
+  };
 
   app.post(
     '/auth/signup',
@@ -84,15 +110,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
             ? new AppError('INVALID_CREDENTIALS', TWO_FACTOR_MESSAGES.codeWrong)
             : new AppError('INVALID_CREDENTIALS', MESSAGES.invalidEmailOrPassword),
       );
-      const { session, refreshToken, me } = await startPersonSession(deps, user, { portal: body.portal, origin: sessionOrigin(request) });
-      const access = await signFor(me, session.id);
-      cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
-      return {
-        ...me,
-        success: true,
-        message: body.portal === 'staff' ? MESSAGES.welcomeBack : MESSAGES.loginSuccessful,
-        access_token: access.token,
-      };
+      return open(request, reply, user, body.portal, user.secondFactor);
     },
   );
 
@@ -139,15 +157,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         () => verifyPasskeySignIn(deps, body as Parameters<typeof verifyPasskeySignIn>[1]),
         () => new AppError('INVALID_CREDENTIALS', PASSKEY_MESSAGES.failed),
       );
-      const { session, refreshToken, me } = await startPersonSession(deps, user, { portal: body.portal, origin: sessionOrigin(request) });
-      const access = await signFor(me, session.id);
-      cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
-      return {
-        ...me,
-        success: true,
-        message: body.portal === 'staff' ? MESSAGES.welcomeBack : MESSAGES.loginSuccessful,
-        access_token: access.token,
-      };
+      return open(request, reply, user, body.portal, user.secondFactor);
     },
   );
 
@@ -170,7 +180,8 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
       }
       const me = await getMe(deps, r.session.ownerId, r.session.expiresAt);
-      cookies.set(reply, await signFor(me, r.session.id), { token: r.refreshToken, expiresAt: r.session.expiresAt });
+      const mfa = await sessionSecondFactor(db, r.session.id);
+      cookies.set(reply, await signFor(me, r.session.id, mfa), { token: r.refreshToken, expiresAt: r.session.expiresAt });
       return me;
     },
   );
@@ -208,10 +219,11 @@ async function passSecondFactor<T extends { id: string }>(
   deps: { db: Db; cipher: SecretCipher },
   found: T,
   body: { totp_code?: string; recovery_code?: string },
-): Promise<T | null> {
+): Promise<(T & { secondFactor: SecondFactorUse | null }) | null> {
   const r = await checkSecondFactor(deps, found.id, body);
+  if (r === 'totp' || r === 'recovery') return { ...found, secondFactor: secondFactorUse(r, found.id) };
   if (r === 'passkey') throw new AppError('UNAUTHENTICATED', PASSKEY_MESSAGES.useIt, [{ path: 'passkey', message: 'required' }]);
   if (r === 'missing')
     throw new AppError('UNAUTHENTICATED', TWO_FACTOR_MESSAGES.codeRequired, [{ path: 'totp_code', message: 'required' }]);
-  return r === 'ok' ? found : null;
+  return r === 'ok' ? { ...found, secondFactor: null } : null;
 }

@@ -7,7 +7,9 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { SecondFactorUse } from '@countinghouse/proto';
 import { findUserById } from '../db/queries.js';
+import { secondFactorUse } from '../domain/second-factor-use.js';
 import {
   deletePasskey,
   insertPasskey,
@@ -144,7 +146,7 @@ export async function passkeySignInOptions(deps: PasskeyDeps) {
 export async function verifyPasskeySignIn(
   deps: PasskeyDeps,
   input: { challenge_id: string; response: AuthenticationResponseJSON },
-): Promise<{ id: string } | null> {
+): Promise<{ id: string; secondFactor: SecondFactorUse } | null> {
   const challenge = await takeChallenge(deps.db, { id: input.challenge_id, purpose: 'sign-in', userId: null });
   if (!challenge) throw new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.expired);
   const key = await passkeyByCredential(deps.db, input.response.id);
@@ -161,7 +163,7 @@ export async function verifyPasskeySignIn(
     });
     if (!v.verified) return null;
     await markPasskeyUsed(deps.db, key.id, v.authenticationInfo.newCounter);
-    return { id: key.userId };
+    return { id: key.userId, secondFactor: secondFactorUse('passkey', key.credentialId) };
   } catch {
     return null;
   }

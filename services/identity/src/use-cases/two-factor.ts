@@ -105,7 +105,7 @@ export async function confirmTotpEnrolment(deps: TwoFactorDeps, p: Principal, in
 }
 
 /**
- * After a correct password: 'ok' when the person has no second factor or gave a good code (a TOTP code
+ * After a correct password: 'ok' when the person has no second factor, 'totp' or 'recovery' for a good code (a TOTP code
  * whose step is later than the last one used, or an unused recovery code, each spent atomically),
  * 'missing' when they gave none, 'wrong' otherwise (counted as a failed sign-in by the caller).
  */
@@ -113,18 +113,18 @@ export async function checkSecondFactor(
   deps: TwoFactorDeps,
   userId: string,
   given: { totp_code?: string; recovery_code?: string },
-): Promise<'ok' | 'missing' | 'wrong' | 'passkey'> {
+): Promise<'ok' | 'totp' | 'recovery' | 'missing' | 'wrong' | 'passkey'> {
   const f = await factorOf(deps.db, userId);
   // A passkey without an authenticator app: the password alone is not enough, the passkey signs in.
   if (!f?.confirmed) return (await hasPasskey(deps.db, userId)) ? 'passkey' : 'ok';
   if (given.recovery_code) {
-    return (await spendRecoveryCode(deps.db, userId, hashRecoveryCode(given.recovery_code))) ? 'ok' : 'wrong';
+    return (await spendRecoveryCode(deps.db, userId, hashRecoveryCode(given.recovery_code))) ? 'recovery' : 'wrong';
   }
   if (!given.totp_code) return 'missing';
   const step = verifyTotp(secretOf(deps, userId, f.secret), given.totp_code, nowSeconds(), f.lastUsedStep);
   if (step === null) return 'wrong';
   // Only if no other sign-in used this step (or a later one) meanwhile: a code works once.
-  return (await advanceUsedStep(deps.db, userId, step)) ? 'ok' : 'wrong';
+  return (await advanceUsedStep(deps.db, userId, step)) ? 'totp' : 'wrong';
 }
 
 /**
@@ -177,7 +177,7 @@ export async function disableOwnTwoFactor(
   if (!f?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
   if (!input.code && !input.recovery_code) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeRequired);
   const second = await checkSecondFactor(deps, p.id, { totp_code: input.code, recovery_code: input.recovery_code });
-  if (second !== 'ok' && second !== 'passkey') throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
+  if (second !== 'totp' && second !== 'recovery') throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
   await deps.db.transaction(async (tx) => {
     await deleteSecondFactor(tx, p.id);
     await enqueueEvent(tx, SCHEMA, 'identity.second_factor_reset', { userId: p.id }, { actor: { kind: p.kind, id: p.id }, key: p.id });
