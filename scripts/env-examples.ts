@@ -55,6 +55,8 @@ const ABOUT: Record<string, string> = {
   JWT_PRIVATE_KEY_FILE: 'a file holding that PEM',
   ADMIN_USERNAME: 'the first administrator, made on the first start',
   ADMIN_PASSWORD: 'its password; empty: generated and printed once',
+  IDENTITY_ENCRYPTION_KEY: '32 bytes, base64: encrypts the two-factor secrets at rest; this or the _FILE is required in production',
+  IDENTITY_ENCRYPTION_KEY_FILE: 'a file holding that key',
   COOKIE_SECURE: 'true behind HTTPS: session cookies are Secure',
   SMTP_URL: 'smtp://user:password@host:587; empty keeps mail in the outgoing-mail log',
   MAIL_FROM: "the From address; empty: the practice's e-mail (required with SMTP_URL when the practice has none)",
