@@ -8,7 +8,9 @@ const REF = 'fc4b5fd6816f75a7c81fc8eaa9499d6a299bd803397166e8c4cf9280b801d62c';
 describe('Gov-Client-Multi-Factor', () => {
   it("gives HMRC's example for a TOTP used at 13:23 UTC on 21 April 2017", () => {
     const at = Date.UTC(2017, 3, 21, 13, 23, 41) / 1000;
-    expect(govClientMultiFactor([{ type: 'TOTP', at, reference: REF }])).toBe(`type=TOTP&timestamp=2017-04-21T13%3A23Z&unique-reference=${REF}`);
+    expect(govClientMultiFactor([{ type: 'TOTP', at, reference: REF }])).toBe(
+      `type=TOTP&timestamp=2017-04-21T13%3A23Z&unique-reference=${REF}`,
+    );
   });
   it.each([
     // British Summer Time does not matter: the timestamp is UTC (14:05 in London on 1 July 2026 is 13:05Z).

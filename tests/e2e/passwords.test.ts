@@ -132,10 +132,15 @@ describe('passwords and invitations in the browser', () => {
     await page.waitForURL('**/account/security');
     const setUp = page.getByRole('button', { name: 'Set up an authenticator app' });
     // The page before and during enrolment, at 1280 and 390 px.
-    const before = await auditPage(page, '/account/security', (p) => p.getByRole('button', { name: 'Set up an authenticator app' }).waitFor());
+    const before = await auditPage(page, '/account/security', (p) =>
+      p.getByRole('button', { name: 'Set up an authenticator app' }).waitFor(),
+    );
     expect(describeProblems(before)).toEqual([]);
     await setUp.click();
-    await page.getByRole('img', { name: /QR code/ }).locator('svg').waitFor();
+    await page
+      .getByRole('img', { name: /QR code/ })
+      .locator('svg')
+      .waitFor();
     const key = base32Decode((await page.getByTestId('totp-secret').innerText()).replace(/\s/g, ''))!;
     await page.getByLabel('Authentication code').fill(totp(key, now() - 30));
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();

@@ -64,10 +64,16 @@ describe('enrolment and the secret at rest', () => {
     const withApp = await h.kit.runtime.verifier.verify(li.json().access_token);
     expect(withApp.secondFactor).toMatchObject({ type: 'TOTP', reference: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(Math.abs(withApp.secondFactor!.at - now())).toBeLessThan(60);
-    const cookie = [li.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]).join('; ');
+    const cookie = [li.headers['set-cookie']]
+      .flat()
+      .map((c) => String(c).split(';')[0])
+      .join('; ');
     const refreshed = await h.app.inject({ method: 'POST', url: '/api/identity/auth/refresh', headers: { cookie } });
     expect(refreshed.statusCode, refreshed.body).toBe(200);
-    const at = [refreshed.headers['set-cookie']].flat().map((c) => String(c)).find((c) => c.startsWith('ch_at='));
+    const at = [refreshed.headers['set-cookie']]
+      .flat()
+      .map((c) => String(c))
+      .find((c) => c.startsWith('ch_at='));
     const again = await h.kit.runtime.verifier.verify(at!.split(';')[0]!.slice('ch_at='.length));
     expect(again.secondFactor).toEqual(withApp.secondFactor);
     const rc = await signIn({ email: p.email, password: p.password, recovery_code: recovery[0]! });
@@ -79,10 +85,10 @@ describe('enrolment and the secret at rest', () => {
   it('rows from before the encryption are sealed once at start and still work', async () => {
     const p = await makePerson(h, 'plain.secret@practice.co.uk', ['staff'], 'Plain-Secret-Pass-1');
     const key = newTotpSecret();
-    await h.kit.runtime.pool.query(
-      `insert into identity.totp_factors (user_id, secret, confirmed_at) values ($1, $2, now())`,
-      [p.id, base32Encode(key)],
-    );
+    await h.kit.runtime.pool.query(`insert into identity.totp_factors (user_id, secret, confirmed_at) values ($1, $2, now())`, [
+      p.id,
+      base32Encode(key),
+    ]);
     const cipher = new SecretCipher(Buffer.alloc(32, 7));
     expect(await sealPlainTotpSecrets({ db: h.kit.runtime.db, cipher })).toBeGreaterThanOrEqual(1);
     expect(await sealPlainTotpSecrets({ db: h.kit.runtime.db, cipher })).toBe(0);
@@ -148,7 +154,9 @@ describe('the practice requires two-factor sign-in of the staff side from a date
     const url = '/api/identity/security/two-factor-policy';
     for (const t of [mgr.token, client.token]) {
       expect((await h.app.inject({ method: 'GET', url, headers: bearer(t) })).statusCode).toBe(403);
-      expect((await h.app.inject({ method: 'PUT', url, headers: bearer(t), payload: { required_from: '2026-01-01' } })).statusCode).toBe(403);
+      expect((await h.app.inject({ method: 'PUT', url, headers: bearer(t), payload: { required_from: '2026-01-01' } })).statusCode).toBe(
+        403,
+      );
     }
     expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     const admin = await adminToken();
@@ -195,7 +203,14 @@ describe('the practice requires two-factor sign-in of the staff side from a date
           const again = await h.app.inject({
             method: 'POST',
             url: '/api/identity/auth/refresh',
-            headers: { cookie: li.headers['set-cookie'] ? [li.headers['set-cookie']].flat().map((c) => c.split(';')[0]).join('; ') : '' },
+            headers: {
+              cookie: li.headers['set-cookie']
+                ? [li.headers['set-cookie']]
+                    .flat()
+                    .map((c) => c.split(';')[0])
+                    .join('; ')
+                : '',
+            },
           });
           expect(again.statusCode, again.body).toBe(200);
           expect(again.json().two_factor_enrolment_required).toBeUndefined();
@@ -212,7 +227,11 @@ describe('the practice requires two-factor sign-in of the staff side from a date
 describe('passkeys: who may call what (the ceremony itself runs in the browser suite)', () => {
   it('the relying party is the public site; a loopback address becomes localhost', async () => {
     const { relyingParty } = await import('../src/use-cases/passkeys.js');
-    expect(relyingParty('https://portal.practice.co.uk', 'P')).toEqual({ id: 'portal.practice.co.uk', name: 'P', origins: ['https://portal.practice.co.uk'] });
+    expect(relyingParty('https://portal.practice.co.uk', 'P')).toEqual({
+      id: 'portal.practice.co.uk',
+      name: 'P',
+      origins: ['https://portal.practice.co.uk'],
+    });
     expect(relyingParty('http://127.0.0.1:4100', 'P')).toEqual({
       id: 'localhost',
       name: 'P',
@@ -231,7 +250,13 @@ describe('passkeys: who may call what (the ceremony itself runs in the browser s
     // A made-up answer is refused without a 500.
     const bogus = await post('/auth/passkeys/register', p.token, {
       challenge_id: reg.json().challenge_id,
-      response: { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' }, clientExtensionResults: {} },
+      response: {
+        id: 'abc',
+        rawId: 'abc',
+        type: 'public-key',
+        response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+        clientExtensionResults: {},
+      },
     });
     expect(bogus.statusCode).toBe(400);
     // The challenge was spent by that attempt.
@@ -253,7 +278,9 @@ describe('passkeys: who may call what (the ceremony itself runs in the browser s
       payload: { challenge_id: opts.json().challenge_id, response: { id: 'not-a-registered-credential' } },
     });
     expect(replayed.statusCode).toBe(400);
-    expect((await h.app.inject({ method: 'DELETE', url: `/api/identity/auth/passkeys/${randomUUID()}`, headers: bearer(p.token) })).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'DELETE', url: `/api/identity/auth/passkeys/${randomUUID()}`, headers: bearer(p.token) })).statusCode,
+    ).toBe(404);
   });
 
   it('a person with a passkey and no authenticator app cannot sign in with the password alone', async () => {

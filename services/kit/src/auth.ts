@@ -56,7 +56,14 @@ export class TokenSigner {
   async sign(claims: AccessClaims, ttlSeconds: number = SESSION.accessTokenSeconds): Promise<{ token: string; expiresAt: number }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + ttlSeconds;
-    const token = await new SignJWT({ sid: claims.sid, knd: claims.knd, roles: claims.roles, name: claims.name, ...(claims.enr ? { enr: true } : {}), ...(claims.mfa ? { mfa: claims.mfa } : {}) })
+    const token = await new SignJWT({
+      sid: claims.sid,
+      knd: claims.knd,
+      roles: claims.roles,
+      name: claims.name,
+      ...(claims.enr ? { enr: true } : {}),
+      ...(claims.mfa ? { mfa: claims.mfa } : {}),
+    })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer(ISSUER)
@@ -216,7 +223,8 @@ export function requireRole(roles: readonly Role[] = [], opts: { kind?: Principa
   return async function guard(request: FastifyRequest, _reply: FastifyReply) {
     const p = requireAuth(request);
     // A staff member who must set up two-factor sign-in first reaches only the routes that allow it (issue 32).
-    if (p.enrolmentPending && !opts.duringEnrolment) throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', MESSAGES.twoFactorEnrolmentRequired);
+    if (p.enrolmentPending && !opts.duringEnrolment)
+      throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', MESSAGES.twoFactorEnrolmentRequired);
     if (opts.kind && p.kind !== opts.kind) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
     if (roles.length > 0 && !p.roles.some((r) => roles.includes(r))) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
   };

@@ -109,8 +109,8 @@ function Enrol({ onEnrolled }: { onEnrolled: (codes: string[]) => void }) {
       <Space orientation="vertical">
         {failure && <Alert type="error" showIcon role="alert" title={failure} />}
         <Typography.Paragraph>
-          Use an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password): after
-          your password, you type the 6-digit code it shows.
+          Use an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password): after your
+          password, you type the 6-digit code it shows.
         </Typography.Paragraph>
         <Button type="primary" icon={<SafetyCertificateOutlined />} onClick={() => void begin()} loading={started.isLoading}>
           Set up an authenticator app
@@ -280,7 +280,11 @@ function PasskeysCard({ onAdded }: { onAdded: () => void }) {
     try {
       const o = await options().unwrap();
       const response = await createPasskey(o.options);
-      await register({ challenge_id: o.challenge_id, response, name: navigator.platform ? `Passkey (${navigator.platform})` : 'Passkey' }).unwrap();
+      await register({
+        challenge_id: o.challenge_id,
+        response,
+        name: navigator.platform ? `Passkey (${navigator.platform})` : 'Passkey',
+      }).unwrap();
       toast.success(serverText('Passkey added. You can sign in with it instead of your password.'), 'passkeys');
       onAdded();
     } catch (e) {
@@ -369,7 +373,13 @@ export function AccountSecurityPage() {
     <div className="account-security">
       <PageHeader title="Account security" />
       {required && !codes && (
-        <Alert type="warning" showIcon className="auth-page__alert" title="Two-factor sign-in is required" description={MESSAGES.twoFactorEnrolmentRequired} />
+        <Alert
+          type="warning"
+          showIcon
+          className="auth-page__alert"
+          title="Two-factor sign-in is required"
+          description={MESSAGES.twoFactorEnrolmentRequired}
+        />
       )}
       <Card
         title={

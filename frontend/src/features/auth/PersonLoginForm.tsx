@@ -125,15 +125,18 @@ export function PersonLoginForm({
         <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')} hidden={step === 'code'}>
           <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoFocus autoComplete="username" maxLength={254} />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]} hidden={step === 'code'}>
+        <Form.Item
+          label="Password"
+          name="password"
+          rules={[{ required: true, message: 'Please enter your password' }]}
+          hidden={step === 'code'}
+        >
           <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="current-password" maxLength={200} />
         </Form.Item>
         {step === 'code' && (
           <>
             <Typography.Paragraph>
-              {useRecovery
-                ? 'Enter one of your recovery codes. Each works once.'
-                : 'Enter the 6-digit code from your authenticator app.'}
+              {useRecovery ? 'Enter one of your recovery codes. Each works once.' : 'Enter the 6-digit code from your authenticator app.'}
             </Typography.Paragraph>
             <Form.Item
               key={useRecovery ? 'recovery' : 'totp'}
@@ -155,7 +158,13 @@ export function PersonLoginForm({
           {step === 'code' ? 'Verify' : submitLabel}
         </Button>
         {step === 'password' && webAuthnAvailable() && (
-          <Button block icon={<KeyOutlined aria-hidden="true" />} className="auth-page__passkey" onClick={() => void withPasskey()} loading={passkeyBusy}>
+          <Button
+            block
+            icon={<KeyOutlined aria-hidden="true" />}
+            className="auth-page__passkey"
+            onClick={() => void withPasskey()}
+            loading={passkeyBusy}
+          >
             Sign in with a passkey
           </Button>
         )}

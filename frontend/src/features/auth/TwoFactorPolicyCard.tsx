@@ -26,7 +26,9 @@ export function TwoFactorPolicyCard() {
       await save({ required_from: date }).unwrap();
       setPicked(undefined);
       toast.success(
-        formattedText(date ? `Two-factor sign-in is required of staff from ${formatDate(date)}.` : 'Two-factor sign-in is optional for staff.'),
+        formattedText(
+          date ? `Two-factor sign-in is required of staff from ${formatDate(date)}.` : 'Two-factor sign-in is optional for staff.',
+        ),
         'two-factor-policy',
       );
     } catch (e) {
@@ -39,7 +41,12 @@ export function TwoFactorPolicyCard() {
       {policy.isLoading ? (
         <Skeleton active paragraph={{ rows: 2 }} />
       ) : policy.isError ? (
-        <Alert type="error" showIcon title="We could not load the two-factor rule" action={<Button onClick={() => void policy.refetch()}>Try again</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          title="We could not load the two-factor rule"
+          action={<Button onClick={() => void policy.refetch()}>Try again</Button>}
+        />
       ) : (
         <Flex vertical gap={12}>
           <Typography.Paragraph className="two-factor-policy__text">
@@ -50,14 +57,13 @@ export function TwoFactorPolicyCard() {
           {failure && <Alert type="error" showIcon role="alert" title={failure} />}
           <Flex gap={8} wrap align="center">
             <label htmlFor="two-factor-required-from">Required from</label>
-            <DatePicker
-              id="two-factor-required-from"
-              format="DD/MM/YYYY"
-              value={value}
-              onChange={(d) => setPicked(d)}
-              allowClear
-            />
-            <Button type="primary" loading={saving.isLoading} disabled={!value} onClick={() => value && void submit(value.format('YYYY-MM-DD'))}>
+            <DatePicker id="two-factor-required-from" format="DD/MM/YYYY" value={value} onChange={(d) => setPicked(d)} allowClear />
+            <Button
+              type="primary"
+              loading={saving.isLoading}
+              disabled={!value}
+              onClick={() => value && void submit(value.format('YYYY-MM-DD'))}
+            >
               Require from this date
             </Button>
             {current && (

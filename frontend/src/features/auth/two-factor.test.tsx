@@ -12,7 +12,8 @@ const config = { 'GET /api/public/config': () => json(200, PUBLIC_CONFIG) };
 const CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.';
 const askForCode = () =>
   json(401, { error: { code: 'UNAUTHENTICATED', message: CODE_REQUIRED, details: [{ path: 'totp_code', message: 'required' }] } });
-const signedIn = (over: object = {}) => json(200, { ...ME_STAFF, success: true, message: MESSAGES.welcomeBack, access_token: 'x', ...over });
+const signedIn = (over: object = {}) =>
+  json(200, { ...ME_STAFF, success: true, message: MESSAGES.welcomeBack, access_token: 'x', ...over });
 
 async function password(user: ReturnType<typeof userEvent.setup>) {
   await user.type(await screen.findByLabelText('Email'), 'sam@example.co.uk');
@@ -21,7 +22,11 @@ async function password(user: ReturnType<typeof userEvent.setup>) {
 
 describe('sign-in with a second factor', () => {
   it('asks for the code after the password, then sends it with the password', async () => {
-    const { callsTo } = mockFetch({ ...config, [LOGIN]: [askForCode, () => signedIn()], 'GET /api/identity/auth/me': () => json(200, ME_STAFF) });
+    const { callsTo } = mockFetch({
+      ...config,
+      [LOGIN]: [askForCode, () => signedIn()],
+      'GET /api/identity/auth/me': () => json(200, ME_STAFF),
+    });
     const { router } = renderAt('/staff-login');
     const user = userEvent.setup();
     await password(user);

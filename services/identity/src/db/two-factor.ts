@@ -152,7 +152,10 @@ export async function hasPasskey(db: DbOrTx, userId: string): Promise<boolean> {
 }
 
 /** A challenge handed out for five minutes; its id goes back to the browser. */
-export async function putChallenge(db: DbOrTx, o: { userId: string | null; purpose: 'register' | 'sign-in'; challenge: string }): Promise<string> {
+export async function putChallenge(
+  db: DbOrTx,
+  o: { userId: string | null; purpose: 'register' | 'sign-in'; challenge: string },
+): Promise<string> {
   const res = await db.execute(sql`
     insert into identity.webauthn_challenges (user_id, purpose, challenge, expires_at)
     values (${o.userId}, ${o.purpose}, ${o.challenge}, now() + interval '5 minutes') returning id`);
@@ -186,6 +189,10 @@ export async function sessionSecondFactor(db: DbOrTx, sessionId: string): Promis
   const res = await db.execute(sql`select type, used_at, reference from identity.session_second_factors where session_id = ${sessionId}`);
   const r = res.rows[0];
   return r
-    ? { type: String(r.type) as SecondFactorUse['type'], at: Math.floor(new Date(String(r.used_at)).getTime() / 1000), reference: String(r.reference) }
+    ? {
+        type: String(r.type) as SecondFactorUse['type'],
+        at: Math.floor(new Date(String(r.used_at)).getTime() / 1000),
+        reference: String(r.reference),
+      }
     : null;
 }

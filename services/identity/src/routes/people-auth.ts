@@ -49,7 +49,13 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     });
 
   /** A session for a person who proved who they are, with the second factor they used kept beside it. */
-  const open = async (request: FastifyRequest, reply: FastifyReply, user: { id: string }, portal: string | undefined, mfa: SecondFactorUse | null) => {
+  const open = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: { id: string },
+    portal: string | undefined,
+    mfa: SecondFactorUse | null,
+  ) => {
     const { session, refreshToken, me } = await startPersonSession(deps, user, { portal, origin: sessionOrigin(request) });
     if (mfa) await recordSessionSecondFactor(db, session.id, mfa);
     const access = await signFor(me, session.id, mfa);
@@ -154,7 +160,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         reply,
         db,
         { scope: 'user', key: `passkey:${body.response.id.slice(0, 200)}` },
-        () => verifyPasskeySignIn(deps, body as Parameters<typeof verifyPasskeySignIn>[1]),
+        () => verifyPasskeySignIn(deps, body),
         () => new AppError('INVALID_CREDENTIALS', PASSKEY_MESSAGES.failed),
       );
       return open(request, reply, user, body.portal, user.secondFactor);

@@ -162,7 +162,7 @@ export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; 
         response: { 200: PasskeyListSchema, ...E },
       },
     },
-    async (request) => registerPasskey(deps, requireAuth(request), request.body as Parameters<typeof registerPasskey>[2]),
+    async (request) => registerPasskey(deps, requireAuth(request), request.body),
   );
 
   app.delete(

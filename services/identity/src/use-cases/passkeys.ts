@@ -58,6 +58,46 @@ export function relyingParty(publicUrl: string, name: string): RelyingParty {
   return { id: host, name, origins: [url.origin] };
 }
 
+/** The browser's answer as the route takes it (its schema bounds the id; the library checks the rest). */
+export type BrowserAnswer = { id: string } & Record<string, unknown>;
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const partsOf = (a: BrowserAnswer) =>
+  typeof a.response === 'object' && a.response !== null ? (a.response as Record<string, unknown>) : {};
+
+/** The answer's shape checked before the library checks its content (a malformed one is a 400, not a 500). */
+function registrationAnswer(a: BrowserAnswer): RegistrationResponseJSON {
+  const r = partsOf(a);
+  if (!isText(a.rawId) || a.type !== 'public-key' || !isText(r.clientDataJSON) || !isText(r.attestationObject))
+    throw new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.failed);
+  const transports = Array.isArray(r.transports) ? r.transports.filter(isText) : undefined;
+  return {
+    id: a.id,
+    rawId: a.rawId,
+    type: 'public-key',
+    response: { clientDataJSON: r.clientDataJSON, attestationObject: r.attestationObject, ...(transports ? { transports } : {}) },
+    clientExtensionResults: {},
+  } as RegistrationResponseJSON;
+}
+
+function authenticationAnswer(a: BrowserAnswer): AuthenticationResponseJSON {
+  const r = partsOf(a);
+  if (!isText(a.rawId) || a.type !== 'public-key' || !isText(r.clientDataJSON) || !isText(r.authenticatorData) || !isText(r.signature))
+    throw new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.failed);
+  return {
+    id: a.id,
+    rawId: a.rawId,
+    type: 'public-key',
+    response: {
+      clientDataJSON: r.clientDataJSON,
+      authenticatorData: r.authenticatorData,
+      signature: r.signature,
+      ...(isText(r.userHandle) ? { userHandle: r.userHandle } : {}),
+    },
+    clientExtensionResults: {},
+  };
+}
+
 export interface PasskeyDeps {
   db: Db;
   rp: () => RelyingParty;
@@ -99,7 +139,7 @@ export async function passkeyRegistrationOptions(deps: PasskeyDeps, p: Principal
 export async function registerPasskey(
   deps: PasskeyDeps,
   p: Principal,
-  input: { challenge_id: string; response: RegistrationResponseJSON; name?: string },
+  input: { challenge_id: string; response: BrowserAnswer; name?: string },
 ) {
   const challenge = await takeChallenge(deps.db, { id: input.challenge_id, purpose: 'register', userId: p.id });
   if (!challenge) throw new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.expired);
@@ -107,7 +147,7 @@ export async function registerPasskey(
   let verified;
   try {
     verified = await verifyRegistrationResponse({
-      response: input.response,
+      response: registrationAnswer(input.response),
       expectedChallenge: challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
@@ -145,7 +185,7 @@ export async function passkeySignInOptions(deps: PasskeyDeps) {
 /** The person whose passkey signed the challenge (with user verification), or null. */
 export async function verifyPasskeySignIn(
   deps: PasskeyDeps,
-  input: { challenge_id: string; response: AuthenticationResponseJSON },
+  input: { challenge_id: string; response: BrowserAnswer },
 ): Promise<{ id: string; secondFactor: SecondFactorUse } | null> {
   const challenge = await takeChallenge(deps.db, { id: input.challenge_id, purpose: 'sign-in', userId: null });
   if (!challenge) throw new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.expired);
@@ -154,11 +194,16 @@ export async function verifyPasskeySignIn(
   const rp = deps.rp();
   try {
     const v = await verifyAuthenticationResponse({
-      response: input.response,
+      response: authenticationAnswer(input.response),
       expectedChallenge: challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
-      credential: { id: key.credentialId, publicKey: Buffer.from(key.publicKey, 'base64url'), counter: key.counter, transports: key.transports },
+      credential: {
+        id: key.credentialId,
+        publicKey: Buffer.from(key.publicKey, 'base64url'),
+        counter: key.counter,
+        transports: key.transports,
+      },
       requireUserVerification: true,
     });
     if (!v.verified) return null;

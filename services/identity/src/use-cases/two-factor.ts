@@ -172,7 +172,8 @@ export async function disableOwnTwoFactor(
 ) {
   const user = await findUserById(deps.db, p.id);
   if (!user) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.passwordWrong);
+  if (!(await verifyPassword(user.passwordHash, input.password)))
+    throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.passwordWrong);
   const f = await factorOf(deps.db, p.id);
   if (!f?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
   if (!input.code && !input.recovery_code) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeRequired);
