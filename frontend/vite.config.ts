@@ -69,5 +69,8 @@ export default defineConfig({
     // Files share one module cache per worker: antd loads once instead of once per file (about 2x
     // faster). Safe because every test builds its own store, router and DOM, and setup resets storage.
     isolate: false,
+    // The root run's first group shares its workers with the browser and distributed files (issue 27:
+    // tests/workers.ts, which this must match; vitest refuses a group whose projects differ).
+    maxWorkers: Math.max(1, Number(process.env.TEST_WORKERS ?? 2) || 2),
   },
 });

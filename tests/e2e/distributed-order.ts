@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { laneOrder } from '../lanes.js';
 
 /**
  * The browser-distributed project's files share one product (tests/e2e/distributed-global-setup.ts), so
@@ -17,7 +19,10 @@ export const BROWSER_DISTRIBUTED_FILES = [
   'tests/e2e/timeline.test.ts',
 ];
 
-/** vitest's own order for every project, but browser-distributed's files in the order above. */
+/**
+ * vitest's own order for every project, but browser-distributed's files in the order above, and the
+ * first group's files (every project but browser-distributed) in the lanes' order (tests/lanes.ts).
+ */
 export class E2EOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -25,6 +30,31 @@ export class E2EOrder extends BaseSequencer {
     const rank = (f: TestSpecification) => BROWSER_DISTRIBUTED_FILES.findIndex((p) => f.moduleId.endsWith(p));
     const ordered = sorted.filter(ours).sort((a, b) => rank(a) - rank(b));
     let i = 0;
-    return sorted.map((f) => (ours(f) ? ordered[i++]! : f));
+    const inOrder = sorted.map((f) => (ours(f) ? ordered[i++]! : f));
+    // (groups run one after the other, so each group is ordered on its own; the first group's workers
+    // are the same for each of its projects: vitest refuses a group whose projects differ)
+    const groups = new Map<number, TestSpecification[]>();
+    for (const f of inOrder) {
+      const g = f.project.config.sequence.groupOrder;
+      groups.set(g, [...(groups.get(g) ?? []), f]);
+    }
+    const root = this.ctx.config.root;
+    const cache = this.ctx.cache;
+    const expected = (f: TestSpecification) => {
+      const ms = cache.getFileTestResults(`${f.project.name}:${relative(root, f.moduleId)}`)?.duration;
+      return ms === undefined ? undefined : ms / 1000;
+    };
+    const out = [...groups.keys()]
+      .sort((a, b) => a - b)
+      .flatMap((g) => {
+        const list = groups.get(g)!;
+        const workers = list[0]!.project.config.maxWorkers;
+        return workers > 1 ? laneOrder(list, root, workers, expected) : list;
+      });
+    // (TEST_PRINT_ORDER=1 prints the order the files are handed to the workers in: docs/perf/tests.md)
+    if (process.env.TEST_PRINT_ORDER === '1') {
+      process.stderr.write(`test order:\n${out.map((f) => `  ${f.project.name}  ${relative(root, f.moduleId)}`).join('\n')}\n`);
+    }
+    return out;
   }
 }
