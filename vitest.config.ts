@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['proto/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts'],
+          include: ['proto/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'tests/*.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
           // (one server file takes the Kafka lane: tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],

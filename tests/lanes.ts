@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import pg from 'pg';
 import type { TestSpecification } from 'vitest/node';
 
 /**
@@ -23,6 +24,22 @@ export function laneOf(project: string, file: string): string | null {
   if (project === 'distributed' || file.endsWith('services/kit/test/wait-dependencies.test.ts')) return 'kafka';
   if (project === 'distributed-product') return 'product';
   return null;
+}
+
+/**
+ * Waits until no other file holds the lane, then holds it until the returned connection ends (or its
+ * process dies: PostgreSQL ends the session and frees the lock).
+ */
+export async function takeLane(lane: string, databaseUrl: string): Promise<pg.Client> {
+  const holder = new pg.Client({ connectionString: databaseUrl, application_name: `test lane ${lane}` });
+  await holder.connect();
+  try {
+    await holder.query('select pg_advisory_lock(hashtext($1))', [`countinghouse test lane ${lane}`]);
+  } catch (err) {
+    await holder.end().catch(() => {});
+    throw err;
+  }
+  return holder;
 }
 
 /** A file's expected time when no earlier run says (seconds per file: the last CI run's averages). */

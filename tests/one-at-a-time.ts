@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { laneOf } from './lanes.js';
+import { laneOf, takeLane } from './lanes.js';
 import { repoRoot } from './processes.js';
 
 // A set-up file (vitest.config.ts): a file of a lane (tests/lanes.ts) runs only when no other file of
@@ -22,9 +22,7 @@ beforeAll(
     if (lane === null) return;
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts a real PostgreSQL.');
-    holder = new pg.Client({ connectionString: url, application_name: `test lane ${lane}` });
-    await holder.connect();
-    await holder.query('select pg_advisory_lock(hashtext($1))', [`countinghouse test lane ${lane}`]);
+    holder = await takeLane(lane, url);
   },
   // (as long as a whole lane may take)
   60 * 60_000,
