@@ -22,7 +22,10 @@ beforeAll(
     if (lane === null) return;
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts a real PostgreSQL.');
+    const t0 = Date.now();
     holder = await takeLane(lane, url);
+    // (the timing report prints how long the file waited for its lane: tests/timing-reporter.ts)
+    (file.meta as { laneWaitMs?: number }).laneWaitMs = Date.now() - t0;
   },
   // (as long as a whole lane may take)
   60 * 60_000,

@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { laneOrder } from '../lanes.js';
 
@@ -40,8 +41,12 @@ export class E2EOrder extends BaseSequencer {
     }
     const root = this.ctx.config.root;
     const cache = this.ctx.cache;
+    const last = lastTimings(root);
+    // (a file's expected time: the last timing report's, less its wait for its lane; else vitest's
+    // cache of the last run; else its project's average, tests/lanes.ts)
     const expected = (f: TestSpecification) => {
-      const ms = cache.getFileTestResults(`${f.project.name}:${relative(root, f.moduleId)}`)?.duration;
+      const key = `${f.project.name}:${relative(root, f.moduleId)}`;
+      const ms = last.get(key) ?? cache.getFileTestResults(key)?.duration;
       return ms === undefined ? undefined : ms / 1000;
     };
     const out = [...groups.keys()]
@@ -57,4 +62,20 @@ export class E2EOrder extends BaseSequencer {
     }
     return out;
   }
+}
+
+/** Each file's time in the last timing report (tests/timing-reporter.ts), by 'project:file'. */
+function lastTimings(root: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const path = resolve(root, process.env.TEST_TIMINGS_FILE ?? 'test-results/timings.json');
+  if (!existsSync(path)) return out;
+  try {
+    const report = JSON.parse(readFileSync(path, 'utf8')) as {
+      files?: Array<{ project: string; file: string; wallMs: number; laneWaitMs?: number }>;
+    };
+    for (const f of report.files ?? []) out.set(`${f.project}:${f.file}`, Math.max(0, f.wallMs - (f.laneWaitMs ?? 0)));
+  } catch {
+    // (an unreadable report only loses the estimates)
+  }
+  return out;
 }
