@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
@@ -71,6 +72,6 @@ export default defineConfig({
     isolate: false,
     // The root run's first group shares its workers with the browser and distributed files (issue 27:
     // tests/workers.ts, which this must match; vitest refuses a group whose projects differ).
-    maxWorkers: Math.max(1, Number(process.env.TEST_WORKERS ?? 2) || 2),
+    maxWorkers: Math.max(1, Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1)),
   },
 });

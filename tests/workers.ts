@@ -1,6 +1,9 @@
+import { availableParallelism } from 'node:os';
+
 /**
- * The workers of vitest's first group (vitest.config.ts, frontend/vite.config.ts): 2, set for the 2
- * cores CI has (issue 27, item 5; docs/perf/tests.md), or TEST_WORKERS. Every project of a group must
- * have the same number (vitest refuses a group whose projects differ).
+ * The workers of vitest's first group (vitest.config.ts; frontend/vite.config.ts computes the same, and
+ * must: vitest refuses a group whose projects differ): TEST_WORKERS, else one less than the cores as
+ * vitest's own default but at least 2, so that on CI's 2 cores a waiting file runs beside a CPU-bound
+ * one (issue 27, item 5; docs/perf/tests.md).
  */
-export const TEST_WORKERS = Math.max(1, Number(process.env.TEST_WORKERS ?? 2) || 2);
+export const TEST_WORKERS = Math.max(1, Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1));
