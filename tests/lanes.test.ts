@@ -47,19 +47,29 @@ describe('laneOrder', () => {
     expect(order.map(name).sort()).toEqual(Object.keys(seconds).sort());
   });
 
-  it('starts the lane with the most time first, longest file first, and fills the other worker with free files', () => {
+  it('runs one lane at a time beside the free files while there are any, then the lanes side by side', () => {
     const order = laneOrder(specs, root, 2, expected).map(name);
-    // worker 1: a (0-60); worker 2: k (0-20, its lane is free), then the free files while the browser
-    // lane is busy (server before frontend), then the rest of the browser lane as it frees
+    // worker 1: the lane with the most time left, its longest file first: a (0-60); worker 2: the free
+    // files meanwhile (10 s each, 0-40), then k (40-60: its lane is free); at 60 worker 1 takes c
+    // (60-100) and worker 2 the browser lane's last file, b, which waits for c (100-130)
     expect(order).toEqual([
       'browser:tests/e2e/a.test.ts',
-      'distributed:tests/distributed/k.test.ts',
       'server:services/crm/test/1.test.ts',
       'server:services/crm/test/2.test.ts',
       'server:services/crm/test/3.test.ts',
       'frontend:src/x.test.tsx',
+      'distributed:tests/distributed/k.test.ts',
       'browser:tests/e2e/c.test.ts',
       'browser:tests/e2e/b.test.ts',
+    ]);
+  });
+
+  it('on three workers two lanes run at once beside the free files', () => {
+    const order = laneOrder(specs, root, 3, expected).map(name);
+    expect(order.slice(0, 3)).toEqual([
+      'browser:tests/e2e/a.test.ts',
+      'distributed:tests/distributed/k.test.ts',
+      'server:services/crm/test/1.test.ts',
     ]);
   });
 

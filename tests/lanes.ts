@@ -59,10 +59,12 @@ interface Item {
 
 /**
  * The order for vitest's first group: list scheduling on `workers` workers. Each step gives the next
- * file to the worker that is free first: the next file of a free lane (the lane with the most time
- * left first, its longest file first) or else a file of no lane (server before frontend, each in
- * vitest's order, so a worker keeps one project's module cache), or else the file of the lane that
- * frees soonest.
+ * file to the worker that is free first. While files of no lane are left, at most `workers - 1` lanes
+ * run at once (on 2 workers: one waiting file beside one CPU-bound file, rather than two waiting files
+ * and later two CPU-bound ones): the worker takes the next file of a free lane (the lane with the most
+ * time left first, its longest file first) if fewer lanes run, else a file of no lane (in vitest's
+ * order: frontend, then server, so a worker keeps one project's module cache). When only lanes are
+ * left: a free lane's next file, else the file of the lane that frees soonest.
  */
 export function laneOrder(
   specs: TestSpecification[],
@@ -88,10 +90,13 @@ export function laneOrder(
     const now = workerFreeAt[w]!;
     const open = [...laned.keys()].filter((l) => laned.get(l)!.length > 0);
     const ready = open.filter((l) => laneFreeAt.get(l)! <= now).sort((a, b) => left(b) - left(a));
+    const running = [...laneFreeAt.values()].filter((t) => t > now).length;
+    const maxLanes = free.length > 0 ? Math.max(1, workerFreeAt.length - 1) : Infinity;
     let next: Item;
     let start = now;
-    if (ready.length > 0) next = laned.get(ready[0]!)!.shift()!;
+    if (ready.length > 0 && running < maxLanes) next = laned.get(ready[0]!)!.shift()!;
     else if (free.length > 0) next = free.shift()!;
+    else if (ready.length > 0) next = laned.get(ready[0]!)!.shift()!;
     else {
       const soonest = open.sort((a, b) => laneFreeAt.get(a)! - laneFreeAt.get(b)!)[0]!;
       next = laned.get(soonest)!.shift()!;
