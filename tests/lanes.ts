@@ -6,14 +6,14 @@ import type { TestSpecification } from 'vitest/node';
  * Lanes (issue 27, item 5; docs/perf/tests.md). The browser, distributed and whole-product files mostly
  * wait (on Chromium, on processes starting, on Kafka, on faults), while the server and frontend files
  * keep the CPU busy. They used to run one after the other; now they share vitest's first group with
- * two workers (TEST_WORKERS), so a waiting file runs beside the CPU-bound ones.
+ * two workers on 2 cores (tests/workers.ts), so a waiting file runs beside the CPU-bound ones.
  *
  * A lane is a set of files that must still run one at a time, as `fileParallelism: false` made them:
  * tests/one-at-a-time.ts holds a lock named after the lane for the whole file (a PostgreSQL advisory
  * lock on the test server, released when the file ends or its worker exits). The order below only
  * decides how well the two workers are used, never what may run together: vitest hands the next file
- * in this order to whichever worker is free, so the order is a simulation of that, with each file's
- * expected time, that starts a lane's next file when its lane is free and otherwise a CPU-bound file.
+ * in this order to whichever worker is free, so the order is a simulation of that with each file's
+ * expected time (laneOrder).
  */
 
 /** The lane a file must take (null: it may run beside any other file). */
@@ -32,6 +32,8 @@ export function laneOf(project: string, file: string): string | null {
  */
 export async function takeLane(lane: string, databaseUrl: string): Promise<pg.Client> {
   const holder = new pg.Client({ connectionString: databaseUrl, application_name: `test lane ${lane}` });
+  // (a connection lost while held frees the lane early; it must not end the worker as an unhandled error)
+  holder.on('error', () => {});
   await holder.connect();
   try {
     await holder.query('select pg_advisory_lock(hashtext($1))', [`countinghouse test lane ${lane}`]);
