@@ -1,10 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import { BROWSER_DISTRIBUTED_FILES, E2EOrder } from './tests/e2e/distributed-order.js';
+import { TEST_WORKERS } from './tests/workers.js';
 
 // One run, six projects: fast server tests against real PostgreSQL, the frontend's component tests,
 // the distributed tests (Kafka, Redis, MinIO, separate processes), the whole distributed product under
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
+//
+// Two groups, one after the other (issue 27, item 5; docs/perf/tests.md). The first: every project but
+// browser-distributed, on TEST_WORKERS workers (2), so the files that mostly wait (browser,
+// distributed, distributed-product) run beside the CPU-bound ones (server, frontend); those that must
+// run one at a time still do, through a lock per lane (tests/lanes.ts, tests/one-at-a-time.ts), in an
+// order that keeps both workers busy (E2EOrder). The second: browser-distributed, one file at a time
+// in its fixed order, after the distributed files (one of them stops the shared Kafka for a while).
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -15,8 +23,11 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['proto/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts'],
+          include: ['proto/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'tests/*.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
+          // (one server file takes the Kafka lane: tests/lanes.ts)
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          maxWorkers: TEST_WORKERS,
           testTimeout: 20_000,
           hookTimeout: 30_000,
           // Files share one module cache per worker (issue 27): the product is imported once, not once
@@ -35,9 +46,11 @@ export default defineConfig({
           // (the whole product under faults is a project of its own: it starts a Kafka broker of its own)
           exclude: ['tests/distributed/product.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
+          // (one file at a time: the Kafka lane)
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          maxWorkers: TEST_WORKERS,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
       {
@@ -46,9 +59,11 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/distributed/product.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
+          // (its own Kafka broker: it may run beside anything; its lane keeps it to one at a time)
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          maxWorkers: TEST_WORKERS,
           testTimeout: 180_000,
           hookTimeout: 400_000,
-          fileParallelism: false,
         },
       },
       {
@@ -57,9 +72,11 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
+          // (one file at a time, each its own server and Chromium: the browser lane)
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          maxWorkers: TEST_WORKERS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
       {
@@ -75,6 +92,8 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // (after the first group: tests/distributed/kafka-outbox stops the Kafka its product uses)
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
@@ -69,5 +70,8 @@ export default defineConfig({
     // Files share one module cache per worker: antd loads once instead of once per file (about 2x
     // faster). Safe because every test builds its own store, router and DOM, and setup resets storage.
     isolate: false,
+    // The root run's first group shares its workers with the browser and distributed files (issue 27:
+    // tests/workers.ts, which this must match; vitest refuses a group whose projects differ).
+    maxWorkers: Math.max(1, Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1)),
   },
 });

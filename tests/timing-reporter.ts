@@ -15,6 +15,8 @@ export interface FileTiming {
   testsMs: number;
   tests: number;
   state: string;
+  /** How long the file waited for its lane (tests/lanes.ts), included in wallMs; 0 for a file of no lane. */
+  laneWaitMs: number;
 }
 
 /** One project's figures: from its first file's start to its last file's end, and the sum over its files. */
@@ -24,6 +26,8 @@ export interface ProjectTiming {
   tests: number;
   wallMs: number;
   sumOfFilesMs: number;
+  /** The sum of its files' waits for their lanes. */
+  laneWaitMs: number;
 }
 
 const s = (ms: number) => (ms / 1000).toFixed(1);
@@ -59,7 +63,7 @@ export default class TimingReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
     const files: FileTiming[] = [];
-    const spans = new Map<string, { start: number; end: number; files: number; tests: number; sum: number }>();
+    const spans = new Map<string, { start: number; end: number; files: number; tests: number; sum: number; wait: number }>();
     for (const m of modules) {
       const project = m.project.name || 'default';
       const d = m.diagnostic();
@@ -70,6 +74,7 @@ export default class TimingReporter implements Reporter {
       const wallMs =
         start !== undefined && end !== undefined ? end - start : d.prepareDuration + d.collectDuration + d.setupDuration + testsMs;
       const tests = [...m.children.allTests()].length;
+      const laneWaitMs = (m.meta() as { laneWaitMs?: number }).laneWaitMs ?? 0;
       files.push({
         project,
         file: relative(this.root, m.moduleId),
@@ -79,13 +84,15 @@ export default class TimingReporter implements Reporter {
         testsMs: Math.round(testsMs),
         tests,
         state: m.state(),
+        laneWaitMs,
       });
-      const span = spans.get(project) ?? { start: Infinity, end: 0, files: 0, tests: 0, sum: 0 };
+      const span = spans.get(project) ?? { start: Infinity, end: 0, files: 0, tests: 0, sum: 0, wait: 0 };
       span.start = Math.min(span.start, start ?? Infinity);
       span.end = Math.max(span.end, end ?? 0);
       span.files++;
       span.tests += tests;
       span.sum += wallMs;
+      span.wait += laneWaitMs;
       spans.set(project, span);
     }
     const projects: ProjectTiming[] = [...spans].map(([project, x]) => ({
@@ -94,6 +101,7 @@ export default class TimingReporter implements Reporter {
       tests: x.tests,
       wallMs: Number.isFinite(x.start) && x.end > 0 ? x.end - x.start : x.sum,
       sumOfFilesMs: x.sum,
+      laneWaitMs: x.wait,
     }));
     files.sort((a, b) => b.wallMs - a.wallMs);
     const runMs = Date.now() - this.runStart;
@@ -102,7 +110,8 @@ export default class TimingReporter implements Reporter {
     const out: string[] = ['', `timings: the run took ${s(runMs)} s (load average now ${load.join(', ')})`];
     for (const p of projects) {
       out.push(
-        `timings: project ${p.project}: ${s(p.wallMs)} s wall, ${s(p.sumOfFilesMs)} s summed over ${p.files} files (${p.tests} tests)`,
+        `timings: project ${p.project}: ${s(p.wallMs)} s wall, ${s(p.sumOfFilesMs)} s summed over ${p.files} files (${p.tests} tests)` +
+          (p.laneWaitMs > 0 ? `, ${s(p.laneWaitMs)} s of it waiting for its lane` : ''),
       );
     }
     const top = Number(process.env.TEST_TIMINGS_TOP ?? 20);
