@@ -182,7 +182,14 @@ export const JobDetailSchema = Type.Object({
   notes: Type.Array(JobNoteSchema),
   time: Type.Array(TimeEntrySchema),
   deadline: Nullable(
-    Type.Object({ id: Type.String(), kind: Type.String(), period: Type.String(), due_on: IsoDate, done: Type.Boolean(), reference: Nullable(Type.String()) }),
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      period: Type.String(),
+      due_on: IsoDate,
+      done: Type.Boolean(),
+      reference: Nullable(Type.String()),
+    }),
   ),
   filed_on: Nullable(IsoDate),
   reference: Nullable(Type.String()),

@@ -92,13 +92,25 @@ describe('capacity', () => {
   ])('%i h budgeted against %i h with %i day(s) of leave (and %i weekend days): over %s', (budget, cap, weekdays, weekend, over) => {
     const leave = ['2027-01-04', '2027-01-05', '2027-01-06', '2027-01-07', '2027-01-08'].slice(0, weekdays);
     leave.push(...['2027-01-09', '2027-01-10'].slice(0, weekend));
-    const [w] = capacityWeeks({ from: '2027-01-04', weeks: 1, weeklyCapacityMinutes: cap * 60, leave, jobs: [{ dueOn: '2027-01-08', budgetMinutes: budget * 60 }] });
+    const [w] = capacityWeeks({
+      from: '2027-01-04',
+      weeks: 1,
+      weeklyCapacityMinutes: cap * 60,
+      leave,
+      jobs: [{ dueOn: '2027-01-08', budgetMinutes: budget * 60 }],
+    });
     expect(w!.leave_days).toBe(weekdays);
     expect(w!.over_allocated).toBe(over);
   });
 
   it('the team sums each week', () => {
-    const a = capacityWeeks({ from: '2027-01-04', weeks: 2, weeklyCapacityMinutes: 600, leave: [], jobs: [{ dueOn: '2027-01-04', budgetMinutes: 900 }] });
+    const a = capacityWeeks({
+      from: '2027-01-04',
+      weeks: 2,
+      weeklyCapacityMinutes: 600,
+      leave: [],
+      jobs: [{ dueOn: '2027-01-04', budgetMinutes: 900 }],
+    });
     const b = capacityWeeks({ from: '2027-01-04', weeks: 2, weeklyCapacityMinutes: 600, leave: [], jobs: [] });
     const team = teamWeeks([a, b], ['2027-01-04', '2027-01-11']);
     expect(team[0]).toMatchObject({ budgeted_minutes: 900, available_minutes: 1200, over_allocated: false, jobs: 1 });
@@ -132,8 +144,24 @@ describe('profitability', () => {
 
   it('CSV: pounds, hours, a negative margin, and a formula-looking name made inert', () => {
     const csv = profitabilityCsv([
-      { client_name: 'Acme, Ltd', package_name: 'Growth', fee_pence: 15000, minutes: 270, cost_pence: 18000, margin_pence: -3000, effective_rate_pence: 3333 },
-      { client_name: '=HYPERLINK()', package_name: null, fee_pence: 0, minutes: 0, cost_pence: 0, margin_pence: 0, effective_rate_pence: null },
+      {
+        client_name: 'Acme, Ltd',
+        package_name: 'Growth',
+        fee_pence: 15000,
+        minutes: 270,
+        cost_pence: 18000,
+        margin_pence: -3000,
+        effective_rate_pence: 3333,
+      },
+      {
+        client_name: '=HYPERLINK()',
+        package_name: null,
+        fee_pence: 0,
+        minutes: 0,
+        cost_pence: 0,
+        margin_pence: 0,
+        effective_rate_pence: null,
+      },
     ]);
     expect(csv.split('\r\n')).toEqual([
       'Client,Package,Fee (GBP),Hours,Cost (GBP),Margin (GBP),Effective rate (GBP/h)',

@@ -101,13 +101,24 @@ beforeAll(async () => {
   p.accountant = await makePerson(gw, 'jb.acc@x.co.uk', ['accountant']);
   p.otherAccountant = await makePerson(gw, 'jb.acc2@x.co.uk', ['accountant']);
   p.client = await makePerson(gw, 'jb.client@x.co.uk', ['client']);
-  await publishClient({ clientId: ownedId, companyName: 'Owned Trading Ltd', assignedAccountantId: p.accountant.id, monthlyFee: 150, packageName: 'Starter' });
+  await publishClient({
+    clientId: ownedId,
+    companyName: 'Owned Trading Ltd',
+    assignedAccountantId: p.accountant.id,
+    monthlyFee: 150,
+    packageName: 'Starter',
+  });
   await publishClient({ clientId: otherId, companyName: 'Other Books Ltd', assignedAccountantId: p.otherAccountant.id });
   for (const id of [ownedId, otherId])
     await waitFor(async () => (await call('adminSession', 'GET', `/api/deadlines/clients/${id}`)).statusCode === 200, 'directory');
   // Year end 31 March, last accounts to 31 Mar 2025: the accounts to 31 Mar 2026 are due 31 Dec 2026 (CA 2006 s442).
   for (const id of [ownedId, otherId]) {
-    const r = await call('adminSession', 'PUT', `/api/deadlines/clients/${id}`, profile({ ard_day: 31, ard_month: 3, last_accounts_made_up_to: '2025-03-31' }));
+    const r = await call(
+      'adminSession',
+      'PUT',
+      `/api/deadlines/clients/${id}`,
+      profile({ ard_day: 31, ard_month: 3, last_accounts_made_up_to: '2025-03-31' }),
+    );
     expect(r.statusCode, r.body).toBe(200);
   }
   // identity's role events (as identity sends them when a role is granted) reach the jobs' staff list.
@@ -115,7 +126,9 @@ beforeAll(async () => {
   for (const [who, role] of Object.entries(roleOf)) {
     const person = p[who as keyof typeof roleOf];
     const data: EventData<'identity.role_changed'> = { userId: person.id, role, isActive: true, email: person.email, name: `Jobs ${who}` };
-    await gw.kit.runtime.bus.publish(TOPICS.identity, [{ key: person.id, envelope: makeEnvelope('identity.role_changed', data, { kind: 'system', id: null }) }]);
+    await gw.kit.runtime.bus.publish(TOPICS.identity, [
+      { key: person.id, envelope: makeEnvelope('identity.role_changed', data, { kind: 'system', id: null }) },
+    ]);
   }
   await waitFor(async () => {
     const n = await gw.kit.runtime.pool.query(`select count(*)::int n from deadlines.job_staff `);
@@ -164,7 +177,14 @@ describe('jobs from deadlines', () => {
     const board = await call('accountant', 'GET', '/api/deadlines/jobs/board?kind=year_end_accounts&mine=true');
     expect(board.statusCode, board.body).toBe(200);
     const cols = board.json().columns as Array<{ stage: string; jobs: Array<{ id: string }> }>;
-    expect(cols.map((c) => c.stage)).toEqual(['Records requested', 'Records received', 'In preparation', 'Review', 'Sent to client for approval', 'Approved']);
+    expect(cols.map((c) => c.stage)).toEqual([
+      'Records requested',
+      'Records received',
+      'In preparation',
+      'Review',
+      'Sent to client for approval',
+      'Approved',
+    ]);
     expect(cols[0]!.jobs.map((j) => j.id)).toEqual([accountsJobId]);
     expect((await jobsOf('accountant', 'mine=true')).jobs.every((j) => j.assignee_id === p.accountant.id)).toBe(true);
     expect((await jobsOf('staff', 'overdue=true')).jobs).toEqual([]);
@@ -198,7 +218,12 @@ describe('jobs from deadlines', () => {
     const types = await gw.kit.runtime.pool.query(
       `select type from deadlines.outbox where type in ('deadlines.job_filed', 'deadlines.deadline_done', 'deadlines.job_stage_moved') order by id`,
     );
-    expect(types.rows.map((r) => r.type)).toEqual(['deadlines.job_stage_moved', 'deadlines.deadline_done', 'deadlines.job_filed', 'deadlines.job_stage_moved']);
+    expect(types.rows.map((r) => r.type)).toEqual([
+      'deadlines.job_stage_moved',
+      'deadlines.deadline_done',
+      'deadlines.job_filed',
+      'deadlines.job_stage_moved',
+    ]);
     expect((await move('accountant', { stage: 'Review' })).statusCode).toBe(409);
     // Filed jobs leave the open list.
     expect((await jobsOf('adminSession', `client_id=${ownedId}&kind=year_end_accounts`)).jobs).toEqual([]);
@@ -257,7 +282,10 @@ describe('jobs from deadlines', () => {
   });
 
   it('capacity: four 6-hour jobs in one week, 20 h capacity and a day of leave → 24 h budgeted, 16 h available, over-allocated', async () => {
-    const set = await call('manager', 'PUT', `/api/deadlines/jobs/staff/${p.staff.id}`, { weekly_capacity_minutes: 1200, leave: ['2027-01-06'] });
+    const set = await call('manager', 'PUT', `/api/deadlines/jobs/staff/${p.staff.id}`, {
+      weekly_capacity_minutes: 1200,
+      leave: ['2027-01-06'],
+    });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().member.leave).toEqual(['2027-01-06']);
     for (const due of ['2027-01-04', '2027-01-05', '2027-01-07', '2027-01-08'])
@@ -271,7 +299,14 @@ describe('jobs from deadlines', () => {
     const cap = r.json() as CapacityReply;
     expect(cap.weeks).toHaveLength(12);
     const week = cap.people.find((x) => x.user_id === p.staff.id)!.weeks[0]!;
-    expect(week).toEqual({ week_start: '2027-01-04', budgeted_minutes: 1440, available_minutes: 960, leave_days: 1, jobs: 4, over_allocated: true });
+    expect(week).toEqual({
+      week_start: '2027-01-04',
+      budgeted_minutes: 1440,
+      available_minutes: 960,
+      leave_days: 1,
+      jobs: 4,
+      over_allocated: true,
+    });
     expect(cap.team[0]!.budgeted_minutes).toBeGreaterThanOrEqual(1440);
     // An accountant sees only their own row.
     const own = (await call('accountant', 'GET', '/api/deadlines/jobs/capacity')).json() as CapacityReply;
@@ -281,8 +316,27 @@ describe('jobs from deadlines', () => {
   it('templates: everyone who works jobs reads them; managers change them; the last stage must be Filed', async () => {
     const list = await call('accountant', 'GET', '/api/deadlines/jobs/templates');
     expect(list.json().templates).toHaveLength(9);
-    const body = { stages: [{ name: 'To do', checklist: ['Agree the scope'] }, { name: 'Filed', checklist: [] }], budget_minutes: 120, reviewer_role: 'manager', lead_days: 14, target_days_before: 0 };
-    expect((await call('manager', 'PUT', '/api/deadlines/jobs/templates/ad_hoc', { ...body, stages: [{ name: 'A', checklist: [] }, { name: 'B', checklist: [] }] })).statusCode).toBe(400);
+    const body = {
+      stages: [
+        { name: 'To do', checklist: ['Agree the scope'] },
+        { name: 'Filed', checklist: [] },
+      ],
+      budget_minutes: 120,
+      reviewer_role: 'manager',
+      lead_days: 14,
+      target_days_before: 0,
+    };
+    expect(
+      (
+        await call('manager', 'PUT', '/api/deadlines/jobs/templates/ad_hoc', {
+          ...body,
+          stages: [
+            { name: 'A', checklist: [] },
+            { name: 'B', checklist: [] },
+          ],
+        })
+      ).statusCode,
+    ).toBe(400);
     const ok = await call('manager', 'PUT', '/api/deadlines/jobs/templates/ad_hoc', body);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().template).toMatchObject({ kind: 'ad_hoc', budget_minutes: 120, customised: true });

@@ -81,6 +81,7 @@ export function WorkLayout() {
           <NavLink to="/work" end>
             My work
           </NavLink>
+          {hasPermission(me.data.roles, 'client_jobs') && <NavLink to="/work/jobs">Jobs</NavLink>}
           {hasStaffPortalAccess(me.data) && <Link to="/staff/dashboard">Staff portal</Link>}
         </nav>
         <span>{firstNameOrEmail(me.data)}</span>

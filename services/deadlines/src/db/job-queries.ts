@@ -9,7 +9,10 @@ import type { JobChecklistItem } from './schema.js';
 /** Which clients' jobs: every client, or those assigned to one accountant (proto's clientVisibility). */
 export type JobScope = { all: true } | { all: false; accountantId: string };
 
-const scoped = (scope: JobScope): SQL => (scope.all ? sql`true` : sql`j.client_id in (select client_id from deadlines.client_directory where assigned_accountant_id = ${scope.accountantId})`);
+const scoped = (scope: JobScope): SQL =>
+  scope.all
+    ? sql`true`
+    : sql`j.client_id in (select client_id from deadlines.client_directory where assigned_accountant_id = ${scope.accountantId})`;
 
 export type JobRow = {
   id: string;
@@ -37,7 +40,7 @@ export type JobRow = {
   filed_on: string | null;
   reference: string | null;
   assigned_accountant_id: string | null;
-}
+};
 
 const JOB_COLUMNS = sql`j.id, j.client_id, coalesce(c.company_name, j.client_id) as client_name, j.deadline_id, j.kind, j.title, j.period,
   j.stages, j.stage_index, j.stage, j.status, j.checklist, j.statutory_due_on::text as statutory_due_on, j.due_on::text as due_on,
@@ -128,7 +131,9 @@ export type TemplateRow = JobTemplateInput & {
 };
 
 export async function templateRows(db: Exec): Promise<TemplateRow[]> {
-  const rows = await db.execute<TemplateRow>(sql`select kind, stages, budget_minutes, reviewer_role, lead_days, target_days_before from deadlines.job_templates`);
+  const rows = await db.execute<TemplateRow>(
+    sql`select kind, stages, budget_minutes, reviewer_role, lead_days, target_days_before from deadlines.job_templates`,
+  );
   return rows.rows;
 }
 
@@ -150,10 +155,15 @@ export type DeadlineForJob = {
   due_on: string;
   company_name: string;
   assigned_accountant_id: string | null;
-}
+};
 
 /** Open deadlines of the given kinds within their kind's lead days that have no job yet. */
-export async function deadlinesWithoutJobs(db: Exec, today: IsoDate, leads: ReadonlyArray<{ kind: string; leadDays: number }>, limit: number) {
+export async function deadlinesWithoutJobs(
+  db: Exec,
+  today: IsoDate,
+  leads: ReadonlyArray<{ kind: string; leadDays: number }>,
+  limit: number,
+) {
   if (leads.length === 0) return [];
   const windows = sql.join(
     leads.map((l) => sql`(d.kind = ${l.kind} and d.due_on <= ${today}::date + ${l.leadDays}::int)`),
@@ -197,7 +207,9 @@ export async function insertJob(db: Exec, j: NewJob, by: { id: string | null; na
 }
 
 export async function addStageHistory(db: Exec, jobId: string, stage: string, by: { id: string | null; name: string }) {
-  await db.execute(sql`insert into deadlines.job_stage_history (job_id, stage, by_id, by_name) values (${jobId}, ${stage}, ${by.id}, ${by.name})`);
+  await db.execute(
+    sql`insert into deadlines.job_stage_history (job_id, stage, by_id, by_name) values (${jobId}, ${stage}, ${by.id}, ${by.name})`,
+  );
 }
 
 export async function updateJob(
@@ -260,11 +272,20 @@ export type TimeRow = {
   worked_on: string;
   note: string | null;
   source: 'manual' | 'timer';
-}
+};
 
 export async function addTime(
   db: Exec,
-  e: { jobId: string; clientId: string; userId: string; userName: string; minutes: number; workedOn: string; note: string | null; source: 'manual' | 'timer' },
+  e: {
+    jobId: string;
+    clientId: string;
+    userId: string;
+    userName: string;
+    minutes: number;
+    workedOn: string;
+    note: string | null;
+    source: 'manual' | 'timer';
+  },
 ): Promise<TimeRow> {
   const rows = await db.execute<TimeRow>(sql`
     insert into deadlines.time_entries (job_id, client_id, user_id, user_name, minutes, worked_on, note, source)
@@ -312,7 +333,7 @@ export type StaffRow = {
   cost_rate_pence: number;
   weekly_capacity_minutes: number;
   leave: string[];
-}
+};
 
 export async function staffRows(db: Exec, from: IsoDate, userId?: string): Promise<StaffRow[]> {
   const rows = await db.execute<StaffRow>(sql`
@@ -385,12 +406,22 @@ export async function monthTime(db: Exec, from: IsoDate, to: IsoDate) {
 }
 
 export async function feeClients(db: Exec, clientIds: readonly string[]) {
-  const rows = await db.execute<{ client_id: string; company_name: string; package_name: string | null; monthly_fee_pence: number | null; subscription_status: string }>(sql`
+  const rows = await db.execute<{
+    client_id: string;
+    company_name: string;
+    package_name: string | null;
+    monthly_fee_pence: number | null;
+    subscription_status: string;
+  }>(sql`
     select client_id, company_name, package_name, monthly_fee_pence, subscription_status from deadlines.client_directory
     where (monthly_fee_pence > 0 and subscription_status = 'active')
-      ${clientIds.length ? sql`or client_id in (${sql.join(
-        clientIds.map((c) => sql`${c}`),
-        sql`, `,
-      )})` : sql``}`);
+      ${
+        clientIds.length
+          ? sql`or client_id in (${sql.join(
+              clientIds.map((c) => sql`${c}`),
+              sql`, `,
+            )})`
+          : sql``
+      }`);
   return rows.rows;
 }

@@ -373,7 +373,9 @@ export const jobStaff = deadlinesSchema.table(
     role: text('role'),
     active: boolean('active').notNull().default(true),
     costRatePence: integer('cost_rate_pence').notNull().default(0),
-    weeklyCapacityMinutes: integer('weekly_capacity_minutes').notNull().default(37 * 60 + 30),
+    weeklyCapacityMinutes: integer('weekly_capacity_minutes')
+      .notNull()
+      .default(37 * 60 + 30),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('job_staff_rate_check', sql`${t.costRatePence} >= 0 and ${t.weeklyCapacityMinutes} >= 0`)],

@@ -267,7 +267,8 @@ export function profitabilityCsv(
     effective_rate_pence: number | null;
   }>,
 ): string {
-  const q = (s: string) => (/[",\n\r]/.test(s) || /^[=+\-@\t]/.test(s) ? `"${(/^[=+\-@\t]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"` : s);
+  const q = (s: string) =>
+    /[",\n\r]/.test(s) || /^[=+\-@\t]/.test(s) ? `"${(/^[=+\-@\t]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"` : s;
   const pounds = (p: number) => (p / 100).toFixed(2);
   const lines = ['Client,Package,Fee (GBP),Hours,Cost (GBP),Margin (GBP),Effective rate (GBP/h)'];
   for (const r of rows)

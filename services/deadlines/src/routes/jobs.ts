@@ -63,12 +63,28 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
 
   r.get(
     '/jobs',
-    { preHandler: canWork, schema: { tags, summary: 'The jobs list, filtered and paged', querystring: JobListQuerySchema, response: { 200: JobListSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: 'The jobs list, filtered and paged',
+        querystring: JobListQuerySchema,
+        response: { 200: JobListSchema, ...E },
+      },
+    },
     async (request) => findJobs(deps, requireAuth(request), request.query),
   );
   r.get(
     '/jobs/board',
-    { preHandler: canWork, schema: { tags, summary: "A kind's board: a column per stage", querystring: JobBoardQuerySchema, response: { 200: JobBoardSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: "A kind's board: a column per stage",
+        querystring: JobBoardQuerySchema,
+        response: { 200: JobBoardSchema, ...E },
+      },
+    },
     async (request) => findBoard(deps, requireAuth(request), request.query),
   );
   r.get(
@@ -78,7 +94,10 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
   );
   r.delete(
     '/jobs/timer',
-    { preHandler: canWork, schema: { tags, summary: 'Stop my timer: its minutes become a time entry', response: { 200: TimerStopSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: { tags, summary: 'Stop my timer: its minutes become a time entry', response: { 200: TimerStopSchema, ...E } },
+    },
     async (request) => stopJobTimer(deps, requireAuth(request)),
   );
   r.get(
@@ -102,7 +121,10 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
   );
   r.get(
     '/jobs/staff',
-    { preHandler: canSettle, schema: { tags, summary: 'Staff cost rates, weekly capacity and leave', response: { 200: JobStaffListSchema, ...E } } },
+    {
+      preHandler: canSettle,
+      schema: { tags, summary: 'Staff cost rates, weekly capacity and leave', response: { 200: JobStaffListSchema, ...E } },
+    },
     async () => findStaff(deps),
   );
   r.put(
@@ -123,7 +145,12 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     '/jobs/capacity',
     {
       preHandler: canWork,
-      schema: { tags, summary: 'Hours budgeted against capacity less leave, per week, person and team', querystring: CapacityQuerySchema, response: { 200: CapacityReplySchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Hours budgeted against capacity less leave, per week, person and team',
+        querystring: CapacityQuerySchema,
+        response: { 200: CapacityReplySchema, ...E },
+      },
     },
     async (request) => findCapacity(deps, requireAuth(request), request.query),
   );
@@ -131,7 +158,12 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     '/jobs/profitability',
     {
       preHandler: canSettle,
-      schema: { tags, summary: 'Fee against time cost per client and package for a month', querystring: ProfitabilityQuerySchema, response: { 200: ProfitabilityReplySchema, ...E } },
+      schema: {
+        tags,
+        summary: 'Fee against time cost per client and package for a month',
+        querystring: ProfitabilityQuerySchema,
+        response: { 200: ProfitabilityReplySchema, ...E },
+      },
     },
     async (request) => findProfitability(deps, request.query.month),
   );
@@ -139,7 +171,12 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     '/jobs/profitability.csv',
     {
       preHandler: canSettle,
-      schema: { tags, summary: 'The profitability report as CSV', querystring: ProfitabilityQuerySchema, response: { 200: Type.String(), ...E } },
+      schema: {
+        tags,
+        summary: 'The profitability report as CSV',
+        querystring: ProfitabilityQuerySchema,
+        response: { 200: Type.String(), ...E },
+      },
     },
     async (request, reply) => {
       const report = await findProfitability(deps, request.query.month);
@@ -152,12 +189,29 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
   );
   r.get(
     '/jobs/:id',
-    { preHandler: canWork, schema: { tags, summary: 'One job: checklist, notes, time, linked deadline', params: IdParams, response: { 200: JobDetailSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: 'One job: checklist, notes, time, linked deadline',
+        params: IdParams,
+        response: { 200: JobDetailSchema, ...E },
+      },
+    },
     async (request) => getJob(deps, requireAuth(request), request.params.id),
   );
   r.patch(
     '/jobs/:id',
-    { preHandler: canWork, schema: { tags, summary: 'Reassign a job, mark it waiting on the client, move its due date', params: IdParams, body: JobPatchSchema, response: { 200: JobDetailSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: 'Reassign a job, mark it waiting on the client, move its due date',
+        params: IdParams,
+        body: JobPatchSchema,
+        response: { 200: JobDetailSchema, ...E },
+      },
+    },
     async (request) => changeJob(deps, requireAuth(request), request.params.id, request.body),
   );
   r.post(
@@ -176,25 +230,52 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
   );
   r.post(
     '/jobs/:id/checklist',
-    { preHandler: canWork, schema: { tags, summary: 'Tick or untick a checklist item', params: IdParams, body: ChecklistTickSchema, response: { 200: JobDetailSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: 'Tick or untick a checklist item',
+        params: IdParams,
+        body: ChecklistTickSchema,
+        response: { 200: JobDetailSchema, ...E },
+      },
+    },
     async (request) => tickChecklist(deps, requireAuth(request), request.params.id, request.body.index, request.body.done),
   );
   r.post(
     '/jobs/:id/notes',
-    { preHandler: canWork, schema: { tags, summary: 'Add a note to a job', params: IdParams, body: JobNoteInputSchema, response: { 200: JobDetailSchema, ...E } } },
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: 'Add a note to a job',
+        params: IdParams,
+        body: JobNoteInputSchema,
+        response: { 200: JobDetailSchema, ...E },
+      },
+    },
     async (request) => addJobNote(deps, requireAuth(request), request.params.id, request.body.text),
   );
   r.post(
     '/jobs/:id/time',
     {
       preHandler: canWork,
-      schema: { tags, summary: 'Record time on a job (minutes)', params: IdParams, body: TimeEntryInputSchema, response: { 200: Type.Object({ entry: TimeEntrySchema }), ...E } },
+      schema: {
+        tags,
+        summary: 'Record time on a job (minutes)',
+        params: IdParams,
+        body: TimeEntryInputSchema,
+        response: { 200: Type.Object({ entry: TimeEntrySchema }), ...E },
+      },
     },
     async (request) => recordTime(deps, requireAuth(request), request.params.id, request.body),
   );
   r.post(
     '/jobs/:id/timer',
-    { preHandler: canWork, schema: { tags, summary: 'Start my timer on a job', params: IdParams, response: { 200: TimerSchema, ...E, 409: ErrorRef } } },
+    {
+      preHandler: canWork,
+      schema: { tags, summary: 'Start my timer on a job', params: IdParams, response: { 200: TimerSchema, ...E, 409: ErrorRef } },
+    },
     async (request) => startJobTimer(deps, requireAuth(request), request.params.id),
   );
 }

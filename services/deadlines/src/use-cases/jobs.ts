@@ -100,7 +100,13 @@ export async function templates(db: Exec): Promise<Map<JobKind, JobTemplate>> {
     JOB_KIND_VALUES.map((kind) => {
       const s = saved.get(kind);
       const t: JobTemplateInput = s
-        ? { stages: s.stages, budget_minutes: s.budget_minutes, reviewer_role: s.reviewer_role, lead_days: s.lead_days, target_days_before: s.target_days_before }
+        ? {
+            stages: s.stages,
+            budget_minutes: s.budget_minutes,
+            reviewer_role: s.reviewer_role,
+            lead_days: s.lead_days,
+            target_days_before: s.target_days_before,
+          }
         : DEFAULT_TEMPLATES[kind];
       return [kind, { kind, name: templateName(kind), ...t, customised: Boolean(s) }];
     }),
@@ -225,7 +231,9 @@ export async function getJob(deps: DeadlinesDeps, p: Principal, id: string): Pro
     checklist: row.checklist.map((c) => ({ stage: c.stage, item: c.item, done: c.done, done_by_name: c.doneByName })),
     notes,
     time: time.map(toEntry),
-    deadline: d ? { id: d.id, kind: d.kind, period: d.period, due_on: d.due_on, done: d.status === 'done', reference: d.reference ?? null } : null,
+    deadline: d
+      ? { id: d.id, kind: d.kind, period: d.period, due_on: d.due_on, done: d.status === 'done', reference: d.reference ?? null }
+      : null,
     filed_on: row.filed_on,
     reference: row.reference,
     today,
@@ -249,13 +257,17 @@ export async function moveJob(deps: DeadlinesDeps, p: Principal, id: string, inp
     if (index < 0) throw new AppError('VALIDATION_FAILED', M.unknownStage, [{ path: '/stage', message: M.unknownStage }]);
     if (index === row.stage_index) return;
     let reviewerId = row.reviewer_id;
-    if (input.stage === REVIEW_STAGE) reviewerId = input.reviewer_id ?? (await pickReviewer(tx, row.reviewer_role, row.assignee_id)) ?? reviewerId;
+    if (input.stage === REVIEW_STAGE)
+      reviewerId = input.reviewer_id ?? (await pickReviewer(tx, row.reviewer_role, row.assignee_id)) ?? reviewerId;
     if (input.stage === FILED_STAGE) {
       const reference = input.reference?.trim() || null;
       if (row.deadline_id && !reference)
         throw new AppError('VALIDATION_FAILED', M.referenceRequired, [{ path: '/reference', message: M.referenceRequired }]);
       const filedOn = input.filed_on ?? today;
-      if (filedOn > today) throw new AppError('VALIDATION_FAILED', 'The filing date cannot be in the future', [{ path: '/filed_on', message: 'The filing date cannot be in the future' }]);
+      if (filedOn > today)
+        throw new AppError('VALIDATION_FAILED', 'The filing date cannot be in the future', [
+          { path: '/filed_on', message: 'The filing date cannot be in the future' },
+        ]);
       await updateJob(tx, id, { stageIndex: index, stage: input.stage, status: 'filed', filedOn, reference, reviewerId });
       if (row.deadline_id) {
         const found = await deadlineById(tx, row.deadline_id, today, { forUpdate: true });
@@ -315,7 +327,9 @@ export async function tickChecklist(deps: DeadlinesDeps, p: Principal, id: strin
     const row = await visibleJob(tx, p, id, true);
     const item = row.checklist[index];
     if (!item) throw new AppError('NOT_FOUND', M.checklistItemNotFound);
-    const checklist = row.checklist.map((c, i) => (i === index ? { ...c, done, doneBy: done ? p.id : null, doneByName: done ? nameOf(p) : null } : c));
+    const checklist = row.checklist.map((c, i) =>
+      i === index ? { ...c, done, doneBy: done ? p.id : null, doneByName: done ? nameOf(p) : null } : c,
+    );
     await updateJob(tx, id, { checklist });
   });
   return getJob(deps, p, id);
@@ -329,8 +343,25 @@ export async function addJobNote(deps: DeadlinesDeps, p: Principal, id: string, 
   return getJob(deps, p, id);
 }
 
-async function record(tx: DbOrTx, p: Principal, row: JobRow, minutes: number, workedOn: string, note: string | null, source: 'manual' | 'timer') {
-  const entry = await addTime(tx, { jobId: row.id, clientId: row.client_id, userId: p.id, userName: nameOf(p), minutes, workedOn, note, source });
+async function record(
+  tx: DbOrTx,
+  p: Principal,
+  row: JobRow,
+  minutes: number,
+  workedOn: string,
+  note: string | null,
+  source: 'manual' | 'timer',
+) {
+  const entry = await addTime(tx, {
+    jobId: row.id,
+    clientId: row.client_id,
+    userId: p.id,
+    userName: nameOf(p),
+    minutes,
+    workedOn,
+    note,
+    source,
+  });
   await enqueueEvent(
     tx,
     SCHEMA,
@@ -388,7 +419,12 @@ export async function findStaff(deps: DeadlinesDeps) {
 export async function changeStaff(deps: DeadlinesDeps, userId: string, patch: JobStaffPatch) {
   const today = deps.today();
   await deps.db.transaction(async (tx) => {
-    await patchStaff(tx, userId, { name: patch.name, costRatePence: patch.cost_rate_pence, weeklyCapacityMinutes: patch.weekly_capacity_minutes }, userId);
+    await patchStaff(
+      tx,
+      userId,
+      { name: patch.name, costRatePence: patch.cost_rate_pence, weeklyCapacityMinutes: patch.weekly_capacity_minutes },
+      userId,
+    );
     if (patch.leave) await replaceLeave(tx, userId, today, patch.leave);
   });
   const [row] = await staffRows(deps.db, today, userId);
@@ -441,7 +477,10 @@ export async function findProfitability(deps: DeadlinesDeps, month: string): Pro
   const rows = clients
     .map((c) => {
       const fee = c.monthly_fee_pence ?? 0;
-      const out = profitability({ feePence: fee, time: time.filter((t) => t.client_id === c.client_id).map((t) => ({ minutes: t.minutes, ratePence: t.rate_pence })) });
+      const out = profitability({
+        feePence: fee,
+        time: time.filter((t) => t.client_id === c.client_id).map((t) => ({ minutes: t.minutes, ratePence: t.rate_pence })),
+      });
       return { client_id: c.client_id, client_name: c.company_name, package_name: c.package_name, fee_pence: fee, ...out };
     })
     .sort((a, b) => a.margin_pence - b.margin_pence || a.client_name.localeCompare(b.client_name));
@@ -460,4 +499,3 @@ export async function findProfitability(deps: DeadlinesDeps, month: string): Pro
   }));
   return { month, clients: rows, packages };
 }
-
