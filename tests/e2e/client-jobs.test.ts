@@ -73,7 +73,7 @@ describe('Jobs board (browser)', () => {
     await page.getByText(`${CLIENT} moved to Records received`).waitFor();
 
     // Keyboard: the card's "Move to" list (arrow down to the next choice), Tab to Move, Enter.
-    const select = card().getByLabel(`Move ${CLIENT} to`);
+    const select = card().getByLabel(`Move ${CLIENT} to`, { exact: true });
     await select.focus();
     await page.keyboard.press('ArrowDown');
     expect(await select.inputValue()).toBe('In preparation');

@@ -30,6 +30,9 @@ export const CLIENT_JOBS_ROUTES = {
   capacity: '/api/deadlines/jobs/capacity',
   profitability: '/api/deadlines/jobs/profitability',
   profitabilityCsv: '/api/deadlines/jobs/profitability.csv',
+  /** GET: a client's recurring schedules; PUT .../:kind: set one (monthly day, on or off). */
+  schedules: (clientId: string) => `/api/deadlines/jobs/schedules/${clientId}`,
+  schedule: (clientId: string, kind: string) => `/api/deadlines/jobs/schedules/${clientId}/${kind}`,
 } as const;
 
 export const JOB_KINDS = [
@@ -289,7 +292,26 @@ export const ProfitabilityReplySchema = Type.Object({
 });
 export type ProfitabilityReply = Static<typeof ProfitabilityReplySchema>;
 
+/** Recurring work without a statutory deadline: monthly, on a day 1 to 28. */
+export const RECURRING_JOB_KINDS = ['bookkeeping', 'payroll_run'] as const;
+export const JobScheduleInputSchema = Type.Object({
+  day_of_month: Type.Integer({ minimum: 1, maximum: 28 }),
+  active: Type.Boolean(),
+});
+export type JobScheduleInput = Static<typeof JobScheduleInputSchema>;
+export const JobScheduleSchema = Type.Object({
+  client_id: Type.String(),
+  kind: literals(RECURRING_JOB_KINDS),
+  day_of_month: Type.Integer(),
+  active: Type.Boolean(),
+  /** The next occurrence on or after today. */
+  next_due_on: IsoDate,
+});
+export type JobSchedule = Static<typeof JobScheduleSchema>;
+export const JobScheduleListSchema = Type.Object({ schedules: Type.Array(JobScheduleSchema) });
+
 export const CLIENT_JOBS_MESSAGES = {
+  clientNotFound: 'Client not found',
   jobNotFound: 'Job not found',
   notYourClient: 'This client is not assigned to you',
   unknownStage: 'This job has no such stage',

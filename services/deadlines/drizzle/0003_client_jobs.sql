@@ -7,6 +7,18 @@ CREATE TABLE "deadlines"."job_notes" (
 	"at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "deadlines"."job_schedules" (
+	"client_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"day_of_month" smallint NOT NULL,
+	"active" boolean DEFAULT true NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by" text,
+	CONSTRAINT "job_schedules_client_id_kind_pk" PRIMARY KEY("client_id","kind"),
+	CONSTRAINT "job_schedules_day_check" CHECK ("deadlines"."job_schedules"."day_of_month" between 1 and 28),
+	CONSTRAINT "job_schedules_kind_check" CHECK ("deadlines"."job_schedules"."kind" in ('bookkeeping', 'payroll_run'))
+);
+--> statement-breakpoint
 CREATE TABLE "deadlines"."job_staff" (
 	"user_id" text PRIMARY KEY NOT NULL,
 	"name" text NOT NULL,
@@ -49,6 +61,7 @@ CREATE TABLE "deadlines"."jobs" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"client_id" text NOT NULL,
 	"deadline_id" uuid,
+	"recurring_key" text,
 	"kind" text NOT NULL,
 	"title" text NOT NULL,
 	"period" text,
@@ -99,6 +112,7 @@ ALTER TABLE "deadlines"."client_directory" ADD COLUMN "monthly_fee_pence" intege
 CREATE INDEX "job_notes_job_idx" ON "deadlines"."job_notes" USING btree ("job_id","at");--> statement-breakpoint
 CREATE INDEX "job_stage_history_job_idx" ON "deadlines"."job_stage_history" USING btree ("job_id","entered_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_deadline_idx" ON "deadlines"."jobs" USING btree ("deadline_id") WHERE "deadlines"."jobs"."deadline_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "jobs_recurring_idx" ON "deadlines"."jobs" USING btree ("recurring_key") WHERE "deadlines"."jobs"."recurring_key" is not null;--> statement-breakpoint
 CREATE INDEX "jobs_open_kind_stage_due_idx" ON "deadlines"."jobs" USING btree ("kind","stage","due_on","id") WHERE "deadlines"."jobs"."status" = 'open';--> statement-breakpoint
 CREATE INDEX "jobs_open_due_idx" ON "deadlines"."jobs" USING btree ("due_on","id") WHERE "deadlines"."jobs"."status" = 'open';--> statement-breakpoint
 CREATE INDEX "jobs_assignee_due_idx" ON "deadlines"."jobs" USING btree ("assignee_id","due_on","id");--> statement-breakpoint

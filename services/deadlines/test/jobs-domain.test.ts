@@ -5,6 +5,7 @@ import {
   DEFAULT_TEMPLATES,
   internalTarget,
   monthRange,
+  nextOccurrence,
   profitability,
   profitabilityCsv,
   teamWeeks,
@@ -53,6 +54,15 @@ describe('internal target date', () => {
   ])('statutory %s, %i days before, opened %s → %s', (due, before, opened, want) => {
     expect(internalTarget(due, before, opened)).toBe(want);
   });
+});
+
+describe('recurring schedules', () => {
+  it.each([
+    ['2026-11-23', 28, '2026-11-28'],
+    ['2026-11-28', 28, '2026-11-28'],
+    ['2026-11-29', 28, '2026-12-28'],
+    ['2026-12-15', 1, '2027-01-01'],
+  ])('on %s, monthly on day %i → next %s', (today, day, want) => expect(nextOccurrence(today, day)).toBe(want));
 });
 
 describe('capacity', () => {

@@ -342,6 +342,33 @@ describe('jobs from deadlines', () => {
     expect(ok.json().template).toMatchObject({ kind: 'ad_hoc', budget_minutes: 120, customised: true });
     expect((await call('staff', 'PUT', '/api/deadlines/jobs/templates/ad_hoc', body)).statusCode).toBe(403);
   });
+
+  it('recurring bookkeeping on the 28th opens one job within its lead days; a second run opens nothing', async () => {
+    const set = await call('accountant', 'PUT', `/api/deadlines/jobs/schedules/${ownedId}/bookkeeping`, { day_of_month: 28, active: true });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().schedules).toEqual([
+      { client_id: ownedId, kind: 'bookkeeping', day_of_month: 28, active: true, next_due_on: '2026-11-28' },
+    ]);
+    expect(
+      (await call('accountant', 'PUT', `/api/deadlines/jobs/schedules/${otherId}/bookkeeping`, { day_of_month: 28, active: true }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call('accountant', 'PUT', `/api/deadlines/jobs/schedules/${ownedId}/bookkeeping`, { day_of_month: 31, active: true }))
+        .statusCode,
+    ).toBe(400);
+    expect((await runDaily()).jobsOpened).toBe(1);
+    const books = (await jobsOf('accountant', `client_id=${ownedId}&kind=bookkeeping`)).jobs;
+    expect(books).toHaveLength(1);
+    expect(books[0]).toMatchObject({
+      due_on: '2026-11-28',
+      statutory_due_on: null,
+      deadline_id: null,
+      assignee_id: p.accountant.id,
+      stage: 'To do',
+    });
+    expect((await runDaily()).jobsOpened).toBe(0);
+  });
 });
 
 describe('who may see and change jobs', () => {

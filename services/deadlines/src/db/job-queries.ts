@@ -181,6 +181,7 @@ export async function deadlinesWithoutJobs(
 export interface NewJob {
   clientId: string;
   deadlineId: string | null;
+  recurringKey?: string | null;
   kind: JobKind;
   title: string;
   period: string | null;
@@ -193,13 +194,13 @@ export interface NewJob {
   budgetMinutes: number;
 }
 
-/** Insert a job; null when its deadline already has one (the unique index: a second run opens nothing). */
+/** Insert a job; null when its deadline or occurrence already has one (the unique indexes: a second run opens nothing). */
 export async function insertJob(db: Exec, j: NewJob, by: { id: string | null; name: string }): Promise<string | null> {
   const rows = await db.execute<{ id: string }>(sql`
-    insert into deadlines.jobs (client_id, deadline_id, kind, title, period, stages, stage, checklist, statutory_due_on, due_on, assignee_id, reviewer_role, budget_minutes)
-    values (${j.clientId}, ${j.deadlineId}, ${j.kind}, ${j.title}, ${j.period}, ${JSON.stringify(j.stages)}::jsonb, ${j.stages[0]!},
+    insert into deadlines.jobs (client_id, deadline_id, recurring_key, kind, title, period, stages, stage, checklist, statutory_due_on, due_on, assignee_id, reviewer_role, budget_minutes)
+    values (${j.clientId}, ${j.deadlineId}, ${j.recurringKey ?? null}, ${j.kind}, ${j.title}, ${j.period}, ${JSON.stringify(j.stages)}::jsonb, ${j.stages[0]!},
       ${JSON.stringify(j.checklist)}::jsonb, ${j.statutoryDueOn}, ${j.dueOn}, ${j.assigneeId}, ${j.reviewerRole}, ${j.budgetMinutes})
-    on conflict (deadline_id) where deadline_id is not null do nothing
+    on conflict do nothing
     returning id`);
   const id = rows.rows[0]?.id ?? null;
   if (id) await addStageHistory(db, id, j.stages[0]!, by);
@@ -424,4 +425,30 @@ export async function feeClients(db: Exec, clientIds: readonly string[]) {
           : sql``
       }`);
   return rows.rows;
+}
+
+// --- recurring schedules
+
+export type ScheduleRow = {
+  client_id: string;
+  kind: 'bookkeeping' | 'payroll_run';
+  day_of_month: number;
+  active: boolean;
+  company_name: string;
+  assigned_accountant_id: string | null;
+};
+
+export async function schedules(db: Exec, opts: { clientId?: string; activeOnly?: boolean } = {}): Promise<ScheduleRow[]> {
+  const rows = await db.execute<ScheduleRow>(sql`
+    select s.client_id, s.kind, s.day_of_month, s.active, c.company_name, c.assigned_accountant_id
+    from deadlines.job_schedules s join deadlines.client_directory c on c.client_id = s.client_id
+    where ${opts.clientId ? sql`s.client_id = ${opts.clientId}` : sql`true`} and ${opts.activeOnly ? sql`s.active` : sql`true`}
+    order by s.client_id, s.kind`);
+  return rows.rows;
+}
+
+export async function saveSchedule(db: Exec, clientId: string, kind: string, dayOfMonth: number, active: boolean, by: string) {
+  await db.execute(sql`
+    insert into deadlines.job_schedules (client_id, kind, day_of_month, active, updated_by) values (${clientId}, ${kind}, ${dayOfMonth}, ${active}, ${by})
+    on conflict (client_id, kind) do update set day_of_month = excluded.day_of_month, active = excluded.active, updated_by = excluded.updated_by, updated_at = now()`);
 }

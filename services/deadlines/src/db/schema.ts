@@ -262,6 +262,8 @@ export const jobs = deadlinesSchema.table(
     clientId: text('client_id').notNull(),
     /** The deadline the job was opened from: at most one job per deadline (the daily run's idempotency). */
     deadlineId: uuid('deadline_id'),
+    /** A recurring job's occurrence (client:kind:due date): at most one job per occurrence. */
+    recurringKey: text('recurring_key'),
     kind: text('kind').notNull(),
     title: text('title').notNull(),
     period: text('period'),
@@ -289,6 +291,9 @@ export const jobs = deadlinesSchema.table(
     uniqueIndex('jobs_deadline_idx')
       .on(t.deadlineId)
       .where(sql`${t.deadlineId} is not null`),
+    uniqueIndex('jobs_recurring_idx')
+      .on(t.recurringKey)
+      .where(sql`${t.recurringKey} is not null`),
     // The board and the list: open jobs of a kind by stage and due date; an assignee's by due date.
     index('jobs_open_kind_stage_due_idx')
       .on(t.kind, t.stage, t.dueOn, t.id)
@@ -350,6 +355,25 @@ export const timeEntries = deadlinesSchema.table(
     index('time_entries_worked_idx').on(t.workedOn, t.clientId),
     check('time_entries_minutes_check', sql`${t.minutes} > 0`),
     check('time_entries_source_check', sql`${t.source} in ('manual', 'timer')`),
+  ],
+);
+
+/** Recurring work without a statutory deadline (bookkeeping, payroll): one schedule per client and kind, monthly. */
+export const jobSchedules = deadlinesSchema.table(
+  'job_schedules',
+  {
+    clientId: text('client_id').notNull(),
+    kind: text('kind').notNull(),
+    /** The day of each month the work is due (1 to 28, so every month has it). */
+    dayOfMonth: smallint('day_of_month').notNull(),
+    active: boolean('active').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.kind] }),
+    check('job_schedules_day_check', sql`${t.dayOfMonth} between 1 and 28`),
+    check('job_schedules_kind_check', sql`${t.kind} in ('bookkeeping', 'payroll_run')`),
   ],
 );
 

@@ -132,6 +132,15 @@ export function internalTarget(statutoryDue: IsoDate, targetDaysBefore: number, 
   return statutoryDue < openedOn ? statutoryDue : openedOn;
 }
 
+/** A monthly schedule's next occurrence on or after `today`: its day this month, or next month's. */
+export function nextOccurrence(today: IsoDate, dayOfMonth: number): IsoDate {
+  const { y, m, d } = parseDate(today);
+  if (d <= dayOfMonth) return `${today.slice(0, 8)}${String(dayOfMonth).padStart(2, '0')}`;
+  const ny = m === 12 ? y + 1 : y;
+  const nm = m === 12 ? 1 : m + 1;
+  return `${ny}-${String(nm).padStart(2, '0')}-${String(dayOfMonth).padStart(2, '0')}`;
+}
+
 /** A template's stages must end with Filed (filing closes the job and its deadline). */
 export function validStages(stages: ReadonlyArray<{ name: string }>): boolean {
   const names = stages.map((s) => s.name.trim());

@@ -12,6 +12,9 @@ import {
   JobMoveInputSchema,
   JobNoteInputSchema,
   JobPatchSchema,
+  JobScheduleInputSchema,
+  JobScheduleListSchema,
+  RECURRING_JOB_KINDS,
   JobStaffListSchema,
   JobStaffMemberSchema,
   JobStaffPatchSchema,
@@ -33,12 +36,14 @@ import type { DeadlinesDeps } from '../use-cases/deps.js';
 import {
   addJobNote,
   changeJob,
+  changeSchedule,
   changeStaff,
   changeTemplate,
   findBoard,
   findCapacity,
   findJobs,
   findProfitability,
+  findSchedules,
   findStaff,
   findTemplates,
   getJob,
@@ -186,6 +191,37 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
         .header('cache-control', 'no-store');
       return profitabilityCsv(report.clients);
     },
+  );
+  const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }) });
+  r.get(
+    '/jobs/schedules/:clientId',
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: "A client's recurring work (bookkeeping, payroll): monthly schedules",
+        params: ClientParams,
+        response: { 200: JobScheduleListSchema, ...E },
+      },
+    },
+    async (request) => findSchedules(deps, requireAuth(request), request.params.clientId),
+  );
+  r.put(
+    '/jobs/schedules/:clientId/:kind',
+    {
+      preHandler: canWork,
+      schema: {
+        tags,
+        summary: 'Set a recurring schedule: the day of each month the work is due, on or off',
+        params: Type.Object({
+          clientId: Type.String({ minLength: 1, maxLength: 64 }),
+          kind: Type.Union(RECURRING_JOB_KINDS.map((k) => Type.Literal(k))),
+        }),
+        body: JobScheduleInputSchema,
+        response: { 200: JobScheduleListSchema, ...E },
+      },
+    },
+    async (request) => changeSchedule(deps, requireAuth(request), request.params.clientId, request.params.kind, request.body),
   );
   r.get(
     '/jobs/:id',

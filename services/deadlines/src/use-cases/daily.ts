@@ -15,7 +15,7 @@ import { SCHEMA } from '../db/schema.js';
 import { enGb } from '../domain/dates.js';
 import { IDV_REMINDER_DAYS, identityReminderText } from '../domain/identity-verification.js';
 import type { DeadlinesDeps } from './deps.js';
-import { openJobsFromDeadlines } from './jobs.js';
+import { openJobsFromDeadlines, openRecurringJobs } from './jobs.js';
 import { recomputeClient } from './recompute-client.js';
 import { refreshCompany } from './refresh-company.js';
 
@@ -82,7 +82,7 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
     if (rows.length < BATCH) break;
   }
 
-  result.jobsOpened = await openJobsFromDeadlines(deps, today);
+  result.jobsOpened = (await openJobsFromDeadlines(deps, today)) + (await openRecurringJobs(deps, today));
 
   for (;;) {
     const rows = await deadlinesNewlyOverdue(deps.db, today, BATCH);

@@ -19,6 +19,7 @@ import {
   type JobTemplate,
   type JobTemplateInput,
   type JobStaffPatch,
+  type JobScheduleInput,
   type ProfitabilityReply,
   type TimeEntryInput,
   type DeadlineKind,
@@ -42,7 +43,9 @@ import {
   pickReviewer,
   readTimer,
   replaceLeave,
+  saveSchedule,
   saveTemplate,
+  schedules as scheduleRows,
   staffRows,
   startTimer,
   takeTimer,
@@ -53,7 +56,7 @@ import {
   type JobScope,
   type TimeRow,
 } from '../db/job-queries.js';
-import { deadlineById, markDone, type Exec } from '../db/queries.js';
+import { deadlineById, directoryEntry, markDone, type Exec } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { addDays } from '../domain/dates.js';
 import {
@@ -61,6 +64,7 @@ import {
   DEFAULT_TEMPLATES,
   internalTarget,
   monthRange,
+  nextOccurrence,
   profitability,
   teamWeeks,
   templateName,
@@ -184,6 +188,87 @@ export async function openJobsFromDeadlines(deps: DeadlinesDeps, today: string):
     if (rows.length < BATCH) break;
   }
   return opened;
+}
+
+/**
+ * Recurring work without a statutory deadline (bookkeeping monthly, payroll each pay period): each active
+ * schedule's next occurrence opens a job once it is within the template's lead days; the unique
+ * recurring key (client:kind:due date) makes a second run open nothing.
+ */
+export async function openRecurringJobs(deps: DeadlinesDeps, today: string): Promise<number> {
+  const all = await templates(deps.db);
+  let opened = 0;
+  for (const s of await scheduleRows(deps.db, { activeOnly: true })) {
+    const t = all.get(s.kind)!;
+    const dueOn = nextOccurrence(today, s.day_of_month);
+    if (dueOn > addDays(today, t.lead_days)) continue;
+    const ok = await deps.db.transaction(async (tx) => {
+      const title = `${t.name}: ${s.company_name}, due ${dueOn}`.slice(0, 200);
+      const id = await insertJob(
+        tx,
+        {
+          clientId: s.client_id,
+          deadlineId: null,
+          recurringKey: `${s.client_id}:${s.kind}:${dueOn}`,
+          kind: s.kind,
+          title,
+          period: dueOn.slice(0, 7),
+          stages: t.stages.map((x) => x.name),
+          checklist: checklistOf(t),
+          statutoryDueOn: null,
+          dueOn,
+          assigneeId: s.assigned_accountant_id,
+          reviewerRole: t.reviewer_role,
+          budgetMinutes: t.budget_minutes,
+        },
+        { id: null, name: 'Daily run' },
+      );
+      if (!id) return false;
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'deadlines.job_opened',
+        { jobId: id, clientId: s.client_id, kind: s.kind, title, dueOn, deadlineId: null, assigneeId: s.assigned_accountant_id },
+        { actor: SYSTEM, key: s.client_id },
+      );
+      return true;
+    });
+    if (ok) opened++;
+  }
+  return opened;
+}
+
+async function visibleClientOf(db: Exec, p: Principal, clientId: string) {
+  const entry = await directoryEntry(db, clientId);
+  if (!entry) throw new AppError('NOT_FOUND', M.clientNotFound);
+  const scope = jobScope(p);
+  if (!scope.all && entry.assignedAccountantId !== scope.accountantId) throw new AppError('FORBIDDEN', M.notYourClient);
+}
+
+export async function findSchedules(deps: DeadlinesDeps, p: Principal, clientId: string) {
+  await visibleClientOf(deps.db, p, clientId);
+  const today = deps.today();
+  return {
+    schedules: (await scheduleRows(deps.db, { clientId })).map((s) => ({
+      client_id: s.client_id,
+      kind: s.kind,
+      day_of_month: s.day_of_month,
+      active: s.active,
+      next_due_on: nextOccurrence(today, s.day_of_month),
+    })),
+  };
+}
+
+export async function changeSchedule(
+  deps: DeadlinesDeps,
+  p: Principal,
+  clientId: string,
+  kind: 'bookkeeping' | 'payroll_run',
+  input: JobScheduleInput,
+) {
+  await visibleClientOf(deps.db, p, clientId);
+  await saveSchedule(deps.db, clientId, kind, input.day_of_month, input.active, p.id);
+  return findSchedules(deps, p, clientId);
 }
 
 // --- reading
