@@ -30,6 +30,8 @@ export const CLIENT_JOBS_ROUTES = {
   capacity: '/api/deadlines/jobs/capacity',
   profitability: '/api/deadlines/jobs/profitability',
   profitabilityCsv: '/api/deadlines/jobs/profitability.csv',
+  /** GET: reports of delivery (managers). */
+  delivery: '/api/deadlines/jobs/delivery',
   /** GET: a client's recurring schedules; PUT .../:kind: set one (monthly day, on or off). */
   schedules: (clientId: string) => `/api/deadlines/jobs/schedules/${clientId}`,
   schedule: (clientId: string, kind: string) => `/api/deadlines/jobs/schedules/${clientId}/${kind}`,
@@ -291,6 +293,25 @@ export const ProfitabilityReplySchema = Type.Object({
   packages: Type.Array(Type.Omit(ProfitabilityRowSchema, ['client_id', 'client_name'])),
 });
 export type ProfitabilityReply = Static<typeof ProfitabilityReplySchema>;
+
+/** Reports of delivery: deadlines met on time vs late per month, jobs by stage, days per stage, work in progress. */
+export const DeliveryQuerySchema = Type.Object({ from: IsoMonth, to: IsoMonth });
+export const DeliveryReplySchema = Type.Object({
+  months: Type.Array(Type.Object({ month: IsoMonth, on_time: Type.Integer(), late: Type.Integer(), open_overdue: Type.Integer() })),
+  by_stage: Type.Array(Type.Object({ kind: JobKindSchema, stage: Type.String(), jobs: Type.Integer() })),
+  days_per_stage: Type.Array(Type.Object({ stage: Type.String(), average_days: Type.Number(), moves: Type.Integer() })),
+  work_in_progress: Type.Array(
+    Type.Object({
+      user_id: Nullable(Type.String()),
+      name: Type.String(),
+      jobs: Type.Integer(),
+      budget_minutes: Type.Integer(),
+      used_minutes: Type.Integer(),
+      overdue: Type.Integer(),
+    }),
+  ),
+});
+export type DeliveryReply = Static<typeof DeliveryReplySchema>;
 
 /** Recurring work without a statutory deadline: monthly, on a day 1 to 28. */
 export const RECURRING_JOB_KINDS = ['bookkeeping', 'payroll_run'] as const;

@@ -4,6 +4,7 @@ import { createTestKit, waitFor } from '@countinghouse/kit/testing';
 import {
   TOPICS,
   type CapacityReply,
+  type DeliveryReply,
   type Deadline,
   type EventData,
   type JobDetail,
@@ -341,6 +342,18 @@ describe('jobs from deadlines', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().template).toMatchObject({ kind: 'ad_hoc', budget_minutes: 120, customised: true });
     expect((await call('staff', 'PUT', '/api/deadlines/jobs/templates/ad_hoc', body)).statusCode).toBe(403);
+  });
+
+  it('reports of delivery: the accounts filed before their date count on time in December; jobs by stage, days per stage, work in progress', async () => {
+    const r = await call('manager', 'GET', '/api/deadlines/jobs/delivery?from=2026-11&to=2026-12');
+    expect(r.statusCode, r.body).toBe(200);
+    const d = r.json() as DeliveryReply;
+    expect(d.months.find((m) => m.month === '2026-12')).toMatchObject({ on_time: 1, late: 0 });
+    expect(d.by_stage.every((x) => x.jobs > 0)).toBe(true);
+    expect(d.days_per_stage.map((x) => x.stage)).toEqual(expect.arrayContaining(['Records requested', 'Review']));
+    expect(d.work_in_progress.find((w) => w.user_id === p.staff.id)).toMatchObject({ jobs: 4, budget_minutes: 1440 });
+    expect((await call('manager', 'GET', '/api/deadlines/jobs/delivery?from=2026-12&to=2026-11')).statusCode).toBe(400);
+    expect((await call('accountant', 'GET', '/api/deadlines/jobs/delivery?from=2026-11&to=2026-12')).statusCode).toBe(403);
   });
 
   it('recurring bookkeeping on the 28th opens one job within its lead days; a second run opens nothing', async () => {

@@ -452,3 +452,50 @@ export async function saveSchedule(db: Exec, clientId: string, kind: string, day
     insert into deadlines.job_schedules (client_id, kind, day_of_month, active, updated_by) values (${clientId}, ${kind}, ${dayOfMonth}, ${active}, ${by})
     on conflict (client_id, kind) do update set day_of_month = excluded.day_of_month, active = excluded.active, updated_by = excluded.updated_by, updated_at = now()`);
 }
+
+// --- reports of delivery
+
+/** Deadlines due in [from, to] per month: filed on or before the due date, filed after it, still open and passed. */
+export async function deadlinesMetByMonth(db: Exec, from: IsoDate, to: IsoDate, today: IsoDate) {
+  const rows = await db.execute<{ month: string; on_time: number; late: number; open_overdue: number }>(sql`
+    select to_char(d.due_on, 'YYYY-MM') as month,
+      count(*) filter (where d.done_at is not null and coalesce(d.filed_on, d.done_at::date) <= d.due_on)::int as on_time,
+      count(*) filter (where d.done_at is not null and coalesce(d.filed_on, d.done_at::date) > d.due_on)::int as late,
+      count(*) filter (where d.done_at is null and d.due_on < ${today})::int as open_overdue
+    from deadlines.deadlines d where d.due_on between ${from} and ${to} and not d.filed_by_previous_agent
+    group by 1 order by 1`);
+  return rows.rows;
+}
+
+export async function openJobsByStage(db: Exec) {
+  const rows = await db.execute<{ kind: JobKind; stage: string; jobs: number }>(sql`
+    select j.kind, j.stage, count(*)::int as jobs from deadlines.jobs j where j.status = 'open' group by 1, 2 order by 1, 2`);
+  return rows.rows;
+}
+
+/** Average days a job spent in each stage it left (from the stage history), moves counted. */
+export async function daysPerStage(db: Exec) {
+  const rows = await db.execute<{ stage: string; average_days: number; moves: number }>(sql`
+    select stage, round(avg(extract(epoch from (left_at - entered_at)) / 86400)::numeric, 1)::float8 as average_days, count(*)::int as moves
+    from (
+      select h.stage, h.entered_at, lead(h.entered_at) over (partition by h.job_id order by h.entered_at, h.id) as left_at
+      from deadlines.job_stage_history h
+    ) x where left_at is not null group by stage order by stage`);
+  return rows.rows;
+}
+
+export async function workInProgress(db: Exec, today: IsoDate) {
+  const rows = await db.execute<{
+    user_id: string | null;
+    name: string;
+    jobs: number;
+    budget_minutes: number;
+    used_minutes: number;
+    overdue: number;
+  }>(sql`
+    select j.assignee_id as user_id, coalesce(s.name, 'Unassigned') as name, count(*)::int as jobs, sum(j.budget_minutes)::int as budget_minutes,
+      sum(j.used_minutes)::int as used_minutes, count(*) filter (where j.due_on < ${today})::int as overdue
+    from deadlines.jobs j left join deadlines.job_staff s on s.user_id = j.assignee_id
+    where j.status = 'open' group by j.assignee_id, s.name order by jobs desc, name`);
+  return rows.rows;
+}

@@ -3,6 +3,8 @@ import {
   CapacityQuerySchema,
   CapacityReplySchema,
   ChecklistTickSchema,
+  DeliveryQuerySchema,
+  DeliveryReplySchema,
   JobBoardQuerySchema,
   JobBoardSchema,
   JobDetailSchema,
@@ -41,6 +43,7 @@ import {
   changeTemplate,
   findBoard,
   findCapacity,
+  findDelivery,
   findJobs,
   findProfitability,
   findSchedules,
@@ -171,6 +174,20 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
       },
     },
     async (request) => findProfitability(deps, request.query.month),
+  );
+  r.get(
+    '/jobs/delivery',
+    {
+      preHandler: canSettle,
+      schema: {
+        tags,
+        summary:
+          'Reports of delivery: deadlines met on time vs late per month, jobs by stage, average days per stage, work in progress by person',
+        querystring: DeliveryQuerySchema,
+        response: { 200: DeliveryReplySchema, ...E },
+      },
+    },
+    async (request) => findDelivery(deps, request.query.from, request.query.to),
   );
   r.get(
     '/jobs/profitability.csv',

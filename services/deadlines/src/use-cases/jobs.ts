@@ -8,6 +8,7 @@ import {
   REVIEW_STAGE,
   type CapacityQuery,
   type CapacityReply,
+  type DeliveryReply,
   type JobBoard,
   type JobBoardQuery,
   type JobDetail,
@@ -30,7 +31,11 @@ import {
   addTime,
   boardJobs,
   capacityJobs,
+  daysPerStage,
+  deadlinesMetByMonth,
   deadlinesWithoutJobs,
+  openJobsByStage,
+  workInProgress,
   feeClients,
   insertJob,
   jobById,
@@ -583,4 +588,20 @@ export async function findProfitability(deps: DeadlinesDeps, month: string): Pro
     effective_rate_pence: a.minutes > 0 ? Math.round((a.fee * 60) / a.minutes) : null,
   }));
   return { month, clients: rows, packages };
+}
+
+/** Reports of delivery for the months from..to (YYYY-MM): deadlines on time vs late, jobs by stage, days per stage, work in progress. */
+export async function findDelivery(deps: DeadlinesDeps, from: string, to: string): Promise<DeliveryReply> {
+  if (from > to)
+    throw new AppError('VALIDATION_FAILED', 'The first month must not be after the last', [
+      { path: '/from', message: 'The first month must not be after the last' },
+    ]);
+  const today = deps.today();
+  const [months, byStage, perStage, wip] = await Promise.all([
+    deadlinesMetByMonth(deps.db, monthRange(from)[0], monthRange(to)[1], today),
+    openJobsByStage(deps.db),
+    daysPerStage(deps.db),
+    workInProgress(deps.db, today),
+  ]);
+  return { months, by_stage: byStage, days_per_stage: perStage, work_in_progress: wip };
 }
