@@ -5,6 +5,8 @@ import {
   formatDate,
   formatGBP,
   JOB_KINDS,
+  jobKindLabel,
+  type DeliveryReply,
   type CapacityWeek,
   type JobKind,
   type JobSummary,
@@ -15,7 +17,7 @@ import { PageHeader } from '../../shared/PageHeader';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { usePageTitle } from '../../shared/use-page-title';
 import { downloadCsv, toCsv } from '../reports/csv';
-import { useCapacityQuery, useClientJobsQuery, useProfitabilityQuery } from './client-jobs-api';
+import { useCapacityQuery, useClientJobsQuery, useDeliveryQuery, useProfitabilityQuery } from './client-jobs-api';
 import { hours, JobBoard, type JobsViewProps } from './JobBoard';
 import './client-jobs.css';
 
@@ -233,6 +235,95 @@ function ProfitabilityView({ realm }: { realm: AuthRealm }) {
   );
 }
 
+const monthsAgo = (n: number) => {
+  const [y, m] = thisMonth().split('-').map(Number) as [number, number];
+  const i = y * 12 + (m - 1) - n;
+  return `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
+};
+
+/** Reports of delivery: deadlines met on time vs late per month, jobs by stage, days per stage, work in progress. */
+function DeliveryView({ realm }: { realm: AuthRealm }) {
+  const [from, setFrom] = useState(monthsAgo(5));
+  const [to, setTo] = useState(thisMonth());
+  const valid = /^\d{4}-\d{2}$/.test(from) && /^\d{4}-\d{2}$/.test(to) && from <= to;
+  const d = useDeliveryQuery({ from, to, realm }, { skip: !valid });
+  const h2 = (text: string) => (
+    <Typography.Title level={2} style={{ fontSize: 18 }}>
+      {text}
+    </Typography.Title>
+  );
+  return (
+    <Flex vertical gap={12}>
+      <Flex wrap gap={12} align="center">
+        <label>
+          From <Input type="month" aria-label="From month" value={from} onChange={(e) => setFrom(e.target.value)} style={{ width: 180 }} />
+        </label>
+        <label>
+          To <Input type="month" aria-label="To month" value={to} onChange={(e) => setTo(e.target.value)} style={{ width: 180 }} />
+        </label>
+      </Flex>
+      {!valid && <Alert type="warning" showIcon title="Choose a first month on or before the last" />}
+      {d.isError && <Alert type="error" showIcon title="The reports could not be loaded" />}
+      {h2('Deadlines met on time')}
+      <Table
+        rowKey="month"
+        loading={d.isLoading}
+        dataSource={d.data?.months ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: 'No deadlines in these months' }}
+        columns={[
+          { key: 'm', title: 'Month due', dataIndex: 'month' },
+          { key: 'o', title: 'On time', dataIndex: 'on_time' },
+          { key: 'l', title: 'Late', dataIndex: 'late' },
+          { key: 'x', title: 'Passed, not filed', dataIndex: 'open_overdue' },
+        ]}
+      />
+      {h2('Open jobs by stage')}
+      <Table
+        rowKey={(r) => `${r.kind}-${r.stage}`}
+        dataSource={d.data?.by_stage ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: 'No open jobs' }}
+        columns={[
+          { key: 'k', title: 'Kind', render: (_: unknown, r: DeliveryReply['by_stage'][number]) => jobKindLabel(r.kind) },
+          { key: 's', title: 'Stage', dataIndex: 'stage' },
+          { key: 'j', title: 'Jobs', dataIndex: 'jobs' },
+        ]}
+      />
+      {h2('Average days per stage')}
+      <Table
+        rowKey="stage"
+        dataSource={d.data?.days_per_stage ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: 'No job has moved yet' }}
+        columns={[
+          { key: 's', title: 'Stage', dataIndex: 'stage' },
+          { key: 'a', title: 'Average days', dataIndex: 'average_days' },
+          { key: 'm', title: 'Moves', dataIndex: 'moves' },
+        ]}
+      />
+      {h2('Work in progress by person')}
+      <Table
+        rowKey={(r) => r.user_id ?? 'none'}
+        dataSource={d.data?.work_in_progress ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: 'No open jobs' }}
+        columns={[
+          { key: 'n', title: 'Person', dataIndex: 'name' },
+          { key: 'j', title: 'Open jobs', dataIndex: 'jobs' },
+          { key: 'o', title: 'Overdue', dataIndex: 'overdue' },
+          { key: 'b', title: 'Budget', render: (_: unknown, r: DeliveryReply['work_in_progress'][number]) => hours(r.budget_minutes) },
+          { key: 'u', title: 'Used', render: (_: unknown, r: DeliveryReply['work_in_progress'][number]) => hours(r.used_minutes) },
+        ]}
+      />
+    </Flex>
+  );
+}
+
 interface PageProps extends JobsViewProps {
   /** client_jobs.settings: the profitability report. */
   canSettle: boolean;
@@ -250,7 +341,12 @@ export function ClientJobsPage({ realm, base, canSettle }: PageProps) {
           { key: 'board', label: 'Board', children: <JobBoard realm={realm} base={base} /> },
           { key: 'list', label: 'List', children: <JobsList realm={realm} base={base} /> },
           { key: 'capacity', label: 'Capacity', children: <CapacityView realm={realm} /> },
-          ...(canSettle ? [{ key: 'profitability', label: 'Profitability', children: <ProfitabilityView realm={realm} /> }] : []),
+          ...(canSettle
+            ? [
+                { key: 'profitability', label: 'Profitability', children: <ProfitabilityView realm={realm} /> },
+                { key: 'delivery', label: 'Delivery', children: <DeliveryView realm={realm} /> },
+              ]
+            : []),
         ]}
       />
     </Flex>

@@ -1,6 +1,7 @@
 import {
   CLIENT_JOBS_ROUTES,
   type CapacityReply,
+  type DeliveryReply,
   type JobBoard,
   type JobBoardQuery,
   type JobDetail,
@@ -105,6 +106,10 @@ export const clientJobsApi = api.injectEndpoints({
       query: ({ realm, ...q }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.capacity), params: clean(q), auth: realm }),
       providesTags: [{ type: 'ClientJob', id: 'CAPACITY' }],
     }),
+    delivery: build.query<DeliveryReply, { from: string; to: string } & RealmArg>({
+      query: ({ realm, from, to }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.delivery), params: { from, to }, auth: realm }),
+      providesTags: [{ type: 'ClientJob', id: 'LIST' }],
+    }),
     profitability: build.query<ProfitabilityReply, { month: string } & RealmArg>({
       query: ({ realm, month }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.profitability), params: { month }, auth: realm }),
     }),
@@ -126,4 +131,5 @@ export const {
   useJobTemplatesQuery,
   useCapacityQuery,
   useProfitabilityQuery,
+  useDeliveryQuery,
 } = clientJobsApi;
