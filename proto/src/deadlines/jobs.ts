@@ -148,6 +148,8 @@ export type JobListQuery = Static<typeof JobListQuerySchema>;
 export const JobListSchema = Type.Object({
   jobs: Type.Array(JobSummarySchema),
   total: Type.Integer(),
+  /** More jobs match than were counted (total is the cap, 10,000). */
+  total_capped: Type.Boolean(),
   page: Type.Integer(),
   page_size: Type.Integer(),
   today: IsoDate,

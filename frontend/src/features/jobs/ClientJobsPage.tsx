@@ -87,7 +87,14 @@ function JobsList({ realm, base }: JobsViewProps) {
         dataSource={list.data?.jobs ?? []}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: 'No jobs match these filters' }}
-        pagination={{ current: page, pageSize: 50, total: list.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={{
+          current: page,
+          pageSize: 50,
+          total: list.data?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+          showTotal: (t) => (list.data?.total_capped ? `More than ${t.toLocaleString('en-GB')} jobs` : `${t.toLocaleString('en-GB')} jobs`),
+        }}
         columns={[
           { key: 'client', title: 'Client', render: (_, j) => <Link to={`${base}/${j.id}`}>{j.client_name}</Link> },
           { key: 'job', title: 'Job', render: (_, j) => j.title },

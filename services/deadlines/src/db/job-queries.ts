@@ -96,31 +96,38 @@ function listWhere(scope: JobScope, q: Partial<JobListQuery> & { assignee?: stri
   return sql.join(parts, sql` and `);
 }
 
+export const TOTAL_CAP = 10_000;
+
 export async function listJobs(
   db: Exec,
   scope: JobScope,
   q: JobListQuery & { assignee?: string | null },
   today: IsoDate,
-): Promise<{ rows: JobRow[]; total: number }> {
+): Promise<{ rows: JobRow[]; total: number; capped: boolean }> {
   const where = listWhere(scope, q, today);
   const [rows, count] = await Promise.all([
     db.execute<JobRow>(
       sql`select ${JOB_COLUMNS} from ${JOB_FROM} where ${where} order by j.due_on, j.id limit ${q.page_size} offset ${(q.page - 1) * q.page_size}`,
     ),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from deadlines.jobs j where ${where}`),
+    // Counted up to a cap: past it the list says "10,000+" rather than read every row for the total.
+    db.execute<{ n: number }>(sql`select count(*)::int as n from (select 1 from deadlines.jobs j where ${where} limit ${TOTAL_CAP + 1}) x`),
   ]);
-  return { rows: rows.rows, total: count.rows[0]?.n ?? 0 };
+  const n = count.rows[0]?.n ?? 0;
+  return { rows: rows.rows, total: Math.min(n, TOTAL_CAP), capped: n > TOTAL_CAP };
 }
 
-/** The board: each stage's first `perColumn` open jobs by due date and the stage's count. */
+/**
+ * The board: each stage's count and its first `perColumn` open jobs by due date. The counts read the
+ * (kind, stage, due) index; each column is one index range with a limit (a lateral join), so the board
+ * costs the same with 100 or 100,000 jobs of a kind.
+ */
 export async function boardJobs(db: Exec, scope: JobScope, kind: JobKind, assignee: string | null, perColumn: number) {
   const where = listWhere(scope, { kind, assignee }, '0000-01-01');
   const rows = await db.execute<JobRow & { n: number }>(sql`
-    select * from (
-      select ${JOB_COLUMNS}, count(*) over (partition by j.stage)::int as n,
-        row_number() over (partition by j.stage order by j.due_on, j.id) as rn
-      from ${JOB_FROM} where ${where}
-    ) x where x.rn <= ${perColumn} order by x.due_on, x.id`);
+    with counts as (select j.stage, count(*)::int as n from deadlines.jobs j where ${where} group by j.stage)
+    select x.*, counts.n from counts cross join lateral (
+      select ${JOB_COLUMNS} from ${JOB_FROM} where ${where} and j.stage = counts.stage order by j.due_on, j.id limit ${perColumn}
+    ) x order by x.due_on, x.id`);
   return rows.rows;
 }
 

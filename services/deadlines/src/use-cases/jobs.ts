@@ -281,8 +281,8 @@ export async function changeSchedule(
 export async function findJobs(deps: DeadlinesDeps, p: Principal, q: JobListQuery): Promise<JobList> {
   const today = deps.today();
   const assignee = q.mine ? p.id : (q.assignee_id ?? null);
-  const { rows, total } = await listJobs(deps.db, jobScope(p), { ...q, assignee }, today);
-  return { jobs: rows.map((r) => toSummary(r, today)), total, page: q.page, page_size: q.page_size, today };
+  const { rows, total, capped } = await listJobs(deps.db, jobScope(p), { ...q, assignee }, today);
+  return { jobs: rows.map((r) => toSummary(r, today)), total, total_capped: capped, page: q.page, page_size: q.page_size, today };
 }
 
 export async function findBoard(deps: DeadlinesDeps, p: Principal, q: JobBoardQuery): Promise<JobBoard> {
