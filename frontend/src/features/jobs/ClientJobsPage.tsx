@@ -19,6 +19,7 @@ import { usePageTitle } from '../../shared/use-page-title';
 import { downloadCsv, toCsv } from '../reports/csv';
 import { useCapacityQuery, useClientJobsQuery, useDeliveryQuery, useProfitabilityQuery } from './client-jobs-api';
 import { hours, JobBoard, type JobsViewProps } from './JobBoard';
+import { StaffSettings, TemplateSettings } from './JobSettings';
 import './client-jobs.css';
 
 /** The jobs list with its filters: kind, stage, mine, due window, overdue, waiting on the client. */
@@ -352,6 +353,8 @@ export function ClientJobsPage({ realm, base, canSettle }: PageProps) {
             ? [
                 { key: 'profitability', label: 'Profitability', children: <ProfitabilityView realm={realm} /> },
                 { key: 'delivery', label: 'Delivery', children: <DeliveryView realm={realm} /> },
+                { key: 'staff', label: 'Staff', children: <StaffSettings realm={realm} /> },
+                { key: 'templates', label: 'Templates', children: <TemplateSettings realm={realm} /> },
               ]
             : []),
         ]}

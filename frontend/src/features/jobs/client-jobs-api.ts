@@ -10,6 +10,9 @@ import {
   type JobMoveInput,
   type JobPatch,
   type JobTemplate,
+  type JobTemplateInput,
+  type JobStaffMember,
+  type JobStaffPatch,
   type ProfitabilityReply,
   type TimeEntry,
   type TimeEntryInput,
@@ -102,6 +105,24 @@ export const clientJobsApi = api.injectEndpoints({
       query: ({ realm }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.templates), auth: realm }),
       providesTags: [{ type: 'ClientJob', id: 'TEMPLATES' }],
     }),
+    saveJobTemplate: build.mutation<{ template: JobTemplate; message: string }, { kind: string; body: JobTemplateInput } & RealmArg>({
+      query: ({ kind, body, realm }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.template(kind)), method: 'PUT', body, auth: realm }),
+      invalidatesTags: [
+        { type: 'ClientJob', id: 'TEMPLATES' },
+        { type: 'ClientJob', id: 'LIST' },
+      ],
+    }),
+    jobStaff: build.query<{ staff: JobStaffMember[] }, RealmArg>({
+      query: ({ realm }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.staff), auth: realm }),
+      providesTags: [{ type: 'ClientJob', id: 'STAFF' }],
+    }),
+    changeJobStaff: build.mutation<{ member: JobStaffMember }, { userId: string; body: JobStaffPatch } & RealmArg>({
+      query: ({ userId, body, realm }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.staffMember(userId)), method: 'PUT', body, auth: realm }),
+      invalidatesTags: [
+        { type: 'ClientJob', id: 'STAFF' },
+        { type: 'ClientJob', id: 'CAPACITY' },
+      ],
+    }),
     capacity: build.query<CapacityReply, { from?: string; weeks?: number } & RealmArg>({
       query: ({ realm, ...q }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.capacity), params: clean(q), auth: realm }),
       providesTags: [{ type: 'ClientJob', id: 'CAPACITY' }],
@@ -132,4 +153,7 @@ export const {
   useCapacityQuery,
   useProfitabilityQuery,
   useDeliveryQuery,
+  useSaveJobTemplateMutation,
+  useJobStaffQuery,
+  useChangeJobStaffMutation,
 } = clientJobsApi;
