@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES } from '../../services/deadlines/src/domain/jobs.js';
-import { auditPage, describeProblems } from './a11y.js';
+import { auditPage, describeProblems, DESKTOP, seriousViolations } from './a11y.js';
 import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
@@ -92,5 +92,23 @@ describe('Jobs board (browser)', () => {
       )),
     ];
     expect(describeProblems(checks)).toEqual([]);
+    // The other views of the page, at 1280 px (on a phone they sit behind the same select).
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/admin/client-jobs');
+    const tabs: Array<[string, string]> = [
+      ['List', 'Budget used'],
+      ['Capacity', 'Each cell: hours budgeted'],
+      ['Profitability', 'By client'],
+      ['Delivery', 'Deadlines met on time'],
+      ['Staff', 'Cost rates price the time recorded'],
+      ['Templates', 'Year-end accounts'],
+    ];
+    const problems: string[] = [];
+    for (const [tab, text] of tabs) {
+      await page.getByRole('tab', { name: tab, exact: true }).click();
+      await page.getByRole('tabpanel').getByText(text).first().waitFor();
+      for (const v of await seriousViolations(page)) problems.push(`${tab}: ${v.id} ${v.help} ${v.targets.join(' | ')}`);
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { subscribe, type ConsumerRuntime } from '@countinghouse/kit';
-import { sql } from 'drizzle-orm';
-import { upsertStaff } from '../db/job-queries.js';
+import { addJoinedStaff, deactivateStaffRole, upsertStaff } from '../db/job-queries.js';
 import { SCHEMA } from '../db/schema.js';
 
 export const JOB_STAFF_CONSUMER = 'deadlines.job-staff';
@@ -18,17 +17,13 @@ export async function subscribeJobStaff(runtime: ConsumerRuntime): Promise<void>
     handler: async (e, tx) => {
       if (e.type === 'identity.staff_joined') {
         if (!STAFF_SIDE.includes(e.data.role)) return;
-        await tx.execute(sql`insert into deadlines.job_staff (user_id, name, role) values (${e.data.userId}, ${e.data.email}, ${e.data.role})
-          on conflict (user_id) do nothing`);
+        await addJoinedStaff(tx, e.data.userId, e.data.email, e.data.role);
         return;
       }
       const d = e.data;
       if (!STAFF_SIDE.includes(d.role)) return;
       if (d.isActive) await upsertStaff(tx, { userId: d.userId, name: d.name || d.email, role: d.role, active: true });
-      else
-        await tx.execute(
-          sql`update deadlines.job_staff set active = false, updated_at = now() where user_id = ${d.userId} and role = ${d.role}`,
-        );
+      else await deactivateStaffRole(tx, d.userId, d.role);
     },
   });
 }

@@ -359,6 +359,18 @@ export async function upsertStaff(db: Exec, s: { userId: string; name: string; r
       active = excluded.active, updated_at = now()`);
 }
 
+/** identity.staff_joined: a row until role_changed brings the name. */
+export async function addJoinedStaff(db: Exec, userId: string, email: string, role: string) {
+  await db.execute(
+    sql`insert into deadlines.job_staff (user_id, name, role) values (${userId}, ${email}, ${role}) on conflict (user_id) do nothing`,
+  );
+}
+
+/** A role taken away: the person stops being offered (their jobs stay theirs until reassigned). */
+export async function deactivateStaffRole(db: Exec, userId: string, role: string) {
+  await db.execute(sql`update deadlines.job_staff set active = false, updated_at = now() where user_id = ${userId} and role = ${role}`);
+}
+
 export async function patchStaff(
   db: Exec,
   userId: string,
