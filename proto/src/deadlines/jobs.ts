@@ -123,7 +123,10 @@ export const JobSummarySchema = Type.Object({
   reviewer_name: Nullable(Type.String()),
   budget_minutes: Type.Integer(),
   used_minutes: Type.Integer(),
+  /** Marked waiting by hand, or a client request for its deadline is open. */
   waiting_on_client: Type.Boolean(),
+  /** The open client request it waits on (its title), if any. */
+  waiting_request: Nullable(Type.String()),
   overdue: Type.Boolean(),
   deadline_id: Nullable(Type.String()),
 });

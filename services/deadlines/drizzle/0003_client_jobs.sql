@@ -7,6 +7,15 @@ CREATE TABLE "deadlines"."job_notes" (
 	"at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "deadlines"."job_requests" (
+	"request_id" text PRIMARY KEY NOT NULL,
+	"client_id" text NOT NULL,
+	"deadline_id" uuid NOT NULL,
+	"title" text NOT NULL,
+	"open" boolean DEFAULT true NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "deadlines"."job_schedules" (
 	"client_id" text NOT NULL,
 	"kind" text NOT NULL,
@@ -110,6 +119,7 @@ CREATE TABLE "deadlines"."time_entries" (
 ALTER TABLE "deadlines"."client_directory" ADD COLUMN "package_name" text;--> statement-breakpoint
 ALTER TABLE "deadlines"."client_directory" ADD COLUMN "monthly_fee_pence" integer;--> statement-breakpoint
 CREATE INDEX "job_notes_job_idx" ON "deadlines"."job_notes" USING btree ("job_id","at");--> statement-breakpoint
+CREATE INDEX "job_requests_open_deadline_idx" ON "deadlines"."job_requests" USING btree ("deadline_id") WHERE "deadlines"."job_requests"."open";--> statement-breakpoint
 CREATE INDEX "job_stage_history_job_idx" ON "deadlines"."job_stage_history" USING btree ("job_id","entered_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_deadline_idx" ON "deadlines"."jobs" USING btree ("deadline_id") WHERE "deadlines"."jobs"."deadline_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_recurring_idx" ON "deadlines"."jobs" USING btree ("recurring_key") WHERE "deadlines"."jobs"."recurring_key" is not null;--> statement-breakpoint

@@ -2,6 +2,7 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { fileURLToPath } from 'node:url';
 import { CompaniesHouseClient } from './companies-house/client.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
+import { subscribeJobRequests } from './consumers/job-requests.js';
 import { subscribeJobStaff } from './consumers/job-staff.js';
 import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
 import { subscribeLeavers } from './consumers/leavers.js';
@@ -51,6 +52,7 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
   await subscribeIdentityVerifications(runtime, deps.today);
   await subscribeLeavers(runtime);
   await subscribeJobStaff(runtime);
+  await subscribeJobRequests(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

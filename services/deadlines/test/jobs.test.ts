@@ -191,6 +191,27 @@ describe('jobs from deadlines', () => {
     expect((await jobsOf('staff', 'overdue=true')).jobs).toEqual([]);
   });
 
+  it('a client request open for the deadline shows the job waiting on the client until it is completed', async () => {
+    const job = (await jobsOf('accountant', `client_id=${ownedId}&kind=year_end_accounts`)).jobs[0]!;
+    const send = (type: 'requests.request_opened' | 'requests.request_completed', data: EventData<typeof type>) =>
+      gw.kit.runtime.bus.publish(TOPICS.requests, [{ key: ownedId, envelope: makeEnvelope(type, data, { kind: 'system', id: null }) }]);
+    const requestId = randomUUID();
+    const ref = { requestId, clientId: ownedId, title: 'Year-end records' };
+    await send('requests.request_opened', { ...ref, dueOn: '2026-12-01', deadlineId: job.deadline_id, assigneeId: null, items: 3 });
+    await waitFor(async () => (await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=true`)).jobs.length === 1, 'waiting');
+    expect((await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=true`)).jobs[0]).toMatchObject({
+      id: job.id,
+      waiting_on_client: true,
+      waiting_request: 'Year-end records',
+    });
+    await send('requests.request_completed', ref);
+    await waitFor(
+      async () => (await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=true`)).jobs.length === 0,
+      'no longer waiting',
+    );
+    expect((await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=false`)).jobs.map((j) => j.id)).toContain(job.id);
+  });
+
   it('moving to Review assigns the reviewer; Filed needs the reference, then marks the deadline done in the same transaction', async () => {
     const move = (c: Caller, body: object) => call(c, 'POST', `/api/deadlines/jobs/${accountsJobId}/move`, body);
     const unknown = await move('accountant', { stage: 'Nowhere' });

@@ -49,7 +49,9 @@ function JobCard({
       </Typography.Text>
       <div className="job-card__line">
         Due {formatDate(job.due_on)} {job.overdue && <Tag color="red">Overdue</Tag>}
-        {job.waiting_on_client && <Tag color="gold">Waiting on client</Tag>}
+        {job.waiting_on_client && (
+          <Tag color="gold">{job.waiting_request ? `Waiting on client: ${job.waiting_request}` : 'Waiting on client'}</Tag>
+        )}
       </div>
       <div className="job-card__line">{job.assignee_name ?? 'Unassigned'}</div>
       <div className={over ? 'job-card__line job-card__over' : 'job-card__line'}>

@@ -120,6 +120,7 @@ export function JobPage({ realm, back, recordBase }: Props) {
             { key: 'st', label: 'Statutory date', children: j.statutory_due_on ? formatDate(j.statutory_due_on) : 'None' },
             { key: 'a', label: 'Assignee', children: j.assignee_name ?? 'Unassigned' },
             { key: 'r', label: 'Reviewer', children: j.reviewer_name ?? 'Not yet' },
+            ...(j.waiting_request ? [{ key: 'w', label: 'Waiting on the client', children: `Request open: ${j.waiting_request}` }] : []),
             { key: 'b', label: 'Budget used', children: `${hours(j.used_minutes)} of ${hours(j.budget_minutes)}` },
             ...(filed
               ? [{ key: 'f', label: 'Filed', children: `${formatDate(job.data.filed_on)}, reference ${job.data.reference ?? 'none'}` }]

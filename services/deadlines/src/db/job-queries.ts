@@ -40,12 +40,14 @@ export type JobRow = {
   filed_on: string | null;
   reference: string | null;
   assigned_accountant_id: string | null;
+  waiting_request: string | null;
 };
 
 const JOB_COLUMNS = sql`j.id, j.client_id, coalesce(c.company_name, j.client_id) as client_name, j.deadline_id, j.kind, j.title, j.period,
   j.stages, j.stage_index, j.stage, j.status, j.checklist, j.statutory_due_on::text as statutory_due_on, j.due_on::text as due_on,
   j.assignee_id, a.name as assignee_name, j.reviewer_id, r.name as reviewer_name, j.reviewer_role, j.budget_minutes, j.used_minutes,
-  j.waiting_on_client, j.filed_on::text as filed_on, j.reference, c.assigned_accountant_id`;
+  j.waiting_on_client, j.filed_on::text as filed_on, j.reference, c.assigned_accountant_id,
+  (select q.title from deadlines.job_requests q where q.deadline_id = j.deadline_id and q.open order by q.title limit 1) as waiting_request`;
 const JOB_FROM = sql`deadlines.jobs j left join deadlines.client_directory c on c.client_id = j.client_id
   left join deadlines.job_staff a on a.user_id = j.assignee_id left join deadlines.job_staff r on r.user_id = j.reviewer_id`;
 
@@ -68,7 +70,8 @@ export function toSummary(r: JobRow, today: IsoDate): JobSummary {
     reviewer_name: r.reviewer_name,
     budget_minutes: r.budget_minutes,
     used_minutes: r.used_minutes,
-    waiting_on_client: r.waiting_on_client,
+    waiting_on_client: r.waiting_on_client || r.waiting_request !== null,
+    waiting_request: r.waiting_request,
     overdue: r.status === 'open' && r.due_on < today,
     deadline_id: r.deadline_id,
   };
@@ -92,7 +95,10 @@ function listWhere(scope: JobScope, q: Partial<JobListQuery> & { assignee?: stri
   if (q.due_from) parts.push(sql`j.due_on >= ${q.due_from}`);
   if (q.due_to) parts.push(sql`j.due_on <= ${q.due_to}`);
   if (q.overdue) parts.push(sql`j.status = 'open' and j.due_on < ${today}`);
-  if (q.waiting_on_client !== undefined) parts.push(sql`j.waiting_on_client = ${q.waiting_on_client}`);
+  if (q.waiting_on_client !== undefined) {
+    const waiting = sql`(j.waiting_on_client or exists (select 1 from deadlines.job_requests q where q.deadline_id = j.deadline_id and q.open))`;
+    parts.push(q.waiting_on_client ? waiting : sql`not ${waiting}`);
+  }
   return sql.join(parts, sql` and `);
 }
 
@@ -517,4 +523,15 @@ export async function workInProgress(db: Exec, today: IsoDate) {
     from deadlines.jobs j left join deadlines.job_staff s on s.user_id = j.assignee_id
     where j.status = 'open' group by j.assignee_id, s.name order by jobs desc, name`);
   return rows.rows;
+}
+
+// --- client requests tied to a deadline (requests' events)
+
+export async function requestOpened(db: Exec, r: { requestId: string; clientId: string; deadlineId: string; title: string }) {
+  await db.execute(sql`insert into deadlines.job_requests (request_id, client_id, deadline_id, title) values (${r.requestId}, ${r.clientId}, ${r.deadlineId}, ${r.title})
+    on conflict (request_id) do nothing`);
+}
+
+export async function requestCompleted(db: Exec, requestId: string) {
+  await db.execute(sql`update deadlines.job_requests set open = false, updated_at = now() where request_id = ${requestId}`);
 }

@@ -377,6 +377,24 @@ export const jobSchedules = deadlinesSchema.table(
   ],
 );
 
+/** Client requests (requests.request_opened / request_completed) tied to a deadline: its job waits on the client while one is open. */
+export const jobRequests = deadlinesSchema.table(
+  'job_requests',
+  {
+    requestId: text('request_id').primaryKey(),
+    clientId: text('client_id').notNull(),
+    deadlineId: uuid('deadline_id').notNull(),
+    title: text('title').notNull(),
+    open: boolean('open').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('job_requests_open_deadline_idx')
+      .on(t.deadlineId)
+      .where(sql`${t.open}`),
+  ],
+);
+
 /** One running timer per person. */
 export const jobTimers = deadlinesSchema.table('job_timers', {
   userId: text('user_id').primaryKey(),
