@@ -42,6 +42,7 @@ export * from './job-status.js';
 export * from './deadlines/deadlines.js';
 export * from './deadlines/events.js';
 export * from './deadlines/identity-verification.js';
+export * from './deadlines/jobs.js';
 export * from './aml/identity-verification.js';
 export * from './aml/aml.js';
 export * from './aml/events.js';

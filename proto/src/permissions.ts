@@ -122,6 +122,19 @@ export const PERMISSIONS = [
   },
   { key: 'deadlines.settings', area: 'Practice', label: 'Deadline task settings', roles: MANAGERS },
   {
+    key: 'client_jobs',
+    area: 'Clients',
+    label: 'Client jobs: the board, the list, checklists, notes and time',
+    note: 'Accountants only the jobs of the clients assigned to them.',
+    roles: STAFF_AND_ACCOUNTANTS,
+  },
+  {
+    key: 'client_jobs.settings',
+    area: 'Practice',
+    label: 'Job templates, staff cost rates, capacity and leave; the profitability report',
+    roles: MANAGERS,
+  },
+  {
     key: 'aml.view',
     area: 'Anti-money laundering',
     label: 'See AML due diligence files and their audit trail',

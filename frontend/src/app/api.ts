@@ -236,6 +236,7 @@ export const api = createApi({
     'ClientRequest',
     'RequestThread',
     'RequestTemplate',
+    'ClientJob',
   ],
   endpoints: () => ({}),
 });

@@ -70,6 +70,13 @@ const WorkClientRecordPage = lazyNamed(workspacePages, 'WorkClientRecordPage');
 const AdminClientRecordPage = lazyNamed(workspacePages, 'AdminClientRecordPage');
 const AdminMyWorkPage = lazyNamed(workspacePages, 'AdminMyWorkPage');
 
+// Client jobs (issue 29): the board, the list, capacity, profitability and a job's page.
+const clientJobsPages = () => import('../features/jobs/client-jobs-pages');
+const AdminClientJobsPage = lazyNamed(clientJobsPages, 'AdminClientJobsPage');
+const AdminClientJobPage = lazyNamed(clientJobsPages, 'AdminClientJobPage');
+const WorkJobsPage = lazyNamed(clientJobsPages, 'WorkJobsPage');
+const WorkJobPage = lazyNamed(clientJobsPages, 'WorkJobPage');
+
 const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'UserManagementPage');
 
 const AdminLoginPage = lazyNamed(() => import('../features/admin-auth/AdminLoginPage'), 'AdminLoginPage');
@@ -180,6 +187,8 @@ export const routes: RouteObject[] = [
           { path: 'jobs', element: <AdminJobsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'deadlines', element: <AdminDeadlinesPage /> },
+          { path: 'client-jobs', element: <AdminClientJobsPage /> },
+          { path: 'client-jobs/:id', element: <AdminClientJobPage /> },
           { path: 'identity-verification', element: <AdminIdentityVerificationPage /> },
           { path: 'aml', element: <AdminAmlPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
@@ -201,6 +210,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <WorkMyWorkPage /> },
           { path: 'clients/:id', element: <WorkClientRecordPage /> },
+          { path: 'jobs', element: <WorkJobsPage /> },
+          { path: 'jobs/:id', element: <WorkJobPage /> },
         ],
       },
       { path: '*', element: <NotFound /> },

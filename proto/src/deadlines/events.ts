@@ -99,6 +99,45 @@ export const CalendarFeedChangedSchema = Type.Object({
   since: Nullable(Type.String()),
 });
 
+/** Client jobs (issue 29): a job was opened (from a deadline by the daily run, or by hand). */
+export const JobOpenedSchema = Type.Object({
+  jobId: Type.String(),
+  clientId: Type.String(),
+  kind: Type.String(),
+  title: Type.String(),
+  dueOn: IsoDate,
+  deadlineId: Nullable(Type.String()),
+  assigneeId: Nullable(Type.String()),
+});
+/** A job moved from one stage to another (reviewerId set when it entered Review). */
+export const JobStageMovedSchema = Type.Object({
+  jobId: Type.String(),
+  clientId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  reviewerId: Nullable(Type.String()),
+  byName: Type.String(),
+});
+/** A job was filed: its deadline (if any) was marked done in the same transaction. */
+export const JobFiledSchema = Type.Object({
+  jobId: Type.String(),
+  clientId: Type.String(),
+  kind: Type.String(),
+  deadlineId: Nullable(Type.String()),
+  filedOn: IsoDate,
+  reference: Nullable(Type.String()),
+  byName: Type.String(),
+});
+/** Time recorded on a job (minutes), by hand or by a timer. */
+export const TimeRecordedSchema = Type.Object({
+  entryId: Type.String(),
+  jobId: Type.String(),
+  clientId: Type.String(),
+  userId: Type.String(),
+  minutes: Type.Integer({ minimum: 1 }),
+  workedOn: IsoDate,
+});
+
 export const DEADLINES_EVENTS = {
   'deadlines.task_requested': DeadlineTaskRequestedSchema,
   'deadlines.deadline_done': DeadlineDoneSchema,
@@ -108,4 +147,8 @@ export const DEADLINES_EVENTS = {
   'deadlines.identity_reminder': IdentityReminderSchema,
   'deadlines.client_deadlines': ClientDeadlinesChangedSchema,
   'deadlines.calendar_feed_changed': CalendarFeedChangedSchema,
+  'deadlines.job_opened': JobOpenedSchema,
+  'deadlines.job_stage_moved': JobStageMovedSchema,
+  'deadlines.job_filed': JobFiledSchema,
+  'deadlines.time_recorded': TimeRecordedSchema,
 } as const;

@@ -2,12 +2,15 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { fileURLToPath } from 'node:url';
 import { CompaniesHouseClient } from './companies-house/client.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
+import { subscribeJobRequests } from './consumers/job-requests.js';
+import { subscribeJobStaff } from './consumers/job-staff.js';
 import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
 import { subscribeLeavers } from './consumers/leavers.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
 import { deadlineRoutes } from './routes/deadlines.js';
+import { jobRoutes } from './routes/jobs.js';
 import type { DeadlinesDeps } from './use-cases/deps.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -28,7 +31,7 @@ export interface DeadlinesPluginOptions {
   schedules?: boolean;
 }
 
-/** The deadlines service: tax profiles, the Companies House link, statutory deadlines, calendar feeds, daily jobs. */
+/** The deadlines service: tax profiles, the Companies House link, statutory deadlines, calendar feeds, daily jobs, client jobs (issue 29). */
 export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
   const { runtime } = opts;
   await runMigrations(runtime.pool, SCHEMA, migrationsFolder);
@@ -48,10 +51,13 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
   await subscribeClientDirectory(runtime);
   await subscribeIdentityVerifications(runtime, deps.today);
   await subscribeLeavers(runtime);
+  await subscribeJobStaff(runtime);
+  await subscribeJobRequests(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });
   deadlineRoutes(app, deps);
+  jobRoutes(app, deps);
 }
 
 export { SCHEMA } from './db/schema.js';

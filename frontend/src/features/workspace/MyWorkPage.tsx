@@ -9,6 +9,7 @@ import { useWorkQuery } from './api';
 import { clientLink, TasksTable } from './TasksTable';
 import { clientRecordTabPath } from './paths';
 import { useAwaitingReviewQuery, useUnreadThreadsQuery } from '../requests/api';
+import { MyJobsCard } from '../jobs/MyJobsCard';
 import './workspace.css';
 
 export interface MyWorkProps {
@@ -144,6 +145,7 @@ export function MyWorkPage({ realm, base, userId, canSeeEveryone }: MyWorkProps)
         })
       )}
       <RequestsSections realm={realm} base={base} />
+      <MyJobsCard realm={realm} base={base} mine={who === 'mine'} />
       <Card
         size="small"
         title={

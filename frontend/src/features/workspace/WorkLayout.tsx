@@ -86,6 +86,7 @@ export function WorkLayout() {
           <NavLink to="/work" end>
             My work
           </NavLink>
+          {hasPermission(me.data.roles, 'client_jobs') && <NavLink to="/work/jobs">Jobs</NavLink>}
           {hasStaffPortalAccess(me.data) && <Link to="/staff/dashboard">Staff portal</Link>}
           <NavLink to="/account/security">Account security</NavLink>
         </nav>

@@ -23,6 +23,8 @@ export async function subscribeClientDirectory(runtime: ConsumerRuntime): Promis
         accountantId: d.assignedAccountantId,
         contactName: d.contactName,
         contactEmail: d.contactEmail,
+        packageName: d.packageName,
+        monthlyFeePence: Math.round(d.monthlyFee * 100),
         at: occurredAt,
       }),
   });

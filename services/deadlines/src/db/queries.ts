@@ -44,13 +44,16 @@ export async function upsertDirectory(
     at: string;
     contactName?: string | null;
     contactEmail?: string | null;
+    packageName?: string | null;
+    monthlyFeePence?: number | null;
   },
 ): Promise<void> {
   await db.execute(sql`
-    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, contact_name, contact_email, source_at, updated_at)
-    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.contactName ?? null}, ${e.contactEmail ?? null}, ${e.at}, now())
+    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, contact_name, contact_email, package_name, monthly_fee_pence, source_at, updated_at)
+    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.contactName ?? null}, ${e.contactEmail ?? null}, ${e.packageName ?? null}, ${e.monthlyFeePence ?? null}, ${e.at}, now())
     on conflict (client_id) do update set
       user_id = excluded.user_id, company_name = excluded.company_name,
+      package_name = excluded.package_name, monthly_fee_pence = excluded.monthly_fee_pence,
       contact_name = excluded.contact_name, contact_email = excluded.contact_email,
       business_type = coalesce(excluded.business_type, deadlines.client_directory.business_type),
       subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,

@@ -1,5 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { CompanySnapshot, IdentityVerificationDetails, TaxProfileInput } from '@countinghouse/proto';
+import type { CompanySnapshot, IdentityVerificationDetails, JobStage, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -36,6 +36,9 @@ export const clientDirectory = deadlinesSchema.table(
     /** The client's contact (crm), who is reminded of their people's identity verification. */
     contactName: text('contact_name'),
     contactEmail: text('contact_email'),
+    /** The client's package and monthly fee in pence (crm.client_upserted): the profitability report's fee. */
+    packageName: text('package_name'),
+    monthlyFeePence: integer('monthly_fee_pence'),
     /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
     sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -227,4 +230,205 @@ export const identityReminders = deadlinesSchema.table(
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.personKey, t.dueOn] })],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Client jobs (issue 29, decision 400): the work of each deadline in a pipeline of stages, with time.
+
+/** A kind's template as the practice edited it (absent: proto's defaults, domain/job-templates.ts). */
+export const jobTemplates = deadlinesSchema.table('job_templates', {
+  kind: text('kind').primaryKey(),
+  stages: jsonb('stages').$type<JobStage[]>().notNull(),
+  budgetMinutes: integer('budget_minutes').notNull(),
+  reviewerRole: text('reviewer_role').notNull(),
+  leadDays: integer('lead_days').notNull(),
+  targetDaysBefore: integer('target_days_before').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: text('updated_by'),
+});
+
+export interface JobChecklistItem {
+  stage: string;
+  item: string;
+  done: boolean;
+  doneBy: string | null;
+  doneByName: string | null;
+}
+
+export const jobs = deadlinesSchema.table(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    /** The deadline the job was opened from: at most one job per deadline (the daily run's idempotency). */
+    deadlineId: uuid('deadline_id'),
+    /** A recurring job's occurrence (client:kind:due date): at most one job per occurrence. */
+    recurringKey: text('recurring_key'),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    period: text('period'),
+    /** The template's stages when the job was opened (a later template edit leaves open jobs alone). */
+    stages: jsonb('stages').$type<string[]>().notNull(),
+    stageIndex: integer('stage_index').notNull().default(0),
+    stage: text('stage').notNull(),
+    status: text('status').notNull().default('open'),
+    checklist: jsonb('checklist').$type<JobChecklistItem[]>().notNull(),
+    statutoryDueOn: date('statutory_due_on', { mode: 'string' }),
+    dueOn: date('due_on', { mode: 'string' }).notNull(),
+    assigneeId: text('assignee_id'),
+    reviewerId: text('reviewer_id'),
+    reviewerRole: text('reviewer_role').notNull(),
+    budgetMinutes: integer('budget_minutes').notNull(),
+    usedMinutes: integer('used_minutes').notNull().default(0),
+    waitingOnClient: boolean('waiting_on_client').notNull().default(false),
+    filedOn: date('filed_on', { mode: 'string' }),
+    reference: text('reference'),
+    stageEnteredAt: timestamp('stage_entered_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('jobs_deadline_idx')
+      .on(t.deadlineId)
+      .where(sql`${t.deadlineId} is not null`),
+    uniqueIndex('jobs_recurring_idx')
+      .on(t.recurringKey)
+      .where(sql`${t.recurringKey} is not null`),
+    // The board and the list: open jobs of a kind by stage and due date; an assignee's by due date.
+    index('jobs_open_kind_stage_due_idx')
+      .on(t.kind, t.stage, t.dueOn, t.id)
+      .where(sql`${t.status} = 'open'`),
+    index('jobs_open_due_idx')
+      .on(t.dueOn, t.id)
+      .where(sql`${t.status} = 'open'`),
+    index('jobs_assignee_due_idx').on(t.assigneeId, t.dueOn, t.id),
+    index('jobs_client_idx').on(t.clientId, t.dueOn),
+    check('jobs_status_check', sql`${t.status} in ('open', 'filed')`),
+  ],
+);
+
+/** Each stage a job entered: append-only (the average days per stage, who moved it). */
+export const jobStageHistory = deadlinesSchema.table(
+  'job_stage_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobId: uuid('job_id').notNull(),
+    stage: text('stage').notNull(),
+    enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+    byId: text('by_id'),
+    byName: text('by_name').notNull(),
+  },
+  (t) => [index('job_stage_history_job_idx').on(t.jobId, t.enteredAt)],
+);
+
+/** Notes on a job: append-only. */
+export const jobNotes = deadlinesSchema.table(
+  'job_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id').notNull(),
+    text: text('text').notNull(),
+    byId: text('by_id'),
+    byName: text('by_name').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('job_notes_job_idx').on(t.jobId, t.at)],
+);
+
+/** Time recorded on a job, in minutes: append-only. */
+export const timeEntries = deadlinesSchema.table(
+  'time_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id').notNull(),
+    clientId: text('client_id').notNull(),
+    userId: text('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    minutes: integer('minutes').notNull(),
+    workedOn: date('worked_on', { mode: 'string' }).notNull(),
+    note: text('note'),
+    source: text('source').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('time_entries_job_idx').on(t.jobId, t.workedOn),
+    index('time_entries_worked_idx').on(t.workedOn, t.clientId),
+    check('time_entries_minutes_check', sql`${t.minutes} > 0`),
+    check('time_entries_source_check', sql`${t.source} in ('manual', 'timer')`),
+  ],
+);
+
+/** Recurring work without a statutory deadline (bookkeeping, payroll): one schedule per client and kind, monthly. */
+export const jobSchedules = deadlinesSchema.table(
+  'job_schedules',
+  {
+    clientId: text('client_id').notNull(),
+    kind: text('kind').notNull(),
+    /** The day of each month the work is due (1 to 28, so every month has it). */
+    dayOfMonth: smallint('day_of_month').notNull(),
+    active: boolean('active').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.kind] }),
+    check('job_schedules_day_check', sql`${t.dayOfMonth} between 1 and 28`),
+    check('job_schedules_kind_check', sql`${t.kind} in ('bookkeeping', 'payroll_run')`),
+  ],
+);
+
+/** Client requests (requests.request_opened / request_completed) tied to a deadline: its job waits on the client while one is open. */
+export const jobRequests = deadlinesSchema.table(
+  'job_requests',
+  {
+    requestId: text('request_id').primaryKey(),
+    clientId: text('client_id').notNull(),
+    deadlineId: uuid('deadline_id').notNull(),
+    title: text('title').notNull(),
+    open: boolean('open').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('job_requests_open_deadline_idx')
+      .on(t.deadlineId)
+      .where(sql`${t.open}`),
+  ],
+);
+
+/** One running timer per person. */
+export const jobTimers = deadlinesSchema.table('job_timers', {
+  userId: text('user_id').primaryKey(),
+  userName: text('user_name').notNull(),
+  jobId: uuid('job_id').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The practice's people as jobs know them, keyed by identity's user id: names and roles from
+ * identity.role_changed, cost rate and weekly capacity set by a manager.
+ */
+export const jobStaff = deadlinesSchema.table(
+  'job_staff',
+  {
+    userId: text('user_id').primaryKey(),
+    name: text('name').notNull(),
+    role: text('role'),
+    active: boolean('active').notNull().default(true),
+    costRatePence: integer('cost_rate_pence').notNull().default(0),
+    weeklyCapacityMinutes: integer('weekly_capacity_minutes')
+      .notNull()
+      .default(37 * 60 + 30),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('job_staff_rate_check', sql`${t.costRatePence} >= 0 and ${t.weeklyCapacityMinutes} >= 0`)],
+);
+
+/** A day of leave of a member of staff. */
+export const staffLeave = deadlinesSchema.table(
+  'staff_leave',
+  {
+    userId: text('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );

@@ -15,6 +15,7 @@ import { SCHEMA } from '../db/schema.js';
 import { enGb } from '../domain/dates.js';
 import { IDV_REMINDER_DAYS, identityReminderText } from '../domain/identity-verification.js';
 import type { DeadlinesDeps } from './deps.js';
+import { openJobsFromDeadlines, openRecurringJobs } from './jobs.js';
 import { recomputeClient } from './recompute-client.js';
 import { refreshCompany } from './refresh-company.js';
 
@@ -26,6 +27,8 @@ export interface DailyResult {
   tasksRequested: number;
   overdueAnnounced: number;
   identityReminders: number;
+  /** Client jobs opened from deadlines entering their kind's lead time (issue 29). */
+  jobsOpened: number;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface DailyResult {
  */
 export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<DailyResult> {
   const today = day ?? deps.today();
-  const result: DailyResult = { recomputed: 0, tasksRequested: 0, overdueAnnounced: 0, identityReminders: 0 };
+  const result: DailyResult = { recomputed: 0, tasksRequested: 0, overdueAnnounced: 0, identityReminders: 0, jobsOpened: 0 };
   for (let after: string | null = null; ;) {
     const ids = await profiledClientIds(deps.db, after, BATCH);
     if (ids.length === 0) break;
@@ -78,6 +81,8 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
     }
     if (rows.length < BATCH) break;
   }
+
+  result.jobsOpened = (await openJobsFromDeadlines(deps, today)) + (await openRecurringJobs(deps, today));
 
   for (;;) {
     const rows = await deadlinesNewlyOverdue(deps.db, today, BATCH);

@@ -30,6 +30,7 @@ describe('Admin sidebar', () => {
       'Upgrades',
       'Tasks',
       'Deadlines',
+      'Jobs',
       'AML',
       'Documents',
       'Communications',
@@ -47,6 +48,7 @@ describe('Admin sidebar', () => {
     expect(href('Clients')).toBe('/admin/clients');
     expect(href('Reports')).toBe('/admin/reports');
     expect(href('AML')).toBe('/admin/aml');
+    expect(href('Jobs')).toBe('/admin/client-jobs');
     expect(href('Company Settings')).toBe('/admin/settings');
     expect(href('Background Jobs')).toBe('/admin/jobs');
     expect(href('User Roles')).toBe('/admin/roles');
