@@ -183,6 +183,8 @@ export const BILLING_MESSAGES = {
     'Your payment is being processed. Direct Debit payments can take a few working days to confirm; your subscription starts as soon as it does, and nothing more is needed from you.',
   paymentFailed: 'Your payment did not go through. Please choose your package again and use another payment method.',
   alreadySubscribed: 'You already have a subscription. Change your package from your dashboard.',
+  termsNotAccepted: (pkg: string) =>
+    `Please read and accept the engagement letter for the ${pkg} package before paying. Nothing has been charged.`,
   noSubscription: 'You do not have a subscription yet.',
   samePackage: 'You are already on this package.',
   sessionNotFound: 'Checkout session not found',

@@ -3,7 +3,7 @@ import type { Actor, AdminSubscription, EventData, MonthlyRevenue, SubscriptionC
 import { REPORT_TIME_ZONE } from '@countinghouse/proto';
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { checkoutSessions, customers, payments, SCHEMA, subscriptions, webhookEvents } from './schema.js';
+import { acceptedTerms, checkoutSessions, customers, payments, SCHEMA, subscriptions, webhookEvents } from './schema.js';
 
 export type { DbOrTx, Tx } from '@countinghouse/kit';
 
@@ -139,6 +139,31 @@ export async function upsertCustomer(
       target: customers.userId,
       set: { email: c.email, name: c.name, companyName: c.companyName, updatedAt: sql`now()` },
     });
+}
+
+// ---- accepted terms (engagement.terms_accepted, issue 33) ----
+
+export async function recordAcceptedTerms(
+  tx: DbOrTx,
+  t: { userId: string; packageName: string; letterId: string; version: number; signedAt: Date },
+): Promise<void> {
+  await tx
+    .insert(acceptedTerms)
+    .values(t)
+    .onConflictDoUpdate({
+      target: [acceptedTerms.userId, acceptedTerms.packageName],
+      set: { letterId: t.letterId, version: t.version, signedAt: t.signedAt },
+      setWhere: sql`${acceptedTerms.version} < excluded.version`,
+    });
+}
+
+export async function hasAcceptedTerms(db: DbOrTx, userId: string, packageName: string): Promise<boolean> {
+  const rows = await db
+    .select({ v: acceptedTerms.version })
+    .from(acceptedTerms)
+    .where(and(eq(acceptedTerms.userId, userId), eq(acceptedTerms.packageName, packageName)))
+    .limit(1);
+  return rows.length === 1;
 }
 
 // ---- checkout sessions ----

@@ -1,6 +1,6 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { check, index, numeric, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, numeric, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'billing';
 export const billing = pgSchema(SCHEMA);
@@ -20,8 +20,29 @@ export const customers = billing.table('customers', {
   email: text('email').notNull(),
   name: text('name'),
   companyName: text('company_name'),
+  /** What the sign-up asked about the business (issue 33), for the new client record. */
+  businessType: text('business_type'),
+  companyNumber: text('company_number'),
+  phone: text('phone'),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Terms before payment (issue 33): the packages whose engagement letter each person has signed
+ * (engagement.terms_accepted). A checkout for a package without a row here is refused (409).
+ */
+export const acceptedTerms = billing.table(
+  'accepted_terms',
+  {
+    userId: uuid('user_id').notNull(),
+    packageName: text('package_name').notNull(),
+    letterId: uuid('letter_id').notNull(),
+    version: integer('version').notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.packageName] })],
+);
 
 /**
  * Checkout sessions we started. The id is the provider's (Stripe's cs_..., or ours for the test

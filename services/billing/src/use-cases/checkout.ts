@@ -15,6 +15,7 @@ import {
   findCheckoutSession,
   findLiveSubscription,
   findSubscription,
+  hasAcceptedTerms,
   insertCheckoutSession,
   insertPayment,
   insertSubscription,
@@ -40,6 +41,8 @@ export function packageOrFail(name: string): PackageInfo {
 export async function startCheckout(d: BillingDeps, o: { userId: string; emailHint: string | null; packageName: string }) {
   const pkg = packageOrFail(o.packageName);
   if (await findLiveSubscription(d.db, o.userId)) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed);
+  // Terms before payment (issue 33): the engagement is agreed before the practice bills for it.
+  if (!(await hasAcceptedTerms(d.db, o.userId, pkg.name))) throw new AppError('TERMS_NOT_ACCEPTED', BILLING_MESSAGES.termsNotAccepted(pkg.name));
   const email = (await emailOf(d.db, o.userId)) ?? o.emailHint;
   const base = d.publicUrl.replace(/\/+$/, '');
   const created = await d.provider.createCheckout({
