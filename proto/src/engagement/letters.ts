@@ -7,6 +7,8 @@ import { SafeString, SafeText } from '../text.js';
 export const ENGAGEMENT_ROUTES = {
   /** GET: the signed-in client's letters (the one to sign, if any, and every version). */
   mine: '/api/engagement/mine',
+  /** POST: terms before payment (issue 33): the letter for the package the client chose. */
+  terms: '/api/engagement/terms',
   /** GET: one letter with its text (a view is audited). */
   letter: (id: string) => `/api/engagement/letters/${encodeURIComponent(id)}`,
   /** POST: sign a letter (the client who owns it). */

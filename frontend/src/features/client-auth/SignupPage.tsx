@@ -54,7 +54,8 @@ export function SignupPage() {
     try {
       await signup(body).unwrap();
       toast.success(MESSAGES.accountCreated, 'signup');
-      navigate(redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login', { replace: true });
+      // The sign-in page fills in this e-mail (router state: never in the address) and returns to the package.
+      navigate(redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login', { replace: true, state: { email: body.email } });
     } catch (error) {
       const text = signupFailureText(error);
       setFailure(text);
