@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 6's acceptance in Chromium against the all-in-one server (no Stripe: the built-in test
-// checkout): home → choose Growth → sign up → test checkout → payment success with the right price
+// checkout): home → choose Growth → sign up → sign in (e-mail filled) → engagement letter signed before
+// paying (issue 33) → test checkout → payment success with the right price
 // and features → client dashboard showing Active and Growth → business profile completed → the admin
 // sees the client, under its own name, at £100.00/month.
 
@@ -52,11 +53,18 @@ describe('The client journey', () => {
     await page.waitForURL('**/login**');
     // Both forms have Email and Password fields: wait for the sign-in page itself before typing.
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
-    await field('Email').fill(CLIENT.email);
+    // Issue 33: the e-mail just used is filled in.
+    expect(await field('Email').inputValue()).toBe(CLIENT.email);
     await field('Password').fill(CLIENT.password);
     await page.getByRole('button', { name: /log in|sign in/i }).click();
 
-    // Back to the checkout through ?redirect (client-side replace navigations: poll the URL).
+    // Back to the chosen package through ?redirect; terms before payment (issue 33): the letter first.
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/terms\?package=Growth/);
+    await page.getByRole('heading', { level: 1, name: 'Your engagement letter for the Growth package' }).waitFor();
+    expect(await page.getByLabel('Letter text').textContent()).toContain('SCHEDULE OF SERVICES: Growth');
+    await page.getByLabel('Type your full name to sign').fill('Grace Hopper');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Sign and continue to payment' }).click();
     await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checkout\/test\?session_id=/);
     await page.getByText('no card is charged').waitFor();
     expect(await page.getByText('£100.00 per month').count()).toBe(1);
@@ -85,6 +93,10 @@ describe('The client journey', () => {
     await facts.getByText('Active', { exact: true }).waitFor();
     await facts.getByText('Growth', { exact: true }).waitFor();
     await facts.getByText('£100.00/month').waitFor();
+    // Signed before paying, once: the dashboard does not ask again (issue 33).
+    const letter = page.locator('li').filter({ hasText: 'Sign your engagement letter' });
+    await letter.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor({ timeout: 30_000 });
+    expect(await letter.getByRole('button', { name: 'Sign your engagement letter' }).count()).toBe(0);
   });
 
   it('the client completes the business profile: the checklist ticks and crm holds the details', async () => {

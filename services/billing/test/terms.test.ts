@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, ENGAGEMENT_MESSAGES } from '@countinghouse/proto';
+import { BILLING_MESSAGES, ENGAGEMENT_MESSAGES, SIGNUP_MESSAGES } from '@countinghouse/proto';
 import { waitFor } from '@countinghouse/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePerson, startTestGateway, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
@@ -107,5 +107,32 @@ describe('billing: terms before payment', () => {
     await expect(
       gw.kit.runtime.pool.query(`update engagement.letters set signer_name = 'X' where id = $1`, [letterId]),
     ).rejects.toThrow(/never changed/);
+  });
+
+  it('a sign-up that knows the business: a limited company must name itself; type and phone reach the client record', async () => {
+    const signup = (payload: Record<string, unknown>) => gw.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload });
+    const base = { email: 'dev@devwidgets.co.uk', password: 'a-long-pass-phrase-33' };
+    const noName = await signup({ ...base, business_type: 'limited' });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().error.message).toBe(SIGNUP_MESSAGES.companyNameRequired);
+    const badNumber = await signup({ ...base, business_type: 'limited', company_name: 'Dev Widgets Ltd', company_number: 'ABC' });
+    expect(badNumber.statusCode).toBe(400);
+    const badPhone = await signup({ ...base, business_type: 'limited', company_name: 'Dev Widgets Ltd', phone: 'call me' });
+    expect(badPhone.statusCode).toBe(400);
+    const ok = await signup({ ...base, business_type: 'partnership', company_name: 'Dev & Co', company_number: '1234567', phone: '020 7946 0000' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: base });
+    const token = li.json().access_token as string;
+    const userId = li.json().user.user_id as string;
+    await waitForCustomer(gw, userId);
+    const sessionId = (await checkout(gw, token, 'Partnership Package')).json().session_id as string;
+    await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(token) });
+    expect((await verify(gw, token, sessionId)).statusCode).toBe(200);
+    const client = await waitForClient(gw, userId, (c) => c.package_name === 'Partnership Package', 'the client record');
+    expect(client).toMatchObject({ company_name: 'Dev & Co', business_type: 'partnership' });
+    const { rows } = await gw.kit.runtime.pool.query('select contact_phone from crm.clients where user_id = $1', [userId]);
+    expect(rows[0].contact_phone).toBe('020 7946 0000');
+    const { rows: c } = await gw.kit.runtime.pool.query('select company_number from billing.customers where user_id = $1', [userId]);
+    expect(c[0].company_number).toBe('01234567');
   });
 });

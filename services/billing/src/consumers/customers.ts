@@ -25,7 +25,15 @@ export async function subscribeBillingConsumers(runtime: ConsumerRuntime): Promi
     handler: async ({ data: d }, tx) => {
       const name = [d.firstName?.trim(), d.lastName?.trim()].filter(Boolean).join(' ') || null;
       const companyName = d.companyName?.trim() || null;
-      await upsertCustomer(tx, { userId: d.userId, email: d.email.toLowerCase(), name, companyName });
+      await upsertCustomer(tx, {
+        userId: d.userId,
+        email: d.email.toLowerCase(),
+        name,
+        companyName,
+        businessType: d.businessType ?? null,
+        companyNumber: d.companyNumber ?? null,
+        phone: d.phone ?? null,
+      });
     },
   });
   // Terms before payment (issue 33): which packages each person has accepted the letter for.

@@ -116,28 +116,46 @@ export async function monthlyRevenue(db: DbOrTx): Promise<MonthlyRevenue> {
   };
 }
 
-/** The name and company a person typed at sign-up (null each when none was given or not yet known). */
-export async function customerNames(db: DbOrTx, userId: string): Promise<{ contactName: string | null; companyName: string | null }> {
-  const [row] = await db
-    .select({ name: customers.name, companyName: customers.companyName })
-    .from(customers)
-    .where(eq(customers.userId, userId))
-    .limit(1);
-  return { contactName: row?.name ?? null, companyName: row?.companyName ?? null };
+/** What a person typed at sign-up (null each when none was given or not yet known). */
+export async function customerNames(db: DbOrTx, userId: string) {
+  const [row] = await db.select().from(customers).where(eq(customers.userId, userId)).limit(1);
+  return {
+    contactName: row?.name ?? null,
+    companyName: row?.companyName ?? null,
+    businessType: row?.businessType ?? null,
+    companyNumber: row?.companyNumber ?? null,
+    phone: row?.phone ?? null,
+  };
 }
 
 // ---- customers (from identity.user_registered) ----
 
 export async function upsertCustomer(
   tx: DbOrTx,
-  c: { userId: string; email: string; name: string | null; companyName: string | null },
+  c: {
+    userId: string;
+    email: string;
+    name: string | null;
+    companyName: string | null;
+    businessType?: string | null;
+    companyNumber?: string | null;
+    phone?: string | null;
+  },
 ): Promise<void> {
   await tx
     .insert(customers)
     .values(c)
     .onConflictDoUpdate({
       target: customers.userId,
-      set: { email: c.email, name: c.name, companyName: c.companyName, updatedAt: sql`now()` },
+      set: {
+        email: c.email,
+        name: c.name,
+        companyName: c.companyName,
+        businessType: c.businessType ?? null,
+        companyNumber: c.companyNumber ?? null,
+        phone: c.phone ?? null,
+        updatedAt: sql`now()`,
+      },
     });
 }
 
