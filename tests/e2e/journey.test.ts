@@ -1,6 +1,7 @@
-import { CLIENT_PROFILE_MESSAGES, MESSAGES, findPackage } from '@countinghouse/proto';
+import { CLIENT_PROFILE_MESSAGES, MESSAGES, SIGNUP_MESSAGES, findPackage } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiJson } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 6's acceptance in Chromium against the all-in-one server (no Stripe: the built-in test
@@ -23,8 +24,15 @@ const field = (label: string) => page.getByLabel(label, { exact: true }).and(pag
 beforeAll(async () => {
   server = await startE2EServer();
   browser = await launchBrowser();
-  context = await newContext(browser, server.baseUrl);
+  context = await newContext(browser, server.baseUrl, { acceptDownloads: true });
   page = await context.newPage();
+  // Issue 33: the practice is VAT-registered, so Growth is £100.00 + £20.00 VAT = £120.00.
+  const admin = await apiJson<{ session_token: string }>(server.baseUrl, '', 'POST', '/api/identity/admin/login', server.admin);
+  await apiJson(server.baseUrl, admin.session_token, 'PUT', '/api/billing/vat', {
+    vat_number: 'GB 123 4567 89',
+    rate: 20,
+    address: '1 Counting Lane, London, EC1A 1AA',
+  });
 });
 
 afterAll(async () => {
@@ -41,13 +49,20 @@ describe('The client journey', () => {
     await page.waitForURL('**/package-selection');
     const growth = page.getByRole('article', { name: 'Growth' });
     expect(await growth.getByText('£100.00').textContent()).toBe('£100.00');
+    await growth.getByText('+ VAT').waitFor();
     await growth.getByRole('link', { name: 'Choose Growth' }).click();
 
     // Not signed in: the checkout sends the visitor to sign up first.
     await page.waitForURL('**/signup?redirect=*');
+    // Issue 33: the chosen package is shown; a limited company must give its name.
+    await page.getByText('You are signing up for the Growth package.').waitFor();
+    await page.getByRole('radio', { name: 'Limited company' }).check();
     await field('Email').fill(CLIENT.email);
     await field('Password').fill(CLIENT.password);
     await field('Confirm password').fill(CLIENT.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText(SIGNUP_MESSAGES.companyNameRequired).waitFor();
+    await field('Company name').fill('Grace Growth Ltd');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText(MESSAGES.accountCreated).first().waitFor();
     await page.waitForURL('**/login**');
@@ -68,10 +83,11 @@ describe('The client journey', () => {
     await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checkout\/test\?session_id=/);
     await page.getByText('no card is charged').waitFor();
     expect(await page.getByText('£100.00 per month').count()).toBe(1);
+    await page.getByText('£100.00 + £20.00 VAT = £120.00').waitFor();
   });
 
   it('pays on the test checkout and sees the payment success page with the price and features', async () => {
-    await page.getByRole('button', { name: /^Pay £100\.00/ }).click();
+    await page.getByRole('button', { name: /^Pay £120\.00/ }).click();
     await page.waitForURL('**/payment-success?session_id=*');
     await page.getByRole('heading', { name: 'Payment successful! Welcome aboard.' }).waitFor();
     await page.getByText(MESSAGES.paymentSuccessful).waitFor();
@@ -97,6 +113,13 @@ describe('The client journey', () => {
     const letter = page.locator('li').filter({ hasText: 'Sign your engagement letter' });
     await letter.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor({ timeout: 30_000 });
     expect(await letter.getByRole('button', { name: 'Sign your engagement letter' }).count()).toBe(0);
+    // The VAT invoice of the payment (issue 33), as a PDF with the practice's VAT number.
+    const invoices = page.locator('.ant-card').filter({ hasText: 'Your invoices' });
+    await invoices.getByText(/INV-\d{6}/).waitFor();
+    await invoices.getByText('£100.00 + £20.00 VAT = £120.00').waitFor();
+    await invoices.getByText('(VAT no. GB123456789)').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), invoices.getByRole('button', { name: /^PDF of INV-/ }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^INV-\d{6}\.pdf$/);
   });
 
   it('the client completes the business profile: the checklist ticks and crm holds the details', async () => {
@@ -105,8 +128,8 @@ describe('The client journey', () => {
     await item.getByRole('button', { name: 'Complete business profile' }).click();
     const dialog = page.getByRole('dialog', { name: 'Your business profile' });
     await dialog.waitFor();
-    // The payment's placeholders show as empty fields.
-    expect(await dialog.getByLabel('Business name').inputValue()).toBe('');
+    // The company name given at sign-up is already there (issue 33).
+    expect(await dialog.getByLabel('Business name').inputValue()).toBe('Grace Growth Ltd');
     await dialog.getByLabel('Business name').fill('Grace Growth Ltd');
     await dialog.getByLabel('Contact name').fill('Grace Hopper');
     await dialog.getByLabel('Phone').fill('x');

@@ -148,11 +148,21 @@ export function TestCheckoutPage() {
           <dd>{s.package_name}</dd>
           <dt>Price</dt>
           <dd>{formatGBP(s.monthly_fee)} per month</dd>
+          {(s.vat_rate ?? 0) > 0 && (
+            <>
+              <dt>VAT at {s.vat_rate}%</dt>
+              <dd>{formatGBP(s.vat)}</dd>
+              <dt>Total to pay</dt>
+              <dd>
+                {formatGBP(s.monthly_fee)} + {formatGBP(s.vat)} VAT = {formatGBP(s.gross)}
+              </dd>
+            </>
+          )}
         </dl>
         {s.status === 'open' ? (
           <Space wrap>
             <Button type="primary" size="large" loading={paying.isLoading} onClick={() => void onPay()}>
-              Pay {formatGBP(s.monthly_fee)} (test, no card charged)
+              Pay {formatGBP(s.gross ?? s.monthly_fee)} (test, no card charged)
             </Button>
             <ButtonLink to={s.cancel_url} size="large">
               Cancel
