@@ -56,7 +56,8 @@ describe('The client journey', () => {
     await page.waitForURL('**/signup?redirect=*');
     // Issue 33: the chosen package is shown; a limited company must give its name.
     await page.getByText('You are signing up for the Growth package.').waitFor();
-    await page.getByRole('radio', { name: 'Limited company' }).check();
+    await page.locator('label').filter({ hasText: 'Limited company' }).click();
+    expect(await page.getByRole('radio', { name: 'Limited company' }).isChecked()).toBe(true);
     await field('Email').fill(CLIENT.email);
     await field('Password').fill(CLIENT.password);
     await field('Confirm password').fill(CLIENT.password);

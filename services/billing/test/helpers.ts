@@ -62,7 +62,12 @@ export { bearer };
  */
 export async function acceptTerms(gw: TestGateway, token: string, packageName: string): Promise<string> {
   const letter = await waitFor(async () => {
-    const res = await gw.app.inject({ method: 'POST', url: '/api/engagement/terms', headers: bearer(token), payload: { package_name: packageName } });
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/engagement/terms',
+      headers: bearer(token),
+      payload: { package_name: packageName },
+    });
     if (res.statusCode === 409) return null; // the sign-up has not reached engagement yet
     if (res.statusCode !== 200) throw new Error(`terms failed: ${res.body}`);
     return res.json() as { letter: { id: string }; accepted: boolean };

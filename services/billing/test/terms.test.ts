@@ -76,7 +76,7 @@ describe('billing: terms before payment', () => {
     expect(await count(gw, `select 1 from engagement.outbox where type = 'engagement.letter_signed'`)).toBe(0);
   });
 
-  it('after paying, the signed letter is the client record\'s, in their documents, and never asked for again', async () => {
+  it("after paying, the signed letter is the client record's, in their documents, and never asked for again", async () => {
     const sessionId = (await checkout(gw, carol.token, 'Growth', { terms: false })).json().session_id as string;
     await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(carol.token) });
     expect((await verify(gw, carol.token, sessionId)).statusCode).toBe(200);
@@ -93,7 +93,10 @@ describe('billing: terms before payment', () => {
     expect(letters[0]!.signed_at).not.toBeNull();
     expect(await count(gw, `select 1 from engagement.letters where client_id like 'prospect:%'`)).toBe(0);
     // The signed PDF reaches the client's documents once.
-    await waitFor(async () => (await count(gw, 'select 1 from documents.client_documents where client_id = $1', [client.id])) === 1, 'PDF filed');
+    await waitFor(
+      async () => (await count(gw, 'select 1 from documents.client_documents where client_id = $1', [client.id])) === 1,
+      'PDF filed',
+    );
     const mine = await gw.app.inject({ method: 'GET', url: '/api/engagement/mine', headers: bearer(carol.token) });
     expect(mine.json().clients).toHaveLength(1);
     expect(mine.json().clients[0]).toMatchObject({ client_id: client.id, status: 'signed', to_sign: null });
@@ -104,9 +107,9 @@ describe('billing: terms before payment', () => {
     await expect(
       gw.kit.runtime.pool.query(`update engagement.letters set client_id = 'someone-else' where id = $1`, [letterId]),
     ).rejects.toThrow(/never changed/);
-    await expect(
-      gw.kit.runtime.pool.query(`update engagement.letters set signer_name = 'X' where id = $1`, [letterId]),
-    ).rejects.toThrow(/never changed/);
+    await expect(gw.kit.runtime.pool.query(`update engagement.letters set signer_name = 'X' where id = $1`, [letterId])).rejects.toThrow(
+      /never changed/,
+    );
   });
 
   it('a sign-up that knows the business: a limited company must name itself; type and phone reach the client record', async () => {
@@ -119,7 +122,13 @@ describe('billing: terms before payment', () => {
     expect(badNumber.statusCode).toBe(400);
     const badPhone = await signup({ ...base, business_type: 'limited', company_name: 'Dev Widgets Ltd', phone: 'call me' });
     expect(badPhone.statusCode).toBe(400);
-    const ok = await signup({ ...base, business_type: 'partnership', company_name: 'Dev & Co', company_number: '1234567', phone: '020 7946 0000' });
+    const ok = await signup({
+      ...base,
+      business_type: 'partnership',
+      company_name: 'Dev & Co',
+      company_number: '1234567',
+      phone: '020 7946 0000',
+    });
     expect(ok.statusCode, ok.body).toBe(201);
     const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: base });
     const token = li.json().access_token as string;

@@ -34,7 +34,8 @@ describe('billing: VAT registration and VAT invoices', () => {
   let ann: Person;
   let ben: Person;
 
-  const putVat = (token: string, payload: unknown) => gw.app.inject({ method: 'PUT', url: '/api/billing/vat', headers: bearer(token), payload });
+  const putVat = (token: string, payload: unknown) =>
+    gw.app.inject({ method: 'PUT', url: '/api/billing/vat', headers: bearer(token), payload });
   const invoices = (token: string) => gw.app.inject({ method: 'GET', url: '/api/billing/invoices', headers: bearer(token) });
 
   async function pay(p: Person, pkg: string) {
@@ -113,8 +114,12 @@ describe('billing: VAT registration and VAT invoices', () => {
     const mine = (await invoices(ben.token)).json().invoices;
     expect(mine.map((i: { number: string; gross: number }) => [i.number, i.gross])).toEqual([['INV-000002', 48]]);
     const annsId = (await invoices(ann.token)).json().invoices[0].id as string;
-    expect((await gw.app.inject({ method: 'GET', url: `/api/billing/invoices/${annsId}/pdf`, headers: bearer(ben.token) })).statusCode).toBe(404);
-    expect((await gw.app.inject({ method: 'GET', url: `/api/billing/invoices/${annsId}/pdf`, headers: bearer(admin) })).statusCode).toBe(200);
+    expect(
+      (await gw.app.inject({ method: 'GET', url: `/api/billing/invoices/${annsId}/pdf`, headers: bearer(ben.token) })).statusCode,
+    ).toBe(404);
+    expect((await gw.app.inject({ method: 'GET', url: `/api/billing/invoices/${annsId}/pdf`, headers: bearer(admin) })).statusCode).toBe(
+      200,
+    );
     const all = await gw.app.inject({ method: 'GET', url: '/api/billing/admin/invoices', headers: bearer(admin) });
     expect(all.json().invoices.map((i: { number: string }) => i.number)).toEqual(['INV-000002', 'INV-000001']);
     expect((await gw.app.inject({ method: 'GET', url: '/api/billing/admin/invoices', headers: bearer(ben.token) })).statusCode).toBe(403);

@@ -56,8 +56,6 @@ export function SignupPage() {
   const redirect = safeRedirect(params.get('redirect'), '');
   // The package chosen on the way here (/checkout?package=…), shown so the visitor knows it is kept.
   const chosen = findPackage(new URLSearchParams(redirect.split('?')[1] ?? '').get('package'));
-  const businessType = Form.useWatch('business_type', form);
-  const isCompany = businessType === 'limited';
   const toast = useToast();
 
   async function onFinish(values: Values) {
@@ -112,28 +110,39 @@ export function SignupPage() {
         <Form.Item
           label="Company name"
           name="company_name"
-          rules={[{ required: isCompany, whitespace: true, message: SIGNUP_MESSAGES.companyNameRequired }]}
+          dependencies={['business_type']}
+          rules={[
+            ({ getFieldValue }) => ({
+              required: getFieldValue('business_type') === 'limited',
+              whitespace: true,
+              message: SIGNUP_MESSAGES.companyNameRequired,
+            }),
+          ]}
         >
           <Input autoComplete="organization" maxLength={NAME_MAX} />
         </Form.Item>
-        {isCompany && (
-          <Form.Item
-            label="Company number"
-            name="company_number"
-            extra="From Companies House, e.g. 01234567 or SC123456."
-            rules={[
-              {
-                validator: (_r, v?: string) => {
-                  if (!v?.trim()) return Promise.resolve();
-                  const n = validateCompanyNumber(v);
-                  return n.ok ? Promise.resolve() : Promise.reject(new Error(n.message));
-                },
-              },
-            ]}
-          >
-            <Input maxLength={20} autoComplete="off" />
-          </Form.Item>
-        )}
+        <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.business_type !== b.business_type}>
+          {({ getFieldValue }) =>
+            getFieldValue('business_type') === 'limited' && (
+              <Form.Item
+                label="Company number"
+                name="company_number"
+                extra="From Companies House, e.g. 01234567 or SC123456."
+                rules={[
+                  {
+                    validator: (_r, v?: string) => {
+                      if (!v?.trim()) return Promise.resolve();
+                      const n = validateCompanyNumber(v);
+                      return n.ok ? Promise.resolve() : Promise.reject(new Error(n.message));
+                    },
+                  },
+                ]}
+              >
+                <Input maxLength={20} autoComplete="off" />
+              </Form.Item>
+            )
+          }
+        </Form.Item>
         <Form.Item label="First name" name="first_name">
           <Input autoComplete="given-name" maxLength={100} />
         </Form.Item>
@@ -143,7 +152,12 @@ export function SignupPage() {
         <Form.Item
           label="Phone"
           name="phone"
-          rules={[{ validator: (_r, v?: string) => (!v?.trim() || !phoneProblem(v) ? Promise.resolve() : Promise.reject(new Error(phoneProblem(v)!))) }]}
+          rules={[
+            {
+              validator: (_r, v?: string) =>
+                !v?.trim() || !phoneProblem(v) ? Promise.resolve() : Promise.reject(new Error(phoneProblem(v)!)),
+            },
+          ]}
         >
           <Input type="tel" autoComplete="tel" maxLength={40} />
         </Form.Item>

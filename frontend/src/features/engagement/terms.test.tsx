@@ -1,7 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { BILLING_MESSAGES, BILLING_ROUTES, ENGAGEMENT_MESSAGES, ENGAGEMENT_ROUTES, MESSAGES, type Letter, type Me } from '@countinghouse/proto';
+import {
+  BILLING_MESSAGES,
+  BILLING_ROUTES,
+  ENGAGEMENT_MESSAGES,
+  ENGAGEMENT_ROUTES,
+  MESSAGES,
+  type Letter,
+  type Me,
+} from '@countinghouse/proto';
 import { apiError, json, mockFetch, PUBLIC_CONFIG } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 

@@ -1,6 +1,19 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, numeric, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  customType,
+  index,
+  integer,
+  numeric,
+  pgSchema,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'billing';
 export const billing = pgSchema(SCHEMA);

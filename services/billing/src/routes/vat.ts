@@ -1,10 +1,5 @@
 import { requireAuth, requireRole, type App } from '@countinghouse/kit';
-import {
-  InvoiceListSchema,
-  rolesFor,
-  VatRegistrationBodySchema,
-  VatRegistrationSchema,
-} from '@countinghouse/proto';
+import { InvoiceListSchema, rolesFor, VatRegistrationBodySchema, VatRegistrationSchema } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type { BillingDeps } from '../use-cases/deps.js';
 import { allInvoices, currentVat, invoicePdf, myInvoices, saveVat, toRegistration } from '../use-cases/vat.js';
@@ -48,7 +43,11 @@ export function vatRoutes(app: App, d: BillingDeps) {
     '/invoices',
     {
       preHandler: person,
-      schema: { tags: ['billing'], summary: "The signed-in client's VAT invoices, newest first", response: { 200: InvoiceListSchema, ...errors } },
+      schema: {
+        tags: ['billing'],
+        summary: "The signed-in client's VAT invoices, newest first",
+        response: { 200: InvoiceListSchema, ...errors },
+      },
     },
     async (request) => ({ invoices: await myInvoices(d, requireAuth(request).id) }),
   );
@@ -57,7 +56,11 @@ export function vatRoutes(app: App, d: BillingDeps) {
     '/admin/invoices',
     {
       preHandler: requireRole(billingStaff),
-      schema: { tags: ['billing'], summary: 'Every VAT invoice and credit note, newest first', response: { 200: InvoiceListSchema, ...errors } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Every VAT invoice and credit note, newest first',
+        response: { 200: InvoiceListSchema, ...errors },
+      },
     },
     async () => ({ invoices: await allInvoices(d) }),
   );

@@ -46,7 +46,8 @@ export async function startCheckout(d: BillingDeps, o: { userId: string; emailHi
   const pkg = packageOrFail(o.packageName);
   if (await findLiveSubscription(d.db, o.userId)) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed);
   // Terms before payment (issue 33): the engagement is agreed before the practice bills for it.
-  if (!(await hasAcceptedTerms(d.db, o.userId, pkg.name))) throw new AppError('TERMS_NOT_ACCEPTED', BILLING_MESSAGES.termsNotAccepted(pkg.name));
+  if (!(await hasAcceptedTerms(d.db, o.userId, pkg.name)))
+    throw new AppError('TERMS_NOT_ACCEPTED', BILLING_MESSAGES.termsNotAccepted(pkg.name));
   const email = (await emailOf(d.db, o.userId)) ?? o.emailHint;
   const base = d.publicUrl.replace(/\/+$/, '');
   const vatRate = await chargedRate(d.db);
@@ -160,7 +161,9 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
   if (!session || session.userId !== userId) throw new AppError('NOT_FOUND', MESSAGES.failedToVerifyPayment);
   const actor: Actor = { kind: 'user', id: userId };
   if (session.status === 'completed') {
-    const row = await d.db.transaction((tx) => completeCheckout(tx, sessionId, emptyPaid, { actor, verified: true, recordPayment: false, practiceName: d.practice?.().name }));
+    const row = await d.db.transaction((tx) =>
+      completeCheckout(tx, sessionId, emptyPaid, { actor, verified: true, recordPayment: false, practiceName: d.practice?.().name }),
+    );
     return verifyReply(row);
   }
   if (session.status === 'failed') throw new AppError('CONFLICT', BILLING_MESSAGES.paymentFailed);
@@ -176,12 +179,14 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
     throw new AppError('CONFLICT', BILLING_MESSAGES.paymentNotCompleted);
   }
   const row = await runCompletion(d, () =>
-    d.db.transaction((tx) => completeCheckout(tx, sessionId, paid, {
+    d.db.transaction((tx) =>
+      completeCheckout(tx, sessionId, paid, {
         actor,
         verified: true,
         recordPayment: d.provider.kind === 'test',
         practiceName: d.practice?.().name,
-      })),
+      }),
+    ),
   );
   return verifyReply(row);
 }

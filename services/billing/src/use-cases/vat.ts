@@ -51,10 +51,7 @@ export async function saveVat(d: BillingDeps, principal: Principal, body: VatReg
   if (vatNumber && !address) problems.push({ path: '/address', message: VAT_MESSAGES.addressRequired });
   if (!(body.rate >= 0 && body.rate <= 100)) problems.push({ path: '/rate', message: VAT_MESSAGES.rateInvalid });
   if (problems.length) throw new AppError('VALIDATION_FAILED', problems[0]!.message ?? MESSAGES.validationFailed, problems);
-  const [row] = await d.db
-    .insert(vatRegistrations)
-    .values({ vatNumber, rate: body.rate, address, createdBy: principal.id })
-    .returning();
+  const [row] = await d.db.insert(vatRegistrations).values({ vatNumber, rate: body.rate, address, createdBy: principal.id }).returning();
   return toRegistration(row!);
 }
 

@@ -1,5 +1,14 @@
 import { AppError, enqueueEvent, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
-import { homeFor, MESSAGES, phoneProblem, SIGNUP_MESSAGES, validateCompanyNumber, type Me, type Role, type SignupBody } from '@countinghouse/proto';
+import {
+  homeFor,
+  MESSAGES,
+  phoneProblem,
+  SIGNUP_MESSAGES,
+  validateCompanyNumber,
+  type Me,
+  type Role,
+  type SignupBody,
+} from '@countinghouse/proto';
 import {
   activeRoles,
   findAdminById,
@@ -125,8 +134,7 @@ export async function getPersonSession(deps: SignInDeps, principal: Principal): 
  */
 function signupBusiness(body: SignupBody): { businessType: string | null; companyNumber: string | null; phone: string | null } {
   const field = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, [{ path, message }]);
-  if (body.business_type === 'limited' && !body.company_name?.trim())
-    throw field('/company_name', SIGNUP_MESSAGES.companyNameRequired);
+  if (body.business_type === 'limited' && !body.company_name?.trim()) throw field('/company_name', SIGNUP_MESSAGES.companyNameRequired);
   let companyNumber: string | null = null;
   if (body.company_number?.trim()) {
     const n = validateCompanyNumber(body.company_number);
