@@ -93,7 +93,7 @@ export const PERMISSIONS = [
   { key: 'billing.manage', area: 'Billing', label: 'Manage billing', roles: MANAGERS },
   {
     key: 'billing.vat',
-    area: 'Practice',
+    area: 'Billing',
     label: "The practice's VAT registration (number, rate, address on invoices)",
     roles: ADMIN,
   },
