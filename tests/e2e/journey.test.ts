@@ -1,6 +1,7 @@
 import { CLIENT_PROFILE_MESSAGES, MESSAGES, SIGNUP_MESSAGES, findPackage } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLES } from '../../services/documents/test/helpers.js';
 import { apiJson } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
@@ -121,6 +122,37 @@ describe('The client journey', () => {
     await invoices.getByText('(VAT no. GB123456789)').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), invoices.getByRole('button', { name: /^PDF of INV-/ }).click()]);
     expect(download.suggestedFilename()).toMatch(/^INV-\d{6}\.pdf$/);
+  });
+
+  it("the client's own documents: no practice figures or Client column; a file dropped on the uploader is uploaded", async () => {
+    const docs = page.locator('.ant-card').filter({ hasText: 'Your documents' });
+    await docs.locator('.documents-view--client').waitFor();
+    expect(await docs.locator('.ant-statistic').count()).toBe(0);
+    expect(await docs.getByRole('columnheader', { name: 'Client', exact: true }).count()).toBe(0);
+    await docs.getByRole('combobox', { name: 'Document type for upload' }).click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().click();
+    const name = 'bank-statement-october-2026-current-account.pdf';
+    const dataTransfer = await page.evaluateHandle(
+      ({ bytes, name }) => {
+        // (runs in the page: the test's own types have no DOM)
+        const Dt = (globalThis as unknown as { DataTransfer: new () => { items: { add(f: File): void } } }).DataTransfer;
+        const dt = new Dt();
+        dt.items.add(new File([new Uint8Array(bytes)], name, { type: 'application/pdf' }));
+        return dt;
+      },
+      { bytes: [...SAMPLES.pdf()], name },
+    );
+    await docs.getByTestId('documents-drop-zone').dispatchEvent('drop', { dataTransfer });
+    await docs.getByTestId('upload-item').filter({ hasText: name }).waitFor();
+    await docs.getByRole('button', { name: /^Upload 1 file$/ }).click();
+    await page.getByText(MESSAGES.uploadSuccessfulTitle).first().waitFor({ timeout: 30_000 });
+    // Listed under its whole name, at phone width too (on two lines rather than cut).
+    await page.setViewportSize({ width: 390, height: 800 });
+    const cell = docs.locator('.documents-view__filename').filter({ hasText: name });
+    await cell.waitFor();
+    expect(await cell.textContent()).toBe(name);
+    expect(await cell.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('the client completes the business profile: the checklist ticks and crm holds the details', async () => {

@@ -200,7 +200,7 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
           {c && (
             <Card title="Your documents" className="client-gap">
               <DocumentUploader clientId={c.id} realm="user" />
-              <ClientDocumentsView clientId={c.id} realm="user" />
+              <ClientDocumentsView clientId={c.id} realm="user" clientView />
             </Card>
           )}
 
