@@ -144,7 +144,7 @@ describe('The client journey', () => {
     );
     await docs.getByTestId('documents-drop-zone').dispatchEvent('drop', { dataTransfer });
     await docs.getByTestId('upload-item').filter({ hasText: name }).waitFor();
-    await docs.getByRole('button', { name: /^Upload 1 file$/ }).click();
+    await docs.getByRole('button', { name: /Upload 1 file$/ }).click();
     await page.getByText(MESSAGES.uploadSuccessfulTitle).first().waitFor({ timeout: 30_000 });
     // Listed under its whole name, at phone width too (on two lines rather than cut).
     await page.setViewportSize({ width: 390, height: 800 });
