@@ -34,7 +34,7 @@ describe('billing: VAT registration and VAT invoices', () => {
   let ann: Person;
   let ben: Person;
 
-  const putVat = (token: string, payload: unknown) =>
+  const putVat = (token: string, payload: Record<string, unknown>) =>
     gw.app.inject({ method: 'PUT', url: '/api/billing/vat', headers: bearer(token), payload });
   const invoices = (token: string) => gw.app.inject({ method: 'GET', url: '/api/billing/invoices', headers: bearer(token) });
 
