@@ -122,7 +122,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             linkSecret: o.documentsLinkSecret ?? randomBytes(32).toString('base64url'),
           })),
       },
-      { name: 'billing', register: async (scope) => void (await scope.register(billingPlugin, { runtime: o.runtime, stripe: o.stripe })) },
+      {
+        name: 'billing',
+        register: async (scope) =>
+          void (await scope.register(billingPlugin, { runtime: o.runtime, stripe: o.stripe, practice: () => live.practice() })),
+      },
       {
         name: 'integrations',
         register: async (scope) =>

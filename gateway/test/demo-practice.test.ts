@@ -5,6 +5,7 @@ import { isPackageName, type BillingSummary, type MonthlyRevenue, type MrrReport
 import { waitFor } from '@countinghouse/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, startTestGateway, type TestGateway } from './helpers.js';
+import { acceptTerms } from '../../services/billing/test/helpers.js';
 
 // The demo practice as `npm start` seeds it on a fresh data folder (identity, crm, billing in that order):
 // its clients are on the catalogue's packages, a demo client can complete the test checkout, and the
@@ -45,6 +46,8 @@ describe('the demo practice', () => {
       const { rows } = await gw.kit.runtime.pool.query('select 1 from billing.customers where user_id = $1', [userId]);
       return rows.length === 1;
     }, 'billing knows the demo client');
+    // Terms before payment (issue 33): the demo client signs the Growth letter first.
+    await acceptTerms(gw, token, 'Growth');
     const started = await gw.app.inject({
       method: 'POST',
       url: '/api/billing/checkout',

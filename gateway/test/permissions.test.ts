@@ -81,6 +81,7 @@ const CHECKS: Record<PermissionKey, Check> = {
   ),
   'documents.access_log': route('GET', () => `/api/documents/${someId}/access-log`),
   'billing.manage': route('GET', () => '/api/billing/admin/summary'),
+  'billing.vat': route('GET', () => '/api/billing/vat'),
   'media.scripts': route('GET', () => '/api/media/scripts'),
   'integrations.view_all': seesTheClient(
     () => `/api/integrations?client_id=${clientId}`,

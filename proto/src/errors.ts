@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   CROSS_SITE_REQUEST: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** Checkout refused: the engagement letter for the package is not accepted yet (issue 33). */
+  TERMS_NOT_ACCEPTED: 409,
   GONE: 410,
   FILE_TOO_LARGE: 413,
   UNSUPPORTED_FILE_TYPE: 415,

@@ -32,6 +32,7 @@ export * from './settings/settings.js';
 export * from './settings/events.js';
 export * from './reports.js';
 export * from './billing/reports.js';
+export * from './billing/vat.js';
 export * from './crm/reports.js';
 export * from './documents/reports.js';
 export * from './permissions.js';

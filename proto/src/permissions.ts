@@ -98,6 +98,12 @@ export const PERMISSIONS = [
   { key: 'documents.view_all', area: 'Documents', label: 'See all documents', roles: STAFF },
   { key: 'documents.access_log', area: 'Documents', label: 'See who viewed or downloaded a document', roles: ADMIN },
   { key: 'billing.manage', area: 'Billing', label: 'Manage billing', roles: MANAGERS },
+  {
+    key: 'billing.vat',
+    area: 'Billing',
+    label: "The practice's VAT registration (number, rate, address on invoices)",
+    roles: ADMIN,
+  },
   { key: 'media.scripts', area: 'Marketing', label: 'Generate video scripts', roles: MANAGERS },
   {
     key: 'integrations.view_all',

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditPage, describeProblems, openSection } from './a11y.js';
+import { signTermsBeforePaying } from './terms.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 22: zero critical or serious axe violations (WCAG 2.1 A/AA) at 1280 and 390 px, and no
@@ -81,7 +82,10 @@ describe('accessibility and phone width: client area', () => {
   it('/checkout/test and /payment-success', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/checkout?package=Growth');
-    await page.waitForURL(/\/checkout\/test\?session_id=/);
+    // Terms before payment (issue 33): the letter page, checked at both sizes, then signed.
+    await page.waitForURL(/\/terms\?package=Growth/);
+    await check('/terms?package=Growth');
+    await signTermsBeforePaying(page, 'Test Client');
     const testCheckout = new URL(page.url());
     await check(testCheckout.pathname + testCheckout.search);
     await page.getByRole('button', { name: /^Pay / }).click();

@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('Engagement letter signed online', () => {
-  it('a new client pays for Growth and sees "Sign your engagement letter"', async () => {
+  it('a new client chooses Growth and, before paying, is asked to sign the letter (issue 33)', async () => {
     await page.goto('/package-selection');
     await page.getByRole('article', { name: 'Growth' }).getByRole('link', { name: 'Choose Growth' }).click();
     await page.waitForURL('**/signup?redirect=*');
@@ -50,32 +50,28 @@ describe('Engagement letter signed online', () => {
     await field('Email').fill(CLIENT.email);
     await field('Password').fill(CLIENT.password);
     await page.getByRole('button', { name: /log in|sign in/i }).click();
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/terms\?package=Growth/);
+  });
+
+  it('signs it: a typed name and a ticked agreement; then pays; the checklist item is done, not asked again', async () => {
+    const text = await page.getByLabel('Letter text').textContent();
+    expect(text).toContain('SCHEDULE OF SERVICES: Growth');
+    expect(text).toContain('£100.00 per month');
+    // Not ticked: refused with the reason.
+    await page.getByLabel('Type your full name to sign').fill(SIGNER);
+    await page.getByRole('button', { name: 'Sign and continue to payment' }).click();
+    await page.getByText(ENGAGEMENT_MESSAGES.mustAgree).waitFor();
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Sign and continue to payment' }).click();
+    await page.getByText(ENGAGEMENT_MESSAGES.signed).first().waitFor();
     await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checkout\/test\?session_id=/);
     await page.getByRole('button', { name: /^Pay £100\.00/ }).click();
     await page.waitForURL('**/payment-success?session_id=*');
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await page.waitForURL('**/client-dashboard');
     const item = page.locator('li').filter({ hasText: ENGAGEMENT_MESSAGES.checklistItem });
-    await item.getByText('To do').waitFor({ timeout: 30_000 });
-  });
-
-  it('signs it: a typed name and a ticked agreement; the checklist item is done', async () => {
-    const item = page.locator('li').filter({ hasText: ENGAGEMENT_MESSAGES.checklistItem });
-    await item.getByRole('button', { name: ENGAGEMENT_MESSAGES.checklistItem }).click();
-    const dialog = page.getByRole('dialog', { name: /Your engagement letter \(version 1\)/ });
-    await dialog.waitFor();
-    const text = await dialog.getByLabel('Letter text').textContent();
-    expect(text).toContain('SCHEDULE OF SERVICES: Growth');
-    expect(text).toContain('£100.00 per month');
-    // Not ticked: refused with the reason.
-    await dialog.getByLabel('Type your full name to sign').fill(SIGNER);
-    await dialog.getByRole('button', { name: 'Sign the letter' }).click();
-    await dialog.getByText(ENGAGEMENT_MESSAGES.mustAgree).waitFor();
-    await dialog.getByRole('checkbox').check();
-    await dialog.getByRole('button', { name: 'Sign the letter' }).click();
-    await page.getByText(ENGAGEMENT_MESSAGES.signed).first().waitFor();
-    await dialog.waitFor({ state: 'hidden' });
-    await item.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor();
+    await item.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor({ timeout: 30_000 });
+    expect(await item.getByRole('button', { name: ENGAGEMENT_MESSAGES.checklistItem }).count()).toBe(0);
   });
 
   it('downloads the PDF: the package, £100.00 per month, the signer, and the SHA-256 of the letter text as stored', async () => {

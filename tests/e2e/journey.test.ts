@@ -1,10 +1,13 @@
-import { CLIENT_PROFILE_MESSAGES, MESSAGES, findPackage } from '@countinghouse/proto';
+import { CLIENT_PROFILE_MESSAGES, MESSAGES, SIGNUP_MESSAGES, findPackage } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLES } from '../../services/documents/test/helpers.js';
+import { apiJson } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 6's acceptance in Chromium against the all-in-one server (no Stripe: the built-in test
-// checkout): home → choose Growth → sign up → test checkout → payment success with the right price
+// checkout): home → choose Growth → sign up → sign in (e-mail filled) → engagement letter signed before
+// paying (issue 33) → test checkout → payment success with the right price
 // and features → client dashboard showing Active and Growth → business profile completed → the admin
 // sees the client, under its own name, at £100.00/month.
 
@@ -22,8 +25,15 @@ const field = (label: string) => page.getByLabel(label, { exact: true }).and(pag
 beforeAll(async () => {
   server = await startE2EServer();
   browser = await launchBrowser();
-  context = await newContext(browser, server.baseUrl);
+  context = await newContext(browser, server.baseUrl, { acceptDownloads: true });
   page = await context.newPage();
+  // Issue 33: the practice is VAT-registered, so Growth is £100.00 + £20.00 VAT = £120.00.
+  const admin = await apiJson<{ session_token: string }>(server.baseUrl, '', 'POST', '/api/identity/admin/login', server.admin);
+  await apiJson(server.baseUrl, admin.session_token, 'PUT', '/api/billing/vat', {
+    vat_number: 'GB 123 4567 89',
+    rate: 20,
+    address: '1 Counting Lane, London, EC1A 1AA',
+  });
 });
 
 afterAll(async () => {
@@ -40,30 +50,46 @@ describe('The client journey', () => {
     await page.waitForURL('**/package-selection');
     const growth = page.getByRole('article', { name: 'Growth' });
     expect(await growth.getByText('£100.00').textContent()).toBe('£100.00');
+    await growth.getByText('+ VAT').waitFor();
     await growth.getByRole('link', { name: 'Choose Growth' }).click();
 
     // Not signed in: the checkout sends the visitor to sign up first.
     await page.waitForURL('**/signup?redirect=*');
+    // Issue 33: the chosen package is shown; a limited company must give its name.
+    await page.getByText('You are signing up for the Growth package.').waitFor();
+    await page.locator('label').filter({ hasText: 'Limited company' }).click();
+    expect(await page.getByRole('radio', { name: 'Limited company' }).isChecked()).toBe(true);
     await field('Email').fill(CLIENT.email);
     await field('Password').fill(CLIENT.password);
     await field('Confirm password').fill(CLIENT.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText(SIGNUP_MESSAGES.companyNameRequired).waitFor();
+    await field('Company name').fill('Grace Growth Ltd');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText(MESSAGES.accountCreated).first().waitFor();
     await page.waitForURL('**/login**');
     // Both forms have Email and Password fields: wait for the sign-in page itself before typing.
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
-    await field('Email').fill(CLIENT.email);
+    // Issue 33: the e-mail just used is filled in.
+    expect(await field('Email').inputValue()).toBe(CLIENT.email);
     await field('Password').fill(CLIENT.password);
     await page.getByRole('button', { name: /log in|sign in/i }).click();
 
-    // Back to the checkout through ?redirect (client-side replace navigations: poll the URL).
+    // Back to the chosen package through ?redirect; terms before payment (issue 33): the letter first.
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/terms\?package=Growth/);
+    await page.getByRole('heading', { level: 1, name: 'Your engagement letter for the Growth package' }).waitFor();
+    expect(await page.getByLabel('Letter text').textContent()).toContain('SCHEDULE OF SERVICES: Growth');
+    await page.getByLabel('Type your full name to sign').fill('Grace Hopper');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Sign and continue to payment' }).click();
     await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checkout\/test\?session_id=/);
     await page.getByText('no card is charged').waitFor();
     expect(await page.getByText('£100.00 per month').count()).toBe(1);
+    await page.getByText('£100.00 + £20.00 VAT = £120.00').waitFor();
   });
 
   it('pays on the test checkout and sees the payment success page with the price and features', async () => {
-    await page.getByRole('button', { name: /^Pay £100\.00/ }).click();
+    await page.getByRole('button', { name: /^Pay £120\.00/ }).click();
     await page.waitForURL('**/payment-success?session_id=*');
     await page.getByRole('heading', { name: 'Payment successful! Welcome aboard.' }).waitFor();
     await page.getByText(MESSAGES.paymentSuccessful).waitFor();
@@ -85,6 +111,48 @@ describe('The client journey', () => {
     await facts.getByText('Active', { exact: true }).waitFor();
     await facts.getByText('Growth', { exact: true }).waitFor();
     await facts.getByText('£100.00/month').waitFor();
+    // Signed before paying, once: the dashboard does not ask again (issue 33).
+    const letter = page.locator('li').filter({ hasText: 'Sign your engagement letter' });
+    await letter.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor({ timeout: 30_000 });
+    expect(await letter.getByRole('button', { name: 'Sign your engagement letter' }).count()).toBe(0);
+    // The VAT invoice of the payment (issue 33), as a PDF with the practice's VAT number.
+    const invoices = page.locator('.ant-card').filter({ hasText: 'Your invoices' });
+    await invoices.getByText(/INV-\d{6}/).waitFor();
+    await invoices.getByText('£100.00 + £20.00 VAT = £120.00').waitFor();
+    await invoices.getByText('(VAT no. GB123456789)').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), invoices.getByRole('button', { name: /^PDF of INV-/ }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^INV-\d{6}\.pdf$/);
+  });
+
+  it("the client's own documents: no practice figures or Client column; a file dropped on the uploader is uploaded", async () => {
+    const docs = page.locator('.ant-card').filter({ hasText: 'Your documents' });
+    await docs.locator('.documents-view--client').waitFor();
+    expect(await docs.locator('.ant-statistic').count()).toBe(0);
+    expect(await docs.getByRole('columnheader', { name: 'Client', exact: true }).count()).toBe(0);
+    await docs.getByRole('combobox', { name: 'Document type for upload' }).click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().click();
+    const name = 'bank-statement-october-2026-current-account.pdf';
+    const dataTransfer = await page.evaluateHandle(
+      ({ bytes, name }) => {
+        // (runs in the page: the test's own types have no DOM)
+        const Dt = (globalThis as unknown as { DataTransfer: new () => { items: { add(f: File): void } } }).DataTransfer;
+        const dt = new Dt();
+        dt.items.add(new File([new Uint8Array(bytes)], name, { type: 'application/pdf' }));
+        return dt;
+      },
+      { bytes: [...SAMPLES.pdf()], name },
+    );
+    await docs.getByTestId('documents-drop-zone').dispatchEvent('drop', { dataTransfer });
+    await docs.getByTestId('upload-item').filter({ hasText: name }).waitFor();
+    await docs.getByRole('button', { name: /Upload 1 file$/ }).click();
+    await page.getByText(MESSAGES.uploadSuccessfulTitle).first().waitFor({ timeout: 30_000 });
+    // Listed under its whole name, at phone width too (on two lines rather than cut).
+    await page.setViewportSize({ width: 390, height: 800 });
+    const cell = docs.locator('.documents-view__filename').filter({ hasText: name });
+    await cell.waitFor();
+    expect(await cell.textContent()).toBe(name);
+    expect(await cell.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('the client completes the business profile: the checklist ticks and crm holds the details', async () => {
@@ -93,8 +161,8 @@ describe('The client journey', () => {
     await item.getByRole('button', { name: 'Complete business profile' }).click();
     const dialog = page.getByRole('dialog', { name: 'Your business profile' });
     await dialog.waitFor();
-    // The payment's placeholders show as empty fields.
-    expect(await dialog.getByLabel('Business name').inputValue()).toBe('');
+    // The company name given at sign-up is already there (issue 33).
+    expect(await dialog.getByLabel('Business name').inputValue()).toBe('Grace Growth Ltd');
     await dialog.getByLabel('Business name').fill('Grace Growth Ltd');
     await dialog.getByLabel('Contact name').fill('Grace Hopper');
     await dialog.getByLabel('Phone').fill('x');

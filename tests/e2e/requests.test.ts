@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditPage, describeProblems, openSection } from './a11y.js';
 import { apiJson, waitUntil } from './http.js';
+import { signTermsBeforePaying } from './terms.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 28's acceptance in Chromium: a manager sends "Bank statements for 2025-26" due in 10 days; the
@@ -79,7 +80,8 @@ describe('Records requested from a client, sent back once, accepted', () => {
     expect(await field(client, 'Email').inputValue()).toBe(CLIENT.email);
     await field(client, 'Password').fill(CLIENT.password);
     await client.getByRole('button', { name: /log in|sign in/i }).click();
-    await expect.poll(() => client.url(), { timeout: 60_000 }).toMatch(/\/checkout\/test\?session_id=/);
+    // Terms before payment (issue 33).
+    await signTermsBeforePaying(client, 'Test Client');
     await client.getByRole('button', { name: /^Pay £100\.00/ }).click();
     await client.waitForURL('**/payment-success?session_id=*');
     // crm opens the client from billing's events: wait for it.

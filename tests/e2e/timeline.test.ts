@@ -2,6 +2,7 @@ import { ENGAGEMENT_MESSAGES, MESSAGES } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLES } from '../../services/documents/test/helpers.js';
+import { signTermsBeforePaying } from './terms.js';
 import { E2E_SLOW_HOOK_MS, launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
 // Issue 26's Timeline acceptance, in both run modes (tests/e2e/distributed-order.ts): a client who
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('The client Timeline (issue 26)', () => {
-  it('a client signs up, pays and signs the engagement letter', async () => {
+  it('a client signs up, signs the engagement letter and pays', async () => {
     await page.goto('/package-selection');
     await page.getByRole('article', { name: 'Growth' }).getByRole('link', { name: 'Choose Growth' }).click();
     await page.waitForURL('**/signup?redirect=*');
@@ -49,19 +50,14 @@ describe('The client Timeline (issue 26)', () => {
     await field(page, 'Email').fill(CLIENT.email);
     await field(page, 'Password').fill(CLIENT.password);
     await page.getByRole('button', { name: /log in|sign in/i }).click();
-    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/\/checkout\/test\?session_id=/);
+    // Terms before payment (issue 33): the letter is signed before the checkout.
+    await signTermsBeforePaying(page, SIGNER);
     await page.getByRole('button', { name: /^Pay £100\.00/ }).click();
     await page.waitForURL('**/payment-success?session_id=*');
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await page.waitForURL('**/client-dashboard');
     const item = page.locator('li').filter({ hasText: ENGAGEMENT_MESSAGES.checklistItem });
-    await item.getByText('To do').waitFor({ timeout: 30_000 });
-    await item.getByRole('button', { name: ENGAGEMENT_MESSAGES.checklistItem }).click();
-    const dialog = page.getByRole('dialog', { name: /Your engagement letter \(version 1\)/ });
-    await dialog.getByLabel('Type your full name to sign').fill(SIGNER);
-    await dialog.getByRole('checkbox').check();
-    await dialog.getByRole('button', { name: 'Sign the letter' }).click();
-    await page.getByText(ENGAGEMENT_MESSAGES.signed).first().waitFor();
+    await item.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor({ timeout: 30_000 });
 
     const { rows } = await server.pool.query<{ id: string }>('select id from crm.clients where contact_email = $1', [CLIENT.email]);
     expect(rows).toHaveLength(1);
@@ -88,8 +84,8 @@ describe('The client Timeline (issue 26)', () => {
     await page.getByText(MESSAGES.uploadSuccessfulTitle).first().waitFor({ timeout: 30_000 });
   });
 
-  it('the Timeline lists signed up, paid, letter signed and document uploaded, newest first', async () => {
-    const wanted = ['document_uploaded', 'letter_signed', 'payment', 'signed_up'];
+  it('the Timeline lists signed up, letter signed, paid and document uploaded, newest first', async () => {
+    const wanted = ['document_uploaded', 'payment', 'letter_signed', 'signed_up'];
     const order = async () => {
       await page.goto(`/admin/clients/${clientId}`);
       await page.getByRole('tab', { name: 'Timeline' }).click();

@@ -43,6 +43,7 @@ const IntegrationsCallbackPage = lazyNamed(integrationsPages, 'IntegrationsCallb
 const AdminDocumentsPage = lazyNamed(() => import('../features/documents/DocumentsPage'), 'AdminDocumentsPage');
 const AdminNotificationsPage = lazyNamed(() => import('../features/notifications/NotificationsPage'), 'AdminNotificationsPage');
 const CheckoutPage = lazyNamed(clientPages, 'CheckoutPage');
+const TermsPage = lazyNamed(clientPages, 'TermsPage');
 const TestCheckoutPage = lazyNamed(clientPages, 'TestCheckoutPage');
 const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBillingPage'), 'AdminBillingPage');
 const AdminReportsPage = lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage');
@@ -134,6 +135,8 @@ export const routes: RouteObject[] = [
                   { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
                   { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
                   { path: 'payment-success', element: <PaymentSuccessPage /> },
+                  // Terms before payment (issue 33): the chosen package's engagement letter, then the checkout.
+                  { path: 'terms', element: <TermsPage /> },
                   { path: 'integrations', element: <IntegrationsPage /> },
                   // Two-factor sign-in for every signed-in person, staff and clients (issue 32).
                   { path: 'account/security', element: <AccountSecurityPage /> },

@@ -31,6 +31,12 @@ export const BILLING_ROUTES = {
   adminSummary: '/api/billing/admin/summary',
   /** The practice's monthly revenue (the one definition, for the control panel and staff portal). */
   revenue: '/api/billing/revenue',
+  /** Issue 33: the practice's VAT registration (GET public, PUT administrators). */
+  vat: '/api/billing/vat',
+  /** The signed-in client's VAT invoices, and one invoice's PDF (the client or the practice's staff). */
+  invoices: '/api/billing/invoices',
+  invoicePdf: (id: string) => `/api/billing/invoices/${encodeURIComponent(id)}/pdf`,
+  adminInvoices: '/api/billing/admin/invoices',
 } as const;
 
 /**
@@ -65,7 +71,12 @@ export const PackageSchema = Type.Object({
   is_featured: Type.Boolean(),
 });
 export type Package = Static<typeof PackageSchema>;
-export const PackageListSchema = Type.Object({ packages: Type.Array(PackageSchema), provider: BillingProviderSchema });
+export const PackageListSchema = Type.Object({
+  packages: Type.Array(PackageSchema),
+  provider: BillingProviderSchema,
+  /** Issue 33: the VAT rate added to every price, percent; 0 when the practice is not VAT-registered. */
+  vat_rate: Type.Optional(Type.Number()),
+});
 export type PackageList = Static<typeof PackageListSchema>;
 
 export const CheckoutBodySchema = Type.Object({ package_name: PackageNameSchema }, { additionalProperties: false });
@@ -112,6 +123,10 @@ export const TestCheckoutSessionSchema = Type.Object({
   session_id: Type.String(),
   package_name: PackageNameSchema,
   monthly_fee: Type.Number(),
+  /** Issue 33: the lines the payment shows: net + VAT at the rate = gross (the rate 0 when not registered). */
+  vat_rate: Type.Optional(Type.Number()),
+  vat: Type.Optional(Type.Number()),
+  gross: Type.Optional(Type.Number()),
   status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('completed')]),
   success_url: Type.String(),
   cancel_url: Type.String(),
@@ -183,6 +198,8 @@ export const BILLING_MESSAGES = {
     'Your payment is being processed. Direct Debit payments can take a few working days to confirm; your subscription starts as soon as it does, and nothing more is needed from you.',
   paymentFailed: 'Your payment did not go through. Please choose your package again and use another payment method.',
   alreadySubscribed: 'You already have a subscription. Change your package from your dashboard.',
+  termsNotAccepted: (pkg: string) =>
+    `Please read and accept the engagement letter for the ${pkg} package before paying. Nothing has been charged.`,
   noSubscription: 'You do not have a subscription yet.',
   samePackage: 'You are already on this package.',
   sessionNotFound: 'Checkout session not found',

@@ -30,6 +30,10 @@ export const SubscriptionActivatedSchema = Type.Object({
   checkoutSessionId: Type.String(),
   contactName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   companyName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** Issue 33: the business type, company number and phone given at sign-up. */
+  businessType: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  companyNumber: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  phone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 /**
  * The subscription changed: renewed (invoice paid), status or period moved at the provider, or the

@@ -34,6 +34,19 @@ export const LetterSignedSchema = Type.Object({
   uploadedBy: Nullable(Type.String()),
 });
 
+/**
+ * The client accepted the terms of a package by signing its letter (issue 33): billing lets that
+ * person pay for that package. Published at every signing, before or after the first payment.
+ */
+export const TermsAcceptedSchema = Type.Object({
+  letterId: Type.String(),
+  clientId: Type.String(),
+  userId: Type.String(),
+  packageName: Type.String(),
+  version: Type.Integer({ minimum: 1 }),
+  signedAt: Type.String({ minLength: 20 }),
+});
+
 /** Chase an unsigned letter by e-mail (identity's mailer: SMTP when configured, else the outgoing-mail log). */
 export const LetterReminderSchema = Type.Object({
   letterId: Type.String(),
@@ -48,4 +61,5 @@ export const ENGAGEMENT_EVENTS = {
   'engagement.letter_sent': LetterSentSchema,
   'engagement.letter_signed': LetterSignedSchema,
   'engagement.letter_reminder': LetterReminderSchema,
+  'engagement.terms_accepted': TermsAcceptedSchema,
 } as const;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PackageNameSchema } from '../billing/billing.js';
 import { SafeString, SafeText } from '../text.js';
 
 // Contracts of the engagement service (routes under /api/engagement). Browser-safe.
@@ -6,6 +7,8 @@ import { SafeString, SafeText } from '../text.js';
 export const ENGAGEMENT_ROUTES = {
   /** GET: the signed-in client's letters (the one to sign, if any, and every version). */
   mine: '/api/engagement/mine',
+  /** POST: terms before payment (issue 33): the letter for the package the client chose. */
+  terms: '/api/engagement/terms',
   /** GET: one letter with its text (a view is audited). */
   letter: (id: string) => `/api/engagement/letters/${encodeURIComponent(id)}`,
   /** POST: sign a letter (the client who owns it). */
@@ -186,6 +189,13 @@ export type SignBody = Static<typeof SignBodySchema>;
 export const SignReplySchema = Type.Object({ letter: LetterSchema, message: Type.String() });
 export type SignReply = Static<typeof SignReplySchema>;
 
+/** Terms before payment (issue 33): the letter for the package the client chose, made if needed. */
+export const TermsBodySchema = Type.Object({ package_name: PackageNameSchema }, { additionalProperties: false });
+export type TermsBody = Static<typeof TermsBodySchema>;
+/** The letter for that package (its text to read and sign), and whether it is already accepted. */
+export const TermsReplySchema = Type.Object({ letter: LetterSchema, accepted: Type.Boolean() });
+export type TermsReply = Static<typeof TermsReplySchema>;
+
 export const LetterAuditEntrySchema = Type.Object({
   action: Type.Union([
     Type.Literal('send'),
@@ -225,4 +235,6 @@ export const ENGAGEMENT_MESSAGES = {
   missingSchedule: (pkg: string) => `A schedule of services is needed for ${pkg}`,
   notPrintable: 'Use only characters the PDF can print (Latin letters, digits, £, € and common punctuation).',
   pdfNotReady: 'The signed PDF is not ready yet.',
+  accountNotReady: 'Your account is still being set up. Please try again in a moment.',
+  termsHeading: (pkg: string) => `Your engagement letter for the ${pkg} package`,
 } as const;

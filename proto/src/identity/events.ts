@@ -37,6 +37,10 @@ export const UserRegisteredSchema = Type.Object({
   firstName: Type.Union([Type.String(), Type.Null()]),
   lastName: Type.Union([Type.String(), Type.Null()]),
   companyName: Type.Union([Type.String(), Type.Null()]),
+  /** What the sign-up asked about the business (issue 33); absent in events from before it. */
+  businessType: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  companyNumber: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  phone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export const RoleChangedSchema = Type.Object({
   userId: Type.String(),

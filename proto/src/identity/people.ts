@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { PageNumber } from '../text.js';
 import { NAME_MAX } from '../rules/limits.js';
 import { EmailAddress } from '../rules/schemas.js';
-import { INVITABLE_ROLES, INVITATION_STATUSES, ROLES } from '../constants.js';
+import { BUSINESS_TYPES, INVITABLE_ROLES, INVITATION_STATUSES, ROLES } from '../constants.js';
 
 const Email = EmailAddress();
 const Password = Type.String({ minLength: 1, maxLength: 200 });
@@ -22,10 +22,21 @@ export const SignupBodySchema = Type.Object(
     first_name: Type.Optional(Name),
     last_name: Type.Optional(Name),
     company_name: Type.Optional(Type.String({ maxLength: NAME_MAX })),
+    /** Issue 33: the business first (a limited company must give its name), its number and a phone. */
+    business_type: Type.Optional(Type.Union(BUSINESS_TYPES.map((b) => Type.Literal(b)))),
+    company_number: Type.Optional(Type.String({ maxLength: 20 })),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
   },
   { additionalProperties: false },
 );
 export type SignupBody = Static<typeof SignupBodySchema>;
+
+/** Sign-up texts of issue 33 (ours: the spec gives none for these fields). */
+export const SIGNUP_MESSAGES = {
+  companyNameRequired: 'Please enter your company name: a limited company signs up under its registered name.',
+  businessTypeRequired: 'Please choose your type of business.',
+  choosing: (pkg: string) => `You are signing up for the ${pkg} package.`,
+} as const;
 
 export const LoginBodySchema = Type.Object(
   {

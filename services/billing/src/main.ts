@@ -1,4 +1,4 @@
-import { startService } from '@countinghouse/kit';
+import { followPracticeSettings, startService } from '@countinghouse/kit';
 import { BillingConfigSchema } from './config.js';
 import { billingPlugin, stripeOptionsFromEnv, type StripeOptions } from './plugin.js';
 
@@ -11,7 +11,16 @@ await startService({
   checkConfig(config) {
     stripe = stripeOptionsFromEnv(config);
   },
-  async register(scope, runtime) {
-    await scope.register(billingPlugin, { runtime, stripe });
+  async register(scope, runtime, config) {
+    // The practice's name on VAT invoices follows /admin/settings, as in all-in-one (issue 33).
+    const practice = await followPracticeSettings({
+      service: 'billing',
+      bus: runtime.bus,
+      logger: runtime.logger,
+      defaults: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
+      settingsUrl: config.SETTINGS_URL,
+    });
+    scope.addHook('onClose', async () => practice.stop());
+    await scope.register(billingPlugin, { runtime, stripe, practice: () => practice.live.practice() });
   },
 });

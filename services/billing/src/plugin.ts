@@ -6,6 +6,7 @@ import { StripeProvider, TestProvider, type StripeOptions } from './providers.js
 import { adminRoutes } from './routes/admin.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { reportRoutes } from './routes/reports.js';
+import { vatRoutes } from './routes/vat.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { BillingDeps } from './use-cases/deps.js';
 
@@ -18,6 +19,8 @@ export interface BillingPluginOptions {
    * product runs the built-in test checkout: no card is charged.
    */
   stripe?: StripeOptions | null;
+  /** The practice's details as /admin/settings holds them now (the name on VAT invoices, issue 33). */
+  practice?: () => { name: string };
 }
 
 /** The billing service as one Fastify plugin: catalogue, checkout, subscriptions, Stripe webhooks, revenue. */
@@ -32,10 +35,12 @@ export async function billingPlugin(app: App, opts: BillingPluginOptions) {
     relay,
     provider: opts.stripe ? new StripeProvider(opts.stripe) : new TestProvider(),
     publicUrl: runtime.publicUrl,
+    practice: opts.practice,
   };
   checkoutRoutes(app, deps);
   adminRoutes(app, deps);
   reportRoutes(app, deps);
+  vatRoutes(app, deps);
   await webhookRoutes(app, deps);
 }
 

@@ -18,6 +18,8 @@ export interface CheckoutRequest {
   /** Absolute addresses Stripe sends the browser back to. */
   successUrl: string;
   cancelUrl: string;
+  /** Issue 33: VAT to add, percent (0: none). Stripe charges it through a tax rate on the line. */
+  vatRate?: number;
 }
 
 /** What the provider says about a paid checkout. */
@@ -130,13 +132,18 @@ export class StripeProvider implements PaymentProvider {
 
   async createCheckout(r: CheckoutRequest): Promise<{ id: string; url: string }> {
     const metadata = { user_id: r.userId, package_name: r.pkg.name };
+    const taxRate = r.vatRate ? await this.vatTaxRate(r.vatRate) : null;
     const session = await this.call(() =>
       this.stripe.checkout.sessions.create({
         mode: 'subscription',
         client_reference_id: r.userId,
         ...(r.email ? { customer_email: r.email } : {}),
         line_items: [
-          { quantity: 1, price_data: { ...this.priceData(r.pkg), product_data: { name: r.pkg.name, description: r.pkg.summary } } },
+          {
+            quantity: 1,
+            price_data: { ...this.priceData(r.pkg), product_data: { name: r.pkg.name, description: r.pkg.summary } },
+            ...(taxRate ? { tax_rates: [taxRate] } : {}),
+          },
         ],
         success_url: r.successUrl,
         cancel_url: r.cancelUrl,
@@ -146,6 +153,20 @@ export class StripeProvider implements PaymentProvider {
     );
     if (!session.url) throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerUnavailable);
     return { id: session.id, url: session.url };
+  }
+
+  private readonly taxRates = new Map<number, Promise<string>>();
+  /** A Stripe tax rate for UK VAT at this percentage (exclusive: added to the price), made once per process. */
+  private vatTaxRate(percentage: number): Promise<string> {
+    let id = this.taxRates.get(percentage);
+    if (!id) {
+      id = this.call(() =>
+        this.stripe.taxRates.create({ display_name: 'VAT', percentage, inclusive: false, country: 'GB', jurisdiction: 'GB' }),
+      ).then((t) => t.id);
+      id.catch(() => this.taxRates.delete(percentage));
+      this.taxRates.set(percentage, id);
+    }
+    return id;
   }
 
   async checkPaid(s: SessionState): Promise<PaidCheckout | 'processing' | null> {

@@ -1,5 +1,6 @@
 import { waitFor } from '@countinghouse/kit/testing';
 import type { App } from '@countinghouse/kit';
+import { findPackage } from '@countinghouse/proto';
 import { ADMIN, bearer, type TestGateway } from '../../../gateway/test/helpers.js';
 
 export async function adminToken(app: App): Promise<string> {
@@ -55,8 +56,44 @@ export async function count(gw: TestGateway, sql: string, params: unknown[] = []
 
 export { bearer };
 
-/** POST /api/billing/checkout for a package, as this person. */
-export function checkout(gw: TestGateway, token: string, packageName: string) {
+/**
+ * Terms before payment (issue 33): the person asks for the package's engagement letter and signs it,
+ * then billing learns it (engagement.terms_accepted). Returns the letter's id.
+ */
+export async function acceptTerms(gw: TestGateway, token: string, packageName: string): Promise<string> {
+  const letter = await waitFor(async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/engagement/terms',
+      headers: bearer(token),
+      payload: { package_name: packageName },
+    });
+    if (res.statusCode === 409) return null; // the sign-up has not reached engagement yet
+    if (res.statusCode !== 200) throw new Error(`terms failed: ${res.body}`);
+    return res.json() as { letter: { id: string }; accepted: boolean };
+  }, `engagement letter for ${packageName}`);
+  if (!letter.accepted) {
+    const signed = await gw.app.inject({
+      method: 'POST',
+      url: `/api/engagement/letters/${letter.letter.id}/sign`,
+      headers: bearer(token),
+      payload: { full_name: 'Test Client', agree: true },
+    });
+    if (signed.statusCode !== 200) throw new Error(`sign failed: ${signed.body}`);
+  }
+  await waitFor(async () => {
+    const { rows } = await gw.kit.runtime.pool.query('select 1 from billing.accepted_terms where letter_id = $1', [letter.letter.id]);
+    return rows.length === 1;
+  }, `billing learns the terms for ${packageName}`);
+  return letter.letter.id;
+}
+
+/**
+ * POST /api/billing/checkout for a package, as this person, after accepting the package's terms (a
+ * real package only; `terms: false` skips that, to see the refusal).
+ */
+export async function checkout(gw: TestGateway, token: string, packageName: string, opts: { terms?: boolean } = {}) {
+  if (opts.terms !== false && findPackage(packageName)) await acceptTerms(gw, token, packageName);
   return gw.app.inject({ method: 'POST', url: '/api/billing/checkout', headers: bearer(token), payload: { package_name: packageName } });
 }
 

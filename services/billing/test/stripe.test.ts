@@ -216,4 +216,22 @@ describe('billing: Stripe (stripe-mock)', () => {
     expect((await post(ev.payload, ev.signature)).json()).toEqual({ received: true, duplicate: false });
     expect(await count(gw, `select 1 from billing.payments where provider_invoice_id = 'in_x'`)).toBe(0);
   });
+
+  it('a VAT-registered practice: the Stripe checkout carries a GB VAT tax rate, and the session keeps the rate shown', async () => {
+    const admin = await adminToken(gw.app);
+    const put = await gw.app.inject({
+      method: 'PUT',
+      url: '/api/billing/vat',
+      headers: bearer(admin),
+      payload: { vat_number: 'GB123456789', rate: 20, address: '1 Counting Lane, London' },
+    });
+    expect(put.statusCode).toBe(200);
+    const carol = await makePerson(gw, 'carol.stripe@example.co.uk');
+    const res = await checkout(gw, carol.token, 'Growth');
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows } = await gw.kit.runtime.pool.query('select vat_rate::float as r from billing.checkout_sessions where id = $1', [
+      res.json().session_id,
+    ]);
+    expect(rows[0].r).toBe(20);
+  });
 });

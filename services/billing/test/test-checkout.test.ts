@@ -145,7 +145,7 @@ describe('billing: test checkout', () => {
   });
 
   it('a subscribed person cannot start a second checkout', async () => {
-    const res = await checkout(gw, alice.token, 'Scale');
+    const res = await checkout(gw, alice.token, 'Scale', { terms: false });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(BILLING_MESSAGES.alreadySubscribed);
   });

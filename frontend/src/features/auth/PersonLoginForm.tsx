@@ -28,10 +28,13 @@ export function PersonLoginForm({
   portal,
   submitLabel,
   onSignedIn,
+  initialEmail,
 }: {
   portal: 'staff' | 'client';
   submitLabel: string;
   onSignedIn: (reply: LoginReply) => void;
+  /** The e-mail just used to sign up (issue 33): filled in, and the password field has focus. */
+  initialEmail?: string;
 }) {
   const [form] = Form.useForm<Values>();
   const [login, { isLoading }] = usePersonLoginMutation();
@@ -121,9 +124,23 @@ export function PersonLoginForm({
           description={failure.title ? failure.text : undefined}
         />
       )}
-      <Form<Values> form={form} name={`${portal}-login`} layout="vertical" requiredMark={false} onFinish={onFinish} disabled={isLoading}>
+      <Form<Values>
+        form={form}
+        name={`${portal}-login`}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={onFinish}
+        disabled={isLoading}
+        initialValues={initialEmail ? { email: initialEmail } : undefined}
+      >
         <Form.Item label="Email" name="email" rules={FORM_RULES.email('Please enter your e-mail address')} hidden={step === 'code'}>
-          <Input type="email" prefix={<MailOutlined aria-hidden="true" />} autoFocus autoComplete="username" maxLength={254} />
+          <Input
+            type="email"
+            prefix={<MailOutlined aria-hidden="true" />}
+            autoFocus={!initialEmail}
+            autoComplete="username"
+            maxLength={254}
+          />
         </Form.Item>
         <Form.Item
           label="Password"
@@ -131,7 +148,12 @@ export function PersonLoginForm({
           rules={[{ required: true, message: 'Please enter your password' }]}
           hidden={step === 'code'}
         >
-          <Input.Password prefix={<LockOutlined aria-hidden="true" />} autoComplete="current-password" maxLength={200} />
+          <Input.Password
+            prefix={<LockOutlined aria-hidden="true" />}
+            autoFocus={Boolean(initialEmail)}
+            autoComplete="current-password"
+            maxLength={200}
+          />
         </Form.Item>
         {step === 'code' && (
           <>

@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { homeFor, MESSAGES } from '@countinghouse/proto';
 import { AuthCard } from '../auth/AuthCard';
 import { PersonLoginForm } from '../auth/PersonLoginForm';
@@ -18,6 +18,8 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const toast = useToast();
   const asked = params.get('redirect');
+  // After 'Account created successfully! Please sign in.' the e-mail just used is filled in (issue 33).
+  const signedUpAs = (useLocation().state as { email?: unknown } | null)?.email;
 
   return (
     <AuthCard
@@ -36,6 +38,7 @@ export function LoginPage() {
       <PersonLoginForm
         portal="client"
         submitLabel="Log in"
+        initialEmail={typeof signedUpAs === 'string' ? signedUpAs : undefined}
         onSignedIn={(reply) => {
           toast.success(MESSAGES.loginSuccessful, 'person-session');
           // Each person to their own place (issue 26): staff-side people (an accountant too) to My work.

@@ -1,3 +1,4 @@
+import { AdminInvoicesCard } from './Invoices';
 import {
   formatDate,
   formatGBP,
@@ -95,6 +96,7 @@ export function AdminBillingPage() {
           ]}
         />
       </Card>
+      <AdminInvoicesCard />
     </div>
   );
 }

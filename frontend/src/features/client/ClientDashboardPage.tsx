@@ -13,6 +13,7 @@ import { pendingPackage, useChangePackageMutation, useMyClientQuery, useSubscrip
 import { BusinessProfileForm } from './BusinessProfileForm';
 import { PracticeContact } from './PracticeContact';
 import { MyDeadlinesCard } from '../deadlines/MyDeadlinesCard';
+import { InvoicesCard } from './Invoices';
 import { SignLetterItem } from '../engagement/SignLetterItem';
 import { MessageThread } from '../requests/MessageThread';
 import { RequestedFromYou } from '../requests/RequestedFromYou';
@@ -149,6 +150,7 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
             </dl>
             {s.status === 'overdue' && <p className="client-warning">Your last payment did not go through. Please update your card.</p>}
           </Card>
+          <InvoicesCard />
 
           <Card title="Getting started" className="client-gap">
             <ol className="client-checklist">
@@ -198,7 +200,7 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
           {c && (
             <Card title="Your documents" className="client-gap">
               <DocumentUploader clientId={c.id} realm="user" />
-              <ClientDocumentsView clientId={c.id} realm="user" />
+              <ClientDocumentsView clientId={c.id} realm="user" clientView />
             </Card>
           )}
 

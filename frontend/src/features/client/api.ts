@@ -1,6 +1,11 @@
 import {
+  ADMIN_AUTH_ROUTES,
   BILLING_ROUTES,
   CRM_ROUTES,
+  IDENTITY_ROUTES,
+  type InvoiceList,
+  type VatRegistration,
+  type VatRegistrationBody,
   type AdminSubscriptionList,
   type BillingSummary,
   type CheckoutReply,
@@ -61,6 +66,23 @@ export const billingApi = api.injectEndpoints({
       query: () => apiPath(BILLING_ROUTES.adminSummary),
       providesTags: ['Billing'],
     }),
+    /** Issue 33: the signed-in client's VAT invoices. */
+    myInvoices: build.query<InvoiceList, void>({
+      query: () => apiPath(BILLING_ROUTES.invoices),
+      providesTags: ['Billing'],
+    }),
+    adminInvoices: build.query<InvoiceList, void>({
+      query: () => ({ url: apiPath(BILLING_ROUTES.adminInvoices), auth: 'admin' }),
+      providesTags: ['Billing'],
+    }),
+    vatRegistration: build.query<VatRegistration, void>({
+      query: () => ({ url: apiPath(BILLING_ROUTES.vat), auth: 'admin' }),
+      providesTags: ['Billing'],
+    }),
+    saveVatRegistration: build.mutation<VatRegistration, VatRegistrationBody>({
+      query: (body) => ({ url: apiPath(BILLING_ROUTES.vat), method: 'PUT', body, auth: 'admin' }),
+      invalidatesTags: ['Billing'],
+    }),
   }),
 });
 
@@ -75,7 +97,33 @@ export const {
   useUpdateMyProfileMutation,
   useAdminSubscriptionsQuery,
   useAdminBillingSummaryQuery,
+  useMyInvoicesQuery,
+  useAdminInvoicesQuery,
+  useVatRegistrationQuery,
+  useSaveVatRegistrationMutation,
 } = billingApi;
+
+/** Hand an invoice's PDF to the browser (refreshing an expired session once). */
+export async function downloadInvoice(id: string, number: string, realm: 'admin' | 'user'): Promise<void> {
+  const url = BILLING_ROUTES.invoicePdf(id);
+  let res = await fetch(url, { credentials: 'include' });
+  if (res.status === 401) {
+    const refreshed = await fetch(realm === 'admin' ? ADMIN_AUTH_ROUTES.refresh : IDENTITY_ROUTES.refresh, {
+      method: 'POST',
+      credentials: 'include',
+    }).catch(() => null);
+    if (refreshed?.ok) res = await fetch(url, { credentials: 'include' });
+  }
+  if (!res.ok) throw new Error((await res.json().catch(() => null))?.error?.message ?? 'The invoice could not be downloaded.');
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = `${number}.pdf`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
 
 /** The package chosen before signing up, so the journey can continue if a page drops ?redirect. */
 const PENDING_KEY = 'countinghouse.pendingPackage';

@@ -1,7 +1,8 @@
 import { BILLING_MESSAGES, findPackage, formatGBP, LIMITS, MESSAGES } from '@countinghouse/proto';
 import { Alert, Button, Card, Result, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import type { CheckoutState } from '../engagement/TermsPage';
 import { errorBody, httpStatus } from '../../app/api';
 import { personSessionReset } from '../../app/person-session';
 import { useAppDispatch } from '../../app/store';
@@ -21,6 +22,7 @@ import './client.css';
 
 export { ClientDashboardPage } from './ClientDashboardPage';
 export { PracticeContact } from './PracticeContact';
+export { TermsPage } from '../engagement/TermsPage';
 
 /**
  * /checkout?package=Growth: starts the checkout for the chosen package. A visitor who is not signed in
@@ -36,32 +38,43 @@ export function CheckoutPage() {
   const [start] = useStartCheckoutMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
+  const termsSigned = Boolean((useLocation().state as CheckoutState | null)?.termsSigned);
 
   useEffect(() => {
     if (!pkg || started.current) return;
     started.current = true;
     pendingPackage.set(pkg.name);
-    start({ package_name: pkg.name })
-      .unwrap()
-      .then((reply) => {
-        // The test checkout is a page of this site; Stripe's is elsewhere.
-        if (reply.url.startsWith('/')) navigate(reply.url, { replace: true });
-        else window.location.assign(reply.url);
-      })
-      .catch((err: unknown) => {
-        const status = httpStatus(err);
-        if (status === 401) {
-          dispatch(personSessionReset());
-          const back = `/checkout?package=${encodeURIComponent(pkg.name)}`;
-          navigate(`/signup?redirect=${encodeURIComponent(back)}`, { replace: true });
-        } else if (status === 409 && errorBody(err)?.message === BILLING_MESSAGES.alreadySubscribed) {
-          pendingPackage.clear();
-          navigate('/client-dashboard', { replace: true });
-        } else {
-          setFailure(errorBody(err)?.message ?? BILLING_MESSAGES.providerUnavailable);
+    const attempt = (n: number): Promise<void> =>
+      start({ package_name: pkg.name })
+        .unwrap()
+        .then((reply) => {
+          // The test checkout is a page of this site; Stripe's is elsewhere.
+          if (reply.url.startsWith('/')) navigate(reply.url, { replace: true });
+          else window.location.assign(reply.url);
+        })
+        .catch(async (err: unknown) => failed(err, n));
+    const failed = async (err: unknown, n: number): Promise<void> => {
+      const status = httpStatus(err);
+      if (status === 409 && errorBody(err)?.code === 'TERMS_NOT_ACCEPTED') {
+        // Terms before payment (issue 33). Just signed: billing hears of it a moment later.
+        if (termsSigned && n < 10) {
+          await new Promise((r) => setTimeout(r, 500));
+          return attempt(n + 1);
         }
-      });
-  }, [pkg, start, navigate, dispatch]);
+        navigate(`/terms?package=${encodeURIComponent(pkg.name)}`, { replace: true });
+      } else if (status === 401) {
+        dispatch(personSessionReset());
+        const back = `/checkout?package=${encodeURIComponent(pkg.name)}`;
+        navigate(`/signup?redirect=${encodeURIComponent(back)}`, { replace: true });
+      } else if (status === 409 && errorBody(err)?.message === BILLING_MESSAGES.alreadySubscribed) {
+        pendingPackage.clear();
+        navigate('/client-dashboard', { replace: true });
+      } else {
+        setFailure(errorBody(err)?.message ?? BILLING_MESSAGES.providerUnavailable);
+      }
+    };
+    void attempt(1);
+  }, [pkg, start, navigate, dispatch, termsSigned]);
 
   if (!pkg) {
     return (
@@ -135,11 +148,21 @@ export function TestCheckoutPage() {
           <dd>{s.package_name}</dd>
           <dt>Price</dt>
           <dd>{formatGBP(s.monthly_fee)} per month</dd>
+          {(s.vat_rate ?? 0) > 0 && (
+            <>
+              <dt>VAT at {s.vat_rate}%</dt>
+              <dd>{formatGBP(s.vat)}</dd>
+              <dt>Total to pay</dt>
+              <dd>
+                {formatGBP(s.monthly_fee)} + {formatGBP(s.vat)} VAT = {formatGBP(s.gross)}
+              </dd>
+            </>
+          )}
         </dl>
         {s.status === 'open' ? (
           <Space wrap>
             <Button type="primary" size="large" loading={paying.isLoading} onClick={() => void onPay()}>
-              Pay {formatGBP(s.monthly_fee)} (test, no card charged)
+              Pay {formatGBP(s.gross ?? s.monthly_fee)} (test, no card charged)
             </Button>
             <ButtonLink to={s.cancel_url} size="large">
               Cancel

@@ -29,6 +29,11 @@ export interface ClientDocumentsViewProps {
   canSeeAccessLog?: boolean;
   /** Hide the company column when every row is the same client. */
   hideClientColumn?: boolean;
+  /**
+   * The client's own view (issue 33): their files with type, date and a plain status; no practice
+   * figures, no Client column, file names in full (wrapping), no pinned actions column.
+   */
+  clientView?: boolean;
 }
 
 /** The spec's Client Documents view: search, type and status filters, summary cards, View and Download. */
@@ -37,7 +42,9 @@ export function ClientDocumentsView({
   realm = 'admin',
   canSeeAccessLog = false,
   hideClientColumn = false,
+  clientView = false,
 }: ClientDocumentsViewProps) {
+  const withClient = !hideClientColumn && !clientView;
   const toast = useToast();
   const [searchInput, setSearchInput] = useState('');
   const search = useDebounced(searchInput.trim());
@@ -92,23 +99,25 @@ export function ClientDocumentsView({
 
   const s = summary.data;
   return (
-    <div className="documents-view">
-      <Row gutter={[16, 16]} className="documents-view__cards">
-        {(
-          [
-            ['Total Documents', s?.total],
-            ['Active', s?.active],
-            ['Pending', s?.pending],
-            ['Clients', s?.clients],
-          ] as const
-        ).map(([title, value]) => (
-          <Col xs={12} md={6} key={title}>
-            <Card size="small">
-              <Statistic title={title} value={value ?? 0} loading={summary.isLoading} />
-            </Card>
-          </Col>
-        ))}
-      </Row>
+    <div className={`documents-view${clientView ? ' documents-view--client' : ''}`}>
+      {!clientView && (
+        <Row gutter={[16, 16]} className="documents-view__cards">
+          {(
+            [
+              ['Total Documents', s?.total],
+              ['Active', s?.active],
+              ['Pending', s?.pending],
+              ['Clients', s?.clients],
+            ] as const
+          ).map(([title, value]) => (
+            <Col xs={12} md={6} key={title}>
+              <Card size="small">
+                <Statistic title={title} value={value ?? 0} loading={summary.isLoading} />
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      )}
 
       <Space wrap className="documents-view__filters">
         <Input
@@ -185,7 +194,7 @@ export function ClientDocumentsView({
               </Space>
             ),
           },
-          ...(hideClientColumn
+          ...(!withClient
             ? []
             : [
                 {
@@ -200,7 +209,7 @@ export function ClientDocumentsView({
                 },
               ]),
           { title: 'Type', dataIndex: 'document_type', render: (v: string) => typeLabel(v) },
-          { title: 'Size', dataIndex: 'file_size', render: (v: number) => formatBytes(v) },
+          ...(clientView ? [] : [{ title: 'Size', dataIndex: 'file_size', render: (v: number) => formatBytes(v) }]),
           { title: 'Uploaded', dataIndex: 'created_at', render: (v: string) => formatDate(v) },
           {
             title: 'Status',
@@ -215,7 +224,7 @@ export function ClientDocumentsView({
           {
             title: 'Actions',
             key: 'actions',
-            fixed: 'right' as const,
+            ...(clientView ? {} : { fixed: 'right' as const }),
             render: (_v, d) => (
               <Space>
                 <Button

@@ -34,6 +34,7 @@ export function DocumentUploader({ clientId, pickClient = false, realm = 'admin'
   const [pickedClient, setPickedClient] = useState<string | undefined>();
   const [clientSearch, setClientSearch] = useState('');
   const [uploading, setUploading] = useState(false);
+  const [dragging, setDragging] = useState(false);
   const clients = useDocumentClientsQuery({ search: clientSearch || undefined, realm }, { skip: !pickClient || Boolean(clientId) });
 
   const targetClient = clientId ?? pickedClient;
@@ -161,9 +162,27 @@ export function DocumentUploader({ clientId, pickClient = false, realm = 'admin'
             data-testid="documents-file-input"
             onChange={(e) => choose(e.target.files)}
           />
-          <Button icon={<PaperClipOutlined />} onClick={() => input.current?.click()} disabled={uploading}>
-            Choose files
-          </Button>
+          {/* Drag and drop (issue 33) beside the keyboard-friendly button that opens the picker. */}
+          <div
+            className={`documents-uploader__drop${dragging ? ' is-dragging' : ''}`}
+            data-testid="documents-drop-zone"
+            onDragOver={(e) => {
+              if (uploading) return;
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={(e) => {
+              e.preventDefault();
+              setDragging(false);
+              if (!uploading) choose(e.dataTransfer.files);
+            }}
+          >
+            <span>Drag files here, or</span>
+            <Button icon={<PaperClipOutlined />} onClick={() => input.current?.click()} disabled={uploading}>
+              Choose files
+            </Button>
+          </div>
         </Form.Item>
       </Form>
 

@@ -11,6 +11,8 @@ import {
   type SignReply,
   type Templates,
   type TemplatesSaveBody,
+  type TermsBody,
+  type TermsReply,
 } from '@countinghouse/proto';
 import { api, apiPath, type AuthRealm } from '../../app/api';
 
@@ -35,6 +37,11 @@ export const engagementApi = api.injectEndpoints({
     engagementOverview: build.query<EngagementOverview, RealmArg>({
       query: ({ realm }) => ({ url: apiPath(ENGAGEMENT_ROUTES.overview), auth: realm ?? 'admin' }),
       providesTags: [{ type: 'EngagementLetter', id: 'OVERVIEW' }],
+    }),
+    /** Terms before payment (issue 33): the letter for the package the client chose, made if needed. */
+    packageTerms: build.mutation<TermsReply, TermsBody>({
+      query: (body) => ({ url: apiPath(ENGAGEMENT_ROUTES.terms), method: 'POST', body, auth: 'user' }),
+      invalidatesTags: [{ type: 'EngagementLetter', id: 'MINE' }],
     }),
     signLetter: build.mutation<SignReply, { id: string } & SignBody>({
       query: ({ id, ...body }) => ({ url: apiPath(ENGAGEMENT_ROUTES.sign(id)), method: 'POST', body, auth: 'user' }),
@@ -64,6 +71,7 @@ export const {
   useClientLettersQuery,
   useLetterStatusesQuery,
   useEngagementOverviewQuery,
+  usePackageTermsMutation,
   useSignLetterMutation,
   useSendClientLetterMutation,
   useLetterTemplatesQuery,

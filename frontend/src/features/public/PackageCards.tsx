@@ -1,4 +1,5 @@
-import { formatGBP, PACKAGE_CATALOGUE, type PackageInfo } from '@countinghouse/proto';
+import { formatGBP, PACKAGE_CATALOGUE, VAT_MESSAGES, type PackageInfo } from '@countinghouse/proto';
+import { useVatRate } from './api';
 import { Link } from 'react-router-dom';
 
 /** Where choosing a package leads: the checkout, which sends a visitor through sign-up first. */
@@ -6,7 +7,7 @@ function checkoutPath(packageName: string): string {
   return `/checkout?package=${encodeURIComponent(packageName)}`;
 }
 
-function PackageCard({ pkg, headingLevel }: { pkg: PackageInfo; headingLevel: 'h2' | 'h3' }) {
+function PackageCard({ pkg, headingLevel, vatRate }: { pkg: PackageInfo; headingLevel: 'h2' | 'h3'; vatRate: number }) {
   const Heading = headingLevel;
   const id = `package-${pkg.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
@@ -17,6 +18,7 @@ function PackageCard({ pkg, headingLevel }: { pkg: PackageInfo; headingLevel: 'h
       </Heading>
       <p className="pub-package__price">
         <span className="pub-package__amount">{formatGBP(pkg.monthlyFee)}</span> <span className="pub-package__per">per month</span>
+        {vatRate > 0 && <span className="pub-package__vat"> {VAT_MESSAGES.plusVat}</span>}
       </p>
       <p className="pub-package__summary">{pkg.summary}</p>
       <ul className="pub-package__features">
@@ -34,10 +36,11 @@ function PackageCard({ pkg, headingLevel }: { pkg: PackageInfo; headingLevel: 'h
 /** The seven packages with monthly price and features (spec section 9 fees). */
 export function PackageCards({ only, headingLevel = 'h2' }: { only?: readonly string[]; headingLevel?: 'h2' | 'h3' }) {
   const list = only ? PACKAGE_CATALOGUE.filter((p) => only.includes(p.name)) : PACKAGE_CATALOGUE;
+  const vatRate = useVatRate();
   return (
     <div className="pub-packages">
       {list.map((p) => (
-        <PackageCard key={p.name} pkg={p} headingLevel={headingLevel} />
+        <PackageCard key={p.name} pkg={p} headingLevel={headingLevel} vatRate={vatRate} />
       ))}
     </div>
   );

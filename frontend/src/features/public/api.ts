@@ -1,4 +1,4 @@
-import type { PublicConfig } from '@countinghouse/proto';
+import { BILLING_ROUTES, type PackageList, type PublicConfig } from '@countinghouse/proto';
 import { api } from '../../app/api';
 
 export type { PublicConfig };
@@ -18,10 +18,21 @@ export const publicApi = api.injectEndpoints({
       // Kept for the whole visit (pages share it); refreshed by the hook's polling and on focus.
       keepUnusedDataFor: 3600,
     }),
+    /** The catalogue with the VAT rate on its prices (issue 33: '+ VAT' when the practice is registered). */
+    packageList: build.query<PackageList, void>({
+      query: () => BILLING_ROUTES.packages.replace(/^\/api/, ''),
+      extraOptions: { auth: 'none' },
+      keepUnusedDataFor: 3600,
+    }),
   }),
 });
 
-export const { usePublicConfigQuery } = publicApi;
+export const { usePublicConfigQuery, usePackageListQuery } = publicApi;
+
+/** The VAT rate on the practice's prices, percent (0 while unknown or not registered). */
+export function useVatRate(): number {
+  return usePackageListQuery().data?.vat_rate ?? 0;
+}
 
 /** The config, or safe defaults while it loads or when the gateway cannot answer (never maintenance). */
 export function usePublicConfig() {

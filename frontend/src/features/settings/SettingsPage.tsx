@@ -19,6 +19,7 @@ import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { usePracticeSettingsQuery, useSettingChangesQuery, useUpdateSettingsMutation } from './api';
 import { EngagementTemplatesSection } from '../engagement/TemplatesSection';
+import { VatRegistrationSection } from '../client/VatSection';
 import './settings.css';
 
 const HISTORY_PAGE_SIZE = 10;
@@ -60,6 +61,7 @@ export function SettingsPage() {
           <MaintenanceCard current={settings.data} />
         </>
       )}
+      <VatRegistrationSection />
       <EngagementTemplatesSection />
       <HistoryCard />
     </Flex>

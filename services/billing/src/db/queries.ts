@@ -3,7 +3,7 @@ import type { Actor, AdminSubscription, EventData, MonthlyRevenue, SubscriptionC
 import { REPORT_TIME_ZONE } from '@countinghouse/proto';
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { checkoutSessions, customers, payments, SCHEMA, subscriptions, webhookEvents } from './schema.js';
+import { acceptedTerms, checkoutSessions, customers, payments, SCHEMA, subscriptions, webhookEvents } from './schema.js';
 
 export type { DbOrTx, Tx } from '@countinghouse/kit';
 
@@ -116,29 +116,72 @@ export async function monthlyRevenue(db: DbOrTx): Promise<MonthlyRevenue> {
   };
 }
 
-/** The name and company a person typed at sign-up (null each when none was given or not yet known). */
-export async function customerNames(db: DbOrTx, userId: string): Promise<{ contactName: string | null; companyName: string | null }> {
-  const [row] = await db
-    .select({ name: customers.name, companyName: customers.companyName })
-    .from(customers)
-    .where(eq(customers.userId, userId))
-    .limit(1);
-  return { contactName: row?.name ?? null, companyName: row?.companyName ?? null };
+/** What a person typed at sign-up (null each when none was given or not yet known). */
+export async function customerNames(db: DbOrTx, userId: string) {
+  const [row] = await db.select().from(customers).where(eq(customers.userId, userId)).limit(1);
+  return {
+    contactName: row?.name ?? null,
+    companyName: row?.companyName ?? null,
+    businessType: row?.businessType ?? null,
+    companyNumber: row?.companyNumber ?? null,
+    phone: row?.phone ?? null,
+  };
 }
 
 // ---- customers (from identity.user_registered) ----
 
 export async function upsertCustomer(
   tx: DbOrTx,
-  c: { userId: string; email: string; name: string | null; companyName: string | null },
+  c: {
+    userId: string;
+    email: string;
+    name: string | null;
+    companyName: string | null;
+    businessType?: string | null;
+    companyNumber?: string | null;
+    phone?: string | null;
+  },
 ): Promise<void> {
   await tx
     .insert(customers)
     .values(c)
     .onConflictDoUpdate({
       target: customers.userId,
-      set: { email: c.email, name: c.name, companyName: c.companyName, updatedAt: sql`now()` },
+      set: {
+        email: c.email,
+        name: c.name,
+        companyName: c.companyName,
+        businessType: c.businessType ?? null,
+        companyNumber: c.companyNumber ?? null,
+        phone: c.phone ?? null,
+        updatedAt: sql`now()`,
+      },
     });
+}
+
+// ---- accepted terms (engagement.terms_accepted, issue 33) ----
+
+export async function recordAcceptedTerms(
+  tx: DbOrTx,
+  t: { userId: string; packageName: string; letterId: string; version: number; signedAt: Date },
+): Promise<void> {
+  await tx
+    .insert(acceptedTerms)
+    .values(t)
+    .onConflictDoUpdate({
+      target: [acceptedTerms.userId, acceptedTerms.packageName],
+      set: { letterId: t.letterId, version: t.version, signedAt: t.signedAt },
+      setWhere: sql`${acceptedTerms.version} < excluded.version`,
+    });
+}
+
+export async function hasAcceptedTerms(db: DbOrTx, userId: string, packageName: string): Promise<boolean> {
+  const rows = await db
+    .select({ v: acceptedTerms.version })
+    .from(acceptedTerms)
+    .where(and(eq(acceptedTerms.userId, userId), eq(acceptedTerms.packageName, packageName)))
+    .limit(1);
+  return rows.length === 1;
 }
 
 // ---- checkout sessions ----

@@ -1,6 +1,19 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { check, index, numeric, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  customType,
+  index,
+  integer,
+  numeric,
+  pgSchema,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'billing';
 export const billing = pgSchema(SCHEMA);
@@ -20,8 +33,29 @@ export const customers = billing.table('customers', {
   email: text('email').notNull(),
   name: text('name'),
   companyName: text('company_name'),
+  /** What the sign-up asked about the business (issue 33), for the new client record. */
+  businessType: text('business_type'),
+  companyNumber: text('company_number'),
+  phone: text('phone'),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Terms before payment (issue 33): the packages whose engagement letter each person has signed
+ * (engagement.terms_accepted). A checkout for a package without a row here is refused (409).
+ */
+export const acceptedTerms = billing.table(
+  'accepted_terms',
+  {
+    userId: uuid('user_id').notNull(),
+    packageName: text('package_name').notNull(),
+    letterId: uuid('letter_id').notNull(),
+    version: integer('version').notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.packageName] })],
+);
 
 /**
  * Checkout sessions we started. The id is the provider's (Stripe's cs_..., or ours for the test
@@ -35,6 +69,8 @@ export const checkoutSessions = billing.table(
     userId: uuid('user_id').notNull(),
     packageName: text('package_name').notNull(),
     monthlyFee: fee('monthly_fee').notNull(),
+    /** Issue 33: the VAT rate (percent) when the checkout started; 0 when the practice was not registered. */
+    vatRate: numeric('vat_rate', { precision: 5, scale: 2, mode: 'number' }).notNull().default(0),
     provider: text('provider').notNull(),
     status: text('status').notNull().default('open'),
     url: text('url').notNull(),
@@ -115,3 +151,59 @@ export const webhookEvents = billing.table('webhook_events', {
   type: text('type').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * The practice's VAT registration (issue 33), one row per save; the newest is current. A null number
+ * means not registered (no VAT charged). Rows are only ever added (the history of what was charged).
+ */
+export const vatRegistrations = billing.table('vat_registrations', {
+  id: serial('id').primaryKey(),
+  vatNumber: text('vat_number'),
+  rate: numeric('rate', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+  address: text('address').notNull(),
+  createdAt: createdAt(),
+  createdBy: text('created_by'),
+});
+
+/** The last number used in each sequence (invoice, credit note): taken under a row lock, so gap-free. */
+export const documentCounters = billing.table('document_counters', {
+  kind: text('kind').primaryKey(),
+  last: integer('last').notNull(),
+});
+
+/**
+ * VAT invoices and credit notes (VAT Regulations 1995 reg. 14): what was charged, to whom, by whom,
+ * fixed when issued, with the PDF made then. Never changed or deleted (migration trigger).
+ */
+export const invoices = billing.table(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    seq: integer('seq').notNull(),
+    number: text('number').notNull(),
+    userId: uuid('user_id').notNull(),
+    subscriptionId: uuid('subscription_id'),
+    checkoutSessionId: text('checkout_session_id'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    clientName: text('client_name').notNull(),
+    email: text('email').notNull(),
+    description: text('description').notNull(),
+    net: fee('net').notNull(),
+    vatRate: numeric('vat_rate', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    vat: fee('vat').notNull(),
+    gross: fee('gross').notNull(),
+    practiceName: text('practice_name').notNull(),
+    practiceAddress: text('practice_address').notNull(),
+    vatNumber: text('vat_number'),
+    pdf: bytea('pdf').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_idx').on(t.number),
+    uniqueIndex('invoices_session_kind_idx').on(t.checkoutSessionId, t.kind),
+    index('invoices_user_idx').on(t.userId, t.issuedAt),
+    check('invoices_kind_check', sql`${t.kind} in ('invoice', 'credit_note')`),
+  ],
+);

@@ -11,6 +11,7 @@ import {
   VerifyBodySchema,
   VerifyReplySchema,
   type TestCheckoutSession,
+  vatLines,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type { SessionRow } from '../db/queries.js';
@@ -18,6 +19,7 @@ import { getTestCheckout, payTestCheckout, startCheckout, verifyCheckout } from 
 import type { BillingDeps } from '../use-cases/deps.js';
 import { changePackage, checkSubscription } from '../use-cases/subscriptions.js';
 import { errors } from './shared.js';
+import { chargedRate } from '../use-cases/vat.js';
 
 /** People (not admin sessions) pay for and hold subscriptions. */
 const person = requireRole([], { kind: 'user' });
@@ -28,6 +30,7 @@ function testSession(s: SessionRow): TestCheckoutSession {
     session_id: s.id,
     package_name: s.packageName as TestCheckoutSession['package_name'],
     monthly_fee: s.monthlyFee,
+    ...((l) => ({ vat_rate: l.rate, vat: l.vat, gross: l.gross }))(vatLines(Number(s.monthlyFee), Number(s.vatRate))),
     status: s.status === 'completed' ? 'completed' : s.status === 'paid' ? 'paid' : 'open',
     success_url: `/payment-success?session_id=${s.id}`,
     cancel_url: '/package-selection',
@@ -39,7 +42,8 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
     '/packages',
     { schema: { tags: ['billing'], summary: 'The package catalogue (public)', response: { 200: PackageListSchema } } },
     async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=300');
+      // Short: a change of VAT registration shows on the prices soon after.
+      reply.header('cache-control', 'public, max-age=60');
       return {
         packages: PACKAGE_CATALOGUE.map((p) => ({
           name: p.name,
@@ -49,6 +53,7 @@ export function checkoutRoutes(app: App, d: BillingDeps) {
           is_featured: p.isFeatured,
         })),
         provider: d.provider.kind,
+        vat_rate: await chargedRate(d.db),
       };
     },
   );

@@ -15,6 +15,7 @@ import {
   findCheckoutSession,
   findLiveSubscription,
   findSubscription,
+  hasAcceptedTerms,
   insertCheckoutSession,
   insertPayment,
   insertSubscription,
@@ -29,6 +30,10 @@ import {
 } from '../db/queries.js';
 import { TestProvider, type PaidCheckout } from '../providers.js';
 import type { BillingDeps } from './deps.js';
+import { chargedRate, issueInvoiceForCheckout } from './vat.js';
+
+/** The name on invoices when the practice's settings are not known to billing (tests, a bare service). */
+export const DEFAULT_PRACTICE_NAME = 'Countinghouse Accountants';
 
 export function packageOrFail(name: string): PackageInfo {
   const pkg = findPackage(name);
@@ -40,12 +45,17 @@ export function packageOrFail(name: string): PackageInfo {
 export async function startCheckout(d: BillingDeps, o: { userId: string; emailHint: string | null; packageName: string }) {
   const pkg = packageOrFail(o.packageName);
   if (await findLiveSubscription(d.db, o.userId)) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed);
+  // Terms before payment (issue 33): the engagement is agreed before the practice bills for it.
+  if (!(await hasAcceptedTerms(d.db, o.userId, pkg.name)))
+    throw new AppError('TERMS_NOT_ACCEPTED', BILLING_MESSAGES.termsNotAccepted(pkg.name));
   const email = (await emailOf(d.db, o.userId)) ?? o.emailHint;
   const base = d.publicUrl.replace(/\/+$/, '');
+  const vatRate = await chargedRate(d.db);
   const created = await d.provider.createCheckout({
     userId: o.userId,
     email,
     pkg,
+    vatRate,
     successUrl: `${base}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${base}/package-selection`,
   });
@@ -54,6 +64,7 @@ export async function startCheckout(d: BillingDeps, o: { userId: string; emailHi
     userId: o.userId,
     packageName: pkg.name,
     monthlyFee: pkg.monthlyFee,
+    vatRate,
     provider: d.provider.kind,
     url: created.url,
   });
@@ -70,7 +81,7 @@ export async function completeCheckout(
   tx: DbOrTx,
   sessionId: string,
   paid: PaidCheckout,
-  o: { actor: Actor; verified: boolean; recordPayment: boolean },
+  o: { actor: Actor; verified: boolean; recordPayment: boolean; practiceName?: string },
 ): Promise<SubscriptionRow> {
   const session = await lockCheckoutSession(tx, sessionId);
   if (!session) throw new AppError('NOT_FOUND', BILLING_MESSAGES.sessionNotFound);
@@ -111,6 +122,19 @@ export async function completeCheckout(
   });
   if (o.recordPayment) await insertPayment(tx, { subscriptionId: row.id, amount: row.monthlyFee, status: 'paid' });
   const who = await customerNames(tx, row.userId);
+  // The VAT invoice for this payment (issue 33), once, in the payment's transaction.
+  await issueInvoiceForCheckout(tx, {
+    practiceName: o.practiceName ?? DEFAULT_PRACTICE_NAME,
+    userId: row.userId,
+    subscriptionId: row.id,
+    checkoutSessionId: session.id,
+    packageName: session.packageName,
+    net: Number(session.monthlyFee),
+    vatRate: Number(session.vatRate),
+    email,
+    clientName: who.companyName || who.contactName || email,
+    at: session.paidAt ?? now,
+  });
   await publish(tx, 'billing.subscription_activated', { ...eventState(row), checkoutSessionId: session.id, ...who }, o.actor);
   return row;
 }
@@ -137,7 +161,9 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
   if (!session || session.userId !== userId) throw new AppError('NOT_FOUND', MESSAGES.failedToVerifyPayment);
   const actor: Actor = { kind: 'user', id: userId };
   if (session.status === 'completed') {
-    const row = await d.db.transaction((tx) => completeCheckout(tx, sessionId, emptyPaid, { actor, verified: true, recordPayment: false }));
+    const row = await d.db.transaction((tx) =>
+      completeCheckout(tx, sessionId, emptyPaid, { actor, verified: true, recordPayment: false, practiceName: d.practice?.().name }),
+    );
     return verifyReply(row);
   }
   if (session.status === 'failed') throw new AppError('CONFLICT', BILLING_MESSAGES.paymentFailed);
@@ -153,7 +179,14 @@ export async function verifyCheckout(d: BillingDeps, userId: string, sessionId: 
     throw new AppError('CONFLICT', BILLING_MESSAGES.paymentNotCompleted);
   }
   const row = await runCompletion(d, () =>
-    d.db.transaction((tx) => completeCheckout(tx, sessionId, paid, { actor, verified: true, recordPayment: d.provider.kind === 'test' })),
+    d.db.transaction((tx) =>
+      completeCheckout(tx, sessionId, paid, {
+        actor,
+        verified: true,
+        recordPayment: d.provider.kind === 'test',
+        practiceName: d.practice?.().name,
+      }),
+    ),
   );
   return verifyReply(row);
 }

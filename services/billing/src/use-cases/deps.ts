@@ -7,4 +7,6 @@ export interface BillingDeps {
   relay: OutboxRelay;
   provider: PaymentProvider;
   publicUrl: string;
+  /** The practice's details as /admin/settings holds them (the name on VAT invoices); absent: a default. */
+  practice?: () => { name: string };
 }

@@ -64,7 +64,13 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
       case 'checkout.session.async_payment_succeeded': {
         const s = event.data.object;
         if (!(await findCheckoutSession(tx, s.id))) break;
-        if (paid) await completeCheckout(tx, s.id, paid, { actor: SYSTEM, verified: false, recordPayment: false });
+        if (paid)
+          await completeCheckout(tx, s.id, paid, {
+            actor: SYSTEM,
+            verified: false,
+            recordPayment: false,
+            practiceName: d.practice?.().name,
+          });
         else if (isProcessing(s)) await markSession(tx, s.id, 'processing');
         break;
       }

@@ -43,6 +43,8 @@ export async function applyBillingEvent(tx: DbOrTx, envelope: BillingEvent): Pro
       nextBillingDate: billingDate(d.currentPeriodEnd),
       contactName: names?.contactName ?? null,
       companyName: names?.companyName ?? null,
+      businessType: names?.businessType ?? null,
+      contactPhone: names?.phone ?? null,
     },
     actor,
   );

@@ -67,6 +67,8 @@ export async function applyTimelineEvent(tx: DbOrTx, e: TimelineEvent): Promise<
       if (!isUuid(d.clientId)) return;
       await insertTimelineEntry(tx, {
         ...base,
+        // When it was signed: a letter signed before the first payment reaches crm after it (issue 33).
+        at: new Date(d.signedAt),
         clientId: d.clientId,
         kind: 'letter_signed',
         summary: `Engagement letter version ${d.version} signed by ${d.signerName}`,

@@ -1,9 +1,11 @@
 import type { Db } from '@countinghouse/kit';
-import { CLIENT_PLACEHOLDERS, type Actor, type SubscriptionStatus } from '@countinghouse/proto';
+import { BUSINESS_TYPES, CLIENT_PLACEHOLDERS, type Actor, type BusinessType, type SubscriptionStatus } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { feeForPackage } from '../domain/clients.js';
 import { publishClientUpserted } from './queries.js';
 import { clients } from './schema.js';
+
+const isBusinessType = (t: string | null | undefined): t is BusinessType => BUSINESS_TYPES.includes(t as BusinessType);
 
 export interface SubscriptionUpsert {
   userId: string;
@@ -14,6 +16,9 @@ export interface SubscriptionUpsert {
   /** What the person typed at sign-up; the spec's placeholders apply only when nothing was given. */
   contactName?: string | null;
   companyName?: string | null;
+  /** Issue 33: the business type and phone given at sign-up (a new client only; else limited, no phone). */
+  businessType?: string | null;
+  contactPhone?: string | null;
 }
 
 /** The name typed at sign-up, trimmed and cut to the profile's 200 characters, else the placeholder. */
@@ -41,7 +46,8 @@ export async function upsertClientFromSubscription(tx: Db, s: SubscriptionUpsert
       companyName,
       contactName,
       contactEmail: s.contactEmail.toLowerCase(),
-      businessType: 'limited',
+      businessType: isBusinessType(s.businessType) ? s.businessType : 'limited',
+      contactPhone: s.contactPhone?.trim() || null,
       packageName: s.packageName,
       monthlyFee: fee,
       subscriptionStatus: s.subscriptionStatus,

@@ -44,6 +44,28 @@ export async function ownClients(db: Db, userId: string): Promise<DirectoryRow[]
   return db.select().from(clientDirectory).where(eq(clientDirectory.userId, userId)).orderBy(clientDirectory.companyName);
 }
 
+// ---- provisional clients (terms before payment, issue 33) ----
+
+/** A person's provisional client from their sign-up, made once (a redelivery or a later sign-up changes nothing). */
+export async function insertProspect(tx: Db, row: Omit<DirectoryRow, 'updatedAt'>): Promise<void> {
+  await tx.insert(clientDirectory).values(row).onConflictDoNothing();
+}
+
+/** The package a provisional client chose (the letter made for it names it and its fee). */
+export async function setProspectPackage(tx: Db, clientId: string, packageName: string, monthlyFee: number): Promise<void> {
+  await tx.update(clientDirectory).set({ packageName, monthlyFee, updatedAt: new Date() }).where(eq(clientDirectory.clientId, clientId));
+}
+
+/**
+ * crm's record now exists for a provisional client: its letters take crm's id (the one change the
+ * guard allows, migration 0002) and the provisional row goes. Returns the letters moved, newest first.
+ */
+export async function adoptProspect(tx: Db, fromId: string, toId: string): Promise<LetterRow[]> {
+  const moved = await tx.update(letters).set({ clientId: toId }).where(eq(letters.clientId, fromId)).returning();
+  await tx.delete(clientDirectory).where(eq(clientDirectory.clientId, fromId));
+  return moved.sort((a, b) => b.version - a.version);
+}
+
 // ---- templates ----
 
 export async function currentTemplates(db: Db) {
@@ -134,11 +156,14 @@ export async function recordSignature(tx: Db, id: string, s: Signature): Promise
   return row ?? null;
 }
 
+/** Provisional clients (not yet paid, no crm record) are not the practice's clients: left out of its lists. */
+const NOT_PROSPECT = sql.raw(`cd.client_id not like 'prospect:%'`);
+
 /** Each client's newest letter version, for the clients in scope (client list badges, counts). */
 export async function newestPerClient(db: Db, scope: LetterScope) {
   const where = scope.all
-    ? sql``
-    : sql`where (cd.user_id = ${scope.ownerUserId ?? ''} or cd.assigned_accountant_id = ${scope.accountantId ?? ''})`;
+    ? sql`where ${NOT_PROSPECT}`
+    : sql`where ${NOT_PROSPECT} and (cd.user_id = ${scope.ownerUserId ?? ''} or cd.assigned_accountant_id = ${scope.accountantId ?? ''})`;
   const res = await db.execute<{ client_id: string; company_name: string; version: number; signed_at: Date | string | null }>(sql`
     select distinct on (l.client_id) l.client_id, cd.company_name, l.version, l.signed_at
     from engagement.letters l
@@ -152,7 +177,8 @@ export async function newestPerClient(db: Db, scope: LetterScope) {
 export async function countAwaiting(db: Db): Promise<number> {
   const res = await db.execute<{ n: number }>(sql`
     select count(*)::int as n from (
-      select distinct on (client_id) client_id, signed_at from engagement.letters order by client_id, version desc
+      select distinct on (client_id) client_id, signed_at from engagement.letters
+      where client_id not like 'prospect:%' order by client_id, version desc
     ) newest where newest.signed_at is null`);
   return res.rows[0]?.n ?? 0;
 }
@@ -164,7 +190,7 @@ export async function clientsOnOlderTemplates(db: Db, version: number, limit = 1
       select distinct on (client_id) client_id, template_version from engagement.letters order by client_id, version desc
     ) newest
     join engagement.client_directory cd on cd.client_id = newest.client_id
-    where newest.template_version < ${version} and cd.user_id is not null and cd.package_name is not null
+    where newest.template_version < ${version} and ${NOT_PROSPECT} and cd.user_id is not null and cd.package_name is not null
       and cd.subscription_status <> 'cancelled'
     order by newest.client_id
     limit ${limit}`);
@@ -183,7 +209,7 @@ export async function awaitingLetters(db: Db, after: string | null, limit: numbe
       from engagement.letters order by client_id, version desc
     ) newest
     join engagement.client_directory cd on cd.client_id = newest.client_id
-    where newest.signed_at is null and cd.subscription_status <> 'cancelled'
+    where newest.signed_at is null and cd.subscription_status <> 'cancelled' and ${NOT_PROSPECT}
       ${after ? sql`and newest.id > ${after}` : sql``}
     order by newest.id
     limit ${limit}`);
@@ -255,7 +281,7 @@ export async function workLetters(db: Db, accountantId: string | null) {
       from engagement.letters order by client_id, version desc
     ) newest
     join engagement.client_directory cd on cd.client_id = newest.client_id
-    where newest.signed_at is null and cd.subscription_status <> 'cancelled'
+    where newest.signed_at is null and cd.subscription_status <> 'cancelled' and ${NOT_PROSPECT}
       ${accountantId ? sql`and cd.assigned_accountant_id = ${accountantId}` : sql``}
     order by newest.sent_at, newest.id
     limit 500`);

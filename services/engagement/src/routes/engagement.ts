@@ -13,6 +13,8 @@ import {
   TemplatesSaveBodySchema,
   TemplatesSaveReplySchema,
   TemplatesSchema,
+  TermsBodySchema,
+  TermsReplySchema,
   WorkQuerySchema,
   WorkReplySchema,
 } from '@countinghouse/proto';
@@ -31,6 +33,7 @@ import {
 import { sendClientLetter, sendNewTerms } from '../use-cases/send-letters.js';
 import { pdfFilename, signLetter } from '../use-cases/sign-letter.js';
 import { getTemplates, saveTemplates } from '../use-cases/templates.js';
+import { termsFor } from '../use-cases/terms.js';
 import { findWorkLetters } from '../use-cases/work.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
@@ -64,6 +67,20 @@ export function engagementRoutes(app: App, deps: EngagementDeps) {
       schema: { tags: ['engagement'], summary: "The signed-in client's engagement letters", response: { 200: MyLettersSchema, ...E } },
     },
     async (request) => findMyLetters(deps, requireAuth(request)),
+  );
+
+  r.post(
+    '/terms',
+    {
+      preHandler: canSign,
+      schema: {
+        tags: ['engagement'],
+        summary: 'Terms before payment: the letter for the package the client chose (made if needed), to sign before paying',
+        body: TermsBodySchema,
+        response: { 200: TermsReplySchema, ...E, 409: ErrorRef },
+      },
+    },
+    async (request) => termsFor(deps, requireAuth(request), request.body.package_name),
   );
 
   r.get(

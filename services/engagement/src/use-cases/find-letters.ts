@@ -22,6 +22,7 @@ import {
   type LetterRow,
 } from '../db/queries.js';
 import { canSee, scopeOf } from '../domain/access.js';
+import { isProspect } from '../domain/prospect.js';
 import { clientStatus } from '../domain/status.js';
 import type { EngagementDeps, RequestOrigin } from './deps.js';
 import { toLetter, toSummary } from './views.js';
@@ -64,6 +65,8 @@ export async function findMyLetters(deps: EngagementDeps, principal: Principal):
   const out: MyLetters['clients'] = [];
   for (const c of await ownClients(deps.db, principal.id)) {
     const rows = await lettersOf(deps.db, c.clientId);
+    // A sign-up that has not asked for terms yet has nothing to sign (terms before payment, issue 33).
+    if (isProspect(c.clientId) && rows.length === 0) continue;
     const base = clientLetters(c, rows);
     const newest = rows[0];
     out.push({

@@ -1,7 +1,8 @@
-import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
-import { ENGAGEMENT_MESSAGES, type SignBody, type SignReply, enGbDate } from '@countinghouse/proto';
+import { AppError, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
+import { ENGAGEMENT_MESSAGES, type Actor, type SignBody, type SignReply, enGbDate } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
-import { addAudit, directoryEntry, letterById, newestVersionOf, recordSignature } from '../db/queries.js';
+import { addAudit, directoryEntry, letterById, newestVersionOf, recordSignature, type LetterRow } from '../db/queries.js';
+import { isProspect } from '../domain/prospect.js';
 import { SCHEMA } from '../db/schema.js';
 import { canSee, canSign, scopeOf } from '../domain/access.js';
 import { cancellationEndsOn } from '../domain/cancellation.js';
@@ -14,6 +15,32 @@ import { toLetter } from './views.js';
 /** The signed PDF's file name in the client's documents. */
 export function pdfFilename(version: number, signedOn: string): string {
   return `engagement-letter-v${version}-signed-${signedOn}.pdf`;
+}
+
+/** engagement.letter_signed for a signed letter: documents files its PDF, crm and notifications record it. */
+export async function publishLetterSigned(tx: DbOrTx, row: LetterRow, actor: Actor): Promise<void> {
+  const signedAt = row.signedAt!;
+  await enqueueEvent(
+    tx,
+    SCHEMA,
+    'engagement.letter_signed',
+    {
+      letterId: row.id,
+      clientId: row.clientId,
+      clientName: row.clientName,
+      version: row.version,
+      packageName: row.packageName,
+      signerName: row.signerName!,
+      signedAt: signedAt.toISOString(),
+      textSha256: row.textSha256,
+      documentId: row.documentId!,
+      filename: pdfFilename(row.version, signedAt.toISOString().slice(0, 10)),
+      pdfSha256: row.pdfSha256!,
+      pdfBase64: row.pdf!.toString('base64'),
+      uploadedBy: row.signerUserId,
+    },
+    { actor, key: row.clientId },
+  );
 }
 
 /**
@@ -90,27 +117,24 @@ export async function signLetter(
       userAgent: origin.userAgent,
       detail: `SHA-256 ${found.textSha256}`,
     });
+    const actor = { kind: principal.kind, id: principal.id };
+    // billing lets this person pay for this package (terms before payment, issue 33).
     await enqueueEvent(
       tx,
       SCHEMA,
-      'engagement.letter_signed',
+      'engagement.terms_accepted',
       {
         letterId: found.id,
         clientId: found.clientId,
-        clientName: found.clientName,
-        version: found.version,
+        userId: principal.id,
         packageName: found.packageName,
-        signerName: name,
+        version: found.version,
         signedAt: signedAt.toISOString(),
-        textSha256: found.textSha256,
-        documentId,
-        filename: pdfFilename(found.version, signedAt.toISOString().slice(0, 10)),
-        pdfSha256,
-        pdfBase64: pdf.toString('base64'),
-        uploadedBy: principal.id,
       },
-      { actor: { kind: principal.kind, id: principal.id }, key: found.clientId },
+      { actor, key: principal.id },
     );
+    // A provisional client's letter goes to documents once crm's record exists (consumers/client-directory).
+    if (!isProspect(found.clientId)) await publishLetterSigned(tx, row, actor);
     return toLetter(row, newest);
   });
   return { letter: signed, message: ENGAGEMENT_MESSAGES.signed };

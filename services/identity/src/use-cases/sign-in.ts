@@ -1,5 +1,14 @@
 import { AppError, enqueueEvent, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
-import { homeFor, MESSAGES, type Me, type Role, type SignupBody } from '@countinghouse/proto';
+import {
+  homeFor,
+  MESSAGES,
+  phoneProblem,
+  SIGNUP_MESSAGES,
+  validateCompanyNumber,
+  type Me,
+  type Role,
+  type SignupBody,
+} from '@countinghouse/proto';
 import {
   activeRoles,
   findAdminById,
@@ -122,11 +131,33 @@ export async function getPersonSession(deps: SignInDeps, principal: Principal): 
   return getMe(deps, session.ownerId, session.expiresAt);
 }
 
+/**
+ * What the sign-up says about the business (issue 33), checked: a limited company gives its name; a
+ * company number is Companies House's 8 characters; a phone is one we can call.
+ */
+function signupBusiness(body: SignupBody): { businessType: string | null; companyNumber: string | null; phone: string | null } {
+  const field = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, [{ path, message }]);
+  if (body.business_type === 'limited' && !body.company_name?.trim()) throw field('/company_name', SIGNUP_MESSAGES.companyNameRequired);
+  let companyNumber: string | null = null;
+  if (body.company_number?.trim()) {
+    const n = validateCompanyNumber(body.company_number);
+    if (!n.ok) throw field('/company_number', n.message);
+    companyNumber = n.value;
+  }
+  const phone = body.phone?.trim() || null;
+  if (phone) {
+    const p = phoneProblem(phone);
+    if (p) throw field('/phone', p);
+  }
+  return { businessType: body.business_type ?? null, companyNumber, phone };
+}
+
 /** Create a client account: the person, their profile and the client role, announced, in one transaction. */
 export async function signUp(deps: Pick<SignInDeps, 'db'>, body: SignupBody): Promise<void> {
   // The one password rule (issue 32): a client may not choose a common password either.
   const problem = passwordProblem(body.password);
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  const business = signupBusiness(body);
   const email = normaliseEmail(body.email);
   const passwordHash = await hashPassword(body.password);
   try {
@@ -151,6 +182,7 @@ export async function signUp(deps: Pick<SignInDeps, 'db'>, body: SignupBody): Pr
           firstName: body.first_name?.trim() || null,
           lastName: body.last_name?.trim() || null,
           companyName: body.company_name?.trim() || null,
+          ...business,
         },
         { actor: { kind: 'user', id: userId }, key: userId },
       );
