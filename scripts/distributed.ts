@@ -100,7 +100,7 @@ export const SERVICE_TABLE: ServiceSpec[] = [
     replicated: true,
     env: (ctx) => ({ DOCUMENTS_LINK_SECRET: ctx.keys.linkSecret, ...ctx.s3 }),
   },
-  { name: 'billing', entry: 'services/billing/src/main.ts', schema: BillingConfigSchema },
+  { name: 'billing', entry: 'services/billing/src/main.ts', schema: BillingConfigSchema, env: practiceEnv },
   {
     name: 'integrations',
     entry: 'services/integrations/src/main.ts',
