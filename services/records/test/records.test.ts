@@ -149,7 +149,7 @@ describe('retention', () => {
 
   async function upload(clientId: string, name: string) {
     await waitFor(
-      async () => (await inject(admin, 'GET', '/api/documents/clients?limit=200')).json().clients.some((c: { client_id: string }) => c.client_id === clientId),
+      async () => (await inject(admin, 'GET', '/api/documents/clients?limit=100')).json().clients.some((c: { client_id: string }) => c.client_id === clientId),
       'the client in the documents directory',
     );
     const body = multipart({ client_id: clientId, document_type: 'bank_statements', description: 'Statement' }, [
