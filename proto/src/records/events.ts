@@ -56,8 +56,34 @@ export const RecordsErasedSchema = Type.Object({
   ),
 });
 
+/**
+ * A subject-access request was logged for a client user (UK GDPR Art. 15): every service that holds
+ * something of theirs answers with `<service>.subject_access_part` events, the last one `last: true`.
+ */
+export const SubjectAccessRequestedSchema = Type.Object({
+  requestId: Type.String(),
+  clientId: Type.String(),
+  /** The person's sign-in account (a client user). */
+  userId: Type.String(),
+});
+
+/** Files for the archive (paths inside it, under the service's folder); a service's last part says so. */
+export const SubjectAccessPartSchema = Type.Object({
+  requestId: Type.String(),
+  files: Type.Array(Type.Object({ path: Type.String({ minLength: 1, maxLength: 300 }), base64: Type.String() }), { maxItems: 1000 }),
+  last: Type.Boolean(),
+});
+
+/** The services that answer a subject-access request, each with its own part of the archive. */
+export const SUBJECT_ACCESS_SERVICES = ['crm', 'documents', 'engagement', 'requests'] as const;
+
 export const RECORDS_EVENTS = {
   'records.erase_requested': EraseRequestedSchema,
+  'records.subject_access_requested': SubjectAccessRequestedSchema,
+  'crm.subject_access_part': SubjectAccessPartSchema,
+  'documents.subject_access_part': SubjectAccessPartSchema,
+  'engagement.subject_access_part': SubjectAccessPartSchema,
+  'requests.subject_access_part': SubjectAccessPartSchema,
   'crm.record_viewed': RecordViewedSchema,
   'aml.record_viewed': RecordViewedSchema,
   'documents.record_viewed': RecordViewedSchema,

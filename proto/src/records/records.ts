@@ -171,3 +171,44 @@ export const RETENTION_MESSAGES = {
   belowMinimum: (label: string, years: number) => `${label} must be kept at least ${years} years.`,
   earlierTrigger: (label: string) => `${label} must be kept from the end of the client relationship.`,
 } as const;
+
+// ---- subject-access requests -----------------------------------------------------------------
+
+export const SAR_STATUSES = ['gathering', 'ready', 'downloaded'] as const;
+export type SarStatus = (typeof SAR_STATUSES)[number];
+
+export const SubjectAccessSchema = Type.Object({
+  id: Type.String(),
+  client_id: Type.String(),
+  company_name: Nullable(Type.String()),
+  user_id: Type.String(),
+  person_name: Type.String(),
+  requested_on: IsoDate,
+  /** One month from the request (UK GDPR Art. 12(3)). */
+  due_on: IsoDate,
+  status: Type.Union(SAR_STATUSES.map((s) => Type.Literal(s))),
+  /** Services that have answered, of those asked. */
+  answered: Type.Integer(),
+  expected: Type.Integer(),
+  files: Type.Integer(),
+  requested_by_name: Type.String(),
+  downloaded_by_name: Nullable(Type.String()),
+  downloaded_at: Nullable(Type.String()),
+});
+export type SubjectAccess = Static<typeof SubjectAccessSchema>;
+export const SubjectAccessListSchema = Type.Object({ requests: Type.Array(SubjectAccessSchema) });
+export type SubjectAccessList = Static<typeof SubjectAccessListSchema>;
+
+export const SubjectAccessBodySchema = Type.Object({
+  client_id: Type.String({ minLength: 1, maxLength: 64 }),
+  user_id: Type.String({ minLength: 1, maxLength: 64 }),
+  person_name: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type SubjectAccessBody = Static<typeof SubjectAccessBodySchema>;
+
+export const SAR_MESSAGES = {
+  notReady: 'The archive is still being gathered.',
+  downloaded: 'The archive has already been downloaded once; log a new request for another copy.',
+  notFound: 'Subject-access request not found.',
+  unknownClient: 'No client with this id is known to the records service.',
+} as const;

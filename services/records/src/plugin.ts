@@ -1,6 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
-import { subscribeAudit, subscribeRetention } from './consumers/records.js';
+import { subscribeAudit, subscribeRetention, subscribeSubjectAccess } from './consumers/records.js';
 import { SCHEMA } from './db/schema.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
 import { recordsRoutes } from './routes/records.js';
@@ -26,6 +26,7 @@ export async function recordsPlugin(app: App, opts: RecordsPluginOptions) {
   const deps: RecordsDeps = { db: runtime.db, logger: runtime.logger, now: opts.now ?? (() => new Date()) };
   await subscribeAudit(runtime);
   await subscribeRetention(runtime);
+  await subscribeSubjectAccess(runtime, deps.now);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime, opts.retentionHour);
   await app.register(authContext, { verifier: runtime.verifier });

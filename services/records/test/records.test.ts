@@ -1,7 +1,7 @@
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { makeEnvelope } from '@countinghouse/kit';
 import { createTestKit, waitFor } from '@countinghouse/kit/testing';
-import { AML_ROUTES, TOPICS, type AuditList, type ChainCheck, type EventData, type RetentionRun } from '@countinghouse/proto';
+import { AML_ROUTES, TOPICS, type AuditList, type ChainCheck, type EventData, type RetentionRun, type SubjectAccess } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, bearer, login, makePerson, type Person, type TestGateway } from '../../../gateway/test/helpers.js';
 import { multipart, SAMPLES } from '../../documents/test/helpers.js';
+import { readZip } from '../src/domain/subject-access.js';
 
 let gw: TestGateway;
 let storageDir = '';
@@ -243,5 +244,75 @@ describe('retention', () => {
     expect(ok.json().rules.find((r: { record_type: string }) => r.record_type === 'documents')).toMatchObject({ years: 8, minimum_years: 6 });
     for (const p of [manager, mlro, staff, accountant])
       expect((await inject(p.token, 'PUT', '/api/records/retention/schedule/documents', { years: 9, trigger: 'relationship_end' })).statusCode).toBe(403);
+  });
+});
+
+describe('subject-access export', () => {
+  /** A client user at their own business, with a document they uploaded, their signed letter and a message. */
+  async function person(first: string, company: string) {
+    const owner = await makePerson(gw, `rec.${first.toLowerCase()}.smith@x.co.uk`, ['client']);
+    const clientId = await addClient(company, { user_id: owner.id, package_name: 'Growth', subscription_status: 'active', contact_name: `${first} Smith` });
+    await waitFor(async () => (await inject(owner.token, 'GET', '/api/engagement/mine')).json().clients?.[0]?.to_sign, 'the letter');
+    const letterId = (await inject(owner.token, 'GET', '/api/engagement/mine')).json().clients[0].to_sign.id;
+    expect((await inject(owner.token, 'POST', `/api/engagement/letters/${letterId}/sign`, { full_name: `${first} Smith`, agree: true })).statusCode).toBe(200);
+    await waitFor(
+      async () => (await inject(admin, 'GET', '/api/documents/clients?limit=100')).json().clients.some((c: { client_id: string }) => c.client_id === clientId),
+      'the client in the documents directory',
+    );
+    const body = multipart({ client_id: clientId, document_type: 'receipts', description: 'Receipts' }, [
+      { name: `${first.toLowerCase()}-receipts.pdf`, type: 'application/pdf', data: SAMPLES.pdf() },
+    ]);
+    const up = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(owner.token), ...body.headers }, payload: body.payload });
+    expect(up.statusCode, up.body).toBe(201);
+    await waitFor(async () => (await inject(owner.token, 'GET', `/api/requests/threads/${clientId}`)).statusCode === 200, 'the thread');
+    const m = await inject(owner.token, 'POST', `/api/requests/threads/${clientId}/messages`, { body: `Message from ${first} about the ${company} accounts` });
+    expect(m.statusCode, m.body).toBe(201);
+    return { owner, clientId };
+  }
+
+  it('holds their profile, uploaded documents, signed letter and messages, and nothing of the other Smith; downloadable once', async () => {
+    const alice = await person('Alice', 'Smith Bakery Ltd');
+    const bob = await person('Bob', 'Smith Joinery Ltd');
+    const body = { client_id: alice.clientId, user_id: alice.owner.id, person_name: 'Alice Smith' };
+    for (const p of [manager, mlro, staff, accountant, alice.owner])
+      expect((await inject(p.token, 'POST', '/api/records/subject-access', body)).statusCode).toBe(403);
+    const logged = await inject(admin, 'POST', '/api/records/subject-access', body);
+    expect(logged.statusCode, logged.body).toBe(201);
+    expect(logged.json()).toMatchObject({ requested_on: '2026-11-26', due_on: '2026-12-26', status: 'gathering', expected: 4 });
+    const id = logged.json().id as string;
+    await waitFor(
+      async () => ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)?.status === 'ready',
+      'the archive built',
+    );
+    const dl = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
+    expect(dl.statusCode, dl.body).toBe(200);
+    expect(dl.headers['content-type']).toBe('application/zip');
+    const files = readZip(dl.rawPayload);
+    const paths = [...files.keys()];
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'README.txt',
+        'crm/profile.json',
+        'documents/documents.json',
+        'engagement/letter-v1-signed.pdf',
+        'engagement/letter-v1.txt',
+        'requests/messages.json',
+        'audit/entries.json',
+      ]),
+    );
+    expect(paths.some((p) => p.startsWith('documents/files/') && p.endsWith('alice-receipts.pdf'))).toBe(true);
+    expect(files.get('crm/profile.json')!.toString()).toContain('Smith Bakery Ltd');
+    expect(files.get('requests/messages.json')!.toString()).toContain('Message from Alice about the Smith Bakery Ltd accounts');
+    expect(files.get('engagement/letter-v1-signed.pdf')!.subarray(0, 5).toString()).toBe('%PDF-');
+    for (const [path, content] of files) {
+      const text = content.toString('latin1');
+      for (const other of ['Joinery', 'Bob', 'bob-receipts', bob.clientId, bob.owner.id]) expect(text, `${path} holds ${other}`).not.toContain(other);
+    }
+    const again = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe('The archive has already been downloaded once; log a new request for another copy.');
+    const after = ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)!;
+    expect(after).toMatchObject({ status: 'downloaded', downloaded_at: clock.toISOString() });
+    expect(after.downloaded_by_name).toBeTruthy();
   });
 });

@@ -4,6 +4,7 @@ import { SCHEMA } from '../db/schema.js';
 import { AUDITED_EVENTS } from '../domain/summary.js';
 import { appendAudit } from '../use-cases/audit.js';
 import { followClient } from '../use-cases/retention.js';
+import { receivePart } from '../use-cases/subject-access.js';
 
 /** Every audited event becomes one chained entry (once per event id: the kit's idempotency record). */
 export async function subscribeAudit(runtime: Runtime): Promise<void> {
@@ -25,5 +26,15 @@ export async function subscribeRetention(runtime: Runtime): Promise<void> {
       if (event.type === 'crm.client_upserted') await followClient(tx, event.data, event.occurredAt);
       else await recordErased(tx, { ...event.data, service: event.type.split('.')[0]!, at: new Date(event.occurredAt) });
     },
+  });
+}
+
+/** The services' parts of subject-access archives. */
+export async function subscribeSubjectAccess(runtime: Runtime, now: () => Date): Promise<void> {
+  await subscribe(runtime, {
+    group: 'records.subject-access',
+    schema: SCHEMA,
+    types: ['crm.subject_access_part', 'documents.subject_access_part', 'engagement.subject_access_part', 'requests.subject_access_part'],
+    handler: async (event, tx) => receivePart(tx, event.type.split('.')[0]!, event.data, now()),
   });
 }

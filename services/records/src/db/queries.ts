@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@countinghouse/kit';
 import type { RetentionRecordType } from '@countinghouse/proto';
-import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import { VIEW_EVENTS } from '../domain/summary.js';
 import {
   auditEntries,
@@ -10,6 +10,8 @@ import {
   retentionReport,
   retentionRules,
   retentionRuns,
+  sarFiles,
+  sarRequests,
 } from './schema.js';
 
 export type AuditRow = typeof auditEntries.$inferSelect;
@@ -161,4 +163,40 @@ export async function recordErased(
       erasedAt: a.at,
     })),
   );
+}
+
+export type SarRow = typeof sarRequests.$inferSelect;
+
+export async function insertSar(tx: DbOrTx, row: typeof sarRequests.$inferInsert) {
+  const [saved] = await tx.insert(sarRequests).values(row).returning();
+  return saved!;
+}
+
+export async function readSar(db: DbOrTx, id: string, o: { lock?: boolean } = {}): Promise<SarRow | null> {
+  const q = db.select().from(sarRequests).where(eq(sarRequests.id, id));
+  const rows = o.lock ? await q.for('update') : await q;
+  return rows[0] ?? null;
+}
+
+/** The list, without the archives themselves. */
+export async function listSars(db: DbOrTx) {
+  const { archive: _a, ...cols } = getTableColumns(sarRequests);
+  return db.select(cols).from(sarRequests).orderBy(desc(sarRequests.createdAt)).limit(200);
+}
+
+export async function updateSar(tx: DbOrTx, id: string, set: Partial<typeof sarRequests.$inferInsert>) {
+  await tx.update(sarRequests).set(set).where(eq(sarRequests.id, id));
+}
+
+export async function addSarFiles(tx: DbOrTx, requestId: string, files: Array<{ path: string; content: Buffer }>) {
+  if (files.length) await tx.insert(sarFiles).values(files.map((f) => ({ requestId, ...f })));
+}
+
+export async function takeSarFiles(tx: DbOrTx, requestId: string) {
+  return tx.delete(sarFiles).where(eq(sarFiles.requestId, requestId)).returning({ path: sarFiles.path, content: sarFiles.content });
+}
+
+/** Audit entries of one person's own actions (the archive's audit part). */
+export async function auditByActor(db: DbOrTx, actorId: string) {
+  return db.select().from(auditEntries).where(eq(auditEntries.actorId, actorId)).orderBy(asc(auditEntries.occurredAt)).limit(50_000);
 }

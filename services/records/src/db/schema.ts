@@ -1,8 +1,10 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { RetentionDecision, RetentionRecordType, RetentionTrigger } from '@countinghouse/proto';
-import { bigserial, boolean, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { RetentionDecision, RetentionRecordType, RetentionTrigger, SarStatus } from '@countinghouse/proto';
+import { bigserial, boolean, customType, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'records';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 export const recordsSchema = pgSchema(SCHEMA);
 
 export const { outbox, processedEvents } = outboxTables(recordsSchema);
@@ -112,4 +114,40 @@ export const retentionAnswers = recordsSchema.table(
     items: integer('items').notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.clientId, t.recordType, t.service] })],
+);
+
+/** Subject-access requests (UK GDPR Art. 15): the archive is kept until its one download, then dropped. */
+export const sarRequests = recordsSchema.table(
+  'sar_requests',
+  {
+    id: uuid('id').primaryKey(),
+    clientId: text('client_id').notNull(),
+    userId: text('user_id').notNull(),
+    personName: text('person_name').notNull(),
+    requestedOn: date('requested_on').notNull(),
+    dueOn: date('due_on').notNull(),
+    status: text('status').$type<SarStatus>().notNull(),
+    answered: jsonb('answered').$type<string[]>().notNull(),
+    files: integer('files').notNull().default(0),
+    archive: bytea('archive'),
+    requestedById: text('requested_by_id').notNull(),
+    requestedByName: text('requested_by_name').notNull(),
+    downloadedById: text('downloaded_by_id'),
+    downloadedByName: text('downloaded_by_name'),
+    downloadedAt: timestamp('downloaded_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('records_sar_created_idx').on(t.createdAt)],
+);
+
+/** The services' files for a request, until the archive is built from them. */
+export const sarFiles = recordsSchema.table(
+  'sar_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    requestId: uuid('request_id').notNull(),
+    path: text('path').notNull(),
+    content: bytea('content').notNull(),
+  },
+  (t) => [index('records_sar_files_request_idx').on(t.requestId)],
 );

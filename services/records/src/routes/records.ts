@@ -12,10 +12,14 @@ import {
   RetentionRunsSchema,
   RetentionScheduleSchema,
   rolesFor,
+  SubjectAccessBodySchema,
+  SubjectAccessListSchema,
+  SubjectAccessSchema,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { auditCsv, checkChain, findAuditEntries } from '../use-cases/audit.js';
 import type { RecordsDeps } from '../use-cases/deps.js';
+import { downloadSubjectAccess, findSubjectAccess, logSubjectAccess } from '../use-cases/subject-access.js';
 import { changeClientRetention, changeRule, findRuns, getClientRetention, getSchedule, runRetention } from '../use-cases/retention.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
@@ -28,6 +32,7 @@ const CsvQuery = Type.Object(csvFilters);
 const canAudit = requireRole(rolesFor('audit'));
 const canExport = requireRole(rolesFor('audit.export'));
 const canRetention = requireRole(rolesFor('retention.settings'));
+const canSar = requireRole(rolesFor('sar'));
 
 /** The audit trail (read, check, export) and the retention schedule (rules, client holds, runs). */
 export function recordsRoutes(app: App, deps: RecordsDeps) {
@@ -141,5 +146,44 @@ export function recordsRoutes(app: App, deps: RecordsDeps) {
     '/retention/runs',
     { preHandler: canRetention, schema: { tags: ['records'], summary: 'Recent runs and their reports', response: { 200: RetentionRunsSchema, ...E } } },
     async () => findRuns(deps),
+  );
+
+  app.get(
+    '/subject-access',
+    { preHandler: canSar, schema: { tags: ['records'], summary: 'Subject-access requests', response: { 200: SubjectAccessListSchema, ...E } } },
+    async () => findSubjectAccess(deps),
+  );
+  app.post(
+    '/subject-access',
+    {
+      preHandler: canSar,
+      schema: {
+        tags: ['records'],
+        summary: "Log a subject-access request for a client user: the services gather their data into one archive",
+        body: SubjectAccessBodySchema,
+        response: { 201: SubjectAccessSchema, ...E },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await logSubjectAccess(deps, requireAuth(request), request.body)),
+  );
+  app.get(
+    '/subject-access/:id/download',
+    {
+      preHandler: canSar,
+      schema: {
+        tags: ['records'],
+        summary: 'The archive, downloadable once (the download is recorded)',
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: Type.Unknown(), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { zip, filename } = await downloadSubjectAccess(deps, requireAuth(request), request.params.id);
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(zip);
+    },
   );
 }
