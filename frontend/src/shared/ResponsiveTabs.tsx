@@ -22,7 +22,15 @@ export function ResponsiveTabs({ items, defaultActiveKey, label }: Props) {
   const id = useId();
   // Many tabs (a client's record has twelve) sit closer together so that they fit at 1280 px without
   // antd's "more" button, which would break the tab list's ARIA (aria-required-children).
-  if (!narrow) return <Tabs items={items} activeKey={active} onChange={setActive} tabBarGutter={items.length > 11 ? 10 : items.length > 8 ? 14 : undefined} />;
+  if (!narrow)
+    return (
+      <Tabs
+        items={items}
+        activeKey={active}
+        onChange={setActive}
+        tabBarGutter={items.length > 11 ? 10 : items.length > 8 ? 14 : undefined}
+      />
+    );
   const current = items.find((i) => String(i.key) === active) ?? items[0];
   return (
     <div className="responsive-tabs">

@@ -20,18 +20,34 @@ describe('the subject-access due date: one month from the request (UK GDPR Art. 
 
 describe('retention (MLR 2017 reg. 40: CDD 5 years after the relationship ends; records and letters 6 years)', () => {
   const rules = effectiveRules([]);
-  const client = (o: Partial<ClientState>): ClientState => ({ clientId: 'c', companyName: 'C Ltd', relationshipEndedOn: null, legalHold: false, ...o });
+  const client = (o: Partial<ClientState>): ClientState => ({
+    clientId: 'c',
+    companyName: 'C Ltd',
+    relationshipEndedOn: null,
+    legalHold: false,
+    ...o,
+  });
   const types = (c: ClientState, today: string) =>
     decideExpired(rules, [c], today)
       .map((d) => d.recordType)
       .sort();
 
   it.each([
-    ['left 2020-01-31: everything goes in 2026', client({ relationshipEndedOn: '2020-01-31' }), '2026-11-26', ['aml_file', 'documents', 'engagement_letters']],
+    [
+      'left 2020-01-31: everything goes in 2026',
+      client({ relationshipEndedOn: '2020-01-31' }),
+      '2026-11-26',
+      ['aml_file', 'documents', 'engagement_letters'],
+    ],
     ['left 2020-01-31, under a legal hold: kept', client({ relationshipEndedOn: '2020-01-31', legalHold: true }), '2026-11-26', []],
     ['left 2023-06-30: kept', client({ relationshipEndedOn: '2023-06-30' }), '2026-11-26', []],
     ['still a client: kept', client({}), '2026-11-26', []],
-    ['left 2021-01-31: the AML file goes on 2026-01-31, the rest waits', client({ relationshipEndedOn: '2021-01-31' }), '2026-01-31', ['aml_file']],
+    [
+      'left 2021-01-31: the AML file goes on 2026-01-31, the rest waits',
+      client({ relationshipEndedOn: '2021-01-31' }),
+      '2026-01-31',
+      ['aml_file'],
+    ],
     ['left 2021-01-31: the day before the fifth anniversary keeps all', client({ relationshipEndedOn: '2021-01-31' }), '2026-01-30', []],
     ['left 2020-01-31: six years run to 2026-01-31', client({ relationshipEndedOn: '2020-01-31' }), '2026-01-30', ['aml_file']],
   ])('%s', (_label, c, today, expected) => {
@@ -51,7 +67,9 @@ describe('retention (MLR 2017 reg. 40: CDD 5 years after the relationship ends; 
 
   it('an administrator cannot go below the legal minimum or count from an earlier trigger', () => {
     expect(ruleProblem('aml_file', 4, 'relationship_end')).toBe('AML file (customer due diligence) must be kept at least 5 years.');
-    expect(ruleProblem('engagement_letters', 6, 'record_date')).toBe('Engagement letters must be kept from the end of the client relationship.');
+    expect(ruleProblem('engagement_letters', 6, 'record_date')).toBe(
+      'Engagement letters must be kept from the end of the client relationship.',
+    );
     expect(ruleProblem('documents', 10, 'relationship_end')).toBeNull();
   });
 });

@@ -1,7 +1,15 @@
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { makeEnvelope } from '@countinghouse/kit';
 import { createTestKit, waitFor } from '@countinghouse/kit/testing';
-import { AML_ROUTES, TOPICS, type AuditList, type ChainCheck, type EventData, type RetentionRun, type SubjectAccess } from '@countinghouse/proto';
+import {
+  AML_ROUTES,
+  TOPICS,
+  type AuditList,
+  type ChainCheck,
+  type EventData,
+  type RetentionRun,
+  type SubjectAccess,
+} from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +40,11 @@ async function audit(query: string, token = admin): Promise<AuditList> {
 }
 
 async function addClient(name: string, extra: object = {}): Promise<string> {
-  const r = await inject(admin, 'POST', '/api/crm/clients', { company_name: name, contact_email: `${name.split(' ')[0]!.toLowerCase()}@x.co.uk`, ...extra });
+  const r = await inject(admin, 'POST', '/api/crm/clients', {
+    company_name: name,
+    contact_email: `${name.split(' ')[0]!.toLowerCase()}@x.co.uk`,
+    ...extra,
+  });
   expect(r.statusCode, r.body).toBe(201);
   return r.json().id;
 }
@@ -98,7 +110,12 @@ describe('the audit trail', () => {
   it('viewing an AML file and the client record each add one entry with who and from where', async () => {
     const views = (await audit(`client_id=${clientId}&kind=views`)).entries;
     expect(views).toHaveLength(1);
-    expect(views[0]).toMatchObject({ actor_id: mlro.id, ip: '127.0.0.1', action: 'aml.record_viewed', summary: 'Viewed the AML file: AML file' });
+    expect(views[0]).toMatchObject({
+      actor_id: mlro.id,
+      ip: '127.0.0.1',
+      action: 'aml.record_viewed',
+      summary: 'Viewed the AML file: AML file',
+    });
     expect((await inject(staff.token, 'GET', `/api/crm/clients/${clientId}`)).statusCode).toBe(200);
     await waitFor(async () => (await audit(`client_id=${clientId}&kind=views`)).total === 2, 'the record view');
     expect((await audit(`client_id=${clientId}&kind=views`)).entries[0]).toMatchObject({
@@ -114,16 +131,26 @@ describe('the audit trail', () => {
 
   it('the chain check passes, refuses an UPDATE, and finds a row altered behind the trigger', async () => {
     const ok = await inject(manager.token, 'GET', `/api/records/audit/chain?client_id=${clientId}`);
-    expect(ok.json()).toMatchObject({ intact: true, broken_at_seq: null, message: 'The audit trail is intact.' } satisfies Partial<ChainCheck>);
+    expect(ok.json()).toMatchObject({
+      intact: true,
+      broken_at_seq: null,
+      message: 'The audit trail is intact.',
+    } satisfies Partial<ChainCheck>);
     expect(ok.json().entries).toBe(4);
     const db = gw.kit.runtime.db;
-    await expect(db.execute(sql`update records.audit_entries set summary = 'nothing' where client_id = ${clientId} and seq = 2`)).rejects.toThrow();
+    await expect(
+      db.execute(sql`update records.audit_entries set summary = 'nothing' where client_id = ${clientId} and seq = 2`),
+    ).rejects.toThrow();
     // the table's owner can switch the trigger off: the chain still tells
     await db.execute(sql`alter table records.audit_entries disable trigger audit_entries_append_only`);
     await db.execute(sql`update records.audit_entries set actor_id = 'someone-else' where client_id = ${clientId} and seq = 2`);
     await db.execute(sql`alter table records.audit_entries enable trigger audit_entries_append_only`);
     const bad = (await inject(admin, 'GET', `/api/records/audit/chain?client_id=${clientId}`)).json() as ChainCheck;
-    expect(bad).toMatchObject({ intact: false, broken_at_seq: 2, message: 'The audit trail was altered: entry 2 does not match its chain.' });
+    expect(bad).toMatchObject({
+      intact: false,
+      broken_at_seq: 2,
+      message: 'The audit trail was altered: entry 2 does not match its chain.',
+    });
   });
 
   it('exports CSV for the filters; who may read and export', async () => {
@@ -146,17 +173,28 @@ describe('the audit trail', () => {
 
 describe('retention', () => {
   const docsOf = async (clientId: string) =>
-    (await inject(admin, 'GET', `/api/documents?client_id=${clientId}&limit=50`)).json().documents as Array<{ id: string; filename: string }>;
+    (await inject(admin, 'GET', `/api/documents?client_id=${clientId}&limit=50`)).json().documents as Array<{
+      id: string;
+      filename: string;
+    }>;
 
   async function upload(clientId: string, name: string) {
     await waitFor(
-      async () => (await inject(admin, 'GET', '/api/documents/clients?limit=100')).json().clients.some((c: { client_id: string }) => c.client_id === clientId),
+      async () =>
+        (await inject(admin, 'GET', '/api/documents/clients?limit=100'))
+          .json()
+          .clients.some((c: { client_id: string }) => c.client_id === clientId),
       'the client in the documents directory',
     );
     const body = multipart({ client_id: clientId, document_type: 'bank_statements', description: 'Statement' }, [
       { name, type: 'application/pdf', data: SAMPLES.pdf() },
     ]);
-    const r = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+    const r = await gw.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
     expect(r.statusCode, r.body).toBe(201);
   }
 
@@ -170,7 +208,9 @@ describe('retention', () => {
       pscs: [],
       changes: [],
     };
-    await gw.kit.runtime.bus.publish(TOPICS.deadlines, [{ key: clientId, envelope: makeEnvelope('deadlines.company_refreshed', data, { kind: 'system', id: null }) }]);
+    await gw.kit.runtime.bus.publish(TOPICS.deadlines, [
+      { key: clientId, envelope: makeEnvelope('deadlines.company_refreshed', data, { kind: 'system', id: null }) },
+    ]);
   }
 
   /** A client with a signed letter, a document and an AML file, who left on `leftOn`. */
@@ -185,7 +225,11 @@ describe('retention', () => {
     expect(signed.statusCode, signed.body).toBe(200);
     await waitFor(async () => (await docsOf(clientId)).length === 2, 'the document and the signed letter filed');
     await waitFor(async () => (await inject(admin, 'GET', AML_ROUTES.file(clientId))).json().current?.people?.length > 0, 'the AML file');
-    const r = await inject(admin, 'PUT', `/api/records/retention/clients/${clientId}`, { relationship_ended_on: leftOn, legal_hold: hold, hold_reason: hold ? 'Claim' : null });
+    const r = await inject(admin, 'PUT', `/api/records/retention/clients/${clientId}`, {
+      relationship_ended_on: leftOn,
+      legal_hold: hold,
+      hold_reason: hold ? 'Claim' : null,
+    });
     expect(r.statusCode, r.body).toBe(200);
     return { clientId, owner };
   }
@@ -194,7 +238,9 @@ describe('retention', () => {
     const gone = await leaver('Gone', '2020-01-31');
     const held = await leaver('Held', '2020-01-31', true);
     const recent = await leaver('Recent', '2023-06-30');
-    const files = await gw.kit.runtime.db.execute<{ file_path: string; client_id: string }>(sql`select client_id, file_path from documents.client_documents`);
+    const files = await gw.kit.runtime.db.execute<{ file_path: string; client_id: string }>(
+      sql`select client_id, file_path from documents.client_documents`,
+    );
     const goneFiles = files.rows.filter((f) => f.client_id === gone.clientId).map((f) => join(storageDir, f.file_path));
     expect(goneFiles).toHaveLength(2);
     expect(goneFiles.every((f) => existsSync(f))).toBe(true);
@@ -203,7 +249,12 @@ describe('retention', () => {
     expect(dry.statusCode, dry.body).toBe(200);
     const plan = dry.json() as RetentionRun;
     expect(plan.day).toBe('2026-11-26');
-    expect(plan.decisions.filter((d) => d.client_id === gone.clientId).map((d) => d.record_type).sort()).toEqual(['aml_file', 'documents', 'engagement_letters']);
+    expect(
+      plan.decisions
+        .filter((d) => d.client_id === gone.clientId)
+        .map((d) => d.record_type)
+        .sort(),
+    ).toEqual(['aml_file', 'documents', 'engagement_letters']);
     expect(plan.decisions.some((d) => d.client_id === held.clientId || d.client_id === recent.clientId)).toBe(false);
     expect((await docsOf(gone.clientId)).length).toBe(2); // a dry run removes nothing
 
@@ -238,12 +289,19 @@ describe('retention', () => {
     expect(below.statusCode).toBe(400);
     expect(below.json().error.message).toBe('AML file (customer due diligence) must be kept at least 5 years.');
     const earlier = await inject(admin, 'PUT', '/api/records/retention/schedule/documents', { years: 8, trigger: 'record_date' });
-    expect(earlier.json().error.message).toBe('Documents (accounting and tax records) must be kept from the end of the client relationship.');
+    expect(earlier.json().error.message).toBe(
+      'Documents (accounting and tax records) must be kept from the end of the client relationship.',
+    );
     const ok = await inject(admin, 'PUT', '/api/records/retention/schedule/documents', { years: 8, trigger: 'relationship_end' });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().rules.find((r: { record_type: string }) => r.record_type === 'documents')).toMatchObject({ years: 8, minimum_years: 6 });
+    expect(ok.json().rules.find((r: { record_type: string }) => r.record_type === 'documents')).toMatchObject({
+      years: 8,
+      minimum_years: 6,
+    });
     for (const p of [manager, mlro, staff, accountant])
-      expect((await inject(p.token, 'PUT', '/api/records/retention/schedule/documents', { years: 9, trigger: 'relationship_end' })).statusCode).toBe(403);
+      expect(
+        (await inject(p.token, 'PUT', '/api/records/retention/schedule/documents', { years: 9, trigger: 'relationship_end' })).statusCode,
+      ).toBe(403);
   });
 });
 
@@ -251,21 +309,39 @@ describe('subject-access export', () => {
   /** A client user at their own business, with a document they uploaded, their signed letter and a message. */
   async function person(first: string, company: string) {
     const owner = await makePerson(gw, `rec.${first.toLowerCase()}.smith@x.co.uk`, ['client']);
-    const clientId = await addClient(company, { user_id: owner.id, package_name: 'Growth', subscription_status: 'active', contact_name: `${first} Smith` });
+    const clientId = await addClient(company, {
+      user_id: owner.id,
+      package_name: 'Growth',
+      subscription_status: 'active',
+      contact_name: `${first} Smith`,
+    });
     await waitFor(async () => (await inject(owner.token, 'GET', '/api/engagement/mine')).json().clients?.[0]?.to_sign, 'the letter');
     const letterId = (await inject(owner.token, 'GET', '/api/engagement/mine')).json().clients[0].to_sign.id;
-    expect((await inject(owner.token, 'POST', `/api/engagement/letters/${letterId}/sign`, { full_name: `${first} Smith`, agree: true })).statusCode).toBe(200);
+    expect(
+      (await inject(owner.token, 'POST', `/api/engagement/letters/${letterId}/sign`, { full_name: `${first} Smith`, agree: true }))
+        .statusCode,
+    ).toBe(200);
     await waitFor(
-      async () => (await inject(admin, 'GET', '/api/documents/clients?limit=100')).json().clients.some((c: { client_id: string }) => c.client_id === clientId),
+      async () =>
+        (await inject(admin, 'GET', '/api/documents/clients?limit=100'))
+          .json()
+          .clients.some((c: { client_id: string }) => c.client_id === clientId),
       'the client in the documents directory',
     );
     const body = multipart({ client_id: clientId, document_type: 'receipts', description: 'Receipts' }, [
       { name: `${first.toLowerCase()}-receipts.pdf`, type: 'application/pdf', data: SAMPLES.pdf() },
     ]);
-    const up = await gw.app.inject({ method: 'POST', url: '/api/documents', headers: { ...bearer(owner.token), ...body.headers }, payload: body.payload });
+    const up = await gw.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      headers: { ...bearer(owner.token), ...body.headers },
+      payload: body.payload,
+    });
     expect(up.statusCode, up.body).toBe(201);
     await waitFor(async () => (await inject(owner.token, 'GET', `/api/requests/threads/${clientId}`)).statusCode === 200, 'the thread');
-    const m = await inject(owner.token, 'POST', `/api/requests/threads/${clientId}/messages`, { body: `Message from ${first} about the ${company} accounts` });
+    const m = await inject(owner.token, 'POST', `/api/requests/threads/${clientId}/messages`, {
+      body: `Message from ${first} about the ${company} accounts`,
+    });
     expect(m.statusCode, m.body).toBe(201);
     return { owner, clientId };
   }
@@ -281,7 +357,9 @@ describe('subject-access export', () => {
     expect(logged.json()).toMatchObject({ requested_on: '2026-11-26', due_on: '2026-12-26', status: 'gathering', expected: 4 });
     const id = logged.json().id as string;
     await waitFor(
-      async () => ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)?.status === 'ready',
+      async () =>
+        ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)
+          ?.status === 'ready',
       'the archive built',
     );
     const dl = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
@@ -306,12 +384,15 @@ describe('subject-access export', () => {
     expect(files.get('engagement/letter-v1-signed.pdf')!.subarray(0, 5).toString()).toBe('%PDF-');
     for (const [path, content] of files) {
       const text = content.toString('latin1');
-      for (const other of ['Joinery', 'Bob', 'bob-receipts', bob.clientId, bob.owner.id]) expect(text, `${path} holds ${other}`).not.toContain(other);
+      for (const other of ['Joinery', 'Bob', 'bob-receipts', bob.clientId, bob.owner.id])
+        expect(text, `${path} holds ${other}`).not.toContain(other);
     }
     const again = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe('The archive has already been downloaded once; log a new request for another copy.');
-    const after = ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)!;
+    const after = ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find(
+      (r) => r.id === id,
+    )!;
     expect(after).toMatchObject({ status: 'downloaded', downloaded_at: clock.toISOString() });
     expect(after.downloaded_by_name).toBeTruthy();
   });

@@ -50,7 +50,12 @@ export function AuditTrail({ clientId, realm = 'admin', canExport }: Props) {
       key: 'who',
       render: (_: unknown, e: AuditRecord) =>
         e.actor_id ? (
-          <Button type="link" size="small" className="audit-trail__who" onClick={() => (setActor({ id: e.actor_id!, name: who(e) }), setPage(1))}>
+          <Button
+            type="link"
+            size="small"
+            className="audit-trail__who"
+            onClick={() => (setActor({ id: e.actor_id!, name: who(e) }), setPage(1))}
+          >
             {who(e)}
           </Button>
         ) : (
@@ -101,7 +106,13 @@ export function AuditTrail({ clientId, realm = 'admin', canExport }: Props) {
         />
       )}
       {checked.data && (
-        <Alert role="status" type={checked.data.intact ? 'success' : 'error'} showIcon message={checked.data.message} description={`${checked.data.entries} entries checked.`} />
+        <Alert
+          role="status"
+          type={checked.data.intact ? 'success' : 'error'}
+          showIcon
+          message={checked.data.message}
+          description={`${checked.data.entries} entries checked.`}
+        />
       )}
       {list.isError && <Alert type="error" showIcon message={errorBody(list.error)?.message ?? 'The audit trail could not be loaded.'} />}
       <Table<AuditRecord>

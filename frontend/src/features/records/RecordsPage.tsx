@@ -35,7 +35,10 @@ export function RecordsPage() {
   ];
   return (
     <Flex vertical gap={16}>
-      <PageHeader title="Audit and records" subtitle="Who changed or viewed clients' records, people's data on request, and what is kept how long." />
+      <PageHeader
+        title="Audit and records"
+        subtitle="Who changed or viewed clients' records, people's data on request, and what is kept how long."
+      />
       <ResponsiveTabs items={tabs} defaultActiveKey="audit" label="Section" />
     </Flex>
   );
@@ -108,7 +111,11 @@ function SubjectAccessPanel() {
               <Flex vertical gap={4}>
                 <Tag color={SAR_STATUS[r.status].colour}>{SAR_STATUS[r.status].text}</Tag>
                 {r.status === 'gathering' && (
-                  <Progress percent={Math.round((100 * r.answered) / r.expected)} size="small" aria-label={`${r.answered} of ${r.expected} services answered`} />
+                  <Progress
+                    percent={Math.round((100 * r.answered) / r.expected)}
+                    size="small"
+                    aria-label={`${r.answered} of ${r.expected} services answered`}
+                  />
                 )}
               </Flex>
             ),
@@ -173,7 +180,9 @@ function RetentionPanel() {
             render: (_, r) => (
               <Button
                 disabled={(years[r.record_type] ?? r.years) === r.years}
-                onClick={() => void change({ recordType: r.record_type, body: { years: years[r.record_type] ?? r.years, trigger: r.trigger } })}
+                onClick={() =>
+                  void change({ recordType: r.record_type, body: { years: years[r.record_type] ?? r.years, trigger: r.trigger } })
+                }
               >
                 Save
               </Button>

@@ -136,7 +136,19 @@ export async function eraseForRetention(tx: Exec, today: string, d: { runId: str
       deletedByName: 'Retention schedule',
       actor,
     });
-    items = [{ id: d.clientId, label: `AML file (${removed.versions} versions, ${removed.documentIds.length} evidence files)`, files: removed.documentIds.length }];
+    items = [
+      {
+        id: d.clientId,
+        label: `AML file (${removed.versions} versions, ${removed.documentIds.length} evidence files)`,
+        files: removed.documentIds.length,
+      },
+    ];
   }
-  await enqueueEvent(tx, SCHEMA, 'aml.records_erased', { runId: d.runId, clientId: d.clientId, recordType: 'aml_file', items }, { actor, key: d.clientId });
+  await enqueueEvent(
+    tx,
+    SCHEMA,
+    'aml.records_erased',
+    { runId: d.runId, clientId: d.clientId, recordType: 'aml_file', items },
+    { actor, key: d.clientId },
+  );
 }

@@ -18,7 +18,13 @@ export async function subscribeSubjectAccess(runtime: Runtime): Promise<void> {
         client && client.user_id === d.userId
           ? [{ path: 'profile.json', base64: Buffer.from(JSON.stringify(client, null, 2), 'utf8').toString('base64') }]
           : [];
-      await enqueueEvent(tx, SCHEMA, 'crm.subject_access_part', { requestId: d.requestId, files, last: true }, { actor: event.actor, key: d.requestId });
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'crm.subject_access_part',
+        { requestId: d.requestId, files, last: true },
+        { actor: event.actor, key: d.requestId },
+      );
     },
   });
 }

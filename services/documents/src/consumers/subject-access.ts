@@ -20,7 +20,13 @@ export async function subscribeSubjectAccess(runtime: Runtime, storage: Document
         .from(clientDocuments)
         .where(and(eq(clientDocuments.clientId, d.clientId), eq(clientDocuments.uploadedBy, d.userId)));
       const part = (files: Array<{ path: string; base64: string }>, last: boolean) =>
-        enqueueEvent(tx, SCHEMA, 'documents.subject_access_part', { requestId: d.requestId, files, last }, { actor: event.actor, key: d.requestId });
+        enqueueEvent(
+          tx,
+          SCHEMA,
+          'documents.subject_access_part',
+          { requestId: d.requestId, files, last },
+          { actor: event.actor, key: d.requestId },
+        );
       for (const r of rows) {
         const { stream } = await storage.read(r.filePath);
         await part([{ path: `files/${r.id.slice(0, 8)}-${r.filename}`, base64: (await buffer(stream)).toString('base64') }], false);

@@ -18,7 +18,13 @@ export async function subscribeSubjectAccess(runtime: Runtime): Promise<void> {
         { path: `letter-v${l.version}.txt`, base64: Buffer.from(l.text, 'utf8').toString('base64') },
         ...(l.pdf ? [{ path: `letter-v${l.version}-signed.pdf`, base64: l.pdf.toString('base64') }] : []),
       ]);
-      await enqueueEvent(tx, SCHEMA, 'engagement.subject_access_part', { requestId: d.requestId, files, last: true }, { actor: event.actor, key: d.requestId });
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'engagement.subject_access_part',
+        { requestId: d.requestId, files, last: true },
+        { actor: event.actor, key: d.requestId },
+      );
     },
   });
 }

@@ -59,7 +59,13 @@ function auditWhere(f: AuditFilter): SQL | undefined {
 export async function findAudit(db: DbOrTx, f: AuditFilter, page: { limit: number; offset: number }) {
   const where = auditWhere(f);
   const [rows, [total]] = await Promise.all([
-    db.select().from(auditEntries).where(where).orderBy(desc(auditEntries.occurredAt), desc(auditEntries.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(auditEntries)
+      .where(where)
+      .orderBy(desc(auditEntries.occurredAt), desc(auditEntries.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ n: count() }).from(auditEntries).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
@@ -92,7 +98,10 @@ export async function readClientRetention(db: DbOrTx, clientId: string, o: { loc
 
 export async function upsertClientRetention(tx: DbOrTx, row: typeof clientRetention.$inferInsert): Promise<void> {
   const { clientId: _id, ...set } = row;
-  await tx.insert(clientRetention).values(row).onConflictDoUpdate({ target: clientRetention.clientId, set: { ...set, updatedAt: new Date() } });
+  await tx
+    .insert(clientRetention)
+    .values(row)
+    .onConflictDoUpdate({ target: clientRetention.clientId, set: { ...set, updatedAt: new Date() } });
 }
 
 /** Clients whose records may have run out: ended relationships, and everyone when a rule runs from the record's date. */
@@ -137,7 +146,14 @@ export async function answersOf(db: DbOrTx, runIds: string[]) {
 /** A service's answer: its removed items join the run's report, once per run, client and record type. */
 export async function recordErased(
   tx: DbOrTx,
-  a: { runId: string; clientId: string; recordType: RetentionRecordType; service: string; items: Array<{ id: string; label: string; files: number }>; at: Date },
+  a: {
+    runId: string;
+    clientId: string;
+    recordType: RetentionRecordType;
+    service: string;
+    items: Array<{ id: string; label: string; files: number }>;
+    at: Date;
+  },
 ): Promise<void> {
   const inserted = await tx
     .insert(retentionAnswers)

@@ -1,6 +1,20 @@
 import { outboxTables } from '@countinghouse/kit';
 import type { RetentionDecision, RetentionRecordType, RetentionTrigger, SarStatus } from '@countinghouse/proto';
-import { bigserial, boolean, customType, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'records';
 

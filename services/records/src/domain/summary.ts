@@ -52,7 +52,12 @@ export function clientFieldHashes(d: EventData<'crm.client_upserted'>): Map<stri
   for (const [key, label] of CLIENT_FIELDS) {
     const value = d[key];
     if (value === undefined) continue; // an older event without the field: not a change
-    out.set(label, createHash('sha256').update(`${d.clientId}\n${label}\n${JSON.stringify(value)}`).digest('hex'));
+    out.set(
+      label,
+      createHash('sha256')
+        .update(`${d.clientId}\n${label}\n${JSON.stringify(value)}`)
+        .digest('hex'),
+    );
   }
   return out;
 }

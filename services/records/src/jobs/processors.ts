@@ -3,9 +3,13 @@ import type { RecordsDeps } from '../use-cases/deps.js';
 import { runRetention } from '../use-cases/retention.js';
 
 export function registerProcessors(runtime: Runtime, deps: RecordsDeps) {
-  runtime.jobs.process('records.retention', async (payload) => void (await runRetention(deps, { day: payload.day, dryRun: payload.dryRun ?? false })), {
-    concurrency: 1,
-  });
+  runtime.jobs.process(
+    'records.retention',
+    async (payload) => void (await runRetention(deps, { day: payload.day, dryRun: payload.dryRun ?? false })),
+    {
+      concurrency: 1,
+    },
+  );
 }
 
 /** Daily, early morning London: a missed day is covered by the next run (expired stays expired). */

@@ -85,7 +85,10 @@ export function recordsRoutes(app: App, deps: RecordsDeps) {
 
   app.get(
     '/retention/schedule',
-    { preHandler: canRetention, schema: { tags: ['records'], summary: 'The retention schedule', response: { 200: RetentionScheduleSchema, ...E } } },
+    {
+      preHandler: canRetention,
+      schema: { tags: ['records'], summary: 'The retention schedule', response: { 200: RetentionScheduleSchema, ...E } },
+    },
     async () => getSchedule(deps),
   );
   app.put(
@@ -144,13 +147,19 @@ export function recordsRoutes(app: App, deps: RecordsDeps) {
   );
   app.get(
     '/retention/runs',
-    { preHandler: canRetention, schema: { tags: ['records'], summary: 'Recent runs and their reports', response: { 200: RetentionRunsSchema, ...E } } },
+    {
+      preHandler: canRetention,
+      schema: { tags: ['records'], summary: 'Recent runs and their reports', response: { 200: RetentionRunsSchema, ...E } },
+    },
     async () => findRuns(deps),
   );
 
   app.get(
     '/subject-access',
-    { preHandler: canSar, schema: { tags: ['records'], summary: 'Subject-access requests', response: { 200: SubjectAccessListSchema, ...E } } },
+    {
+      preHandler: canSar,
+      schema: { tags: ['records'], summary: 'Subject-access requests', response: { 200: SubjectAccessListSchema, ...E } },
+    },
     async () => findSubjectAccess(deps),
   );
   app.post(
@@ -159,7 +168,7 @@ export function recordsRoutes(app: App, deps: RecordsDeps) {
       preHandler: canSar,
       schema: {
         tags: ['records'],
-        summary: "Log a subject-access request for a client user: the services gather their data into one archive",
+        summary: 'Log a subject-access request for a client user: the services gather their data into one archive',
         body: SubjectAccessBodySchema,
         response: { 201: SubjectAccessSchema, ...E },
       },

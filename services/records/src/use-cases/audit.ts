@@ -7,7 +7,16 @@ import {
   type ChainCheck,
   type EventEnvelope,
 } from '@countinghouse/proto';
-import { chainRows, findAudit, insertAudit, lastOfChain, lockChain, readFieldHashes, writeFieldHashes, type AuditRow } from '../db/queries.js';
+import {
+  chainRows,
+  findAudit,
+  insertAudit,
+  lastOfChain,
+  lockChain,
+  readFieldHashes,
+  writeFieldHashes,
+  type AuditRow,
+} from '../db/queries.js';
 import { GENESIS_HASH, hashEntry, PRACTICE_CHAIN, verifyChain, type ChainedContent } from '../domain/chain.js';
 import { clientChangeSummary, clientFieldHashes, describe, type AuditedEvent } from '../domain/summary.js';
 import type { RecordsDeps } from './deps.js';
@@ -104,11 +113,17 @@ const csvCell = (v: string | number | null) => {
 
 export async function auditCsv(deps: RecordsDeps, q: Omit<AuditQuery, 'page' | 'page_size'>): Promise<string> {
   checkDays(q);
-  const { rows } = await findAudit(deps.db, { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to }, { limit: CSV_LIMIT, offset: 0 });
+  const { rows } = await findAudit(
+    deps.db,
+    { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
+    { limit: CSV_LIMIT, offset: 0 },
+  );
   const head = ['occurred_at', 'client_id', 'seq', 'actor_kind', 'actor_id', 'actor_name', 'ip', 'action', 'summary', 'hash'];
   const lines = rows.map((r) => {
     const a = toAuditRecord(r);
-    return [a.occurred_at, a.client_id, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash].map(csvCell).join(',');
+    return [a.occurred_at, a.client_id, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash]
+      .map(csvCell)
+      .join(',');
   });
   return [head.join(','), ...lines].join('\r\n') + '\r\n';
 }

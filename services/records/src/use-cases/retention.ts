@@ -128,7 +128,12 @@ export async function runRetention(deps: RecordsDeps, o: { day?: string; dryRun:
   );
   const decisions = decideExpired(
     rules,
-    candidates.map((c) => ({ clientId: c.clientId, companyName: c.companyName, relationshipEndedOn: c.relationshipEndedOn, legalHold: c.legalHold })),
+    candidates.map((c) => ({
+      clientId: c.clientId,
+      companyName: c.companyName,
+      relationshipEndedOn: c.relationshipEndedOn,
+      legalHold: c.legalHold,
+    })),
     day,
   );
   const id = randomUUID();

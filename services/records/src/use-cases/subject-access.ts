@@ -49,7 +49,8 @@ function toSubjectAccess(r: Omit<SarRow, 'archive'>, companyName: string | null)
  */
 export async function logSubjectAccess(deps: RecordsDeps, p: Principal, b: SubjectAccessBody): Promise<SubjectAccess> {
   const client = await readClientRetention(deps.db, b.client_id);
-  if (!client) throw new AppError('VALIDATION_FAILED', SAR_MESSAGES.unknownClient, [{ path: 'client_id', message: SAR_MESSAGES.unknownClient }]);
+  if (!client)
+    throw new AppError('VALIDATION_FAILED', SAR_MESSAGES.unknownClient, [{ path: 'client_id', message: SAR_MESSAGES.unknownClient }]);
   const requestedOn = londonDate(deps.now());
   const id = randomUUID();
   const row = await deps.db.transaction(async (tx) => {
@@ -65,7 +66,13 @@ export async function logSubjectAccess(deps: RecordsDeps, p: Principal, b: Subje
       requestedById: p.id,
       requestedByName: p.name || p.id,
     });
-    await enqueueEvent(tx, SCHEMA, 'records.subject_access_requested', { requestId: id, clientId: b.client_id, userId: b.user_id }, { actor: auditActor(p), key: id });
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'records.subject_access_requested',
+      { requestId: id, clientId: b.client_id, userId: b.user_id },
+      { actor: auditActor(p), key: id },
+    );
     return saved;
   });
   return toSubjectAccess(row, client.companyName);
@@ -74,7 +81,8 @@ export async function logSubjectAccess(deps: RecordsDeps, p: Principal, b: Subje
 export async function findSubjectAccess(deps: RecordsDeps): Promise<SubjectAccessList> {
   const rows = await listSars(deps.db);
   const names = new Map<string, string | null>();
-  for (const r of rows) if (!names.has(r.clientId)) names.set(r.clientId, (await readClientRetention(deps.db, r.clientId))?.companyName ?? null);
+  for (const r of rows)
+    if (!names.has(r.clientId)) names.set(r.clientId, (await readClientRetention(deps.db, r.clientId))?.companyName ?? null);
   return { requests: rows.map((r) => toSubjectAccess(r, names.get(r.clientId) ?? null)) };
 }
 
@@ -126,7 +134,13 @@ export async function downloadSubjectAccess(deps: RecordsDeps, p: Principal, id:
     if (!sar) throw new AppError('NOT_FOUND', SAR_MESSAGES.notFound);
     if (sar.status === 'gathering') throw new AppError('CONFLICT', SAR_MESSAGES.notReady);
     if (sar.status === 'downloaded' || !sar.archive) throw new AppError('CONFLICT', SAR_MESSAGES.downloaded);
-    await updateSar(tx, id, { status: 'downloaded', archive: null, downloadedById: p.id, downloadedByName: p.name || p.id, downloadedAt: deps.now() });
+    await updateSar(tx, id, {
+      status: 'downloaded',
+      archive: null,
+      downloadedById: p.id,
+      downloadedByName: p.name || p.id,
+      downloadedAt: deps.now(),
+    });
     return { zip: sar.archive, filename: `subject-access-${sar.requestedOn}-${sar.id.slice(0, 8)}.zip` };
   });
 }

@@ -26,7 +26,13 @@ export async function subscribeSubjectAccess(runtime: Runtime): Promise<void> {
         attachments: m.attachments.map((a) => a.filename),
       }));
       const files = [{ path: 'messages.json', base64: Buffer.from(JSON.stringify(list, null, 2), 'utf8').toString('base64') }];
-      await enqueueEvent(tx, SCHEMA, 'requests.subject_access_part', { requestId: d.requestId, files, last: true }, { actor: event.actor, key: d.requestId });
+      await enqueueEvent(
+        tx,
+        SCHEMA,
+        'requests.subject_access_part',
+        { requestId: d.requestId, files, last: true },
+        { actor: event.actor, key: d.requestId },
+      );
     },
   });
 }
