@@ -169,6 +169,36 @@ describe('the audit trail', () => {
     }
     expect((await inject(admin, 'GET', '/api/records/audit?from=2026-13-01')).statusCode).toBe(400);
   });
+
+  it('opening an identity document is recorded as such, with the file name', async () => {
+    await waitFor(
+      async () =>
+        (await inject(admin, 'GET', '/api/documents/clients?limit=100'))
+          .json()
+          .clients.some((c: { client_id: string }) => c.client_id === clientId),
+      'the client in the documents directory',
+    );
+    const body = multipart({ client_id: clientId, document_type: 'identity_document', description: 'Passport' }, [
+      { name: 'passport.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
+    ]);
+    const up = await gw.app.inject({
+      method: 'POST',
+      url: '/api/documents',
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const docId = (await inject(admin, 'GET', `/api/documents?client_id=${clientId}&limit=5`)).json().documents[0].id as string;
+    expect((await inject(manager.token, 'GET', `/api/documents/${docId}/download`)).statusCode).toBe(200);
+    await waitFor(
+      async () => (await audit(`client_id=${clientId}&kind=views&actor_id=${manager.id}`)).entries[0]?.action === 'documents.record_viewed',
+      'the download recorded',
+    );
+    expect((await audit(`client_id=${clientId}&kind=views&actor_id=${manager.id}`)).entries[0]).toMatchObject({
+      summary: 'Opened an identity document: passport.pdf',
+      ip: '127.0.0.1',
+    });
+  });
 });
 
 describe('retention', () => {

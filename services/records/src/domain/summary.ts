@@ -72,8 +72,8 @@ export function clientChangeSummary(before: ReadonlyMap<string, string>, after: 
 const VIEWED_LABELS: Record<string, string> = {
   client_record: 'Viewed the client record',
   aml_file: 'Viewed the AML file',
-  identity_documents: 'Viewed identity documents',
-  document: 'Downloaded a document',
+  identity_documents: 'Opened an identity document',
+  document: 'Opened a document',
 };
 
 /**
