@@ -34,6 +34,7 @@ import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
 import { AmlConfigSchema } from '../services/aml/src/config.js';
 import { EngagementConfigSchema } from '../services/engagement/src/config.js';
 import { RequestsConfigSchema } from '../services/requests/src/config.js';
+import { RecordsConfigSchema } from '../services/records/src/config.js';
 import { DocumentsConfigSchema } from '../services/documents/src/config.js';
 import { IdentityConfigSchema } from '../services/identity/src/config.js';
 import { IntegrationsConfigSchema } from '../services/integrations/src/config.js';
@@ -113,6 +114,7 @@ export const SERVICE_TABLE: ServiceSpec[] = [
   { name: 'aml', entry: 'services/aml/src/main.ts', schema: AmlConfigSchema },
   { name: 'engagement', entry: 'services/engagement/src/main.ts', schema: EngagementConfigSchema, env: practiceEnv },
   { name: 'requests', entry: 'services/requests/src/main.ts', schema: RequestsConfigSchema, env: practiceEnv },
+  { name: 'records', entry: 'services/records/src/main.ts', schema: RecordsConfigSchema },
 ];
 
 export const GATEWAY_ENTRY = 'gateway/src/main.ts';

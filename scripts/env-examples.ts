@@ -120,6 +120,8 @@ const ABOUT: Record<string, string> = {
   AML_URL: 'aml base URL(s); empty: not routed',
   ENGAGEMENT_URL: 'engagement base URL(s); empty: not routed',
   REQUESTS_URL: 'requests base URL(s); empty: not routed',
+  RECORDS_URL: 'records base URL(s); empty: not routed',
+  RETENTION_RUN_HOUR: 'hour (London, 0-23) of the daily retention run that erases expired records',
   JOBS_URL: 'the job status API (/api/jobs); empty: NOTIFICATIONS_URL',
   FRONTEND_DIR: 'the built web app; empty: frontend/dist',
   SIGN_IN_RATE_LIMIT: 'sign-in requests per minute per client address, counted at the gateway',

@@ -10,6 +10,7 @@ import { migrationsFolder as deadlinesMigrations, SCHEMA as DEADLINES } from '@c
 import { migrationsFolder as amlMigrations, SCHEMA as AML } from '@countinghouse/aml';
 import { migrationsFolder as engagementMigrations, SCHEMA as ENGAGEMENT } from '@countinghouse/engagement';
 import { migrationsFolder as requestsMigrations, SCHEMA as REQUESTS } from '@countinghouse/requests';
+import { migrationsFolder as recordsMigrations, SCHEMA as RECORDS } from '@countinghouse/records';
 
 /** Every service's migrations, applied to the test template database in this order. */
 export const SERVICE_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: AML, migrationsFolder: amlMigrations },
   { schema: ENGAGEMENT, migrationsFolder: engagementMigrations },
   { schema: REQUESTS, migrationsFolder: requestsMigrations },
+  { schema: RECORDS, migrationsFolder: recordsMigrations },
 ];

@@ -5,6 +5,7 @@ import { crmPlugin } from '@countinghouse/crm';
 import { deadlinesPlugin, type CompaniesHouseOptions } from '@countinghouse/deadlines';
 import { engagementPlugin } from '@countinghouse/engagement';
 import { requestsPlugin } from '@countinghouse/requests';
+import { recordsPlugin } from '@countinghouse/records';
 import { documentsPlugin, type DocumentStorage } from '@countinghouse/documents';
 import { identityPlugin } from '@countinghouse/identity';
 import { integrationsPlugin, parseIntegrationsConfig, type IntegrationsConfig } from '@countinghouse/integrations';
@@ -69,6 +70,10 @@ export interface ComposeOptions {
   requestsNow?: () => Date;
   /** Register the requests' daily schedule (default on; tests drive the job themselves). */
   requestsSchedules?: boolean;
+  /** The records service's clock: the retention run's day (tests move it). */
+  recordsNow?: () => Date;
+  /** Register the daily retention run (default on; tests drive it themselves). */
+  recordsSchedules?: boolean;
 }
 
 /** The gateway with every service plugin registered in-process: the all-in-one app (also used by tests). */
@@ -165,6 +170,11 @@ export async function composeAllInOne(o: ComposeOptions): Promise<App> {
             now: o.requestsNow,
             schedules: o.requestsSchedules,
           })),
+      },
+      {
+        name: 'records',
+        register: async (scope) =>
+          void (await scope.register(recordsPlugin, { runtime: o.runtime, now: o.recordsNow, schedules: o.recordsSchedules })),
       },
     ],
   });

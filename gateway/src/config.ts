@@ -31,6 +31,7 @@ export const GatewayConfigSchema = Type.Object({
   AML_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   ENGAGEMENT_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   REQUESTS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+  RECORDS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   /** The job status API (/api/jobs); empty means the notifications service, which serves it. */
   JOBS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),

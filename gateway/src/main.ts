@@ -105,6 +105,7 @@ const configured: Record<(typeof SERVICES)[number], string> = {
   aml: config.AML_URL,
   engagement: config.ENGAGEMENT_URL,
   requests: config.REQUESTS_URL,
+  records: config.RECORDS_URL,
 };
 const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
 const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));

@@ -132,6 +132,10 @@ const CHECKS: Record<PermissionKey, Check> = {
     deadline_kind: null,
     lead_days: null,
   }),
+  audit: route('GET', () => '/api/records/audit'),
+  'audit.export': route('GET', () => '/api/records/audit/export.csv'),
+  sar: route('GET', () => '/api/records/subject-access'),
+  'retention.settings': route('GET', () => '/api/records/retention/schedule'),
 };
 
 beforeAll(async () => {

@@ -6,11 +6,11 @@
 \set ON_ERROR_STOP on
 SELECT format('CREATE ROLE %I', 'countinghouse_' || s)
   FROM unnest(ARRAY['settings', 'identity', 'crm', 'documents', 'billing', 'integrations', 'media',
-                    'notifications', 'deadlines', 'aml', 'engagement', 'requests']) AS s
+                    'notifications', 'deadlines', 'aml', 'engagement', 'requests', 'records']) AS s
  WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'countinghouse_' || s)
 \gexec
 SELECT format('ALTER ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L',
               'countinghouse_' || s, :'password_prefix' || '-' || s)
   FROM unnest(ARRAY['settings', 'identity', 'crm', 'documents', 'billing', 'integrations', 'media',
-                    'notifications', 'deadlines', 'aml', 'engagement', 'requests']) AS s
+                    'notifications', 'deadlines', 'aml', 'engagement', 'requests', 'records']) AS s
 \gexec

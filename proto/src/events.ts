@@ -11,6 +11,7 @@ import { DEADLINES_EVENTS } from './deadlines/events.js';
 import { AML_EVENTS } from './aml/events.js';
 import { ENGAGEMENT_EVENTS } from './engagement/events.js';
 import { REQUESTS_EVENTS } from './requests/events.js';
+import { RECORDS_EVENTS } from './records/events.js';
 
 /** One Kafka topic per publishing service. */
 export const TOPICS = {
@@ -27,12 +28,16 @@ export const TOPICS = {
   aml: 'countinghouse.aml',
   engagement: 'countinghouse.engagement',
   requests: 'countinghouse.requests',
+  records: 'countinghouse.records',
 } as const;
 export type ServiceName = keyof typeof TOPICS;
 
 export const ActorSchema = Type.Object({
   kind: Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('system')]),
   id: Type.Union([Type.String(), Type.Null()]),
+  /** Who, by name, and from which address (the audit trail, issue 34); absent on older events and the system's. */
+  name: Type.Optional(Type.String()),
+  ip: Type.Optional(Type.String()),
 });
 export type Actor = Static<typeof ActorSchema>;
 
@@ -60,6 +65,7 @@ export const EVENT_TYPES = {
   ...AML_EVENTS,
   ...ENGAGEMENT_EVENTS,
   ...REQUESTS_EVENTS,
+  ...RECORDS_EVENTS,
 } as const satisfies Record<string, TSchema>;
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;

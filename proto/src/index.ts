@@ -57,3 +57,5 @@ export * from './workspace/identifiers.js';
 export * from './workspace/workspace.js';
 export * from './requests/requests.js';
 export * from './requests/events.js';
+export * from './records/records.js';
+export * from './records/events.js';

@@ -14,6 +14,7 @@ export const JOB_LABELS: Record<JobName, string> = {
   'aml.daily': 'AML review reminders',
   'engagement.reminders': 'Engagement letter reminders',
   'requests.daily': 'Client requests opened and chased',
+  'records.retention': 'Retention: expired records erased',
 };
 export const jobLabel = (name: string): string => JOB_LABELS[name as JobName] ?? name;
 

@@ -11,6 +11,7 @@ export const QUEUES = {
   aml: 'countinghouse-aml',
   engagement: 'countinghouse-engagement',
   requests: 'countinghouse-requests',
+  records: 'countinghouse-records',
 } as const;
 
 export const PurgeExpiredSessionsJobSchema = Type.Object({ olderThanDays: Type.Integer({ minimum: 0 }) });
@@ -35,6 +36,12 @@ export const EngagementRemindersJobSchema = Type.Object({ day: Type.Optional(Typ
 /** The daily run of client requests: open them ahead of deadlines, then chase; `day` (YYYY-MM-DD, London). */
 export const RequestsDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 
+/** The daily retention run (issue 34): `day` (YYYY-MM-DD, London) and whether to only report what would go. */
+export const RecordsRetentionJobSchema = Type.Object({
+  day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+  dryRun: Type.Optional(Type.Boolean()),
+});
+
 export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
@@ -50,6 +57,8 @@ export const JOBS = {
   'engagement.reminders': { queue: QUEUES.engagement, schema: EngagementRemindersJobSchema },
   /** Daily: open client requests ahead of deadlines, then e-mail the reminders on each request's schedule. */
   'requests.daily': { queue: QUEUES.requests, schema: RequestsDailyJobSchema },
+  /** Daily: erase what the retention schedule says has expired (each service deletes its own, by event). */
+  'records.retention': { queue: QUEUES.records, schema: RecordsRetentionJobSchema },
 } as const satisfies Record<string, { queue: string; schema: TSchema }>;
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]['schema']>;

@@ -65,5 +65,6 @@ export const SERVICES = [
   'aml',
   'engagement',
   'requests',
+  'records',
 ] as const;
 export type GatewayService = (typeof SERVICES)[number];

@@ -49,6 +49,7 @@ const AdminBillingPage = lazyNamed(() => import('../features/client/AdminBilling
 const AdminReportsPage = lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage');
 const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'JobsPage');
+const AdminRecordsPage = lazyNamed(() => import('../features/records/RecordsPage'), 'RecordsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
 const AdminIdentityVerificationPage = lazyNamed(
@@ -188,6 +189,7 @@ export const routes: RouteObject[] = [
           { path: 'reports', element: <AdminReportsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'jobs', element: <AdminJobsPage /> },
+          { path: 'audit', element: <AdminRecordsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'deadlines', element: <AdminDeadlinesPage /> },
           { path: 'client-jobs', element: <AdminClientJobsPage /> },

@@ -20,9 +20,17 @@ export function ResponsiveTabs({ items, defaultActiveKey, label }: Props) {
   const narrow = useNarrow();
   const [active, setActive] = useState(defaultActiveKey ?? String(items[0]?.key ?? ''));
   const id = useId();
-  // Many tabs (a client's record has eleven) sit closer together so that they fit at 1280 px without
+  // Many tabs (a client's record has twelve) sit closer together so that they fit at 1280 px without
   // antd's "more" button, which would break the tab list's ARIA (aria-required-children).
-  if (!narrow) return <Tabs items={items} activeKey={active} onChange={setActive} tabBarGutter={items.length > 8 ? 14 : undefined} />;
+  if (!narrow)
+    return (
+      <Tabs
+        items={items}
+        activeKey={active}
+        onChange={setActive}
+        tabBarGutter={items.length > 11 ? 10 : items.length > 8 ? 14 : undefined}
+      />
+    );
   const current = items.find((i) => String(i.key) === active) ?? items[0];
   return (
     <div className="responsive-tabs">

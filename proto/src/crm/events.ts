@@ -8,6 +8,8 @@ export const ClientUpsertedSchema = Type.Object({
   companyName: Type.String(),
   contactName: Type.Union([Type.String(), Type.Null()]),
   contactEmail: Type.String(),
+  /** Optional so events written before it was added still apply (the audit trail names a changed phone, issue 34). */
+  contactPhone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   packageName: Type.Union([Type.String(), Type.Null()]),
   monthlyFee: Type.Number(),
   subscriptionStatus: Type.String(),

@@ -1,6 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
-import { subscribeAmlEvents } from './consumers/events.js';
+import { subscribeAmlEvents, subscribeAmlRetention } from './consumers/events.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -32,6 +32,7 @@ export async function amlPlugin(app: App, opts: AmlPluginOptions) {
     evidenceWaitMs: opts.evidenceWaitMs ?? 5_000,
   };
   await subscribeAmlEvents(runtime);
+  await subscribeAmlRetention(runtime, deps.today);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

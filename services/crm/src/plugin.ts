@@ -4,6 +4,7 @@ import { subscribeAmlConsumer } from './consumers/aml-review-tasks.js';
 import { subscribeBillingConsumer } from './consumers/billing-subscriptions.js';
 import { subscribeDeadlinesConsumer } from './consumers/deadline-tasks.js';
 import { subscribeCrmConsumers } from './consumers/team-members.js';
+import { subscribeSubjectAccess } from './consumers/subject-access.js';
 import { subscribeTimelineConsumer } from './consumers/timeline.js';
 import { SCHEMA } from './db/schema.js';
 import { clientRoutes } from './routes/clients.js';
@@ -35,6 +36,7 @@ export async function crmPlugin(app: App, opts: CrmPluginOptions) {
   runtime.relay(SCHEMA);
   await app.register(authContext, { verifier: runtime.verifier });
   await subscribeCrmConsumers(runtime);
+  await subscribeSubjectAccess(runtime);
   await subscribeBillingConsumer(runtime);
   await subscribeDeadlinesConsumer(runtime);
   await subscribeAmlConsumer(runtime);

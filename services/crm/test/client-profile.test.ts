@@ -174,6 +174,7 @@ describe('PATCH /clients/mine', () => {
       companyName: 'Grace Growth Ltd',
       contactName: 'Grace Hopper',
     });
-    expect(mine()[2]!.actor).toEqual({ kind: 'user', id: grace.id });
+    // issue 34: the actor carries the address (and name) the audit trail records
+    expect(mine()[2]!.actor).toMatchObject({ kind: 'user', id: grace.id, ip: '127.0.0.1' });
   });
 });

@@ -291,6 +291,8 @@ describe('client create and update: validation, nothing half-written, the event'
       companyName: 'Event Co Ltd',
       contactName: null,
       contactEmail: 'events@eventco.co.uk',
+      // issue 34: the phone travels too, so the audit trail can name a change of it
+      contactPhone: null,
       packageName: 'Scale',
       monthlyFee: 150,
       subscriptionStatus: 'pending',

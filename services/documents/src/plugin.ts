@@ -3,6 +3,8 @@ import { authContext, runMigrations, type App, type Runtime } from '@countinghou
 import { LIMITS, MAX_FILES_PER_UPLOAD } from '@countinghouse/proto';
 import { fileURLToPath } from 'node:url';
 import { subscribeAmlEvidence } from './consumers/aml-evidence.js';
+import { subscribeRetention } from './consumers/retention.js';
+import { subscribeSubjectAccess } from './consumers/subject-access.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { subscribeRequestFiles } from './consumers/request-files.js';
 import { subscribeEngagementLetters } from './consumers/engagement-letters.js';
@@ -40,6 +42,8 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
   }
   await subscribeClientDirectory(runtime);
   await subscribeAmlEvidence(runtime, storage);
+  await subscribeRetention(runtime, storage);
+  await subscribeSubjectAccess(runtime, storage);
   // Signed engagement letters arrive as events and are filed as the client's documents.
   await subscribeEngagementLetters(runtime, storage);
   // Files sent against client requests and on the secure message thread, the same way.

@@ -1,6 +1,8 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
+import { subscribeRetention } from './consumers/retention.js';
+import { subscribeSubjectAccess } from './consumers/subject-access.js';
 import { ensureTemplates } from './db/queries.js';
 import { SCHEMA } from './db/schema.js';
 import { defaultTemplates } from './domain/default-templates.js';
@@ -35,6 +37,8 @@ export async function engagementPlugin(app: App, opts: EngagementPluginOptions) 
     publicUrl: runtime.publicUrl,
   };
   await subscribeClientDirectory(runtime, deps);
+  await subscribeRetention(runtime);
+  await subscribeSubjectAccess(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

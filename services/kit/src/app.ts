@@ -199,7 +199,7 @@ export const authContext = fp<{ verifier: TokenVerifier }>(
       request.authError = null;
       if (!token) return;
       try {
-        request.principal = await verifier.verify(token);
+        request.principal = { ...(await verifier.verify(token)), ip: request.ip };
       } catch (err) {
         request.authError = err instanceof AppError ? err : new AppError('UNAUTHENTICATED', MESSAGES.authenticationError);
       }

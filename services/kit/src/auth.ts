@@ -1,4 +1,4 @@
-import { MESSAGES, SESSION, type EventData, type EventEnvelope, type Role, type SecondFactorUse } from '@countinghouse/proto';
+import { MESSAGES, SESSION, type Actor, type EventData, type EventEnvelope, type Role, type SecondFactorUse } from '@countinghouse/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type KeyObject } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
@@ -25,6 +25,8 @@ export interface Principal {
   enrolmentPending?: boolean;
   /** The second factor used when this session signed in (issue 32): Gov-Client-Multi-Factor's data. */
   secondFactor?: SecondFactorUse;
+  /** The caller's address as the service saw it (behind the gateway: its x-forwarded-for); the audit trail records it. */
+  ip?: string;
 }
 
 export interface AccessClaims {
@@ -228,4 +230,9 @@ export function requireRole(roles: readonly Role[] = [], opts: { kind?: Principa
     if (opts.kind && p.kind !== opts.kind) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
     if (roles.length > 0 && !p.roles.some((r) => roles.includes(r))) throw new AppError('FORBIDDEN', MESSAGES.noAccessToArea);
   };
+}
+
+/** The envelope's actor for a person's action: id, name and address, so the audit trail can say who and from where. */
+export function auditActor(p: Principal): Actor {
+  return { kind: p.kind, id: p.id, ...(p.name ? { name: p.name } : {}), ...(p.ip ? { ip: p.ip } : {}) };
 }

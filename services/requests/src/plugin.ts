@@ -1,6 +1,7 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
 import { subscribeDirectory } from './consumers/directory.js';
+import { subscribeSubjectAccess } from './consumers/subject-access.js';
 import { ensureTemplates } from './db/queries.js';
 import { SCHEMA } from './db/schema.js';
 import { defaultTemplates } from './domain/default-templates.js';
@@ -34,6 +35,7 @@ export async function requestsPlugin(app: App, opts: RequestsPluginOptions) {
     publicUrl: runtime.publicUrl,
   };
   await subscribeDirectory(runtime);
+  await subscribeSubjectAccess(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

@@ -7,7 +7,9 @@ import {
   formatDate,
   formatDateTime,
   formatGBP,
+  hasPermission,
   type ClientRecord,
+  type Role,
   type Deadline,
   type SubscriptionStatus,
 } from '@countinghouse/proto';
@@ -29,6 +31,8 @@ import { DocumentUploader } from '../documents';
 import { MessageThread } from '../requests/MessageThread';
 import { useUnreadThreadsQuery } from '../requests/api';
 import { useClientCommunicationsQuery, useRecordQuery } from './api';
+import { useMeQuery } from '../auth/api';
+import { AuditTrail } from '../records/AuditTrail';
 import { IdentifiersCard } from './IdentifiersCard';
 import { TasksTable } from './TasksTable';
 import { ClientTimeline } from './ClientTimeline';
@@ -109,6 +113,11 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
   const deadlineId = search.get('deadline');
   // The thread is marked read when opened, so its unread count comes from the practice's unread list.
   const unread = useUnreadThreadsQuery({ realm }).data?.threads.find((t) => t.client_id === client.id)?.unread ?? 0;
+  // The Audit tab (issue 34): the admin session holds every permission; a person by their roles.
+  const me = useMeQuery(undefined, { skip: realm !== 'user' });
+  const roles: readonly Role[] = realm === 'user' ? (me.data?.roles ?? []) : ['admin'];
+  const canAudit = hasPermission(roles, 'audit');
+  const canExport = hasPermission(roles, 'audit.export');
 
   const tabs = [
     { key: 'overview', label: 'Overview', children: <Overview record={record} realm={realm} /> },
@@ -149,6 +158,20 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
     { key: 'letter', label: 'Engagement letter', children: <ClientLettersView clientId={client.id} realm={letterRealm} /> },
     { key: 'communications', label: 'Communications', children: <CommunicationsTab clientId={client.id} realm={realm} /> },
     { key: 'billing', label: 'Billing', children: <BillingTab client={client} /> },
+    ...(canAudit
+      ? [
+          {
+            key: 'audit',
+            label: 'Audit',
+            children: lazy(
+              <Flex vertical gap={8}>
+                <AuditTrail clientId={client.id} realm={realm} canExport={canExport} />
+                {realm === 'admin' && <ButtonLink to="/admin/audit">The whole practice's audit trail</ButtonLink>}
+              </Flex>,
+            ),
+          },
+        ]
+      : []),
   ];
 
   return (

@@ -14,6 +14,7 @@ export const RECORD_TABS = [
   'letter',
   'communications',
   'billing',
+  'audit',
 ] as const;
 export type RecordTab = (typeof RECORD_TABS)[number];
 

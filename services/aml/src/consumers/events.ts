@@ -3,6 +3,7 @@ import { AML_EVIDENCE_DOCUMENT_TYPE } from '@countinghouse/proto';
 import { ensureFile, saveCompanyPeople, saveEvidenceDocument, upsertDirectory } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { londonToday } from '../domain/dates.js';
+import { eraseForRetention } from '../use-cases/retention.js';
 import { syncCompanyPeople } from '../use-cases/sync-companies-house.js';
 
 export const AML_CONSUMER = 'aml.events';
@@ -60,5 +61,17 @@ export async function subscribeAmlEvents(runtime: Runtime): Promise<void> {
         }
       }
     },
+  });
+}
+
+export const AML_RETENTION_CONSUMER = 'aml.retention';
+
+/** records.erase_requested (issue 34): the client's AML file goes when the retention schedule says so. */
+export async function subscribeAmlRetention(runtime: Runtime, today: () => string): Promise<void> {
+  await subscribe(runtime, {
+    group: AML_RETENTION_CONSUMER,
+    schema: SCHEMA,
+    types: ['records.erase_requested'],
+    handler: async (event, tx) => eraseForRetention(tx, today(), event.data, event.actor),
   });
 }

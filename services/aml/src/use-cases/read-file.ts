@@ -1,4 +1,4 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, auditActor, enqueueEvent, type Principal } from '@countinghouse/kit';
 import { AML_MESSAGES, type AmlFile, type AmlVersion, type VersionState } from '@countinghouse/proto';
 import {
   addAudit,
@@ -19,6 +19,7 @@ import { enGb } from '../domain/dates.js';
 import { RETURN_DETAIL_PREFIX } from '../domain/returns.js';
 import { retentionVerdict } from '../domain/retention.js';
 import { amlStatus, isOutstanding } from '../domain/status.js';
+import { SCHEMA } from '../db/schema.js';
 import type { AmlDeps } from './deps.js';
 
 /** The client, if the principal may see its file; 404 otherwise (ids cannot be probed), 403 for no AML access at all. */
@@ -58,7 +59,17 @@ async function filenamesOf(db: Exec, clientId: string): Promise<Map<string, stri
 export async function getFile(deps: AmlDeps, p: Principal, clientId: string): Promise<AmlFile> {
   const client = await visibleClient(deps.db, p, clientId);
   const today = deps.today();
-  await addAudit(deps.db, { clientId, version: null, action: 'view', detail: 'Viewed the file', actorId: p.id, actorName: actorName(p) });
+  await deps.db.transaction(async (tx) => {
+    await addAudit(tx, { clientId, version: null, action: 'view', detail: 'Viewed the file', actorId: p.id, actorName: actorName(p) });
+    // The practice-wide audit trail (records service, issue 34) records it too, with the address.
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'aml.record_viewed',
+      { clientId, record: 'aml_file', recordId: null, label: 'AML file' },
+      { actor: auditActor(p), key: clientId },
+    );
+  });
   return readWholeFile(deps.db, p, client, today);
 }
 

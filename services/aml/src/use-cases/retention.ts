@@ -1,5 +1,5 @@
 import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
-import { AML_MESSAGES, type DeletableList, type DeleteFileInput, type DeletionList } from '@countinghouse/proto';
+import { AML_MESSAGES, type Actor, type DeletableList, type DeleteFileInput, type DeletionList } from '@countinghouse/proto';
 import {
   deleteFile,
   deletionList,
@@ -9,6 +9,7 @@ import {
   readFile,
   recordDeletion,
   allVersions,
+  type Exec,
 } from '../db/queries.js';
 import { listAcspRecords } from '../db/acsp.js';
 import { SCHEMA } from '../db/schema.js';
@@ -73,28 +74,81 @@ export async function deleteAmlFile(deps: AmlDeps, p: Principal, clientId: strin
       { path: 'confirm_client_name', message: AML_MESSAGES.confirmNameMismatch },
     ]);
   await deps.db.transaction(async (tx) => {
-    await readFile(tx, clientId, { lock: true });
-    const fromVersions = (await allVersions(tx, clientId)).flatMap((v) =>
-      v.content.people.flatMap((x) => x.evidence.map((e) => e.document_id)),
-    );
-    const announced = (await evidenceDocumentsOf(tx, clientId)).map((d) => d.documentId);
-    // Identity documents an ACSP verification record still rests on are kept for its seven years (the
-    // record and its evidence outlive the AML file's five).
-    const today = deps.today();
-    const heldByAcsp = new Set(
-      (await listAcspRecords(tx, clientId)).filter((r) => !acspDeletable(r.verifiedOn, today)).flatMap((r) => r.evidenceDocumentIds),
-    );
-    const documentIds = [...new Set([...announced, ...fromVersions])].filter((id) => !heldByAcsp.has(id));
-    await deleteFile(tx, clientId);
-    await recordDeletion(tx, {
-      clientId,
+    await removeFile(tx, deps.today(), clientId, {
       clientName: client.companyName,
       relationshipEndedOn: client.relationshipEndedOn!,
       deletedBy: p.id,
       deletedByName: actorName(p),
-      evidenceDocuments: documentIds.length,
+      actor: { kind: p.kind, id: p.id },
     });
-    await enqueueEvent(tx, SCHEMA, 'aml.file_deleted', { clientId, documentIds }, { actor: { kind: p.kind, id: p.id }, key: clientId });
   });
   return { success: true, message: AML_MESSAGES.deleted };
+}
+
+/**
+ * Delete a client's file in the caller's transaction: its versions, audit, evidence list; the deletion is
+ * recorded and announced (aml.file_deleted: documents removes the evidence files). Identity documents an
+ * ACSP verification record still rests on are kept for its seven years (they outlive the file's five).
+ * Returns what went, for the retention report.
+ */
+export async function removeFile(
+  tx: Exec,
+  today: string,
+  clientId: string,
+  o: { clientName: string; relationshipEndedOn: string; deletedBy: string; deletedByName: string; actor: Actor },
+): Promise<{ versions: number; documentIds: string[] }> {
+  await readFile(tx, clientId, { lock: true });
+  const versions = await allVersions(tx, clientId);
+  const fromVersions = versions.flatMap((v) => v.content.people.flatMap((x) => x.evidence.map((e) => e.document_id)));
+  const announced = (await evidenceDocumentsOf(tx, clientId)).map((d) => d.documentId);
+  const heldByAcsp = new Set(
+    (await listAcspRecords(tx, clientId)).filter((r) => !acspDeletable(r.verifiedOn, today)).flatMap((r) => r.evidenceDocumentIds),
+  );
+  const documentIds = [...new Set([...announced, ...fromVersions])].filter((id) => !heldByAcsp.has(id));
+  await deleteFile(tx, clientId);
+  await recordDeletion(tx, {
+    clientId,
+    clientName: o.clientName,
+    relationshipEndedOn: o.relationshipEndedOn,
+    deletedBy: o.deletedBy,
+    deletedByName: o.deletedByName,
+    evidenceDocuments: documentIds.length,
+  });
+  await enqueueEvent(tx, SCHEMA, 'aml.file_deleted', { clientId, documentIds }, { actor: o.actor, key: clientId });
+  return { versions: versions.length, documentIds };
+}
+
+/**
+ * records.erase_requested for an AML file (issue 34: the retention schedule, at least MLR 2017 reg. 40's
+ * five years after the relationship ends): the file goes as an administrator's deletion would, and the
+ * answer (aml.records_erased) commits with it. No file: an empty answer.
+ */
+export async function eraseForRetention(tx: Exec, today: string, d: { runId: string; clientId: string; recordType: string }, actor: Actor) {
+  if (d.recordType !== 'aml_file') return;
+  const client = await directoryEntry(tx, d.clientId);
+  const file = client ? await readFile(tx, d.clientId) : null;
+  let items: Array<{ id: string; label: string; files: number }> = [];
+  if (client && file) {
+    const removed = await removeFile(tx, today, d.clientId, {
+      clientName: client.companyName,
+      relationshipEndedOn: client.relationshipEndedOn ?? today,
+      deletedBy: 'retention',
+      deletedByName: 'Retention schedule',
+      actor,
+    });
+    items = [
+      {
+        id: d.clientId,
+        label: `AML file (${removed.versions} versions, ${removed.documentIds.length} evidence files)`,
+        files: removed.documentIds.length,
+      },
+    ];
+  }
+  await enqueueEvent(
+    tx,
+    SCHEMA,
+    'aml.records_erased',
+    { runId: d.runId, clientId: d.clientId, recordType: 'aml_file', items },
+    { actor, key: d.clientId },
+  );
 }

@@ -153,6 +153,7 @@ export async function publishClientUpserted(tx: Db, row: ClientRow, actor: Actor
       companyName: row.companyName,
       contactName: row.contactName,
       contactEmail: row.contactEmail,
+      contactPhone: row.contactPhone,
       packageName: row.packageName,
       monthlyFee: Number(row.monthlyFee),
       subscriptionStatus: row.subscriptionStatus,

@@ -1,4 +1,4 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
 import {
   CLIENT_PROFILE_MESSAGES,
   isClientProfileComplete,
@@ -11,7 +11,7 @@ import {
 } from '@countinghouse/proto';
 import { insertClient, listClients, lockClientByUserId, updateClient } from '../db/clients.js';
 import { getClient, getClientByUserId, isActiveMember, publishClientUpserted, toClient } from '../db/queries.js';
-import type { clients } from '../db/schema.js';
+import { SCHEMA, type clients } from '../db/schema.js';
 import { insertTimelineEntry } from '../db/workspace.js';
 import { scopeOf } from '../domain/access.js';
 import { checkProfile } from '../domain/client-profile.js';
@@ -73,6 +73,14 @@ export async function getClientFor(deps: CrmDeps, principal: Principal, id: stri
   const c = await getClient(deps.db, id);
   const s = scopeOf(principal);
   if (!c || (s.kind === 'accountant' && c.assigned_accountant_id !== s.userId)) throw new AppError('NOT_FOUND', CLIENT_MESSAGES.notFound);
+  // A view of the client record is audited (issue 34): who, when, from where.
+  await enqueueEvent(
+    deps.db,
+    SCHEMA,
+    'crm.record_viewed',
+    { clientId: c.id, record: 'client_record', recordId: null, label: c.company_name },
+    { actor: actorOf(principal), key: c.id },
+  );
   return c;
 }
 

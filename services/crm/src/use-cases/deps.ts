@@ -1,4 +1,4 @@
-import { AppError, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
+import { AppError, auditActor, pgErrorCode, type Db, type Principal } from '@countinghouse/kit';
 import type { Actor } from '@countinghouse/proto';
 
 /** What crm's use cases need: its database (events go through the outbox in the same transactions). */
@@ -8,8 +8,9 @@ export interface CrmDeps {
   today?: () => string;
 }
 
+/** Who acted, by name and from which address (the audit trail, issue 34). */
 export function actorOf(p: Principal): Actor {
-  return { kind: p.kind, id: p.id };
+  return auditActor(p);
 }
 
 /** Unique and foreign-key violations that reach the database are the caller's mistake, not ours. */

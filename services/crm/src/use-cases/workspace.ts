@@ -58,6 +58,14 @@ export async function visibleClient(deps: CrmDeps, p: Principal, clientId: strin
 
 export async function getClientRecord(deps: CrmDeps, p: Principal, clientId: string): Promise<ClientRecord> {
   const c = await visibleClient(deps, p, clientId);
+  // Opening the client record is audited (issue 34): who, when, from where.
+  await enqueueEvent(
+    deps.db,
+    SCHEMA,
+    'crm.record_viewed',
+    { clientId, record: 'client_record', recordId: null, label: c.company_name },
+    { actor: actorOf(p), key: clientId },
+  );
   const [identifiers, badges, openTasks, entries] = await Promise.all([
     readIdentifiers(deps.db, clientId),
     readSignals(deps.db, clientId),

@@ -1,7 +1,8 @@
-import { AppError, type Principal } from '@countinghouse/kit';
-import { LIMITS } from '@countinghouse/proto';
+import { AppError, auditActor, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AML_EVIDENCE_DOCUMENT_TYPE, LIMITS } from '@countinghouse/proto';
 import { findDocument, logAccess, type DocumentRow } from '../db/queries.js';
 import { checkViewLink, signViewLink } from '../domain/signed-links.js';
+import { SCHEMA } from '../db/schema.js';
 import type { DocumentStorage } from '../storage/storage.js';
 import type { DocumentsDeps, RequestOrigin } from './deps.js';
 import { documentNotFound, findVisibleDocument } from './read-documents.js';
@@ -12,6 +13,21 @@ export function who(p: Principal) {
 
 function isMissingFile(err: unknown): boolean {
   return err instanceof Error && 'code' in err && err.code === 'ENOENT';
+}
+
+/**
+ * The practice-wide audit trail records every view and download (issue 34), with the address; identity
+ * documents (AML evidence, an identity document) are named as such.
+ */
+async function recordViewed(deps: DocumentsDeps, p: Principal, row: DocumentRow) {
+  const identity = row.document_type === AML_EVIDENCE_DOCUMENT_TYPE || row.document_type === 'identity_document';
+  await enqueueEvent(
+    deps.db,
+    SCHEMA,
+    'documents.record_viewed',
+    { clientId: row.client_id, record: identity ? 'identity_documents' : 'document', recordId: row.id, label: row.filename.slice(0, 200) },
+    { actor: auditActor(p), key: row.client_id },
+  );
 }
 
 /** The stored file of a document; 410 when it is gone from storage. */
@@ -31,6 +47,7 @@ export async function requestViewLink(deps: DocumentsDeps, principal: Principal,
   const sig = signViewLink(deps.linkSecret, row.id, exp);
   // The link is opened without a session; handing it out is the act that is logged.
   await logAccess(deps.db, { documentId: row.id, action: 'view', principal: who(principal), ...input.origin });
+  await recordViewed(deps, principal, row);
   return { url: `/api/documents/files/${row.id}?exp=${exp}&sig=${sig}`, expires_at: new Date(exp * 1000).toISOString() };
 }
 
@@ -39,6 +56,7 @@ export async function downloadDocument(deps: DocumentsDeps, principal: Principal
   const row = await findVisibleDocument(deps, principal, input.id);
   const file = await openFile(deps.storage, row);
   await logAccess(deps.db, { documentId: row.id, action: 'download', principal: who(principal), ...input.origin });
+  await recordViewed(deps, principal, row);
   return { row, file };
 }
 

@@ -1,0 +1,218 @@
+import type { DbOrTx } from '@countinghouse/kit';
+import type { RetentionRecordType } from '@countinghouse/proto';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { VIEW_EVENTS } from '../domain/summary.js';
+import {
+  auditEntries,
+  clientRetention,
+  fieldHashes,
+  retentionAnswers,
+  retentionReport,
+  retentionRules,
+  retentionRuns,
+  sarFiles,
+  sarRequests,
+} from './schema.js';
+
+export type AuditRow = typeof auditEntries.$inferSelect;
+export type NewAuditRow = typeof auditEntries.$inferInsert;
+
+/** Serialise appends to one chain (two events of one client at once must not take the same seq). */
+export async function lockChain(tx: DbOrTx, chain: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'records-audit:' + chain}))`);
+}
+
+export async function lastOfChain(tx: DbOrTx, chain: string): Promise<{ seq: number; hash: string } | null> {
+  const rows = await tx
+    .select({ seq: auditEntries.seq, hash: auditEntries.hash })
+    .from(auditEntries)
+    .where(eq(auditEntries.chain, chain))
+    .orderBy(desc(auditEntries.seq))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function insertAudit(tx: DbOrTx, row: NewAuditRow): Promise<void> {
+  await tx.insert(auditEntries).values(row).onConflictDoNothing({ target: auditEntries.eventId });
+}
+
+export interface AuditFilter {
+  clientId?: string;
+  actorId?: string;
+  kind?: 'views' | 'changes';
+  from?: string;
+  to?: string;
+}
+
+function auditWhere(f: AuditFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.clientId) parts.push(eq(auditEntries.clientId, f.clientId));
+  if (f.actorId) parts.push(eq(auditEntries.actorId, f.actorId));
+  if (f.kind === 'views') parts.push(inArray(auditEntries.action, [...VIEW_EVENTS]));
+  if (f.kind === 'changes') parts.push(notInArray(auditEntries.action, [...VIEW_EVENTS]));
+  // from/to are London days: from its midnight to the next day's.
+  if (f.from) parts.push(gte(auditEntries.occurredAt, sql`(${f.from}::date::timestamp at time zone 'Europe/London')`));
+  if (f.to) parts.push(lt(auditEntries.occurredAt, sql`((${f.to}::date + 1)::timestamp at time zone 'Europe/London')`));
+  return parts.length ? and(...parts) : undefined;
+}
+
+export async function findAudit(db: DbOrTx, f: AuditFilter, page: { limit: number; offset: number }) {
+  const where = auditWhere(f);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(auditEntries)
+      .where(where)
+      .orderBy(desc(auditEntries.occurredAt), desc(auditEntries.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(auditEntries).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function chainRows(db: DbOrTx, chain: string): Promise<AuditRow[]> {
+  return db.select().from(auditEntries).where(eq(auditEntries.chain, chain)).orderBy(asc(auditEntries.seq));
+}
+
+export async function readFieldHashes(tx: DbOrTx, clientId: string): Promise<Map<string, string>> {
+  const rows = await tx.select().from(fieldHashes).where(eq(fieldHashes.clientId, clientId));
+  return new Map(rows.map((r) => [r.field, r.hash]));
+}
+
+export async function writeFieldHashes(tx: DbOrTx, clientId: string, hashes: ReadonlyMap<string, string>): Promise<void> {
+  if (hashes.size === 0) return;
+  await tx
+    .insert(fieldHashes)
+    .values([...hashes].map(([field, hash]) => ({ clientId, field, hash })))
+    .onConflictDoUpdate({ target: [fieldHashes.clientId, fieldHashes.field], set: { hash: sql`excluded.hash` } });
+}
+
+export type ClientRetentionRow = typeof clientRetention.$inferSelect;
+
+export async function readClientRetention(db: DbOrTx, clientId: string, o: { lock?: boolean } = {}) {
+  const q = db.select().from(clientRetention).where(eq(clientRetention.clientId, clientId));
+  const rows = o.lock ? await q.for('update') : await q;
+  return rows[0] ?? null;
+}
+
+export async function upsertClientRetention(tx: DbOrTx, row: typeof clientRetention.$inferInsert): Promise<void> {
+  const { clientId: _id, ...set } = row;
+  await tx
+    .insert(clientRetention)
+    .values(row)
+    .onConflictDoUpdate({ target: clientRetention.clientId, set: { ...set, updatedAt: new Date() } });
+}
+
+/** Clients whose records may have run out: ended relationships, and everyone when a rule runs from the record's date. */
+export async function retentionCandidates(db: DbOrTx, everyone: boolean): Promise<ClientRetentionRow[]> {
+  const q = db.select().from(clientRetention);
+  return everyone ? q : q.where(sql`${clientRetention.relationshipEndedOn} is not null`);
+}
+
+export async function readRules(db: DbOrTx) {
+  return db.select().from(retentionRules);
+}
+
+export async function writeRule(tx: DbOrTx, row: typeof retentionRules.$inferInsert) {
+  const { recordType: _t, ...set } = row;
+  const [saved] = await tx
+    .insert(retentionRules)
+    .values(row)
+    .onConflictDoUpdate({ target: retentionRules.recordType, set: { ...set, updatedAt: new Date() } })
+    .returning();
+  return saved!;
+}
+
+export async function insertRun(tx: DbOrTx, row: typeof retentionRuns.$inferInsert) {
+  const [saved] = await tx.insert(retentionRuns).values(row).returning();
+  return saved!;
+}
+
+export async function recentRuns(db: DbOrTx, limit: number) {
+  return db.select().from(retentionRuns).orderBy(desc(retentionRuns.startedAt)).limit(limit);
+}
+
+export async function reportOf(db: DbOrTx, runIds: string[]) {
+  if (runIds.length === 0) return [];
+  return db.select().from(retentionReport).where(inArray(retentionReport.runId, runIds)).orderBy(asc(retentionReport.id));
+}
+
+export async function answersOf(db: DbOrTx, runIds: string[]) {
+  if (runIds.length === 0) return [];
+  return db.select().from(retentionAnswers).where(inArray(retentionAnswers.runId, runIds));
+}
+
+/** A service's answer: its removed items join the run's report, once per run, client and record type. */
+export async function recordErased(
+  tx: DbOrTx,
+  a: {
+    runId: string;
+    clientId: string;
+    recordType: RetentionRecordType;
+    service: string;
+    items: Array<{ id: string; label: string; files: number }>;
+    at: Date;
+  },
+): Promise<void> {
+  const inserted = await tx
+    .insert(retentionAnswers)
+    .values({
+      runId: a.runId,
+      clientId: a.clientId,
+      recordType: a.recordType,
+      service: a.service,
+      filesDeleted: a.items.reduce((n, i) => n + i.files, 0),
+      items: a.items.length,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted.length === 0 || a.items.length === 0) return;
+  await tx.insert(retentionReport).values(
+    a.items.map((i) => ({
+      runId: a.runId,
+      clientId: a.clientId,
+      recordType: a.recordType,
+      itemId: i.id,
+      label: i.label,
+      filesDeleted: i.files,
+      erasedAt: a.at,
+    })),
+  );
+}
+
+export type SarRow = typeof sarRequests.$inferSelect;
+
+export async function insertSar(tx: DbOrTx, row: typeof sarRequests.$inferInsert) {
+  const [saved] = await tx.insert(sarRequests).values(row).returning();
+  return saved!;
+}
+
+export async function readSar(db: DbOrTx, id: string, o: { lock?: boolean } = {}): Promise<SarRow | null> {
+  const q = db.select().from(sarRequests).where(eq(sarRequests.id, id));
+  const rows = o.lock ? await q.for('update') : await q;
+  return rows[0] ?? null;
+}
+
+/** The list, without the archives themselves. */
+export async function listSars(db: DbOrTx) {
+  const { archive: _a, ...cols } = getTableColumns(sarRequests);
+  return db.select(cols).from(sarRequests).orderBy(desc(sarRequests.createdAt)).limit(200);
+}
+
+export async function updateSar(tx: DbOrTx, id: string, set: Partial<typeof sarRequests.$inferInsert>) {
+  await tx.update(sarRequests).set(set).where(eq(sarRequests.id, id));
+}
+
+export async function addSarFiles(tx: DbOrTx, requestId: string, files: Array<{ path: string; content: Buffer }>) {
+  if (files.length) await tx.insert(sarFiles).values(files.map((f) => ({ requestId, ...f })));
+}
+
+export async function takeSarFiles(tx: DbOrTx, requestId: string) {
+  return tx.delete(sarFiles).where(eq(sarFiles.requestId, requestId)).returning({ path: sarFiles.path, content: sarFiles.content });
+}
+
+/** Audit entries of one person's own actions (the archive's audit part). */
+export async function auditByActor(db: DbOrTx, actorId: string) {
+  return db.select().from(auditEntries).where(eq(auditEntries.actorId, actorId)).orderBy(asc(auditEntries.occurredAt)).limit(50_000);
+}

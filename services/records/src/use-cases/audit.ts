@@ -1,0 +1,144 @@
+import { AppError, type DbOrTx } from '@countinghouse/kit';
+import {
+  AUDIT_MESSAGES,
+  type AuditList,
+  type AuditQuery,
+  type AuditRecord,
+  type ChainCheck,
+  type EventEnvelope,
+} from '@countinghouse/proto';
+import {
+  chainRows,
+  findAudit,
+  insertAudit,
+  lastOfChain,
+  lockChain,
+  readFieldHashes,
+  writeFieldHashes,
+  type AuditRow,
+} from '../db/queries.js';
+import { GENESIS_HASH, hashEntry, PRACTICE_CHAIN, verifyChain, type ChainedContent } from '../domain/chain.js';
+import { clientChangeSummary, clientFieldHashes, describe, type AuditedEvent } from '../domain/summary.js';
+import type { RecordsDeps } from './deps.js';
+
+type Audited = EventEnvelope<unknown> & { type: AuditedEvent };
+
+/**
+ * Append one event to its client's chain, in the consumer's transaction: who (the envelope's actor),
+ * when (occurredAt), from where (the actor's address), what (a summary without content). A
+ * crm.client_upserted that changed nothing (a re-publish) adds no entry.
+ */
+export async function appendAudit(tx: DbOrTx, e: Audited): Promise<void> {
+  let clientId: string | null;
+  let summary: string | null;
+  if (e.type === 'crm.client_upserted') {
+    const data = e.data as Parameters<typeof clientFieldHashes>[0];
+    clientId = data.clientId;
+    await lockChain(tx, clientId);
+    const before = await readFieldHashes(tx, clientId);
+    const after = clientFieldHashes(data);
+    summary = clientChangeSummary(before, after);
+    await writeFieldHashes(tx, clientId, after);
+  } else {
+    ({ clientId, summary } = describe(e as Audited & { type: Exclude<AuditedEvent, 'crm.client_upserted'> }));
+  }
+  if (summary === null) return;
+  const chain = clientId ?? PRACTICE_CHAIN;
+  await lockChain(tx, chain);
+  const last = await lastOfChain(tx, chain);
+  const content: ChainedContent = {
+    chain,
+    seq: (last?.seq ?? 0) + 1,
+    clientId,
+    eventId: e.id,
+    occurredAt: new Date(e.occurredAt).toISOString(),
+    actorKind: e.actor.kind,
+    actorId: e.actor.id,
+    actorName: e.actor.name ?? null,
+    ip: e.actor.ip ?? null,
+    action: e.type,
+    summary: summary.slice(0, 500),
+  };
+  const prevHash = last?.hash ?? GENESIS_HASH;
+  await insertAudit(tx, { ...content, occurredAt: new Date(content.occurredAt), prevHash, hash: hashEntry(prevHash, content) });
+}
+
+export function toAuditRecord(r: AuditRow): AuditRecord {
+  return {
+    id: String(r.id),
+    client_id: r.clientId,
+    seq: r.seq,
+    occurred_at: r.occurredAt.toISOString(),
+    actor_kind: r.actorKind,
+    actor_id: r.actorId,
+    actor_name: r.actorName,
+    ip: r.ip,
+    action: r.action,
+    summary: r.summary,
+    hash: r.hash,
+  };
+}
+
+/** A day that does not exist (2026-02-30) is the caller's mistake, not a database error. */
+function checkDays(q: { from?: string; to?: string }) {
+  for (const [path, day] of [
+    ['from', q.from],
+    ['to', q.to],
+  ] as const) {
+    const t = day ? Date.parse(`${day}T00:00:00Z`) : 0;
+    if (day && (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day))
+      throw new AppError('VALIDATION_FAILED', 'Enter a real date.', [{ path, message: 'Enter a real date.' }]);
+  }
+}
+
+export async function findAuditEntries(deps: RecordsDeps, q: AuditQuery): Promise<AuditList> {
+  checkDays(q);
+  const { rows, total } = await findAudit(
+    deps.db,
+    { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
+    { limit: q.page_size, offset: (q.page - 1) * q.page_size },
+  );
+  return { entries: rows.map(toAuditRecord), total, page: q.page, page_size: q.page_size };
+}
+
+/** The CSV export: at most this many rows (narrow the filters for more). */
+export const CSV_LIMIT = 50_000;
+
+const csvCell = (v: string | number | null) => {
+  const s = v === null ? '' : String(v);
+  // A leading =, +, - or @ would run as a formula in a spreadsheet (CSV injection): quote it as text.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export async function auditCsv(deps: RecordsDeps, q: Omit<AuditQuery, 'page' | 'page_size'>): Promise<string> {
+  checkDays(q);
+  const { rows } = await findAudit(
+    deps.db,
+    { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
+    { limit: CSV_LIMIT, offset: 0 },
+  );
+  const head = ['occurred_at', 'client_id', 'seq', 'actor_kind', 'actor_id', 'actor_name', 'ip', 'action', 'summary', 'hash'];
+  const lines = rows.map((r) => {
+    const a = toAuditRecord(r);
+    return [a.occurred_at, a.client_id, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash]
+      .map(csvCell)
+      .join(',');
+  });
+  return [head.join(','), ...lines].join('\r\n') + '\r\n';
+}
+
+/** Recompute a chain from its rows: an entry edited in the database (or removed from the middle) is found. */
+export async function checkChain(deps: RecordsDeps, clientId: string | null): Promise<ChainCheck> {
+  const chain = clientId ?? PRACTICE_CHAIN;
+  if (clientId === PRACTICE_CHAIN) throw new AppError('VALIDATION_FAILED', 'Not a client id.');
+  const rows = await chainRows(deps.db, chain);
+  const verdict = verifyChain(rows.map((r) => ({ ...r, occurredAt: r.occurredAt.toISOString() })));
+  return {
+    client_id: clientId,
+    entries: rows.length,
+    intact: verdict.intact,
+    broken_at_seq: verdict.brokenAtSeq,
+    message: verdict.intact ? AUDIT_MESSAGES.intact : AUDIT_MESSAGES.broken(verdict.brokenAtSeq),
+  };
+}

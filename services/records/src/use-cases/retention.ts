@@ -1,0 +1,194 @@
+import { AppError, auditActor, enqueueEvent, type Principal } from '@countinghouse/kit';
+import {
+  RETENTION_MINIMUMS,
+  londonDate,
+  type ClientRetention,
+  type ClientRetentionBody,
+  type RetentionRecordType,
+  type RetentionRuleBody,
+  type RetentionRun,
+  type RetentionSchedule,
+} from '@countinghouse/proto';
+import { randomUUID } from 'node:crypto';
+import {
+  answersOf,
+  insertRun,
+  readClientRetention,
+  readRules,
+  recentRuns,
+  reportOf,
+  retentionCandidates,
+  upsertClientRetention,
+  writeRule,
+  type ClientRetentionRow,
+} from '../db/queries.js';
+import { SCHEMA, type retentionRuns } from '../db/schema.js';
+import { decideExpired, effectiveRules, ruleProblem, type Rule } from '../domain/retention.js';
+import { SYSTEM_ACTOR, type RecordsDeps } from './deps.js';
+
+export async function getSchedule(deps: RecordsDeps): Promise<RetentionSchedule> {
+  const stored = await readRules(deps.db);
+  return {
+    rules: effectiveRules(stored).map((r) => {
+      const min = RETENTION_MINIMUMS[r.recordType];
+      const s = stored.find((x) => x.recordType === r.recordType);
+      return {
+        record_type: r.recordType,
+        label: min.label,
+        years: r.years,
+        trigger: r.trigger,
+        minimum_years: min.years,
+        minimum_trigger: min.trigger,
+        basis: min.basis,
+        updated_by_name: s?.updatedByName ?? null,
+        updated_at: s?.updatedAt.toISOString() ?? null,
+      };
+    }),
+  };
+}
+
+/** An administrator sets a record type's period and trigger, within the legal minimum. */
+export async function changeRule(deps: RecordsDeps, p: Principal, recordType: RetentionRecordType, body: RetentionRuleBody) {
+  const problem = ruleProblem(recordType, body.years, body.trigger);
+  if (problem) throw new AppError('VALIDATION_FAILED', problem, [{ path: 'years', message: problem }]);
+  await writeRule(deps.db, { recordType, years: body.years, trigger: body.trigger, updatedById: p.id, updatedByName: p.name || p.id });
+  return getSchedule(deps);
+}
+
+function toClientRetention(clientId: string, r: ClientRetentionRow | null): ClientRetention {
+  return {
+    client_id: clientId,
+    company_name: r?.companyName ?? null,
+    relationship_ended_on: r?.relationshipEndedOn ?? null,
+    legal_hold: r?.legalHold ?? false,
+    hold_reason: r?.holdReason ?? null,
+  };
+}
+
+export async function getClientRetention(deps: RecordsDeps, clientId: string): Promise<ClientRetention> {
+  return toClientRetention(clientId, await readClientRetention(deps.db, clientId));
+}
+
+/** The relationship's end date (by hand: crm's status no longer moves it) and the legal hold. */
+export async function changeClientRetention(deps: RecordsDeps, _p: Principal, clientId: string, b: ClientRetentionBody) {
+  await deps.db.transaction(async (tx) => {
+    const cur = await readClientRetention(tx, clientId, { lock: true });
+    await upsertClientRetention(tx, {
+      clientId,
+      companyName: cur?.companyName ?? null,
+      userId: cur?.userId ?? null,
+      status: cur?.status ?? null,
+      relationshipEndedOn: b.relationship_ended_on !== undefined ? b.relationship_ended_on : (cur?.relationshipEndedOn ?? null),
+      endedManually: b.relationship_ended_on !== undefined ? true : (cur?.endedManually ?? false),
+      legalHold: b.legal_hold ?? cur?.legalHold ?? false,
+      holdReason: b.hold_reason !== undefined ? b.hold_reason : (cur?.holdReason ?? null),
+    });
+  });
+  return getClientRetention(deps, clientId);
+}
+
+/**
+ * crm.client_upserted: a client whose subscription is cancelled has left (the relationship ends that
+ * day, as the AML file counts it); one who comes back has not. A date set by hand stays.
+ */
+export async function followClient(
+  tx: Parameters<typeof upsertClientRetention>[0],
+  d: { clientId: string; companyName: string; userId: string | null; subscriptionStatus: string },
+  occurredAt: string,
+) {
+  const cur = await readClientRetention(tx, d.clientId, { lock: true });
+  let ended = cur?.relationshipEndedOn ?? null;
+  if (!cur?.endedManually) {
+    if (d.subscriptionStatus === 'cancelled') ended ??= londonDate(new Date(occurredAt));
+    else ended = null;
+  }
+  await upsertClientRetention(tx, {
+    clientId: d.clientId,
+    companyName: d.companyName,
+    userId: d.userId,
+    status: d.subscriptionStatus,
+    relationshipEndedOn: ended,
+    endedManually: cur?.endedManually ?? false,
+    legalHold: cur?.legalHold ?? false,
+    holdReason: cur?.holdReason ?? null,
+  });
+}
+
+/**
+ * The retention run for a day: decide what has expired and, unless a dry run, ask each owning service
+ * to erase it (one records.erase_requested per client and record type, in the run's transaction). The
+ * services answer with <service>.records_erased, which fill the run's report.
+ */
+export async function runRetention(deps: RecordsDeps, o: { day?: string; dryRun: boolean; by?: Principal }): Promise<RetentionRun> {
+  const day = o.day ?? londonDate(deps.now());
+  const rules: Rule[] = effectiveRules(await readRules(deps.db));
+  const candidates = await retentionCandidates(
+    deps.db,
+    rules.some((r) => r.trigger === 'record_date'),
+  );
+  const decisions = decideExpired(
+    rules,
+    candidates.map((c) => ({
+      clientId: c.clientId,
+      companyName: c.companyName,
+      relationshipEndedOn: c.relationshipEndedOn,
+      legalHold: c.legalHold,
+    })),
+    day,
+  );
+  const id = randomUUID();
+  const actor = o.by ? auditActor(o.by) : SYSTEM_ACTOR;
+  const run = await deps.db.transaction(async (tx) => {
+    const saved = await insertRun(tx, {
+      id,
+      day,
+      dryRun: o.dryRun,
+      decisions: decisions.map((d) => ({
+        client_id: d.clientId,
+        company_name: d.companyName,
+        record_type: d.recordType,
+        recorded_before: d.recordedBefore,
+        reason: d.reason,
+      })),
+    });
+    if (!o.dryRun)
+      for (const d of decisions)
+        await enqueueEvent(
+          tx,
+          SCHEMA,
+          'records.erase_requested',
+          { runId: id, clientId: d.clientId, recordType: d.recordType, recordedBefore: d.recordedBefore },
+          { actor, key: d.clientId },
+        );
+    return saved;
+  });
+  deps.logger.info({ runId: id, day, dryRun: o.dryRun, decisions: decisions.length }, 'retention run');
+  return (await toRuns(deps, [run]))[0]!;
+}
+
+async function toRuns(deps: RecordsDeps, runs: Array<typeof retentionRuns.$inferSelect>): Promise<RetentionRun[]> {
+  const ids = runs.map((r) => r.id);
+  const [report, answers] = await Promise.all([reportOf(deps.db, ids), answersOf(deps.db, ids)]);
+  return runs.map((r) => ({
+    id: r.id,
+    day: r.day,
+    dry_run: r.dryRun,
+    started_at: r.startedAt.toISOString(),
+    decisions: r.decisions,
+    removed: report
+      .filter((x) => x.runId === r.id)
+      .map((x) => ({
+        client_id: x.clientId,
+        record_type: x.recordType,
+        item_id: x.itemId,
+        label: x.label,
+        files_deleted: x.filesDeleted,
+        erased_at: x.erasedAt.toISOString(),
+      })),
+    answered: answers.filter((a) => a.runId === r.id).length,
+  }));
+}
+
+export async function findRuns(deps: RecordsDeps) {
+  return { runs: await toRuns(deps, await recentRuns(deps.db, 20)) };
+}

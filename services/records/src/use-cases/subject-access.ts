@@ -1,0 +1,146 @@
+import { AppError, auditActor, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
+import {
+  SAR_MESSAGES,
+  SUBJECT_ACCESS_SERVICES,
+  londonDate,
+  type SubjectAccess,
+  type SubjectAccessBody,
+  type SubjectAccessList,
+} from '@countinghouse/proto';
+import { randomUUID } from 'node:crypto';
+import {
+  addSarFiles,
+  auditByActor,
+  insertSar,
+  listSars,
+  readClientRetention,
+  readSar,
+  takeSarFiles,
+  updateSar,
+  type SarRow,
+} from '../db/queries.js';
+import { SCHEMA } from '../db/schema.js';
+import { buildZip, dueOn } from '../domain/subject-access.js';
+import { toAuditRecord } from './audit.js';
+import type { RecordsDeps } from './deps.js';
+
+function toSubjectAccess(r: Omit<SarRow, 'archive'>, companyName: string | null): SubjectAccess {
+  return {
+    id: r.id,
+    client_id: r.clientId,
+    company_name: companyName,
+    user_id: r.userId,
+    person_name: r.personName,
+    requested_on: r.requestedOn,
+    due_on: r.dueOn,
+    status: r.status,
+    answered: r.answered.length,
+    expected: SUBJECT_ACCESS_SERVICES.length,
+    files: r.files,
+    requested_by_name: r.requestedByName,
+    downloaded_by_name: r.downloadedByName,
+    downloaded_at: r.downloadedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Log a subject-access request for a client user: its due date is fixed from the day it is logged, and
+ * every service holding their data is asked for its part (records.subject_access_requested).
+ */
+export async function logSubjectAccess(deps: RecordsDeps, p: Principal, b: SubjectAccessBody): Promise<SubjectAccess> {
+  const client = await readClientRetention(deps.db, b.client_id);
+  if (!client)
+    throw new AppError('VALIDATION_FAILED', SAR_MESSAGES.unknownClient, [{ path: 'client_id', message: SAR_MESSAGES.unknownClient }]);
+  const requestedOn = londonDate(deps.now());
+  const id = randomUUID();
+  const row = await deps.db.transaction(async (tx) => {
+    const saved = await insertSar(tx, {
+      id,
+      clientId: b.client_id,
+      userId: b.user_id,
+      personName: b.person_name.trim(),
+      requestedOn,
+      dueOn: dueOn(requestedOn),
+      status: 'gathering',
+      answered: [],
+      requestedById: p.id,
+      requestedByName: p.name || p.id,
+    });
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'records.subject_access_requested',
+      { requestId: id, clientId: b.client_id, userId: b.user_id },
+      { actor: auditActor(p), key: id },
+    );
+    return saved;
+  });
+  return toSubjectAccess(row, client.companyName);
+}
+
+export async function findSubjectAccess(deps: RecordsDeps): Promise<SubjectAccessList> {
+  const rows = await listSars(deps.db);
+  const names = new Map<string, string | null>();
+  for (const r of rows)
+    if (!names.has(r.clientId)) names.set(r.clientId, (await readClientRetention(deps.db, r.clientId))?.companyName ?? null);
+  return { requests: rows.map((r) => toSubjectAccess(r, names.get(r.clientId) ?? null)) };
+}
+
+/**
+ * A service's part: its files join the request; once every service has sent its last part, the archive
+ * is built (with the audit entries of the person's own actions and a README) and the parts dropped.
+ */
+export async function receivePart(
+  tx: DbOrTx,
+  service: string,
+  d: { requestId: string; files: Array<{ path: string; base64: string }>; last: boolean },
+  now: Date,
+): Promise<void> {
+  const sar = await readSar(tx, d.requestId, { lock: true });
+  if (!sar || sar.status !== 'gathering') return;
+  await addSarFiles(
+    tx,
+    sar.id,
+    d.files.map((f) => ({ path: `${service}/${f.path}`, content: Buffer.from(f.base64, 'base64') })),
+  );
+  if (!d.last || sar.answered.includes(service)) return;
+  const answered = [...sar.answered, service];
+  if (!SUBJECT_ACCESS_SERVICES.every((s) => answered.includes(s))) {
+    await updateSar(tx, sar.id, { answered });
+    return;
+  }
+  const parts = await takeSarFiles(tx, sar.id);
+  const audit = (await auditByActor(tx, sar.userId)).map(toAuditRecord);
+  const readme = [
+    `Subject-access request for ${sar.personName}`,
+    `Requested on ${sar.requestedOn}; due by ${sar.dueOn} (UK GDPR Art. 12(3): one month).`,
+    `Built on ${now.toISOString()}.`,
+    '',
+    'crm/: the business profile; documents/: documents you uploaded; engagement/: your engagement letters;',
+    'requests/: your secure messages; audit/: what you did in the portal (the audit trail).',
+  ].join('\n');
+  const files = [
+    { path: 'README.txt', content: Buffer.from(readme, 'utf8') },
+    ...parts,
+    { path: 'audit/entries.json', content: Buffer.from(JSON.stringify(audit, null, 2), 'utf8') },
+  ];
+  await updateSar(tx, sar.id, { answered, status: 'ready', files: files.length, archive: buildZip(files, now) });
+}
+
+/** The archive, once: the download is recorded (who, when) and the archive dropped. */
+export async function downloadSubjectAccess(deps: RecordsDeps, p: Principal, id: string): Promise<{ zip: Buffer; filename: string }> {
+  return deps.db.transaction(async (tx) => {
+    const sar = await readSar(tx, id, { lock: true });
+    if (!sar) throw new AppError('NOT_FOUND', SAR_MESSAGES.notFound);
+    if (sar.status === 'gathering') throw new AppError('CONFLICT', SAR_MESSAGES.notReady);
+    if (sar.status === 'downloaded' || !sar.archive) throw new AppError('CONFLICT', SAR_MESSAGES.downloaded);
+    await updateSar(tx, id, {
+      status: 'downloaded',
+      archive: null,
+      downloadedById: p.id,
+      downloadedByName: p.name || p.id,
+      downloadedAt: deps.now(),
+    });
+    return { zip: sar.archive, filename: `subject-access-${sar.requestedOn}-${sar.id.slice(0, 8)}.zip` };
+  });
+}
