@@ -146,7 +146,8 @@ export function hmrcClient(s: HmrcSettings, logger: Logger, record: (r: HmrcCall
         authorization: `Bearer ${o.accessToken}`,
         ...o.fraudHeaders,
       };
-      if (o.body !== undefined) headers['content-type'] = 'application/json';
+      // The Agent Authorisation API also requires Content-Type on its bodiless DELETE.
+      if (o.body !== undefined || o.method === 'DELETE') headers['content-type'] = 'application/json';
       const a = await send(o, `${s.baseUrl}${o.path}`, {
         method: o.method,
         headers,

@@ -176,11 +176,11 @@ async function accessToken(deps: MtdDeps): Promise<{ token: string; arn: string 
   if (c.accessExpiresAt && c.accessExpiresAt.getTime() - deps.now().getTime() > 5 * 60_000) {
     return { token: deps.cipher.decrypt(c.accessTokenEnc, GRANT_CONTEXT('access')), arn: c.arn };
   }
-  return deps.db.transaction(async (tx) => {
+  const result = await deps.db.transaction(async (tx) => {
     const locked = await lockConnection(tx);
-    if (!locked?.refreshTokenEnc) throw new AppError('CONFLICT', MTD_TEXTS.notConnected);
+    if (!locked?.refreshTokenEnc) return { refused: false as const, token: null, arn: null };
     if (locked.accessTokenEnc && locked.accessExpiresAt && locked.accessExpiresAt.getTime() - deps.now().getTime() > 5 * 60_000) {
-      return { token: deps.cipher.decrypt(locked.accessTokenEnc, GRANT_CONTEXT('access')), arn: locked.arn };
+      return { refused: false as const, token: deps.cipher.decrypt(locked.accessTokenEnc, GRANT_CONTEXT('access')), arn: locked.arn };
     }
     try {
       const t = await deps.hmrc.refresh(deps.cipher.decrypt(locked.refreshTokenEnc, GRANT_CONTEXT('refresh')));
@@ -190,15 +190,19 @@ async function accessToken(deps: MtdDeps): Promise<{ token: string; arn: string 
         accessExpiresAt: new Date(deps.now().getTime() + t.expiresIn * 1000),
         scope: t.scope,
       });
-      return { token: t.accessToken, arn: locked.arn };
+      return { refused: false as const, token: t.accessToken, arn: locked.arn };
     } catch (err) {
       if (err instanceof HmrcError && err.failure === 'invalid_grant') {
-        await markNeedsReconnect(deps);
-        throw new AppError('CONFLICT', MTD_TEXTS.needsReconnect);
+        // Marked in this transaction, which commits: HMRC refused the grant; a person must reconnect.
+        await saveConnection(tx, { needsReconnect: true });
+        return { refused: true as const, token: null, arn: null };
       }
       throw toAppError(err);
     }
   });
+  if (result.refused) throw new AppError('CONFLICT', MTD_TEXTS.needsReconnect);
+  if (!result.token) throw new AppError('CONFLICT', MTD_TEXTS.notConnected);
+  return { token: result.token, arn: result.arn };
 }
 
 async function markNeedsReconnect(deps: MtdDeps) {
