@@ -49,6 +49,7 @@ const AdminSettingsPage = lazyNamed(() => import('../features/settings/SettingsP
 const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'JobsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
+const MtdPage = lazyNamed(() => import('../features/mtd/MtdPage'), 'MtdPage');
 const AdminIdentityVerificationPage = lazyNamed(
   () => import('../features/identity-verification/IdentityVerificationPage'),
   'IdentityVerificationPage',
@@ -177,6 +178,7 @@ export const routes: RouteObject[] = [
           { path: 'jobs', element: <AdminJobsPage /> },
           { path: 'roles', element: <AdminRolesPage /> },
           { path: 'deadlines', element: <AdminDeadlinesPage /> },
+          { path: 'mtd', element: <MtdPage realm="admin" base="/admin" /> },
           { path: 'identity-verification', element: <AdminIdentityVerificationPage /> },
           { path: 'aml', element: <AdminAmlPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
@@ -198,6 +200,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <WorkMyWorkPage /> },
           { path: 'clients/:id', element: <WorkClientRecordPage /> },
+          { path: 'mtd', element: <MtdPage realm="user" base="/work" /> },
         ],
       },
       { path: '*', element: <NotFound /> },

@@ -8,7 +8,15 @@ const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof T
   Type.Union([s, Type.Null()]);
 const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
-export const MTD_ROUTES = { page: '/mtd', callback: '/api/integrations/mtd/callback' } as const;
+export const MTD_ROUTES = {
+  page: '/work/mtd',
+  callback: '/api/integrations/mtd/callback',
+  connection: '/api/integrations/mtd/connection',
+  arn: '/api/integrations/mtd/connection/arn',
+  connect: '/api/integrations/mtd/connect',
+  overview: '/api/integrations/mtd/overview',
+  client: (id: string) => `/api/integrations/mtd/clients/${encodeURIComponent(id)}`,
+} as const;
 
 /** A National Insurance number as HMRC's APIs take it (AA999999A; no spaces). */
 export const NINO_PATTERN = '^[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][0-9]{6}[A-D]$';
@@ -199,7 +207,9 @@ export const MtdUpdateFiguresSchema = Type.Object(
     periodEndDate: IsoDate,
     turnover: Type.Number({ minimum: 0, maximum: 99999999999.99 }),
     other: Type.Number({ minimum: 0, maximum: 99999999999.99 }),
-    expenses: Type.Partial(Type.Object(Object.fromEntries(MTD_EXPENSE_CATEGORIES.map((c) => [c, money])) as Record<MtdExpenseCategory, typeof money>)),
+    expenses: Type.Partial(
+      Type.Object(Object.fromEntries(MTD_EXPENSE_CATEGORIES.map((c) => [c, money])) as Record<MtdExpenseCategory, typeof money>),
+    ),
     device: MtdDeviceSchema,
   },
   { additionalProperties: false },

@@ -115,7 +115,8 @@ export function hmrcSettings(c: IntegrationsConfig, publicUrl: string): HmrcSett
     baseUrl: base,
     authUrl: `${base}/oauth/authorize`,
     tokenUrl: `${base}/oauth/token`,
-    scopes: 'read:sent-invitations write:sent-invitations write:cancel-invitations read:check-relationship read:self-assessment write:self-assessment',
+    scopes:
+      'read:sent-invitations write:sent-invitations write:cancel-invitations read:check-relationship read:self-assessment write:self-assessment',
     vendorPublicIp: c.HMRC_VENDOR_PUBLIC_IP,
     productName: c.HMRC_PRODUCT_NAME,
     productVersion: c.HMRC_PRODUCT_VERSION,

@@ -66,7 +66,12 @@ beforeAll(async () => {
     const form = new URLSearchParams(String(req.body));
     tokenGrants.push(form.get('grant_type') ?? '');
     if (form.get('grant_type') === 'refresh_token' && refuseRefresh) return reply.status(400).send({ error: 'invalid_grant' });
-    return { access_token: `hmrc-access-${tokenGrants.length}`, refresh_token: `hmrc-refresh-${tokenGrants.length}`, expires_in: 14400, scope: 'x' };
+    return {
+      access_token: `hmrc-access-${tokenGrants.length}`,
+      refresh_token: `hmrc-refresh-${tokenGrants.length}`,
+      expires_in: 14400,
+      scope: 'x',
+    };
   });
   proxy.all('/*', async (req, reply) => {
     const i = APIS.findIndex((a) => req.url.startsWith(a.prefix));
@@ -104,8 +109,17 @@ beforeAll(async () => {
   client = await makePerson(gw, 'sole.trader@example.co.uk', ['client']);
   clientId = (await upsertClient(gw, { userId: client.id, companyName: 'Jo Sole Trader', assignedAccountantId: accountant.id })).clientId;
   appUrl = await gw.app.listen({ port: 0, host: '127.0.0.1' });
-  await gw.kit.runtime.bus.subscribe({ group: 'test.mtd-events', topics: [TOPICS.integrations], handler: async (e) => void events.push(e) });
-  await waitFor(async () => (await gw.kit.runtime.pool.query('select 1 from integrations.client_directory where client_id = $1', [clientId])).rowCount, 'directory', 10_000, 25);
+  await gw.kit.runtime.bus.subscribe({
+    group: 'test.mtd-events',
+    topics: [TOPICS.integrations],
+    handler: async (e) => void events.push(e),
+  });
+  await waitFor(
+    async () => (await gw.kit.runtime.pool.query('select 1 from integrations.client_directory where client_id = $1', [clientId])).rowCount,
+    'directory',
+    10_000,
+    25,
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -160,9 +174,9 @@ describe('connection', () => {
     expect(back.pathname).toBe('/api/integrations/mtd/callback');
     const cb = await gw.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
     expect(cb.statusCode).toBe(302);
-    expect(cb.headers.location).toBe('/mtd?hmrc=connected');
+    expect(cb.headers.location).toBe('/work/mtd?hmrc=connected');
     // the state is single use
-    expect((await gw.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).headers.location).toBe('/mtd?hmrc=error');
+    expect((await gw.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).headers.location).toBe('/work/mtd?hmrc=error');
     expect((await api('GET', '/connection', staff)).json()).toMatchObject({ connected: true, needsReconnect: false });
     const { rows } = await gw.kit.runtime.pool.query('select access_token_enc, refresh_token_enc from integrations.hmrc_connection');
     expect(rows[0].access_token_enc).toMatch(/^v1\./);
@@ -175,7 +189,12 @@ describe('scope', () => {
   it('£31,000 for 2025-26 -> April 2027 list; £29,000 not; £21,000 for 2026-27 -> April 2028 list', async () => {
     const two = (await upsertClient(gw, { userId: null, companyName: 'Under Threshold', assignedAccountantId: accountant.id })).clientId;
     const three = (await upsertClient(gw, { userId: null, companyName: 'Landlord 2028', assignedAccountantId: null })).clientId;
-    await waitFor(async () => (await gw.kit.runtime.pool.query('select 1 from integrations.client_directory where client_id = $1', [three])).rowCount, 'dir', 10_000, 25);
+    await waitFor(
+      async () => (await gw.kit.runtime.pool.query('select 1 from integrations.client_directory where client_id = $1', [three])).rowCount,
+      'dir',
+      10_000,
+      25,
+    );
     expect((await api('POST', `/clients/${clientId}/income`, accountant, { taxYear: '2025-26', amount: 31_000 })).statusCode).toBe(201);
     expect((await api('POST', `/clients/${two}/income`, accountant, { taxYear: '2025-26', amount: 29_000 })).statusCode).toBe(201);
     expect((await api('POST', `/clients/${three}/income`, manager, { taxYear: '2026-27', amount: 21_000 })).statusCode).toBe(201);
@@ -241,7 +260,9 @@ describe('agent authorisation (Agent Authorisation API 2.0)', () => {
     invitationExample = 'responded';
     const ok = await api('POST', `/clients/${clientId}/authorisations/${authId}/check`, manager);
     expect(ok.json().status).toBe('Accepted');
-    expect((await api('GET', '/overview', manager)).json().clients.find((c: { clientId: string }) => c.clientId === clientId)).toMatchObject({
+    expect(
+      (await api('GET', '/overview', manager)).json().clients.find((c: { clientId: string }) => c.clientId === clientId),
+    ).toMatchObject({
       authorisationStatus: 'Accepted',
     });
   });
@@ -257,14 +278,18 @@ describe('obligations (Business Details 2.0, Obligations 3.0)', () => {
     expect(q1).toMatchObject({ dueDate: '2026-08-07', status: 'fulfilled', receivedDate: '2026-08-01', overdue: false });
     expect(rec.obligations.some((o) => o.kind === 'final_declaration')).toBe(true);
     const ev = await waitFor(
-      async () => events.find((e) => e.type === 'integrations.mtd_obligations_updated' && (e.data as { clientId: string }).clientId === clientId) ?? null,
+      async () =>
+        events.find((e) => e.type === 'integrations.mtd_obligations_updated' && (e.data as { clientId: string }).clientId === clientId) ??
+        null,
       'obligations event',
       10_000,
       25,
     );
     expect((ev.data as { obligations: unknown[] }).obligations).toHaveLength(rec.obligations.length);
     const o = (await api('GET', '/overview', manager)).json();
-    expect(o.obligations.find((x: { periodEndDate: string; clientId: string }) => x.clientId === clientId && x.periodEndDate === '2026-07-05')).toMatchObject({
+    expect(
+      o.obligations.find((x: { periodEndDate: string; clientId: string }) => x.clientId === clientId && x.periodEndDate === '2026-07-05'),
+    ).toMatchObject({
       quarter: 'Q1 2026-27',
       status: 'fulfilled',
     });
@@ -301,14 +326,22 @@ describe('quarterly cumulative update 2026-27 (Self Employment Business 5.0, Ind
     expect(changed.statusCode).toBe(409);
     expect(forwarded.length).toBe(sentBefore);
     // another accountant's client
-    expect((await api('POST', `/clients/${clientId}/updates`, otherAccountant, { ...figures, reviewHash, confirmed: true })).statusCode).toBe(403);
+    expect(
+      (await api('POST', `/clients/${clientId}/updates`, otherAccountant, { ...figures, reviewHash, confirmed: true })).statusCode,
+    ).toBe(403);
     const sent = await api('POST', `/clients/${clientId}/updates`, accountant, { ...figures, reviewHash, confirmed: true });
     expect(sent.statusCode, sent.body).toBe(201);
     expect(sent.json()).toMatchObject({ hmrcStatus: 204, taxYear: '2026-27', calculationId: 'f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c' });
     const put = forwarded.find((f) => f.method === 'PUT')!;
     expect(put).toMatchObject({ path: `/individuals/business/self-employment/${NINO}/XAIS12345678910/cumulative/2026-27`, status: 204 });
-    expect(forwarded.at(-1)).toMatchObject({ method: 'POST', path: `/individuals/calculations/${NINO}/self-assessment/2026-27/trigger/in-year`, status: 202 });
-    const { rows } = await gw.kit.runtime.pool.query('select body, hmrc_status from integrations.mtd_submissions where client_id = $1', [clientId]);
+    expect(forwarded.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/individuals/calculations/${NINO}/self-assessment/2026-27/trigger/in-year`,
+      status: 202,
+    });
+    const { rows } = await gw.kit.runtime.pool.query('select body, hmrc_status from integrations.mtd_submissions where client_id = $1', [
+      clientId,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].body).toEqual(body);
     expect((await record()).submissions[0]).toMatchObject({ hmrcStatus: 204, calculationId: 'f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c' });
@@ -335,7 +368,9 @@ describe('every request', () => {
   it('is recorded (method, masked path, status, correlation id), and no NINO or token reaches the logs', async () => {
     const { rows } = await gw.kit.runtime.pool.query('select method, path, status from integrations.hmrc_calls order by id');
     expect(rows.length).toBeGreaterThanOrEqual(forwarded.length);
-    expect(rows.some((r) => r.path === '/individuals/business/self-employment/{nino}/XAIS12345678910/cumulative/2026-27' && r.status === 204)).toBe(true);
+    expect(
+      rows.some((r) => r.path === '/individuals/business/self-employment/{nino}/XAIS12345678910/cumulative/2026-27' && r.status === 204),
+    ).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(NINO);
     const logs = gw.logs.join('\n');
     expect(logs).toContain('hmrc call');

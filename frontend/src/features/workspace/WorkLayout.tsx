@@ -81,6 +81,7 @@ export function WorkLayout() {
           <NavLink to="/work" end>
             My work
           </NavLink>
+          <NavLink to="/work/mtd">MTD</NavLink>
           {hasStaffPortalAccess(me.data) && <Link to="/staff/dashboard">Staff portal</Link>}
         </nav>
         <span>{firstNameOrEmail(me.data)}</span>

@@ -140,7 +140,11 @@ export async function insertCalculation(db: DbOrTx, row: typeof mtdCalculations.
 }
 
 export async function listSubmissions(db: DbOrTx, clientId: string) {
-  const subs = await db.select().from(mtdSubmissions).where(eq(mtdSubmissions.clientId, clientId)).orderBy(desc(mtdSubmissions.submittedAt));
+  const subs = await db
+    .select()
+    .from(mtdSubmissions)
+    .where(eq(mtdSubmissions.clientId, clientId))
+    .orderBy(desc(mtdSubmissions.submittedAt));
   const calcs = await db.select().from(mtdCalculations).where(eq(mtdCalculations.clientId, clientId));
   return subs.map((s) => ({ ...s, calculationId: calcs.find((c) => c.submissionId === s.id)?.calculationId ?? null }));
 }

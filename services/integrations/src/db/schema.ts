@@ -1,6 +1,19 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'integrations';
 export const integrations = pgSchema(SCHEMA);
@@ -218,7 +231,10 @@ export const mtdObligations = integrations.table(
     receivedDate: text('received_date'),
     refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('mtd_obligations_client_idx').on(t.clientId), check('mtd_obligations_kind_check', sql`${t.kind} in ('quarterly', 'final_declaration')`)],
+  (t) => [
+    index('mtd_obligations_client_idx').on(t.clientId),
+    check('mtd_obligations_kind_check', sql`${t.kind} in ('quarterly', 'final_declaration')`),
+  ],
 );
 
 /** Quarterly cumulative updates HMRC accepted: the exact body sent and HMRC's answer (the receipt). Never edited. */

@@ -72,23 +72,45 @@ export function fraudHeaders(b: BrowserData, s: ServerData): Record<FraudHeader,
     // "If you authenticate with username and password only, you will not be able to collect a value":
     // then the header is sent empty (getting-it-right: missing data).
     'Gov-Client-Multi-Factor': s.multiFactor
-      .map((f) => kv([['type', f.type], ['timestamp', `${f.at.toISOString().slice(0, 16)}Z`], ['unique-reference', f.reference]]))
+      .map((f) =>
+        kv([
+          ['type', f.type],
+          ['timestamp', `${f.at.toISOString().slice(0, 16)}Z`],
+          ['unique-reference', f.reference],
+        ]),
+      )
       .join(','),
     'Gov-Client-Public-IP': s.clientIp,
     'Gov-Client-Public-IP-Timestamp': s.collectedAt.toISOString(),
     'Gov-Client-Public-Port': String(s.clientPort),
     'Gov-Client-Screens': b.screens
-      .map((x) => kv([['width', x.width], ['height', x.height], ['scaling-factor', x.scalingFactor], ['colour-depth', x.colourDepth]]))
+      .map((x) =>
+        kv([
+          ['width', x.width],
+          ['height', x.height],
+          ['scaling-factor', x.scalingFactor],
+          ['colour-depth', x.colourDepth],
+        ]),
+      )
       .join(','),
     'Gov-Client-Timezone': utcOffset(b.utcOffsetMinutes),
     'Gov-Client-User-IDs': kv([[s.productName.toLowerCase().replace(/\s+/g, '-'), s.userId]]),
-    'Gov-Client-Window-Size': kv([['width', b.windowSize.width], ['height', b.windowSize.height]]),
-    'Gov-Vendor-Forwarded': kv([['by', vendorIp], ['for', s.clientIp]]),
+    'Gov-Client-Window-Size': kv([
+      ['width', b.windowSize.width],
+      ['height', b.windowSize.height],
+    ]),
+    'Gov-Vendor-Forwarded': kv([
+      ['by', vendorIp],
+      ['for', s.clientIp],
+    ]),
     // No licence keys on the originating device (a web app): sent empty (missing data, as the guide says).
     'Gov-Vendor-License-IDs': '',
     'Gov-Vendor-Product-Name': enc(s.productName),
     'Gov-Vendor-Public-IP': vendorIp,
-    'Gov-Vendor-Version': kv([[`${s.productName.toLowerCase().replace(/\s+/g, '-')}-web`, s.frontendVersion], [`${s.productName.toLowerCase().replace(/\s+/g, '-')}-server`, s.productVersion]]),
+    'Gov-Vendor-Version': kv([
+      [`${s.productName.toLowerCase().replace(/\s+/g, '-')}-web`, s.frontendVersion],
+      [`${s.productName.toLowerCase().replace(/\s+/g, '-')}-server`, s.productVersion],
+    ]),
   };
 }
 
@@ -123,7 +145,8 @@ const CHECKS: Record<FraudHeader, Check> = {
     for (const item of v.split(',')) {
       const m = keyValues(item);
       if (!m || !['TOTP', 'AUTH_CODE', 'OTHER'].includes(m.get('type') ?? '')) return 'type must be TOTP, AUTH_CODE or OTHER';
-      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/.test(m.get('timestamp') ?? '')) return 'timestamp must be yyyy-MM-ddThh:mmZ';
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/.test(m.get('timestamp') ?? ''))
+        return 'timestamp must be yyyy-MM-ddThh:mmZ';
       if (!m.get('unique-reference')) return 'unique-reference is required';
     }
     return null;
@@ -131,13 +154,16 @@ const CHECKS: Record<FraudHeader, Check> = {
   'Gov-Client-Public-IP': (v) => (publicIp(v) ? null : 'must be an IPv4 or IPv6 address'),
   'Gov-Client-Public-IP-Timestamp': (v) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(v) ? null : 'must be yyyy-MM-ddThh:mm:ss.sssZ',
-  'Gov-Client-Public-Port': (v) => (POSITIVE_INT.test(v) && Number(v) <= 65535 && v !== '80' && v !== '443' ? null : 'must be the client’s port (1-65535, not 80/443)'),
+  'Gov-Client-Public-Port': (v) =>
+    POSITIVE_INT.test(v) && Number(v) <= 65535 && v !== '80' && v !== '443' ? null : 'must be the client’s port (1-65535, not 80/443)',
   'Gov-Client-Screens': (v) => {
     for (const item of v.split(',')) {
       const m = keyValues(item);
       if (!m) return 'must be key-value lists';
-      for (const k of ['width', 'height', 'colour-depth']) if (!POSITIVE_INT.test(m.get(k) ?? '')) return `${k} must be a positive whole number`;
-      if (!/^\d+(\.\d+)?$/.test(m.get('scaling-factor') ?? '') || Number(m.get('scaling-factor')) <= 0) return 'scaling-factor must be a positive number';
+      for (const k of ['width', 'height', 'colour-depth'])
+        if (!POSITIVE_INT.test(m.get(k) ?? '')) return `${k} must be a positive whole number`;
+      if (!/^\d+(\.\d+)?$/.test(m.get('scaling-factor') ?? '') || Number(m.get('scaling-factor')) <= 0)
+        return 'scaling-factor must be a positive number';
     }
     return null;
   },
@@ -145,7 +171,9 @@ const CHECKS: Record<FraudHeader, Check> = {
   'Gov-Client-User-IDs': (v) => (keyValues(v)?.size ? null : 'must be a key-value structure of user identifiers'),
   'Gov-Client-Window-Size': (v) => {
     const m = keyValues(v);
-    return m && POSITIVE_INT.test(m.get('width') ?? '') && POSITIVE_INT.test(m.get('height') ?? '') ? null : 'must be width=..&height=.. (positive whole numbers)';
+    return m && POSITIVE_INT.test(m.get('width') ?? '') && POSITIVE_INT.test(m.get('height') ?? '')
+      ? null
+      : 'must be width=..&height=.. (positive whole numbers)';
   },
   'Gov-Vendor-Forwarded': (v) => {
     for (const hop of v.split(',')) {

@@ -66,7 +66,9 @@ export function mtdScope(incomePence: Readonly<Record<string, number>>, exemptio
     mandatedFromDate: null,
     letter: null,
     exemptionReason: null,
-    reason: known.length ? `Qualifying income under the threshold in ${known.join(', ')}` : 'No qualifying income recorded for 2024-25 to 2026-27',
+    reason: known.length
+      ? `Qualifying income under the threshold in ${known.join(', ')}`
+      : 'No qualifying income recorded for 2024-25 to 2026-27',
   };
 }
 

@@ -88,7 +88,7 @@ export function hmrcClient(s: HmrcSettings, logger: Logger, record: (r: HmrcCall
       throw new HmrcError('unavailable', o.step);
     }
     const text = await res.text().catch(() => '');
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
@@ -102,15 +102,11 @@ export function hmrcClient(s: HmrcSettings, logger: Logger, record: (r: HmrcCall
   }
 
   async function tokens(step: string, form: Record<string, string>): Promise<HmrcTokens> {
-    const a = await send(
-      { step, method: 'POST', path: '/oauth/token', version: '', accessToken: '' },
-      s.tokenUrl,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(s.clientId, s.clientSecret) },
-        body: new URLSearchParams({ ...form, client_id: s.clientId, client_secret: s.clientSecret }).toString(),
-      },
-    );
+    const a = await send({ step, method: 'POST', path: '/oauth/token', version: '', accessToken: '' }, s.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(s.clientId, s.clientSecret) },
+      body: new URLSearchParams({ ...form, client_id: s.clientId, client_secret: s.clientSecret }).toString(),
+    });
     if (a.status === 400 || a.status === 401) {
       const e = (a.body as { error?: unknown } | null)?.error;
       throw new HmrcError(e === 'invalid_grant' || a.status === 401 ? 'invalid_grant' : 'refused', step, a.status);

@@ -75,7 +75,10 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
 
   app.get(
     '/mtd/connection',
-    { preHandler: view, schema: { tags, summary: "The practice's HMRC connection and ARN", response: { 200: MtdConnectionSchema, ...errors } } },
+    {
+      preHandler: view,
+      schema: { tags, summary: "The practice's HMRC connection and ARN", response: { 200: MtdConnectionSchema, ...errors } },
+    },
     async () => getMtdConnection(deps),
   );
 
@@ -83,7 +86,12 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     '/mtd/connection/arn',
     {
       preHandler: connectGuard,
-      schema: { tags, summary: "Set the practice's Agent Reference Number", body: MtdArnBodySchema, response: { 200: MtdConnectionSchema, ...errors } },
+      schema: {
+        tags,
+        summary: "Set the practice's Agent Reference Number",
+        body: MtdArnBodySchema,
+        response: { 200: MtdConnectionSchema, ...errors },
+      },
     },
     async (request) => setArn(deps, request.body.arn),
   );
@@ -92,7 +100,11 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     '/mtd/connect',
     {
       preHandler: connectGuard,
-      schema: { tags, summary: 'Start (or redo: "reconnect") the OAuth connection to HMRC', response: { 200: Type.Object({ authUrl: Type.String() }), ...errors } },
+      schema: {
+        tags,
+        summary: 'Start (or redo: "reconnect") the OAuth connection to HMRC',
+        response: { 200: Type.Object({ authUrl: Type.String() }), ...errors },
+      },
     },
     async (request) => ({ authUrl: await startHmrcConnection(deps, requireAuth(request)) }),
   );
@@ -103,7 +115,7 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
       logLevel: 'warn',
       schema: {
         tags,
-        summary: "HMRC's OAuth redirect (public: the state authenticates it); 302 to /mtd?hmrc=connected|error",
+        summary: "HMRC's OAuth redirect (public: the state authenticates it); 302 to /work/mtd?hmrc=connected|error",
         querystring: Type.Object({
           code: Type.Optional(Type.String({ maxLength: 2000 })),
           state: Type.Optional(Type.String({ maxLength: 200 })),
@@ -123,13 +135,19 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
 
   app.get(
     '/mtd/overview',
-    { preHandler: view, schema: { tags, summary: 'Every visible client: authorisation, scope, obligations', response: { 200: MtdOverviewSchema, ...errors } } },
+    {
+      preHandler: view,
+      schema: { tags, summary: 'Every visible client: authorisation, scope, obligations', response: { 200: MtdOverviewSchema, ...errors } },
+    },
     async (request) => getMtdOverview(deps, requireAuth(request)),
   );
 
   app.get(
     '/mtd/clients/:clientId',
-    { preHandler: view, schema: { tags, summary: "A client's MTD record", params: ClientParams, response: { 200: MtdClientSchema, ...errors } } },
+    {
+      preHandler: view,
+      schema: { tags, summary: "A client's MTD record", params: ClientParams, response: { 200: MtdClientSchema, ...errors } },
+    },
     async (request) => getMtdClient(deps, requireAuth(request), request.params.clientId),
   );
 
@@ -137,7 +155,13 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     '/mtd/clients/:clientId/identifiers',
     {
       preHandler: view,
-      schema: { tags, summary: 'NINO and postcode', params: ClientParams, body: MtdIdentifiersBodySchema, response: { 200: Ok, ...errors } },
+      schema: {
+        tags,
+        summary: 'NINO and postcode',
+        params: ClientParams,
+        body: MtdIdentifiersBodySchema,
+        response: { 200: Ok, ...errors },
+      },
     },
     async (request) => {
       await setMtdIdentifiers(deps, requireAuth(request), request.params.clientId, request.body);
@@ -149,7 +173,13 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     '/mtd/clients/:clientId/income',
     {
       preHandler: view,
-      schema: { tags, summary: 'Record qualifying income for a tax year', params: ClientParams, body: MtdIncomeBodySchema, response: { 201: Ok, ...errors } },
+      schema: {
+        tags,
+        summary: 'Record qualifying income for a tax year',
+        params: ClientParams,
+        body: MtdIncomeBodySchema,
+        response: { 201: Ok, ...errors },
+      },
     },
     async (request, reply) => {
       await recordQualifyingIncome(deps, requireAuth(request), request.params.clientId, request.body);
@@ -161,7 +191,13 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     '/mtd/clients/:clientId/exemption',
     {
       preHandler: view,
-      schema: { tags, summary: 'Record (or clear, null) an exemption and its reason', params: ClientParams, body: MtdExemptionBodySchema, response: { 200: Ok, ...errors } },
+      schema: {
+        tags,
+        summary: 'Record (or clear, null) an exemption and its reason',
+        params: ClientParams,
+        body: MtdExemptionBodySchema,
+        response: { 200: Ok, ...errors },
+      },
     },
     async (request) => {
       await setExemption(deps, requireAuth(request), request.params.clientId, request.body.reason);
@@ -187,13 +223,24 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
 
   app.post(
     '/mtd/clients/:clientId/authorisations/:id/check',
-    { preHandler: view, schema: { tags, summary: "Read the request's status back from HMRC", params: AuthParams, response: { 200: MtdAuthorisationSchema, ...errors } } },
+    {
+      preHandler: view,
+      schema: {
+        tags,
+        summary: "Read the request's status back from HMRC",
+        params: AuthParams,
+        response: { 200: MtdAuthorisationSchema, ...errors },
+      },
+    },
     async (request) => checkAuthorisation(deps, requireAuth(request), request.params.clientId, request.params.id),
   );
 
   app.post(
     '/mtd/clients/:clientId/authorisations/:id/cancel',
-    { preHandler: view, schema: { tags, summary: 'Cancel a pending request', params: AuthParams, response: { 200: MtdAuthorisationSchema, ...errors } } },
+    {
+      preHandler: view,
+      schema: { tags, summary: 'Cancel a pending request', params: AuthParams, response: { 200: MtdAuthorisationSchema, ...errors } },
+    },
     async (request) => cancelAuthorisation(deps, requireAuth(request), request.params.clientId, request.params.id),
   );
 
@@ -201,7 +248,12 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     '/mtd/clients/:clientId/relationship',
     {
       preHandler: view,
-      schema: { tags, summary: 'Check the agent-client relationship at HMRC', params: ClientParams, response: { 200: Type.Object({ active: Type.Boolean() }), ...errors } },
+      schema: {
+        tags,
+        summary: 'Check the agent-client relationship at HMRC',
+        params: ClientParams,
+        response: { 200: Type.Object({ active: Type.Boolean() }), ...errors },
+      },
     },
     async (request) => checkRelationship(deps, requireAuth(request), request.params.clientId),
   );
@@ -254,7 +306,13 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
     },
     async (request, reply) => {
       const p = requireAuth(request);
-      const receipt = await submitUpdate(deps, p, request.params.clientId, request.body, headersFor(deps, request, request.body.device, p.id));
+      const receipt = await submitUpdate(
+        deps,
+        p,
+        request.params.clientId,
+        request.body,
+        headersFor(deps, request, request.body.device, p.id),
+      );
       return reply.status(201).send(receipt);
     },
   );

@@ -349,7 +349,8 @@ export async function checkAuthorisation(deps: MtdDeps, p: Principal, clientId: 
   // HMRC's expiry wins when it is a date on or after the request (a static mock answers a fixed 2019 example).
   const hmrcExpiry = typeof b.expiresOn === 'string' ? b.expiresOn.slice(0, 10) : '';
   const expiresOn = /^\d{4}-\d{2}-\d{2}$/.test(hmrcExpiry) && hmrcExpiry >= londonDate(row.requestedAt) ? hmrcExpiry : row.expiresOn;
-  const clientActionUrl = typeof b.clientActionUrl === 'string' && b.clientActionUrl.startsWith('https://') ? b.clientActionUrl : row.clientActionUrl;
+  const clientActionUrl =
+    typeof b.clientActionUrl === 'string' && b.clientActionUrl.startsWith('https://') ? b.clientActionUrl : row.clientActionUrl;
   return deps.db.transaction(async (tx) => {
     const updated = await updateAuthorisation(tx, row.id, { status, clientActionUrl, expiresOn, checkedAt: deps.now() });
     if (updated.status !== row.status)
@@ -437,13 +438,15 @@ export async function refreshObligations(deps: MtdDeps, p: Principal | null, cli
   const taxYear = taxYearOf(londonDate(now));
   const { businesses, quarterly, finals } = await withHmrc(deps, async (token) => {
     const common = { accessToken: token, clientId, fraudHeaders };
-    const list = await deps.hmrc.call<{ listOfBusinesses?: Array<{ businessId?: string; typeOfBusiness?: string; tradingName?: string }> }>({
-      ...common,
-      step: 'business list',
-      method: 'GET',
-      path: `/individuals/business/details/${ids.nino}/list`,
-      version: '2.0',
-    });
+    const list = await deps.hmrc.call<{ listOfBusinesses?: Array<{ businessId?: string; typeOfBusiness?: string; tradingName?: string }> }>(
+      {
+        ...common,
+        step: 'business list',
+        method: 'GET',
+        path: `/individuals/business/details/${ids.nino}/list`,
+        version: '2.0',
+      },
+    );
     const ie = await deps.hmrc.call<{
       obligations?: Array<{ typeOfBusiness?: string; businessId?: string; obligationDetails?: HmrcObligationDetail[] }>;
     }>({ ...common, step: 'obligations', method: 'GET', path: `/obligations/details/${ids.nino}/income-and-expenditure`, version: '3.0' });
@@ -492,7 +495,13 @@ export async function refreshObligations(deps: MtdDeps, p: Principal | null, cli
       clientId,
       businesses
         .filter((b) => b.businessId && b.typeOfBusiness)
-        .map((b) => ({ clientId, businessId: b.businessId!, typeOfBusiness: b.typeOfBusiness!, tradingName: b.tradingName ?? null, refreshedAt: now })),
+        .map((b) => ({
+          clientId,
+          businessId: b.businessId!,
+          typeOfBusiness: b.typeOfBusiness!,
+          tradingName: b.tradingName ?? null,
+          refreshedAt: now,
+        })),
     );
     await replaceObligations(tx, clientId, rows);
     await enqueueEvent(
@@ -703,7 +712,10 @@ export async function getMtdOverview(deps: MtdDeps, p: Principal): Promise<MtdOv
   const today = londonDate(deps.now());
   const scope = { now: [] as string[], april2027: [] as string[], april2028: [] as string[] };
   const clients = directory
-    .filter((d) => ids.has(d.clientId) && (byClientIncome.has(d.clientId) || lastAuth.has(d.clientId) || mtd.some((m) => m.clientId === d.clientId)))
+    .filter(
+      (d) =>
+        ids.has(d.clientId) && (byClientIncome.has(d.clientId) || lastAuth.has(d.clientId) || mtd.some((m) => m.clientId === d.clientId)),
+    )
     .map((d) => {
       const m = mtd.find((x) => x.clientId === d.clientId);
       const s = mtdScope(byClientIncome.get(d.clientId) ?? {}, m?.exemptionReason ?? null);
@@ -731,6 +743,11 @@ export async function getMtdOverview(deps: MtdDeps, p: Principal): Promise<MtdOv
     scope,
     obligations: obligations
       .filter((o) => ids.has(o.clientId))
-      .map((o) => ({ ...toObligation(o, today), clientId: o.clientId, companyName: names.get(o.clientId) ?? '', quarter: quarterLabel(o.periodEndDate) })),
+      .map((o) => ({
+        ...toObligation(o, today),
+        clientId: o.clientId,
+        companyName: names.get(o.clientId) ?? '',
+        quarter: quarterLabel(o.periodEndDate),
+      })),
   };
 }
