@@ -8,8 +8,8 @@ import { TokenCipher } from './domain/token-cipher.js';
 import { registerSchedules } from './schedules.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { mtdRoutes } from './routes/mtd.js';
-import { mtdDeps } from './use-cases/mtd.js';
-import { integrationsDeps, KEEP_ALIVE_JOB, SYNC_JOB } from './use-cases/deps.js';
+import { checkPendingAuthorisations, mtdDeps } from './use-cases/mtd.js';
+import { integrationsDeps, KEEP_ALIVE_JOB, MTD_DAILY_JOB, SYNC_JOB } from './use-cases/deps.js';
 import { keepGrantsAlive } from './use-cases/keep-grants-alive.js';
 import { runSync } from './use-cases/run-sync.js';
 
@@ -65,11 +65,13 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
   await subscribeClientDirectory(runtime);
   runtime.jobs.process(SYNC_JOB, (payload, ctx) => runSync(deps, payload, ctx));
   runtime.jobs.process(KEEP_ALIVE_JOB, () => keepGrantsAlive(deps), { concurrency: 1 });
+  const mtd = mtdDeps({ db: runtime.db, logger: runtime.logger, cipher: deps.cipher, settings: hmrc, now: opts.now });
+  runtime.jobs.process(MTD_DAILY_JOB, () => checkPendingAuthorisations(mtd), { concurrency: 1 });
   await registerSchedules(runtime.jobs);
   await app.register(authContext, { verifier: runtime.verifier });
   integrationRoutes(app, deps);
   if (!hmrc.configured) runtime.logger.info('integrations: HMRC not configured; MTD runs offline (nothing is sent to HMRC)');
-  mtdRoutes(app, mtdDeps({ db: runtime.db, logger: runtime.logger, cipher: deps.cipher, settings: hmrc, now: opts.now }));
+  mtdRoutes(app, mtd);
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -5,7 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makePerson, type Person } from '../../../gateway/test/helpers.js';
+import { hmrcSettings } from '../src/config.js';
+import { SCHEDULES } from '../src/schedules.js';
 import { validateFraudHeaders } from '../src/domain/fraud-headers.js';
+import { TokenCipher } from '../src/domain/token-cipher.js';
+import { checkPendingAuthorisations, mtdDeps } from '../src/use-cases/mtd.js';
 import { authorisationExpiry } from '../src/domain/mtd-rules.js';
 import { startIntegrationsGateway, upsertClient, type IntegrationsGateway } from './helpers.js';
 import { startPrism, type PrismServer } from './prism.js';
@@ -258,8 +262,17 @@ describe('agent authorisation (Agent Authorisation API 2.0)', () => {
     const r = await api('POST', `/clients/${clientId}/obligations/refresh`, manager, { device });
     expect(r.statusCode).toBe(409);
     invitationExample = 'responded';
-    const ok = await api('POST', `/clients/${clientId}/authorisations/${authId}/check`, manager);
-    expect(ok.json().status).toBe('Accepted');
+    // the daily job reads every pending request back from HMRC
+    const daily = mtdDeps({
+      db: gw.kit.runtime.db,
+      logger: gw.kit.runtime.logger,
+      cipher: new TokenCipher(gw.key),
+      settings: hmrcSettings(gw.config, 'http://localhost:3000'),
+    });
+    expect(await checkPendingAuthorisations(daily)).toEqual({ checked: 1, changed: 1 });
+    expect(await checkPendingAuthorisations(daily)).toEqual({ checked: 0, changed: 0 });
+    expect(SCHEDULES).toContainEqual({ key: 'integrations.mtd.daily', cron: '45 6 * * *', job: 'integrations.mtd_daily', payload: {} });
+    expect((await record()).authorisation?.status).toBe('Accepted');
     expect(
       (await api('GET', '/overview', manager)).json().clients.find((c: { clientId: string }) => c.clientId === clientId),
     ).toMatchObject({

@@ -365,6 +365,37 @@ export async function checkAuthorisation(deps: MtdDeps, p: Principal, clientId: 
   });
 }
 
+/**
+ * The daily job: every Pending request read back from HMRC (the Agent Authorisation API needs no fraud
+ * prevention headers). Offline or not connected: nothing to do. One failure does not stop the others.
+ */
+export async function checkPendingAuthorisations(deps: MtdDeps): Promise<{ checked: number; changed: number }> {
+  const conn = await getMtdConnection(deps);
+  if (!deps.settings.configured || !conn.connected || !conn.arn) return { checked: 0, changed: 0 };
+  const system: Principal = {
+    kind: 'admin',
+    id: 'system',
+    sessionId: '',
+    roles: ['admin'],
+    name: 'Daily check',
+    issuedAt: 0,
+    expiresAt: 0,
+  };
+  let checked = 0;
+  let changed = 0;
+  for (const a of (await listAuthorisations(deps.db)).filter((x) => x.status === 'Pending')) {
+    try {
+      const after = await checkAuthorisation(deps, system, a.clientId, a.id);
+      checked++;
+      if (after.status !== a.status) changed++;
+    } catch (err) {
+      deps.logger.warn({ reason: err instanceof Error ? err.message : 'error' }, 'mtd: daily authorisation check failed');
+      if (err instanceof AppError && err.message === MTD_TEXTS.needsReconnect) break;
+    }
+  }
+  return { checked, changed };
+}
+
 /** DELETE /agents/{arn}/invitations/{id}: only while Pending. */
 export async function cancelAuthorisation(deps: MtdDeps, p: Principal, clientId: string, id: string) {
   await requireMtdClient(deps, p, clientId);
