@@ -1,5 +1,5 @@
 import type { DbOrTx } from '@countinghouse/kit';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   clientDirectory,
   hmrcCalls,
@@ -11,6 +11,7 @@ import {
   mtdObligations,
   mtdQualifyingIncome,
   mtdSubmissions,
+  oauthStates,
 } from './schema.js';
 
 // Every MTD query (issue 31), each taking DbOrTx so it runs alone or in the caller's transaction.
@@ -152,4 +153,21 @@ export async function listSubmissions(db: DbOrTx, clientId: string) {
 /** Clients (from the directory) with an NINO and an accepted authorisation: the daily refresh's list. */
 export async function listDirectory(db: DbOrTx) {
   return db.select().from(clientDirectory);
+}
+
+/** Spend an HMRC connection's OAuth state: single use, unexpired; null when it is not one. */
+export async function spendHmrcState(db: DbOrTx, stateHash: string) {
+  const [st] = await db
+    .update(oauthStates)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(oauthStates.stateHash, stateHash),
+        eq(oauthStates.provider, 'hmrc'),
+        isNull(oauthStates.usedAt),
+        gt(oauthStates.expiresAt, sql`now()`),
+      ),
+    )
+    .returning();
+  return st ?? null;
 }

@@ -39,12 +39,13 @@ import {
   replaceObligations,
   saveConnection,
   saveMtdClient,
+  spendHmrcState,
   updateAuthorisation,
   type MtdAuthorisationRow,
   type MtdObligationRow,
 } from '../db/mtd-queries.js';
 import { findDirectoryEntry, insertState, type DirectoryRow } from '../db/queries.js';
-import { SCHEMA, oauthStates } from '../db/schema.js';
+import { SCHEMA } from '../db/schema.js';
 import {
   authorisationExpiry,
   isOverdue,
@@ -57,7 +58,6 @@ import {
 } from '../domain/mtd-rules.js';
 import { randomSecret, sha256, type TokenCipher } from '../domain/token-cipher.js';
 import { HmrcError, hmrcClient, type HmrcClient } from '../providers/hmrc.js';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 
 /** What the MTD use cases are handed (built once by the plugin or a test). */
 export interface MtdDeps {
@@ -136,18 +136,7 @@ export async function completeHmrcConnection(
   q: { code?: string; state?: string; error?: string },
 ): Promise<'connected' | 'error'> {
   if (!deps.settings.configured || !q.state) return 'error';
-  const [st] = await deps.db
-    .update(oauthStates)
-    .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(oauthStates.stateHash, sha256(q.state)),
-        eq(oauthStates.provider, HMRC_STATE_PROVIDER),
-        isNull(oauthStates.usedAt),
-        gt(oauthStates.expiresAt, sql`now()`),
-      ),
-    )
-    .returning();
+  const st = await spendHmrcState(deps.db, sha256(q.state));
   if (!st || q.error || !q.code) return 'error';
   try {
     const t = await deps.hmrc.exchangeCode(q.code);
