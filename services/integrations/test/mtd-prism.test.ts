@@ -127,9 +127,10 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await gw?.close();
-  await proxy?.close();
+  // The mocks first: a gateway that is slow to close must not leave Prism processes behind.
   await Promise.all(prisms.map((p) => p.stop()));
+  await proxy?.close();
+  await gw?.close();
 });
 
 let appUrl = '';
