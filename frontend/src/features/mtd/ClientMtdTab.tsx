@@ -40,6 +40,7 @@ import {
   useSetMtdIdentifiersMutation,
   useSubmitMtdUpdateMutation,
 } from './api';
+import { usePostMessageMutation } from '../requests/api';
 import { deviceData } from './device';
 import './mtd.css';
 
@@ -212,8 +213,21 @@ function Authorisation({ data, realm }: { data: MtdClient; realm: AuthRealm }) {
   const [request, requesting] = useRequestMtdAuthorisationMutation();
   const [act, acting] = useMtdAuthorisationActionMutation();
   const [agentType, setAgentType] = useState<'main' | 'supporting'>('main');
+  const [post, posting] = usePostMessageMutation();
   const fail = useFail();
+  const toast = useToast();
   const a = data.authorisation;
+  // The client's action link goes out through the product's own secure messages (the requests thread).
+  const sendLink = (url: string, expiresOn: string) =>
+    void post({
+      clientId: data.clientId,
+      realm,
+      body:
+        `Please authorise us to deal with HMRC for you for Making Tax Digital for Income Tax: open ${url} ` +
+        `and sign in with your Government Gateway user ID. The request expires on ${formatDate(expiresOn)}.`,
+    })
+      .unwrap()
+      .then(() => toast.success(serverText('The link was sent to the client in their secure messages')), fail);
   const canRequest = !a || ['Expired', 'Cancelled', 'Rejected', 'Deauthorised'].includes(a.status);
   return (
     <Card size="small" title="Authorisation with HMRC">
@@ -227,7 +241,14 @@ function Authorisation({ data, realm }: { data: MtdClient; realm: AuthRealm }) {
           <Descriptions.Item label="Expires">{formatDate(a.expiresOn)}</Descriptions.Item>
           <Descriptions.Item label="Client's link" span={2}>
             {a.clientActionUrl ? (
-              <Typography.Text copyable={{ text: a.clientActionUrl }}>Copy the link to send to the client</Typography.Text>
+              <Flex wrap gap={8} align="center">
+                <Typography.Text copyable={{ text: a.clientActionUrl }}>Copy the link</Typography.Text>
+                {a.status === 'Pending' && (
+                  <Button size="small" loading={posting.isLoading} onClick={() => sendLink(a.clientActionUrl!, a.expiresOn)}>
+                    Send it in the client's messages
+                  </Button>
+                )}
+              </Flex>
             ) : (
               'Check the status to get the link'
             )}

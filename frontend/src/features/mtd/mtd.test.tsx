@@ -109,6 +109,31 @@ describe('a client’s MTD section', () => {
   });
 });
 
+describe('a pending authorisation', () => {
+  it('shows the expiry and sends the client’s action link in their secure messages', async () => {
+    const pending: MtdClient = {
+      ...RECORD,
+      authorisation: {
+        ...RECORD.authorisation!,
+        status: 'Pending',
+        clientActionUrl: 'https://www.tax.service.gov.uk/agent-client-relationships/x',
+      },
+    };
+    const m = mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, pending),
+      [`POST /api/requests/threads/${CLIENT}/messages`]: () => json(201, {}),
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    expect(await screen.findByText('Pending')).toBeInTheDocument();
+    expect(screen.getByText(formatDate('2026-12-17'))).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: "Send it in the client's messages" }));
+    await waitFor(() => expect(m.callsTo(`POST /api/requests/threads/${CLIENT}/messages`)).toHaveLength(1));
+    const body = m.callsTo(`POST /api/requests/threads/${CLIENT}/messages`)[0]!.body as { body: string };
+    expect(body.body).toContain('https://www.tax.service.gov.uk/agent-client-relationships/x');
+    expect(body.body).toContain(formatDate('2026-12-17'));
+  });
+});
+
 describe('the MTD page', () => {
   it('lists clients by scope and obligations by status', async () => {
     const overview: MtdOverview = {
