@@ -251,3 +251,14 @@ export const MtdOverviewSchema = Type.Object({
   ),
 });
 export type MtdOverview = Static<typeof MtdOverviewSchema>;
+
+/** The in-year calculation's headline figures (Individual Calculations API 9.0, retrieve). */
+export const MtdCalculationSummarySchema = Type.Object({
+  calculationId: Type.String(),
+  taxYear: Nullable(Type.String()),
+  calculationTimestamp: Nullable(Type.String()),
+  totalIncomeReceived: Nullable(Type.Number()),
+  totalTaxableIncome: Nullable(Type.Number()),
+  totalIncomeTaxAndNicsDue: Nullable(Type.Number()),
+});
+export type MtdCalculationSummary = Static<typeof MtdCalculationSummarySchema>;

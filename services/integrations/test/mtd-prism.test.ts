@@ -359,6 +359,12 @@ describe('quarterly cumulative update 2026-27 (Self Employment Business 5.0, Ind
     expect(rows).toHaveLength(1);
     expect(rows[0].body).toEqual(body);
     expect((await record()).submissions[0]).toMatchObject({ hmrcStatus: 204, calculationId: 'f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c' });
+    // its summary, read back from HMRC (the static mock answers its fixed example)
+    const calc = await api('POST', `/clients/${clientId}/calculations/f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c`, staff, { device });
+    expect(calc.statusCode, calc.body).toBe(200);
+    expect(calc.json()).toMatchObject({ calculationId: 'f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c' });
+    expect(typeof calc.json().totalIncomeTaxAndNicsDue).toBe('number');
+    expect(forwarded.at(-1)).toMatchObject({ method: 'GET', status: 200 });
   });
 });
 

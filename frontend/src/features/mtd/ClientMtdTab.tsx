@@ -31,6 +31,7 @@ import { errorBody, httpStatus, type AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import {
   useMtdAuthorisationActionMutation,
+  useMtdCalculationMutation,
   useMtdClientQuery,
   useRecordMtdIncomeMutation,
   useRefreshMtdObligationsMutation,
@@ -351,6 +352,7 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
   const [submit, submitting] = useSubmitMtdUpdateMutation();
   const [pending, setPending] = useState<{ figures: MtdUpdateFigures; body: unknown; reviewHash: string } | null>(null);
   const [confirmed, setConfirmed] = useState(false);
+  const [readCalculation, calculation] = useMtdCalculationMutation();
   const fail = useFail();
   const toast = useToast();
   const businesses = data.businesses.filter((b) => b.typeOfBusiness === 'self-employment');
@@ -458,9 +460,41 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
             { title: 'Period', render: (_v, s) => `${s.taxYear} to ${formatDate(s.periodEndDate)}` },
             { title: 'HMRC answer', render: (_v, s) => `HTTP ${s.hmrcStatus}` },
             { title: 'Correlation id', dataIndex: 'correlationId', render: (v: string | null) => v ?? '—' },
-            { title: 'Calculation id', dataIndex: 'calculationId', render: (v: string | null) => v ?? 'Not triggered' },
+            {
+              title: 'Calculation',
+              render: (_v, s) =>
+                s.calculationId ? (
+                  <Button
+                    size="small"
+                    onClick={() =>
+                      void readCalculation({ clientId: data.clientId, realm, calculationId: s.calculationId!, device: deviceData() })
+                        .unwrap()
+                        .catch(fail)
+                    }
+                  >
+                    Show calculation {s.calculationId.slice(0, 8)}
+                  </Button>
+                ) : (
+                  'Not triggered'
+                ),
+            },
           ]}
         />
+      )}
+      {calculation.data && (
+        <Descriptions size="small" title="In-year calculation (HMRC)" column={{ xs: 1, md: 2 }} style={{ marginTop: 16 }}>
+          <Descriptions.Item label="Calculation id">{calculation.data.calculationId}</Descriptions.Item>
+          <Descriptions.Item label="Calculated">{formatDateTime(calculation.data.calculationTimestamp)}</Descriptions.Item>
+          <Descriptions.Item label="Income received">
+            {calculation.data.totalIncomeReceived === null ? '—' : formatGBP(calculation.data.totalIncomeReceived)}
+          </Descriptions.Item>
+          <Descriptions.Item label="Taxable income">
+            {calculation.data.totalTaxableIncome === null ? '—' : formatGBP(calculation.data.totalTaxableIncome)}
+          </Descriptions.Item>
+          <Descriptions.Item label="Income Tax and NICs due">
+            {calculation.data.totalIncomeTaxAndNicsDue === null ? '—' : formatGBP(calculation.data.totalIncomeTaxAndNicsDue)}
+          </Descriptions.Item>
+        </Descriptions>
       )}
     </Card>
   );

@@ -2,6 +2,7 @@ import {
   MTD_ROUTES,
   type MtdAgentType,
   type MtdAuthorisation,
+  type MtdCalculationSummary,
   type MtdClient,
   type MtdConnection,
   type MtdDevice,
@@ -103,6 +104,14 @@ export const mtdApi = api.injectEndpoints({
         auth: realm ?? 'user',
       }),
     }),
+    mtdCalculation: build.mutation<MtdCalculationSummary, ClientArg & { calculationId: string; device: MtdDevice }>({
+      query: ({ clientId, realm, calculationId, device }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/calculations/${encodeURIComponent(calculationId)}`),
+        method: 'POST',
+        body: { device },
+        auth: realm ?? 'user',
+      }),
+    }),
     submitMtdUpdate: build.mutation<MtdSubmission, ClientArg & { figures: MtdUpdateFigures; reviewHash: string }>({
       query: ({ clientId, realm, figures, reviewHash }) => ({
         url: apiPath(`${MTD_ROUTES.client(clientId)}/updates`),
@@ -129,4 +138,5 @@ export const {
   useRefreshMtdObligationsMutation,
   useReviewMtdUpdateMutation,
   useSubmitMtdUpdateMutation,
+  useMtdCalculationMutation,
 } = mtdApi;

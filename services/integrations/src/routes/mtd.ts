@@ -4,6 +4,7 @@ import {
   MtdArnBodySchema,
   MtdAuthorisationRequestBodySchema,
   MtdAuthorisationSchema,
+  MtdCalculationSummarySchema,
   MtdClientSchema,
   MtdConnectionSchema,
   MtdDeviceBodySchema,
@@ -26,6 +27,7 @@ import {
   checkAuthorisation,
   checkRelationship,
   completeHmrcConnection,
+  getCalculation,
   getMtdClient,
   getMtdConnection,
   getMtdOverview,
@@ -314,6 +316,30 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
         headersFor(deps, request, request.body.device, p.id),
       );
       return reply.status(201).send(receipt);
+    },
+  );
+
+  app.post(
+    '/mtd/clients/:clientId/calculations/:calculationId',
+    {
+      preHandler: view,
+      schema: {
+        tags,
+        summary: 'Read a triggered in-year calculation from HMRC and its headline figures',
+        params: Type.Object({ clientId: Type.String({ format: 'uuid' }), calculationId: Type.String({ minLength: 1, maxLength: 100 }) }),
+        body: MtdDeviceBodySchema,
+        response: { 200: MtdCalculationSummarySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = requireAuth(request);
+      return getCalculation(
+        deps,
+        p,
+        request.params.clientId,
+        request.params.calculationId,
+        headersFor(deps, request, request.body.device, p.id),
+      );
     },
   );
 }

@@ -8,6 +8,7 @@ import {
   WORKSPACE_MESSAGES,
   type MtdAgentType,
   type MtdAuthorisation,
+  type MtdCalculationSummary,
   type MtdClient,
   type MtdConnection,
   type MtdOverview,
@@ -658,6 +659,50 @@ export async function submitUpdate(
     submittedAt: submission.submittedAt.toISOString(),
     submittedBy: submission.submittedBy,
     calculationId,
+  };
+}
+
+/** GET the triggered calculation (HMRC: wait at least 5 seconds after the trigger) and its headline figures. */
+export async function getCalculation(
+  deps: MtdDeps,
+  p: Principal,
+  clientId: string,
+  calculationId: string,
+  fraudHeaders: Record<string, string>,
+): Promise<MtdCalculationSummary> {
+  await requireMtdClient(deps, p, clientId);
+  const ids = await requireIdentifiers(deps, clientId);
+  const calc = (await listSubmissions(deps.db, clientId)).find((s) => s.calculationId === calculationId);
+  if (!calc) throw new AppError('NOT_FOUND', 'Calculation not found');
+  const answer = await withHmrc(deps, (token) =>
+    deps.hmrc.call<{
+      metadata?: { taxYear?: unknown; calculationTimestamp?: unknown };
+      calculation?: {
+        taxCalculation?: {
+          incomeTax?: { totalIncomeReceivedFromAllSources?: unknown; totalTaxableIncome?: unknown };
+          totalIncomeTaxAndNicsDue?: unknown;
+        };
+      };
+    }>({
+      step: 'calculation',
+      method: 'GET',
+      path: `/individuals/calculations/${ids.nino}/self-assessment/${calc.taxYear}/${encodeURIComponent(calculationId)}`,
+      version: '9.0',
+      accessToken: token,
+      clientId,
+      fraudHeaders,
+    }),
+  );
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const tc = answer.body?.calculation?.taxCalculation;
+  return {
+    calculationId,
+    taxYear: str(answer.body?.metadata?.taxYear),
+    calculationTimestamp: str(answer.body?.metadata?.calculationTimestamp),
+    totalIncomeReceived: num(tc?.incomeTax?.totalIncomeReceivedFromAllSources),
+    totalTaxableIncome: num(tc?.incomeTax?.totalTaxableIncome),
+    totalIncomeTaxAndNicsDue: num(tc?.totalIncomeTaxAndNicsDue),
   };
 }
 
