@@ -25,6 +25,7 @@ export * from './documents/events.js';
 export * from './billing/events.js';
 export * from './integrations/events.js';
 export * from './integrations/integrations.js';
+export * from './integrations/mtd.js';
 export * from './media/events.js';
 export * from './documents/documents.js';
 export * from './public.js';

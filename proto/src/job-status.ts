@@ -9,6 +9,7 @@ export const JOB_LABELS: Record<JobName, string> = {
   'integrations.sync': 'Accounting integration sync',
   'media.generate_script': 'Video script generation',
   'integrations.keep_alive': 'Accounting connections kept alive',
+  'integrations.mtd_daily': 'MTD authorisation requests checked with HMRC',
   'deadlines.daily': 'Deadline tasks and overdue notices',
   'deadlines.companies_house_refresh': 'Companies House refresh',
   'aml.daily': 'AML review reminders',

@@ -24,6 +24,8 @@ export const IntegrationSyncJobSchema = Type.Object({
 
 /** The daily keep-alive of provider grants (refresh tokens lapsing within 14 days are refreshed). */
 export const IntegrationKeepAliveJobSchema = Type.Object({});
+/** Daily: read every pending MTD authorisation request's status back from HMRC (issue 31). */
+export const MtdDailyJobSchema = Type.Object({});
 /** The daily deadline jobs; `day` (YYYY-MM-DD, London) is the run's day: tests and catch-up runs pass it. */
 export const DeadlinesDailyJobSchema = Type.Object({ day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) });
 /** The daily AML review reminders; `day` (YYYY-MM-DD, London) as for the deadline jobs. */
@@ -46,6 +48,7 @@ export const JOBS = {
   'identity.purge_expired_sessions': { queue: QUEUES.maintenance, schema: PurgeExpiredSessionsJobSchema },
   'integrations.sync': { queue: QUEUES.integrations, schema: IntegrationSyncJobSchema },
   'integrations.keep_alive': { queue: QUEUES.integrations, schema: IntegrationKeepAliveJobSchema },
+  'integrations.mtd_daily': { queue: QUEUES.integrations, schema: MtdDailyJobSchema },
   'media.generate_script': { queue: QUEUES.media, schema: GenerateScriptJobSchema },
   /** Daily: recompute deadlines, open tasks ahead of them, announce the ones passed and not done. */
   'deadlines.daily': { queue: QUEUES.deadlines, schema: DeadlinesDailyJobSchema },

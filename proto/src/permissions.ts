@@ -113,6 +113,21 @@ export const PERMISSIONS = [
     roles: STAFF,
   },
   {
+    key: 'mtd',
+    area: 'Integrations',
+    label: 'Making Tax Digital: authorisations, obligations and figures for review',
+    note: 'Accountants only for the clients assigned to them.',
+    roles: STAFF_AND_ACCOUNTANTS,
+  },
+  {
+    key: 'mtd.submit',
+    area: 'Integrations',
+    label: 'Send quarterly updates to HMRC',
+    note: 'Accountants only for the clients assigned to them.',
+    roles: ['admin', 'manager', 'accountant'],
+  },
+  { key: 'mtd.connect', area: 'Integrations', label: "Connect the practice's HMRC agent account and set its ARN", roles: MANAGERS },
+  {
     key: 'deadlines.view',
     area: 'Clients',
     label: 'See statutory deadlines and tax profiles',

@@ -28,6 +28,7 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   // The providers' OAuth redirects: the one-time state authenticates them (integrations checks it).
   { method: 'GET', path: '/api/integrations/xero/callback' },
   { method: 'GET', path: '/api/integrations/quickbooks/callback' },
+  { method: 'GET', path: '/api/integrations/mtd/callback' },
   { method: 'GET', path: '/api/billing/packages' },
   // Gateways load the practice settings and the maintenance switch from it before anyone signs in.
   { method: 'GET', path: '/api/settings/public' },

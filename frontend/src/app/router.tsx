@@ -52,6 +52,7 @@ const AdminJobsPage = lazyNamed(() => import('../features/jobs/JobsPage'), 'Jobs
 const AdminRecordsPage = lazyNamed(() => import('../features/records/RecordsPage'), 'RecordsPage');
 const AdminRolesPage = lazyNamed(() => import('../features/roles/RolesPage'), 'RolesPage');
 const AdminDeadlinesPage = lazyNamed(() => import('../features/deadlines/DeadlinesPage'), 'DeadlinesPage');
+const MtdPage = lazyNamed(() => import('../features/mtd/MtdPage'), 'MtdPage');
 const AdminIdentityVerificationPage = lazyNamed(
   () => import('../features/identity-verification/IdentityVerificationPage'),
   'IdentityVerificationPage',
@@ -194,6 +195,7 @@ export const routes: RouteObject[] = [
           { path: 'deadlines', element: <AdminDeadlinesPage /> },
           { path: 'client-jobs', element: <AdminClientJobsPage /> },
           { path: 'client-jobs/:id', element: <AdminClientJobPage /> },
+          { path: 'mtd', element: <MtdPage realm="admin" base="/admin" /> },
           { path: 'identity-verification', element: <AdminIdentityVerificationPage /> },
           { path: 'aml', element: <AdminAmlPage /> },
           { path: 'documents', element: <AdminDocumentsPage /> },
@@ -217,6 +219,7 @@ export const routes: RouteObject[] = [
           { path: 'clients/:id', element: <WorkClientRecordPage /> },
           { path: 'jobs', element: <WorkJobsPage /> },
           { path: 'jobs/:id', element: <WorkJobPage /> },
+          { path: 'mtd', element: <MtdPage realm="user" base="/work" /> },
         ],
       },
       { path: '*', element: <NotFound /> },

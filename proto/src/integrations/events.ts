@@ -43,7 +43,48 @@ export const IntegrationSyncFailedSchema = Type.Object({
 /** The client disconnected: is_active false, the record kept, tokens revoked at the provider. */
 export const IntegrationDisconnectedSchema = Type.Object({ ...Base });
 
+/**
+ * HMRC's obligations for one client (MTD for Income Tax), as last read: the whole list replaces what
+ * was published before for that client (deadlines replaces its computed MTD dates with these; a
+ * fulfilled one is done on receivedDate).
+ */
+export const MtdObligationsUpdatedSchema = Type.Object({
+  clientId: Type.String(),
+  refreshedAt: Type.String({ format: 'date-time' }),
+  obligations: Type.Array(
+    Type.Object({
+      kind: Type.Union([Type.Literal('quarterly'), Type.Literal('final_declaration')]),
+      businessId: Type.Union([Type.String(), Type.Null()]),
+      periodStartDate: Type.String(),
+      periodEndDate: Type.String(),
+      dueDate: Type.String(),
+      status: Type.String(),
+      receivedDate: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+
+/** A quarterly cumulative update HMRC accepted (no figures: they stay in the integrations service). */
+export const MtdUpdateSubmittedSchema = Type.Object({
+  clientId: Type.String(),
+  submissionId: Type.String(),
+  taxYear: Type.String(),
+  periodEndDate: Type.String(),
+  calculationId: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** An agent authorisation request's status changed (requested, read back, cancelled). */
+export const MtdAuthorisationChangedSchema = Type.Object({
+  clientId: Type.String(),
+  authorisationId: Type.String(),
+  status: Type.String(),
+  expiresOn: Type.String(),
+});
+
 export const INTEGRATIONS_EVENTS = {
+  'integrations.mtd_obligations_updated': MtdObligationsUpdatedSchema,
+  'integrations.mtd_update_submitted': MtdUpdateSubmittedSchema,
+  'integrations.mtd_authorisation_changed': MtdAuthorisationChangedSchema,
   'integrations.connected': IntegrationConnectedSchema,
   'integrations.synced': IntegrationSyncedSchema,
   'integrations.sync_failed': IntegrationSyncFailedSchema,

@@ -37,6 +37,21 @@ export const IntegrationsConfigSchema = Type.Object({
   QUICKBOOKS_API_URL: Type.String({ default: 'https://quickbooks.api.intuit.com' }),
   /** The minor version of the QuickBooks Online API to ask for. */
   QUICKBOOKS_MINOR_VERSION: Type.String({ default: '75' }),
+  /**
+   * HMRC (Making Tax Digital for Income Tax, issue 31): the practice's agent application. With neither
+   * id nor secret MTD runs offline (scope lists, income and figures kept; nothing sent to HMRC).
+   */
+  HMRC_CLIENT_ID: Type.String({ default: '' }),
+  HMRC_CLIENT_SECRET: Type.String({ default: '' }),
+  /** Production; HMRC's sandbox is https://test-api.service.hmrc.gov.uk. OAuth lives on the same host. */
+  HMRC_BASE_URL: Type.String({ default: 'https://api.service.hmrc.gov.uk' }),
+  /** Default: PUBLIC_URL + /api/integrations/mtd/callback (register it in the HMRC application). */
+  HMRC_REDIRECT_URI: Type.String({ default: '' }),
+  /** Fraud prevention: the public IP address the practice's servers are reached on (Gov-Vendor-Public-IP). */
+  HMRC_VENDOR_PUBLIC_IP: Type.String({ default: '' }),
+  /** Fraud prevention: Gov-Vendor-Product-Name and the server's version (Gov-Vendor-Version). */
+  HMRC_PRODUCT_NAME: Type.String({ default: 'Countinghouse' }),
+  HMRC_PRODUCT_VERSION: Type.String({ default: '1.0.0' }),
   /** One provider call's time limit. */
   INTEGRATIONS_PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 20_000 }),
   /** Xero's limits per organisation (tenant): the budget syncs are spread over. */
@@ -70,6 +85,44 @@ export interface ProviderSettings {
 }
 
 export type ProvidersSettings = Record<IntegrationType, ProviderSettings>;
+
+/** HMRC's settings (MTD for Income Tax). */
+export interface HmrcSettings {
+  configured: boolean;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  baseUrl: string;
+  authUrl: string;
+  tokenUrl: string;
+  /** Agent Authorisation 2.0 scopes and the Income Tax APIs' read/write scopes (FLOW.md). */
+  scopes: string;
+  vendorPublicIp: string;
+  productName: string;
+  productVersion: string;
+  timeoutMs: number;
+}
+
+export function hmrcSettings(c: IntegrationsConfig, publicUrl: string): HmrcSettings {
+  if (Boolean(c.HMRC_CLIENT_ID) !== Boolean(c.HMRC_CLIENT_SECRET))
+    throw new ConfigError('Invalid configuration:\n  - HMRC_CLIENT_ID and HMRC_CLIENT_SECRET: set both or neither');
+  const base = trimSlash(c.HMRC_BASE_URL);
+  return {
+    configured: Boolean(c.HMRC_CLIENT_ID && c.HMRC_CLIENT_SECRET),
+    clientId: c.HMRC_CLIENT_ID,
+    clientSecret: c.HMRC_CLIENT_SECRET,
+    redirectUri: c.HMRC_REDIRECT_URI || `${trimSlash(publicUrl)}/api/integrations/mtd/callback`,
+    baseUrl: base,
+    authUrl: `${base}/oauth/authorize`,
+    tokenUrl: `${base}/oauth/token`,
+    scopes:
+      'read:sent-invitations write:sent-invitations write:cancel-invitations read:check-relationship read:self-assessment write:self-assessment',
+    vendorPublicIp: c.HMRC_VENDOR_PUBLIC_IP,
+    productName: c.HMRC_PRODUCT_NAME,
+    productVersion: c.HMRC_PRODUCT_VERSION,
+    timeoutMs: c.INTEGRATIONS_PROVIDER_TIMEOUT_MS,
+  };
+}
 
 export function parseIntegrationsConfig(env: Record<string, string | undefined> = process.env): IntegrationsConfig {
   return parseConfig(IntegrationsConfigSchema, env);

@@ -1,13 +1,15 @@
 import { authContext, ConfigError, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseEncryptionKey, providerSettings, type IntegrationsConfig } from './config.js';
+import { hmrcSettings, parseEncryptionKey, providerSettings, type IntegrationsConfig } from './config.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { TokenCipher } from './domain/token-cipher.js';
 import { registerSchedules } from './schedules.js';
 import { integrationRoutes } from './routes/integrations.js';
-import { integrationsDeps, KEEP_ALIVE_JOB, SYNC_JOB } from './use-cases/deps.js';
+import { mtdRoutes } from './routes/mtd.js';
+import { checkPendingAuthorisations, mtdDeps } from './use-cases/mtd.js';
+import { integrationsDeps, KEEP_ALIVE_JOB, MTD_DAILY_JOB, SYNC_JOB } from './use-cases/deps.js';
 import { keepGrantsAlive } from './use-cases/keep-grants-alive.js';
 import { runSync } from './use-cases/run-sync.js';
 
@@ -38,6 +40,7 @@ function keyFrom(value: Buffer | string): Buffer {
 export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptions) {
   const { runtime, config } = opts;
   const providers = providerSettings(config, runtime.publicUrl);
+  const hmrc = hmrcSettings(config, runtime.publicUrl);
   let key: Buffer;
   if (opts.encryptionKey) key = keyFrom(opts.encryptionKey);
   else if (config.INTEGRATIONS_ENCRYPTION_KEY) key = parseEncryptionKey(config.INTEGRATIONS_ENCRYPTION_KEY);
@@ -62,9 +65,13 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
   await subscribeClientDirectory(runtime);
   runtime.jobs.process(SYNC_JOB, (payload, ctx) => runSync(deps, payload, ctx));
   runtime.jobs.process(KEEP_ALIVE_JOB, () => keepGrantsAlive(deps), { concurrency: 1 });
+  const mtd = mtdDeps({ db: runtime.db, logger: runtime.logger, cipher: deps.cipher, settings: hmrc, now: opts.now });
+  runtime.jobs.process(MTD_DAILY_JOB, () => checkPendingAuthorisations(mtd), { concurrency: 1 });
   await registerSchedules(runtime.jobs);
   await app.register(authContext, { verifier: runtime.verifier });
   integrationRoutes(app, deps);
+  if (!hmrc.configured) runtime.logger.info('integrations: HMRC not configured; MTD runs offline (nothing is sent to HMRC)');
+  mtdRoutes(app, mtd);
 }
 
 export { SCHEMA } from './db/schema.js';

@@ -24,6 +24,7 @@ import { DeadlineTable } from '../deadlines/DeadlineTable';
 import { TaxProfileForm } from '../deadlines/TaxProfileForm';
 import { useMarkDone, useUndoDone } from '../deadlines/use-mark-done';
 import { AmlFileView } from '../aml/AmlWorkspace';
+import { ClientMtdTab } from '../mtd/ClientMtdTab';
 import { OutstandingTag } from '../aml/OutstandingBadge';
 import { ClientLettersView } from '../engagement/ClientLetterDialog';
 import { ClientDocumentsView } from '../documents/ClientDocumentsView';
@@ -287,6 +288,12 @@ function DeadlinesTab({ clientId, realm, highlight }: { clientId: string; realm:
           <Skeleton active />
         )}
       </Card>
+      <section aria-labelledby="mtd-heading">
+        <h2 id="mtd-heading" className="client-record__section-title">
+          Making Tax Digital for Income Tax
+        </h2>
+        <ClientMtdTab clientId={clientId} realm={realm} />
+      </section>
     </Flex>
   );
 }

@@ -87,6 +87,7 @@ export function WorkLayout() {
             My work
           </NavLink>
           {hasPermission(me.data.roles, 'client_jobs') && <NavLink to="/work/jobs">Jobs</NavLink>}
+          {hasPermission(me.data.roles, 'mtd') && <NavLink to="/work/mtd">MTD</NavLink>}
           {hasStaffPortalAccess(me.data) && <Link to="/staff/dashboard">Staff portal</Link>}
           <NavLink to="/account/security">Account security</NavLink>
         </nav>

@@ -1,6 +1,19 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const SCHEMA = 'integrations';
 export const integrations = pgSchema(SCHEMA);
@@ -127,4 +140,144 @@ export const providerCalls = integrations.table(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [index('provider_calls_org_at_idx').on(t.provider, t.organisation, t.at)],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Making Tax Digital for Income Tax (issue 31; decision 430: inside integrations, which already keeps
+// provider grants encrypted and refreshes them).
+
+/** The practice's one HMRC agent connection (id 'practice'): its ARN and its grant, encrypted. */
+export const hmrcConnection = integrations.table('hmrc_connection', {
+  id: text('id').primaryKey(),
+  arn: text('arn'),
+  accessTokenEnc: text('access_token_enc'),
+  refreshTokenEnc: text('refresh_token_enc'),
+  accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
+  scope: text('scope'),
+  needsReconnect: boolean('needs_reconnect').notNull().default(false),
+  connectedBy: text('connected_by'),
+  connectedAt: timestamp('connected_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A client's MTD identifiers (NINO and postcode: the known facts) and exemption. */
+export const mtdClients = integrations.table('mtd_clients', {
+  clientId: text('client_id').primaryKey(),
+  nino: text('nino'),
+  postcode: text('postcode'),
+  exemptionReason: text('exemption_reason'),
+  updatedBy: text('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Qualifying income per tax year, as the practice records it: append only, the latest row of a year counts. */
+export const mtdQualifyingIncome = integrations.table(
+  'mtd_qualifying_income',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    taxYear: text('tax_year').notNull(),
+    amountPence: bigint('amount_pence', { mode: 'number' }).notNull(),
+    recordedBy: text('recorded_by').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mtd_income_client_idx').on(t.clientId, t.taxYear, t.recordedAt)],
+);
+
+/** Agent authorisation requests (Agent Authorisation API 2.0 invitations). */
+export const mtdAuthorisations = integrations.table(
+  'mtd_authorisations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    agentType: text('agent_type').notNull(),
+    invitationId: text('invitation_id').notNull(),
+    status: text('status').notNull(),
+    clientActionUrl: text('client_action_url'),
+    expiresOn: text('expires_on').notNull(),
+    requestedBy: text('requested_by').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+  },
+  (t) => [index('mtd_authorisations_client_idx').on(t.clientId, t.requestedAt)],
+);
+
+/** A client's businesses (Business Details API), as last read. */
+export const mtdBusinesses = integrations.table(
+  'mtd_businesses',
+  {
+    clientId: text('client_id').notNull(),
+    businessId: text('business_id').notNull(),
+    typeOfBusiness: text('type_of_business').notNull(),
+    tradingName: text('trading_name'),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('mtd_businesses_pk').on(t.clientId, t.businessId)],
+);
+
+/** A client's obligations (Obligations API 3.0), as last read: replaced as a whole on each refresh. */
+export const mtdObligations = integrations.table(
+  'mtd_obligations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    kind: text('kind').notNull(),
+    businessId: text('business_id'),
+    typeOfBusiness: text('type_of_business'),
+    periodStartDate: text('period_start_date').notNull(),
+    periodEndDate: text('period_end_date').notNull(),
+    dueDate: text('due_date').notNull(),
+    status: text('status').notNull(),
+    receivedDate: text('received_date'),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('mtd_obligations_client_idx').on(t.clientId),
+    check('mtd_obligations_kind_check', sql`${t.kind} in ('quarterly', 'final_declaration')`),
+  ],
+);
+
+/** Quarterly cumulative updates HMRC accepted: the exact body sent and HMRC's answer (the receipt). Never edited. */
+export const mtdSubmissions = integrations.table(
+  'mtd_submissions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    businessId: text('business_id').notNull(),
+    taxYear: text('tax_year').notNull(),
+    periodStartDate: text('period_start_date').notNull(),
+    periodEndDate: text('period_end_date').notNull(),
+    body: jsonb('body').notNull(),
+    reviewHash: text('review_hash').notNull(),
+    hmrcStatus: integer('hmrc_status').notNull(),
+    correlationId: text('correlation_id'),
+    submittedBy: text('submitted_by').notNull(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mtd_submissions_client_idx').on(t.clientId, t.submittedAt)],
+);
+
+/** In-year calculations triggered after a submission (Individual Calculations API 9.0). */
+export const mtdCalculations = integrations.table('mtd_calculations', {
+  calculationId: text('calculation_id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  submissionId: uuid('submission_id').references(() => mtdSubmissions.id),
+  taxYear: text('tax_year').notNull(),
+  calculationType: text('calculation_type').notNull(),
+  triggeredAt: timestamp('triggered_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every HMRC call: method, path with the NINO masked, status, HMRC's correlation id. No personal data. */
+export const hmrcCalls = integrations.table(
+  'hmrc_calls',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    status: integer('status').notNull(),
+    correlationId: text('correlation_id'),
+    clientId: text('client_id'),
+  },
+  (t) => [index('hmrc_calls_at_idx').on(t.at)],
 );

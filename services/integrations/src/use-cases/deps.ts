@@ -12,6 +12,7 @@ import { xeroAdapter } from '../providers/xero.js';
 
 export const SYNC_JOB = 'integrations.sync' as const;
 export const KEEP_ALIVE_JOB = 'integrations.keep_alive' as const;
+export const MTD_DAILY_JOB = 'integrations.mtd_daily' as const;
 
 /** What every integrations use case is handed: built once by the plugin (or a test). */
 export interface IntegrationsDeps {

@@ -1,0 +1,189 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatDate, type MtdClient, type MtdOverview } from '@countinghouse/proto';
+import { json, mockFetch } from '../../test/fetch-mock';
+import { renderAt } from '../../test/render';
+import { ClientMtdTab } from './ClientMtdTab';
+import { MtdPage } from './MtdPage';
+
+const CLIENT = 'c1a2b3c4-0000-4000-8000-000000000001';
+const RECORD: MtdClient = {
+  clientId: CLIENT,
+  companyName: 'Jo Sole Trader',
+  nino: 'TC663795B',
+  postcode: 'TF3 4NT',
+  incomes: [{ taxYear: '2025-26', amount: 31000, recordedAt: '2026-11-20T10:00:00.000Z' }],
+  scope: {
+    mandatedFrom: 'april_2027',
+    mandatedFromDate: '2027-04-06',
+    letter: 'Your qualifying income for 2025-26 was £31,000, over the £30,000 threshold',
+    exemptionReason: null,
+    reason: 'Qualifying income £31,000 in 2025-26 is over £30,000',
+  },
+  authorisation: {
+    id: 'a1a2b3c4-0000-4000-8000-000000000001',
+    clientId: CLIENT,
+    agentType: 'main',
+    invitationId: 'CS5AK7O8FPC43',
+    status: 'Accepted',
+    clientActionUrl: null,
+    expiresOn: '2026-12-17',
+    requestedAt: '2026-11-26T10:00:00.000Z',
+    checkedAt: null,
+  },
+  businesses: [{ businessId: 'XAIS12345678910', typeOfBusiness: 'self-employment', tradingName: 'RCDTS' }],
+  obligations: [
+    {
+      kind: 'quarterly',
+      businessId: 'XAIS12345678910',
+      typeOfBusiness: 'self-employment',
+      periodStartDate: '2026-04-06',
+      periodEndDate: '2026-07-05',
+      dueDate: '2026-08-07',
+      status: 'fulfilled',
+      receivedDate: '2026-08-01',
+      overdue: false,
+    },
+    {
+      kind: 'quarterly',
+      businessId: 'XAIS12345678910',
+      typeOfBusiness: 'self-employment',
+      periodStartDate: '2026-04-06',
+      periodEndDate: '2026-10-05',
+      dueDate: '2026-11-07',
+      status: 'open',
+      receivedDate: null,
+      overdue: true,
+    },
+  ],
+  obligationsRefreshedAt: '2026-11-26T10:00:00.000Z',
+  submissions: [],
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('a client’s MTD section', () => {
+  it('shows scope, the authorisation, obligations done/overdue, and sends an update only after review and confirmation', async () => {
+    const m = mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, RECORD),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/updates/review`]: () =>
+        json(200, {
+          body: { periodDates: { periodStartDate: '2026-04-06', periodEndDate: '2026-07-05' } },
+          path: '/x',
+          reviewHash: 'hash-123456789',
+        }),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/updates`]: () =>
+        json(201, {
+          id: 's1',
+          businessId: 'XAIS12345678910',
+          taxYear: '2026-27',
+          periodStartDate: '2026-04-06',
+          periodEndDate: '2026-07-05',
+          hmrcStatus: 204,
+          correlationId: null,
+          submittedAt: '2026-11-26T10:00:00.000Z',
+          submittedBy: 'u1',
+          calculationId: 'f2fb30e5',
+        }),
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    expect(await screen.findByText('From 6 April 2027')).toBeInTheDocument();
+    expect(screen.getByText('Accepted')).toBeInTheDocument();
+    expect(screen.getByText(`Done ${formatDate('2026-08-01')}`)).toBeInTheDocument();
+    expect(screen.getByText('Overdue')).toBeInTheDocument();
+    const form = screen.getByRole('form', { name: 'Quarterly update figures' });
+    await userEvent.type(within(form).getByLabelText('Turnover (£, year to date)'), '41250.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Review what will be sent' }));
+    const review = await screen.findByLabelText('Update to send');
+    expect(review.textContent).toContain('"periodEndDate": "2026-07-05"');
+    const send = screen.getByRole('button', { name: 'Send to HMRC' });
+    expect(send).toBeDisabled();
+    expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/updates`)).toHaveLength(0);
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(send);
+    await waitFor(() => expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/updates`)).toHaveLength(1));
+    const body = m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/updates`)[0]!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ confirmed: true, reviewHash: 'hash-123456789', turnover: 41250.5, taxYear: '2026-27' });
+    expect((body.device as { deviceId: string }).deviceId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('a pending authorisation', () => {
+  it('shows the expiry and sends the client’s action link in their secure messages', async () => {
+    const pending: MtdClient = {
+      ...RECORD,
+      authorisation: {
+        ...RECORD.authorisation!,
+        status: 'Pending',
+        clientActionUrl: 'https://www.tax.service.gov.uk/agent-client-relationships/x',
+      },
+    };
+    const m = mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, pending),
+      [`POST /api/requests/threads/${CLIENT}/messages`]: () => json(201, {}),
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    expect(await screen.findByText('Pending')).toBeInTheDocument();
+    expect(screen.getByText(formatDate('2026-12-17'))).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: "Send it in the client's messages" }));
+    await waitFor(() => expect(m.callsTo(`POST /api/requests/threads/${CLIENT}/messages`)).toHaveLength(1));
+    const body = m.callsTo(`POST /api/requests/threads/${CLIENT}/messages`)[0]!.body as { body: string };
+    expect(body.body).toContain('https://www.tax.service.gov.uk/agent-client-relationships/x');
+    expect(body.body).toContain(formatDate('2026-12-17'));
+  });
+});
+
+describe('the MTD page', () => {
+  it('lists clients by scope and obligations by status', async () => {
+    const overview: MtdOverview = {
+      clients: [
+        {
+          clientId: CLIENT,
+          companyName: 'Jo Sole Trader',
+          authorisationStatus: 'Pending',
+          expiresOn: '2026-12-17',
+          mandatedFrom: 'april_2027',
+          exemptionReason: null,
+          due: 0,
+          overdue: 1,
+          fulfilled: 1,
+        },
+        {
+          clientId: 'c2',
+          companyName: 'Landlord Ltd',
+          authorisationStatus: null,
+          expiresOn: null,
+          mandatedFrom: 'april_2028',
+          exemptionReason: null,
+          due: 0,
+          overdue: 0,
+          fulfilled: 0,
+        },
+      ],
+      scope: { now: [], april2027: [CLIENT], april2028: ['c2'] },
+      obligations: RECORD.obligations.map((o) => ({
+        ...o,
+        clientId: CLIENT,
+        companyName: 'Jo Sole Trader',
+        quarter: o.periodEndDate === '2026-07-05' ? 'Q1 2026-27' : 'Q2 2026-27',
+      })),
+    };
+    mockFetch({
+      'GET /api/integrations/mtd/overview': () => json(200, overview),
+      'GET /api/integrations/mtd/connection': () =>
+        json(200, { configured: true, connected: false, needsReconnect: true, arn: 'AARN9999999', connectedAt: null }),
+    });
+    renderAt('/work/mtd', { routes: [{ path: '/work/mtd', element: <MtdPage /> }] });
+    expect(await screen.findByText(`Pending until ${formatDate('2026-12-17')}`)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reconnect to HMRC' })).toBeInTheDocument();
+    await userEvent.click(screen.getByText('April 2028 (1)'));
+    await waitFor(() => expect(screen.queryByText(`Pending until ${formatDate('2026-12-17')}`)).not.toBeInTheDocument());
+    expect(screen.getAllByText('Landlord Ltd').length).toBeGreaterThan(0);
+    // obligations: Due shows none; Overdue shows Q2; Fulfilled shows Q1
+    await userEvent.click(screen.getByText('Overdue', { selector: '.ant-segmented-item-label' }));
+    expect(await screen.findByText('Q2 2026-27')).toBeInTheDocument();
+    await userEvent.click(screen.getByText('Fulfilled', { selector: '.ant-segmented-item-label' }));
+    expect(await screen.findByText('Q1 2026-27')).toBeInTheDocument();
+  });
+});
