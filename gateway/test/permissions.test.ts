@@ -115,7 +115,7 @@ const CHECKS: Record<PermissionKey, Check> = {
   'deadlines.view': route('GET', () => `/api/deadlines/clients/${someId}`),
   'deadlines.manage': route('POST', () => `/api/deadlines/${someId}/done`),
   'deadlines.settings': route('PUT', () => '/api/deadlines/settings', { task_lead_days: 30 }),
-  'client_jobs': route('GET', () => '/api/deadlines/jobs'),
+  client_jobs: route('GET', () => '/api/deadlines/jobs'),
   'client_jobs.settings': route('GET', () => '/api/deadlines/jobs/staff'),
   // An unknown client: the guard decides first, then 404 (allowed) for those it lets through.
   'aml.view': route('GET', () => `/api/aml/clients/${someId}`),
