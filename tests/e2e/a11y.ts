@@ -103,7 +103,12 @@ export async function openSection(page: Page, name: string, select = 'Section'):
   // the list closes (an open listbox is not part of the page being checked). On a loaded machine antd's
   // leave animation has been seen to stall with the option chosen; Escape closes it as a keyboard user would.
   const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  if (!(await open.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) {
+  if (
+    !(await open.waitFor({ state: 'hidden', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     await page.keyboard.press('Escape');
     await open.waitFor({ state: 'hidden' });
   }
