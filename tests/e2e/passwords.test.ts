@@ -204,7 +204,7 @@ describe('passwords and invitations in the browser', () => {
     await page.getByLabel('Password').fill(KEYED.password);
     await page.getByLabel('Password').press('Enter');
     await page.getByText('This account signs in with a passkey').first().waitFor();
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
     await page.waitForURL('**/client-dashboard');
     await context.close();
   });

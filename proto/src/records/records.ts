@@ -199,9 +199,11 @@ export type SubjectAccess = Static<typeof SubjectAccessSchema>;
 export const SubjectAccessListSchema = Type.Object({ requests: Type.Array(SubjectAccessSchema) });
 export type SubjectAccessList = Static<typeof SubjectAccessListSchema>;
 
+/** An id as the services issue them (UUIDs, prefixed keys): nothing else reaches the event's JSON. */
+const RecordIdSchema = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' });
 export const SubjectAccessBodySchema = Type.Object({
-  client_id: Type.String({ minLength: 1, maxLength: 64 }),
-  user_id: Type.String({ minLength: 1, maxLength: 64 }),
+  client_id: RecordIdSchema,
+  user_id: RecordIdSchema,
   person_name: Type.String({ minLength: 1, maxLength: 200 }),
 });
 export type SubjectAccessBody = Static<typeof SubjectAccessBodySchema>;

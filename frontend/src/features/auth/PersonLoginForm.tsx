@@ -187,7 +187,7 @@ export function PersonLoginForm({
             onClick={() => void withPasskey()}
             loading={passkeyBusy}
           >
-            Sign in with a passkey
+            Use a passkey instead
           </Button>
         )}
         {step === 'code' && (
