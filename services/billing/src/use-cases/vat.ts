@@ -9,18 +9,25 @@ import {
   type VatRegistration,
   type VatRegistrationBody,
 } from '@countinghouse/proto';
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/queries.js';
-import { customers, documentCounters, invoices, vatRegistrations } from '../db/schema.js';
+import {
+  hasInvoiceForCheckout,
+  insertInvoice,
+  insertVatRegistration,
+  nextDocumentNumber,
+  readCurrentVat,
+  readCustomerNames,
+  readInvoice,
+  readInvoicesOf,
+  readLatestInvoices,
+  type InvoiceRow,
+  type VatRow,
+} from '../db/vat-queries.js';
 import { renderInvoice } from '../pdf/invoice.js';
 import type { BillingDeps } from './deps.js';
 
-type VatRow = typeof vatRegistrations.$inferSelect;
-type InvoiceRow = typeof invoices.$inferSelect;
-
 export async function currentVat(db: DbOrTx): Promise<VatRow | null> {
-  const [row] = await db.select().from(vatRegistrations).orderBy(desc(vatRegistrations.id)).limit(1);
-  return row ?? null;
+  return readCurrentVat(db);
 }
 
 /** The VAT rate charged now, percent: 0 while the practice is not VAT-registered. */
@@ -51,8 +58,8 @@ export async function saveVat(d: BillingDeps, principal: Principal, body: VatReg
   if (vatNumber && !address) problems.push({ path: '/address', message: VAT_MESSAGES.addressRequired });
   if (!(body.rate >= 0 && body.rate <= 100)) problems.push({ path: '/rate', message: VAT_MESSAGES.rateInvalid });
   if (problems.length) throw new AppError('VALIDATION_FAILED', problems[0]!.message ?? MESSAGES.validationFailed, problems);
-  const [row] = await d.db.insert(vatRegistrations).values({ vatNumber, rate: body.rate, address, createdBy: principal.id }).returning();
-  return toRegistration(row!);
+  const row = await insertVatRegistration(d.db, { vatNumber, rate: body.rate, address, createdBy: principal.id });
+  return toRegistration(row);
 }
 
 function toInvoice(r: InvoiceRow): Invoice {
@@ -70,16 +77,6 @@ function toInvoice(r: InvoiceRow): Invoice {
     gross: Number(r.gross),
     vat_number: r.vatNumber,
   };
-}
-
-/** The next number in a sequence, under a row lock: two payments at once never share one, none is skipped. */
-async function nextNumber(tx: DbOrTx, kind: 'invoice' | 'credit_note'): Promise<number> {
-  const res = await tx.execute<{ last: number }>(sql`
-    insert into billing.document_counters (kind, last) values (${kind}, 1)
-    on conflict (kind) do update set last = billing.document_counters.last + 1
-    returning last`);
-  void documentCounters;
-  return Number(res.rows[0]!.last);
 }
 
 /**
@@ -101,15 +98,10 @@ export async function issueInvoiceForCheckout(
     at: Date;
   },
 ): Promise<void> {
-  const [existing] = await tx
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(and(eq(invoices.checkoutSessionId, o.checkoutSessionId), eq(invoices.kind, 'invoice')))
-    .limit(1);
-  if (existing) return;
+  if (await hasInvoiceForCheckout(tx, o.checkoutSessionId)) return;
   const vat = await currentVat(tx);
   const lines = vatLines(o.net, o.vatRate);
-  const seq = await nextNumber(tx, 'invoice');
+  const seq = await nextDocumentNumber(tx, 'invoice');
   const number = invoiceNumber('invoice', seq);
   const description = `${o.packageName} package: accountancy services, one month`;
   const practiceAddress = vat?.address ?? '';
@@ -130,7 +122,7 @@ export async function issueInvoiceForCheckout(
       gross: lines.gross,
     }),
   );
-  await tx.insert(invoices).values({
+  await insertInvoice(tx, {
     kind: 'invoice',
     seq,
     number,
@@ -153,23 +145,21 @@ export async function issueInvoiceForCheckout(
 }
 
 export async function customerLabel(tx: DbOrTx, userId: string, email: string): Promise<string> {
-  const [c] = await tx.select().from(customers).where(eq(customers.userId, userId)).limit(1);
+  const c = await readCustomerNames(tx, userId);
   return c?.companyName || c?.name || email;
 }
 
 export async function myInvoices(d: BillingDeps, userId: string): Promise<Invoice[]> {
-  const rows = await d.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.issuedAt), desc(invoices.seq));
-  return rows.map(toInvoice);
+  return (await readInvoicesOf(d.db, userId)).map(toInvoice);
 }
 
 export async function allInvoices(d: BillingDeps): Promise<Invoice[]> {
-  const rows = await d.db.select().from(invoices).orderBy(desc(invoices.issuedAt), desc(invoices.seq)).limit(500);
-  return rows.map(toInvoice);
+  return (await readLatestInvoices(d.db, 500)).map(toInvoice);
 }
 
 /** One invoice's PDF: its client, or the practice's billing staff; anyone else is told it does not exist. */
 export async function invoicePdf(d: BillingDeps, principal: Principal, id: string, staff: boolean) {
-  const [row] = await d.db.select().from(invoices).where(eq(invoices.id, id)).limit(1);
+  const row = await readInvoice(d.db, id);
   if (!row || (!staff && row.userId !== principal.id)) throw new AppError('NOT_FOUND', 'Invoice not found');
   return { pdf: row.pdf, number: row.number };
 }
