@@ -56,6 +56,23 @@ describe('405 with Allow for a known path and another method (all-in-one)', () =
     expect(byId.headers.allow).not.toContain('POST');
   });
 
+  it('a path of its own beside a parametric route: PATCH /api/deadlines/jobs/board is not PATCH /jobs/:id (schemathesis)', async () => {
+    const res = await gw.app.inject({ method: 'PATCH', url: '/api/deadlines/jobs/board', headers: bearer(token), payload: {} });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: EDGE_MESSAGES.methodNotAllowed } });
+    // the parametric route still answers its own paths (a job that does not exist: 404, not 405)
+    const job = await gw.app.inject({
+      method: 'PATCH',
+      url: '/api/deadlines/jobs/00000000-0000-4000-8000-000000000009',
+      headers: bearer(token),
+      payload: {},
+    });
+    expect(job.statusCode).not.toBe(405);
+    // and GET, the method it has, is answered by its own route
+    expect((await gw.app.inject({ method: 'GET', url: '/api/deadlines/jobs/board', headers: bearer(token) })).statusCode).not.toBe(405);
+  });
+
   it('methods Fastify has no route for (QUERY, TRACE) and a plugin root with its slash get 405 too', async () => {
     for (const method of ['QUERY', 'TRACE']) {
       const res = await gw.app.inject({ method: method as 'GET', url: '/api/crm/stats', headers: bearer(token) });

@@ -6,7 +6,8 @@ import type { DeadlineKind } from './deadlines.js';
 // capacity and profitability. Served by the deadlines service under /api/deadlines/jobs (decision 400).
 // Browser-safe.
 
-const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+// a real calendar day (ajv-formats' full 'date': 2026-02-30 and 8637-88-16 are a 400 at the edge, not a 500 from PostgreSQL)
+const IsoDate = Type.String({ format: 'date' });
 const IsoMonth = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$' });
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 

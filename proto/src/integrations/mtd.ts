@@ -6,7 +6,8 @@ import { Type, type Static } from '@sinclair/typebox';
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number> | ReturnType<typeof Type.Integer>>(s: T) =>
   Type.Union([s, Type.Null()]);
-const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+// a real calendar day (ajv-formats' full 'date': 2026-02-30 and 8637-88-16 are a 400 at the edge, not a 500 from PostgreSQL)
+const IsoDate = Type.String({ format: 'date' });
 
 export const MTD_ROUTES = {
   page: '/work/mtd',
@@ -61,7 +62,8 @@ export const MtdDeviceSchema = Type.Object({
     Type.Object({
       width: Type.Integer({ minimum: 1 }),
       height: Type.Integer({ minimum: 1 }),
-      scalingFactor: Type.Number({ exclusiveMinimum: 0 }),
+      // (minimum, not exclusiveMinimum: the OpenAPI 3.0 document takes only its boolean form)
+      scalingFactor: Type.Number({ minimum: 0.01 }),
       colourDepth: Type.Integer({ minimum: 1 }),
     }),
     { minItems: 1, maxItems: 16 },

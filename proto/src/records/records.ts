@@ -2,7 +2,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { RetentionRecordTypeSchema, type RetentionRecordType } from './events.js';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
-const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+// a real calendar day (ajv-formats' full 'date': 2026-02-30 and 8637-88-16 are a 400 at the edge, not a 500 from PostgreSQL)
+const IsoDate = Type.String({ format: 'date' });
 
 // ---- the audit trail -------------------------------------------------------------------------
 

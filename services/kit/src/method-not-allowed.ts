@@ -20,6 +20,10 @@ type Shadow = ReturnType<typeof FindMyWay>;
 export function trackRoutePaths(app: FastifyInstance) {
   const shadow = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
   app.decorate(SHADOW, shadow);
+  // Paths without parameters and their methods: `PATCH /jobs/board` is routed by Fastify to
+  // `PATCH /jobs/:id` (id "board"), but /jobs/board is its own resource, known only under GET: a 405.
+  // (Only for parametric routes: a wildcard is the gateway's proxy, which forwards every method.)
+  const staticPaths = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => String(m).toUpperCase());
     for (const m of methods) {
@@ -29,6 +33,7 @@ export function trackRoutePaths(app: FastifyInstance) {
       // (a plugin's '/' route answers at its prefix with and without the slash)
       const urls = route.prefix && (route.routePath === '/' || route.routePath === '') ? [route.prefix, `${route.prefix}/`] : [route.url];
       for (const url of urls) {
+        if (!/[:*]/.test(url)) staticPaths.set(url, (staticPaths.get(url) ?? new Set()).add(m));
         try {
           shadow.on(m as 'GET', url, () => undefined);
         } catch {
@@ -41,6 +46,20 @@ export function trackRoutePaths(app: FastifyInstance) {
   // otherwise be refused for its missing Content-Type before the not-found handler could say 405.
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404 && replyMethodNotAllowed(request, reply)) return reply;
+    const routeUrl = request.routeOptions.url;
+    if (!request.is404 && routeUrl && routeUrl.includes(':') && !routeUrl.includes('*')) {
+      const known = staticPaths.get(request.url.split('?', 1)[0]!);
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      if (known && !known.has(method)) {
+        void sendError(
+          reply.header('allow', METHODS.filter((m) => known.has(m)).join(', ')),
+          405,
+          'METHOD_NOT_ALLOWED',
+          EDGE_MESSAGES.methodNotAllowed,
+        );
+        return reply;
+      }
+    }
   });
 }
 
