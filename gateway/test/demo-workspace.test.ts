@@ -43,12 +43,16 @@ describe('the demo practice’s workspace', () => {
     expect(me.home).toBe('/work');
     const token = me.access_token;
     let work: WorkReply = { items: [], today, who: 'mine' };
-    await waitFor(async () => {
-      // The directory learns each client's accountant from crm's events.
-      work = (await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.workDeadlines, headers: bearer(token) })).json();
-      return work.items.some((i) => i.bucket === 'overdue');
-      // (the demo's events reach every consumer first: on 2 cores beside a browser file, 10 s was not enough)
-    }, 'My work deadlines', 45_000);
+    await waitFor(
+      async () => {
+        // The directory learns each client's accountant from crm's events.
+        work = (await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.workDeadlines, headers: bearer(token) })).json();
+        return work.items.some((i) => i.bucket === 'overdue');
+        // (the demo's events reach every consumer first: on 2 cores beside a browser file, 10 s was not enough)
+      },
+      'My work deadlines',
+      45_000,
+    );
     expect(work.items[0]!.bucket).toBe('overdue');
     expect(work.items.every((i) => i.assignee_id === me.user.user_id)).toBe(true);
     // One of theirs opens; one of Owen's is refused.
