@@ -3,8 +3,6 @@ import { PACKAGES, SUBSCRIPTION_STATUSES, type Role } from '../constants.js';
 import { rolesFor } from '../permissions.js';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
-export { BILLING_ROUTES } from './public.js';
-
 const DateTime = Type.String({ format: 'date-time' });
 
 export const BILLING_PROVIDERS = ['stripe', 'test'] as const;
@@ -13,6 +11,33 @@ export const BillingProviderSchema = Type.Union(BILLING_PROVIDERS.map((p) => Typ
 
 export const PackageNameSchema = Type.Union(PACKAGES.map((p) => Type.Literal(p.name)));
 export const BillingStatusSchema = Type.Union(SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s)));
+
+/** HTTP routes of billing, under the gateway. */
+export const BILLING_ROUTES = {
+  /** Public: the catalogue. */
+  packages: '/api/billing/packages',
+  checkout: '/api/billing/checkout',
+  /** The payment-success page: server-side, idempotent check of a checkout session. */
+  verify: '/api/billing/verify',
+  /** check-subscription (spec section 7). */
+  subscription: '/api/billing/subscription',
+  changePackage: '/api/billing/subscription/package',
+  /** The built-in test checkout (only when Stripe is not configured). */
+  testCheckout: (sessionId: string) => `/api/billing/test-checkout/${encodeURIComponent(sessionId)}`,
+  testCheckoutPay: (sessionId: string) => `/api/billing/test-checkout/${encodeURIComponent(sessionId)}/pay`,
+  /** Public at the gateway; Stripe signs it. */
+  stripeWebhook: '/api/billing/webhooks/stripe',
+  adminSubscriptions: '/api/billing/admin/subscriptions',
+  adminSummary: '/api/billing/admin/summary',
+  /** The practice's monthly revenue (the one definition, for the control panel and staff portal). */
+  revenue: '/api/billing/revenue',
+  /** Issue 33: the practice's VAT registration (GET public, PUT administrators). */
+  vat: '/api/billing/vat',
+  /** The signed-in client's VAT invoices, and one invoice's PDF (the client or the practice's staff). */
+  invoices: '/api/billing/invoices',
+  invoicePdf: (id: string) => `/api/billing/invoices/${encodeURIComponent(id)}/pdf`,
+  adminInvoices: '/api/billing/admin/invoices',
+} as const;
 
 /**
  * Monthly revenue, one definition everywhere (control panel, staff portal, /admin/billing, Reports):

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-export { VAT_MESSAGES } from './public.js';
 
 /**
  * VAT on the practice's fees (issue 33). A VAT-registered practice charges VAT at the standard rate on
@@ -33,6 +32,14 @@ export function normaliseVatNumber(raw: string): string | null {
   const digits = s.startsWith('GB') ? s.slice(2) : s;
   return /^\d{9}(\d{3})?$/.test(digits) ? `GB${digits}` : null;
 }
+
+export const VAT_MESSAGES = {
+  numberInvalid: 'A UK VAT number is GB and 9 digits, e.g. GB 123 4567 89.',
+  addressRequired: 'A VAT invoice shows the practice’s address: please enter it.',
+  rateInvalid: 'The VAT rate is a percentage between 0 and 100.',
+  saved: 'VAT registration saved',
+  plusVat: '+ VAT',
+} as const;
 
 /** The practice's VAT registration: null number = not registered (prices have no VAT). */
 export const VatRegistrationSchema = Type.Object({
