@@ -1,4 +1,8 @@
-import { formatGBP, PACKAGE_CATALOGUE, VAT_MESSAGES, type PackageInfo } from '@countinghouse/proto';
+import { formatGBP, PACKAGE_CATALOGUE, type PackageInfo } from '@countinghouse/proto';
+
+// (proto's VAT_MESSAGES.plusVat, written here: its module carries schemas, which would put TypeBox on the
+// home page past its 150 kB budget, tests/e2e/public-budget.test.ts)
+const PLUS_VAT = '+ VAT';
 import { useVatRate } from './api';
 import { Link } from 'react-router-dom';
 
@@ -18,7 +22,7 @@ function PackageCard({ pkg, headingLevel, vatRate }: { pkg: PackageInfo; heading
       </Heading>
       <p className="pub-package__price">
         <span className="pub-package__amount">{formatGBP(pkg.monthlyFee)}</span> <span className="pub-package__per">per month</span>
-        {vatRate > 0 && <span className="pub-package__vat"> {VAT_MESSAGES.plusVat}</span>}
+        {vatRate > 0 && <span className="pub-package__vat"> {PLUS_VAT}</span>}
       </p>
       <p className="pub-package__summary">{pkg.summary}</p>
       <ul className="pub-package__features">

@@ -1,4 +1,4 @@
-import { BILLING_ROUTES, type PackageList, type PublicConfig } from '@countinghouse/proto';
+import type { PackageList, PublicConfig } from '@countinghouse/proto';
 import { api } from '../../app/api';
 
 export type { PublicConfig };
@@ -20,7 +20,8 @@ export const publicApi = api.injectEndpoints({
     }),
     /** The catalogue with the VAT rate on its prices (issue 33: '+ VAT' when the practice is registered). */
     packageList: build.query<PackageList, void>({
-      query: () => BILLING_ROUTES.packages.replace(/^\/api/, ''),
+      // (BILLING_ROUTES.packages without /api; billing.ts carries schemas: see PackageCards' PLUS_VAT)
+      query: () => '/billing/packages',
       extraOptions: { auth: 'none' },
       keepUnusedDataFor: 3600,
     }),
