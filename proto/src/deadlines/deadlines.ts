@@ -83,8 +83,8 @@ export const DeadlineSchema = Type.Object({
   period_end: Nullable(IsoDate),
   due_on: IsoDate,
   status: DeadlineStatusSchema,
-  /** Where the date comes from: Companies House's answer or the rule. */
-  source: literals(['companies_house', 'rule'] as const),
+  /** Where the date comes from: Companies House's answer, HMRC's MTD obligations (issue 31) or the rule. */
+  source: literals(['companies_house', 'rule', 'hmrc'] as const),
   done_at: Nullable(Type.String({ format: 'date-time' })),
   done_by_name: Nullable(Type.String()),
   /** A confirmation statement that cannot be filed yet: "blocked: 2 people not verified" (ECCTA 2023). */

@@ -6,6 +6,7 @@ import { subscribeJobRequests } from './consumers/job-requests.js';
 import { subscribeJobStaff } from './consumers/job-staff.js';
 import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
 import { subscribeLeavers } from './consumers/leavers.js';
+import { subscribeMtdObligations } from './consumers/mtd-obligations.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -50,6 +51,7 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
   };
   await subscribeClientDirectory(runtime);
   await subscribeIdentityVerifications(runtime, deps.today);
+  await subscribeMtdObligations(runtime, deps.today);
   await subscribeLeavers(runtime);
   await subscribeJobStaff(runtime);
   await subscribeJobRequests(runtime);

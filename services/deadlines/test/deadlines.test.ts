@@ -365,3 +365,64 @@ describe('calendar feed', () => {
     expect((await inject(owner.token, 'POST', '/api/deadlines/calendar/reset')).statusCode).toBe(403);
   });
 });
+
+describe("HMRC's MTD obligations (integrations.mtd_obligations_updated, issue 31)", () => {
+  const soleId = randomUUID();
+  const sam = { id: 's1', name: 'Sam Trader', role: 'sole_trader' as const, paper_return: false, qualifying_income: 60_000 };
+  const obligation = (end: string, due: string, o: Partial<EventData<'integrations.mtd_obligations_updated'>['obligations'][number]> = {}) => ({
+    kind: 'quarterly' as const,
+    businessId: 'XAIS12345678901',
+    periodStartDate: '2026-04-06',
+    periodEndDate: end,
+    dueDate: due,
+    status: 'open',
+    receivedDate: null,
+    ...o,
+  });
+  async function publishObligations(refreshedAt: string, obligations: EventData<'integrations.mtd_obligations_updated'>['obligations']) {
+    await gw.kit.runtime.bus.publish(TOPICS.integrations, [
+      {
+        key: soleId,
+        envelope: makeEnvelope('integrations.mtd_obligations_updated', { clientId: soleId, refreshedAt, obligations }, { kind: 'system', id: null }),
+      },
+    ]);
+  }
+
+  it("HMRC's dates replace the computed ones, what HMRC received is done by HMRC, and an older answer changes nothing", async () => {
+    await publishClient({ clientId: soleId, companyName: 'Sam Trader', businessType: 'sole_trader' });
+    await waitFor(async () => (await inject(admin, 'GET', `/api/deadlines/clients/${soleId}`)).statusCode === 200, 'sam in the directory');
+    const r = await inject(admin, 'PUT', `/api/deadlines/clients/${soleId}`, profile({ sa_taxpayers: [sam] }));
+    expect(r.statusCode, r.body).toBe(200);
+    // By rule (today 23 Nov 2026): the quarter to 5 Jan 2027 is due 7 Feb 2027.
+    expect(pick(await deadlinesOf(admin, soleId), 'mtd_quarterly_update')).toContain('2027-02-07');
+
+    // HMRC: the quarter to 5 Oct was received on 3 Nov; the quarter to 5 Jan is due 9 Feb (a moved date).
+    await publishObligations('2026-11-23T09:00:00.000Z', [
+      obligation('2026-10-05', '2026-11-07', { status: 'fulfilled', receivedDate: '2026-11-03' }),
+      obligation('2027-01-05', '2027-02-09'),
+    ]);
+    await waitFor(async () => pick(await deadlinesOf(admin, soleId), 'mtd_quarterly_update').includes('2027-02-09'), 'HMRC dates applied');
+    const ds = await deadlinesOf(admin, soleId);
+    const jan = ds.find((d) => d.kind === 'mtd_quarterly_update' && d.period_end === '2027-01-05')!;
+    expect([jan.due_on, jan.source, jan.status]).not.toContain('done');
+    expect([jan.due_on, jan.source]).toEqual(['2027-02-09', 'hmrc']);
+    const oct = ds.find((d) => d.kind === 'mtd_quarterly_update' && d.period_end === '2026-10-05')!;
+    expect([oct.status, oct.done_by_name, oct.filed_on]).toEqual(['done', 'HMRC', '2026-11-03']);
+    const done = await gw.kit.runtime.pool.query(
+      `select envelope from deadlines.outbox where type = 'deadlines.deadline_done' and envelope->'data'->>'deadlineId' = $1`,
+      [oct.id],
+    );
+    expect(done.rows).toHaveLength(1);
+    const moved = await gw.kit.runtime.pool.query(`select reason, from_due::text, to_due::text from deadlines.deadline_changes where deadline_id = $1`, [jan.id]);
+    expect(moved.rows).toEqual([{ reason: 'hmrc', from_due: '2027-02-07', to_due: '2027-02-09' }]);
+
+    // An answer read earlier, delivered late, is ignored: the date stays HMRC's newer one.
+    await publishObligations('2026-11-22T09:00:00.000Z', [obligation('2027-01-05', '2027-02-20')]);
+    await publishObligations('2026-11-23T10:00:00.000Z', [
+      obligation('2026-10-05', '2026-11-07', { status: 'fulfilled', receivedDate: '2026-11-03' }),
+      obligation('2027-01-05', '2027-02-10'),
+    ]);
+    await waitFor(async () => pick(await deadlinesOf(admin, soleId), 'mtd_quarterly_update').includes('2027-02-10'), 'the newest answer');
+    expect(pick(await deadlinesOf(admin, soleId), 'mtd_quarterly_update')).not.toContain('2027-02-20');
+  });
+});

@@ -21,8 +21,10 @@ import {
   deadlineSettings,
   identityPeople,
   identityPracticeVerifications,
+  mtdObligations,
   taxProfiles,
 } from './schema.js';
+import type { MtdObligationFact } from '../domain/mtd-obligations.js';
 import type { PracticeVerification } from '../domain/identity-verification.js';
 
 export type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
@@ -200,7 +202,7 @@ interface ListRow extends Record<string, unknown> {
   period: string;
   period_end: string | null;
   due_on: string;
-  source: 'companies_house' | 'rule';
+  source: 'companies_house' | 'rule' | 'hmrc';
   done_at: Date | string | null;
   done_by_name: string | null;
   done_by: string | null;
@@ -594,4 +596,21 @@ export async function claimIdentityReminder(db: Exec, clientId: string, personKe
     await db.execute(sql`insert into deadlines.identity_reminders (client_id, person_key, due_on) values (${clientId}, ${personKey}, ${dueOn})
     on conflict do nothing returning 1`);
   return rows.rows.length === 1;
+}
+
+/** HMRC's MTD obligations of a client as last read (empty when never read). */
+export async function readMtdObligations(db: Exec, clientId: string): Promise<MtdObligationFact[]> {
+  const rows = await db.select({ o: mtdObligations.obligations }).from(mtdObligations).where(eq(mtdObligations.clientId, clientId));
+  return rows[0]?.o ?? [];
+}
+
+/** Keep HMRC's newer answer for a client; false when the one held is as new or newer (events out of order). */
+export async function saveMtdObligations(db: Exec, clientId: string, refreshedAt: Date, obligations: MtdObligationFact[]): Promise<boolean> {
+  const res = await db.execute(sql`
+    insert into deadlines.mtd_obligations (client_id, refreshed_at, obligations)
+    values (${clientId}, ${refreshedAt.toISOString()}, ${JSON.stringify(obligations)}::jsonb)
+    on conflict (client_id) do update set refreshed_at = excluded.refreshed_at, obligations = excluded.obligations
+     where deadlines.mtd_obligations.refreshed_at < excluded.refreshed_at
+    returning client_id`);
+  return res.rows.length === 1;
 }

@@ -1,6 +1,7 @@
 import { outboxTables } from '@countinghouse/kit';
 import type { CompanySnapshot, IdentityVerificationDetails, JobStage, TaxProfileInput } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
+import type { MtdObligationFact } from '../domain/mtd-obligations.js';
 import {
   bigserial,
   boolean,
@@ -121,7 +122,7 @@ export const deadlines = deadlinesSchema.table(
     index('deadlines_done_at_idx')
       .on(t.doneAt, t.id)
       .where(sql`${t.doneAt} is not null`),
-    check('deadlines_source_check', sql`${t.source} in ('companies_house', 'rule')`),
+    check('deadlines_source_check', sql`${t.source} in ('companies_house', 'rule', 'hmrc')`),
   ],
 );
 
@@ -432,3 +433,15 @@ export const staffLeave = deadlinesSchema.table(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+/**
+ * HMRC's Making Tax Digital for Income Tax obligations of a client, as the integrations service last read
+ * them (integrations.mtd_obligations_updated, issue 31): the whole set per client, kept only when newer
+ * than the one held. The engine takes HMRC's periods and due dates over its computed ones.
+ */
+export const mtdObligations = deadlinesSchema.table('mtd_obligations', {
+  clientId: text('client_id').primaryKey(),
+  refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
+  obligations: jsonb('obligations').$type<MtdObligationFact[]>().notNull(),
+});
+

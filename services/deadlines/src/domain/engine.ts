@@ -15,6 +15,7 @@ import {
   type IsoDate,
 } from './dates.js';
 import { identityStatus, type IdvPerson, type PracticeVerification } from './identity-verification.js';
+import { mtdYears, type MtdObligationFact, type MtdYear } from './mtd-obligations.js';
 
 /** What the engine needs from Companies House (the cached company profile). */
 export interface CompanyFacts {
@@ -36,6 +37,8 @@ export interface EngineInput {
   to: IsoDate;
   /** Directors and PSCs to verify with Companies House (linked companies only), and the practice's own verifications by person key. */
   identity?: { people: IdvPerson[]; practice: ReadonlyMap<string, PracticeVerification> };
+  /** HMRC's Making Tax Digital for Income Tax obligations of the client, when the practice has read them (issue 31). */
+  mtdObligations?: readonly MtdObligationFact[];
 }
 
 export interface ComputedDeadline {
@@ -45,7 +48,9 @@ export interface ComputedDeadline {
   period: string;
   periodEnd: IsoDate | null;
   dueOn: IsoDate;
-  source: 'companies_house' | 'rule';
+  source: 'companies_house' | 'rule' | 'hmrc';
+  /** HMRC has it (its obligation is fulfilled): the day it was received. The deadline is marked done. */
+  fulfilledOn?: IsoDate | null;
 }
 
 /** Companies House statuses of a company that no longer exists: it raises no deadlines. */
@@ -61,13 +66,16 @@ export function computeDeadlines(input: EngineInput): ComputedDeadline[] {
     ...companyDeadlines(input),
     ...vatDeadlines(input),
     ...payeDeadlines(input),
-    ...input.profile.sa_taxpayers.flatMap((t) => selfAssessmentDeadlines(t, input)),
+    ...selfAssessment(input),
     ...identityDeadlines(input),
   ];
   // Companies House's next due dates are outstanding by definition (it moves them on when filed), so
-  // they are kept however long ago they fell due; so is a verification nobody has done yet.
+  // they are kept however long ago they fell due; so is a verification nobody has done yet, and an
+  // obligation HMRC still waits for.
+  const outstanding = (d: ComputedDeadline) =>
+    d.source === 'companies_house' || d.kind === 'identity_verification' || (d.source === 'hmrc' && !d.fulfilledOn);
   return out
-    .filter((d) => (d.dueOn >= input.from || d.source === 'companies_house' || d.kind === 'identity_verification') && d.dueOn <= input.to)
+    .filter((d) => (d.dueOn >= input.from || outstanding(d)) && d.dueOn <= input.to)
     .sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.key.localeCompare(b.key));
 }
 
@@ -432,17 +440,57 @@ export function mtdInScope(taxpayer: Pick<SaTaxpayer, 'role' | 'qualifying_incom
   return threshold !== null && taxpayer.qualifying_income > threshold;
 }
 
-function selfAssessmentDeadlines(t: SaTaxpayer, input: EngineInput): ComputedDeadline[] {
+/**
+ * The taxpayer HMRC's MTD obligations belong to: the integrations service reads them for the client's one
+ * National Insurance number, which is its sole trader's or landlord's (the first such taxpayer on the
+ * profile; decision 600).
+ */
+export function mtdTaxpayerId(profile: Pick<TaxProfileInput, 'sa_taxpayers'>): string | null {
+  const t = profile.sa_taxpayers.find((x) => x.role === 'sole_trader' || x.role === 'landlord');
+  return t?.id ?? null;
+}
+
+function selfAssessment(input: EngineInput): ComputedDeadline[] {
+  const hmrcFor = input.mtdObligations?.length ? mtdTaxpayerId(input.profile) : null;
+  const years = hmrcFor ? mtdYears(input.mtdObligations!) : null;
+  return input.profile.sa_taxpayers.flatMap((t) => selfAssessmentDeadlines(t, input, t.id === hmrcFor ? years : null));
+}
+
+function selfAssessmentDeadlines(t: SaTaxpayer, input: EngineInput, hmrc: ReadonlyMap<number, MtdYear> | null): ComputedDeadline[] {
   const out: ComputedDeadline[] = [];
   const who = t.name;
-  const push = (kind: DeadlineKind, taxYear: number, dueOn: IsoDate, period: string, periodEnd: IsoDate) =>
-    out.push({ key: `${kind}:${periodEnd}:${t.id}`, kind, period: `${period} — ${who}`, periodEnd, dueOn, source: 'rule' });
+  const push = (
+    kind: DeadlineKind,
+    taxYear: number,
+    dueOn: IsoDate,
+    period: string,
+    periodEnd: IsoDate,
+    from: { source: 'rule' | 'hmrc'; fulfilledOn: IsoDate | null } = { source: 'rule', fulfilledOn: null },
+  ) =>
+    out.push({
+      key: `${kind}:${periodEnd}:${t.id}`,
+      kind,
+      period: `${period} — ${who}`,
+      periodEnd,
+      dueOn,
+      source: from.source,
+      ...(from.fulfilledOn ? { fulfilledOn: from.fulfilledOn } : {}),
+    });
   for (let year = parseDate(input.from).y - 3; year <= parseDate(input.to).y; year++) {
     const label = taxYearLabel(year);
     const yearEnd = dayInMonth(year + 1, 4, 5);
     const mtd = mtdInScope(t, year);
+    const fromHmrc = hmrc?.get(year);
     // TMA 1970 s.8(1D): paper return by 31 October, online by 31 January after the tax year.
-    if (mtd) {
+    if (fromHmrc) {
+      // HMRC's own periods and dates for a year it has obligations for (the taxpayer is signed up,
+      // whatever the profile's income says): its quarters, and its final declaration (else the rule's).
+      for (const q of fromHmrc.quarters)
+        push('mtd_quarterly_update', year, q.dueOn, `Quarter to ${enGb(q.periodEnd)}`, q.periodEnd, { source: 'hmrc', fulfilledOn: q.fulfilledOn });
+      const fd = fromHmrc.finalDeclaration;
+      if (fd) push('mtd_final_declaration', year, fd.dueOn, label, yearEnd, { source: 'hmrc', fulfilledOn: fd.fulfilledOn });
+      else push('mtd_final_declaration', year, dayInMonth(year + 2, 1, 31), label, yearEnd);
+    } else if (mtd) {
       // MTD for Income Tax: the final declaration replaces the return, due 31 January after the tax year.
       push('mtd_final_declaration', year, dayInMonth(year + 2, 1, 31), label, yearEnd);
       // Quarterly updates for the standard quarters to 5 Jul, 5 Oct, 5 Jan, 5 Apr: due the 7th of the

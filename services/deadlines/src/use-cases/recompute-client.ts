@@ -4,7 +4,9 @@ import { companyFactsOf } from '../companies-house/snapshot.js';
 import {
   directoryEntry,
   insertDeadlines,
+  markDone,
   readCompany,
+  readMtdObligations,
   readPracticeVerifications,
   readProfile,
   profileOf,
@@ -14,7 +16,7 @@ import {
   storedDeadlines,
   updateDeadline,
 } from '../db/queries.js';
-import { computeDeadlines } from '../domain/engine.js';
+import { computeDeadlines, type ComputedDeadline } from '../domain/engine.js';
 import { identityStatus, idvPeople } from '../domain/identity-verification.js';
 import { reconcile, type DateMove } from '../domain/reconcile.js';
 import { engineWindow } from '../domain/status.js';
@@ -35,14 +37,15 @@ export async function recomputeClient(
   tx: Tx,
   clientId: string,
   today: string,
-  reason: 'profile' | 'companies_house' | 'daily',
+  reason: 'profile' | 'companies_house' | 'daily' | 'hmrc',
 ): Promise<Recomputed> {
-  const [profileRow, companyRow, stored, entry, practice] = await Promise.all([
+  const [profileRow, companyRow, stored, entry, practice, mtdObligations] = await Promise.all([
     readProfile(tx, clientId),
     readCompany(tx, clientId),
     storedDeadlines(tx, clientId),
     directoryEntry(tx, clientId),
     readPracticeVerifications(tx, clientId),
+    readMtdObligations(tx, clientId),
   ]);
   const profile: TaxProfileInput = profileOf(profileRow);
   const snapshot = profile.company_number && companyRow?.snapshot ? companyRow.snapshot : null;
@@ -50,7 +53,7 @@ export async function recomputeClient(
   const window = engineWindow(today);
   const people = snapshot ? idvPeople(snapshot.officers, snapshot.pscs) : [];
   const identity = { people, practice };
-  const computed = profileRow ? computeDeadlines({ profile, company, ...window, identity }) : [];
+  const computed = profileRow ? computeDeadlines({ profile, company, ...window, identity, mtdObligations }) : [];
   // The identity verification view's rows: one per person, as the rules see them today.
   const idvCompany = {
     confirmationNextMadeUpTo: company?.confirmationNextMadeUpTo ?? null,
@@ -89,7 +92,8 @@ export async function recomputeClient(
     tx,
     moves.map((m) => ({ deadlineId: m.id, clientId, kind: m.kind, period: m.period, fromDue: m.from, toDue: m.to, reason })),
   );
-  if (r.insert.length > 0 || r.update.length > 0 || r.remove.length > 0) {
+  const doneByHmrc = await markFulfilledDone(tx, clientId, computed);
+  if (r.insert.length > 0 || r.update.length > 0 || r.remove.length > 0 || doneByHmrc > 0) {
     // The client's list as it now stands, for the services that act ahead of deadlines (requests).
     const now = await storedDeadlines(tx, clientId);
     await enqueueEvent(
@@ -111,3 +115,43 @@ export async function recomputeClient(
   }
   return { moves, inserted: r.insert.length, removed: r.remove.length };
 }
+
+/**
+ * What HMRC has received (a fulfilled MTD obligation) is done: marked so, filed on the day HMRC received
+ * it, by "HMRC", and announced as any done deadline is (deadlines.deadline_done). A deadline done by hand
+ * stays as it is. Returns how many were marked.
+ */
+async function markFulfilledDone(tx: Tx, clientId: string, computed: ComputedDeadline[]): Promise<number> {
+  const fulfilled = new Map(computed.filter((c) => c.fulfilledOn).map((c) => [c.key, c]));
+  if (fulfilled.size === 0) return 0;
+  let marked = 0;
+  for (const s of await storedDeadlines(tx, clientId)) {
+    const c = fulfilled.get(s.key);
+    if (!c || s.doneAt) continue;
+    const doneAt = await markDone(tx, s.id, HMRC_ACTOR, { filedOn: c.fulfilledOn!, reference: null, previousAgent: false });
+    if (!doneAt) continue;
+    marked++;
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'deadlines.deadline_done',
+      {
+        deadlineId: s.id,
+        clientId,
+        kind: s.kind as DeadlineKind,
+        period: c.period,
+        dueOn: c.dueOn,
+        doneAt: doneAt.toISOString(),
+        doneByName: HMRC_ACTOR.name,
+        filedOn: c.fulfilledOn!,
+        reference: null,
+        filedByPreviousAgent: false,
+      },
+      { actor: { kind: 'system', id: null }, key: clientId },
+    );
+  }
+  return marked;
+}
+
+/** Who marks done what HMRC received (decision 601). */
+const HMRC_ACTOR = { id: 'hmrc', name: 'HMRC' } as const;
