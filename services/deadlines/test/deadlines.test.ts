@@ -369,7 +369,11 @@ describe('calendar feed', () => {
 describe("HMRC's MTD obligations (integrations.mtd_obligations_updated, issue 31)", () => {
   const soleId = randomUUID();
   const sam = { id: 's1', name: 'Sam Trader', role: 'sole_trader' as const, paper_return: false, qualifying_income: 60_000 };
-  const obligation = (end: string, due: string, o: Partial<EventData<'integrations.mtd_obligations_updated'>['obligations'][number]> = {}) => ({
+  const obligation = (
+    end: string,
+    due: string,
+    o: Partial<EventData<'integrations.mtd_obligations_updated'>['obligations'][number]> = {},
+  ) => ({
     kind: 'quarterly' as const,
     businessId: 'XAIS12345678901',
     periodStartDate: '2026-04-06',
@@ -383,7 +387,11 @@ describe("HMRC's MTD obligations (integrations.mtd_obligations_updated, issue 31
     await gw.kit.runtime.bus.publish(TOPICS.integrations, [
       {
         key: soleId,
-        envelope: makeEnvelope('integrations.mtd_obligations_updated', { clientId: soleId, refreshedAt, obligations }, { kind: 'system', id: null }),
+        envelope: makeEnvelope(
+          'integrations.mtd_obligations_updated',
+          { clientId: soleId, refreshedAt, obligations },
+          { kind: 'system', id: null },
+        ),
       },
     ]);
   }
@@ -413,7 +421,10 @@ describe("HMRC's MTD obligations (integrations.mtd_obligations_updated, issue 31
       [oct.id],
     );
     expect(done.rows).toHaveLength(1);
-    const moved = await gw.kit.runtime.pool.query(`select reason, from_due::text, to_due::text from deadlines.deadline_changes where deadline_id = $1`, [jan.id]);
+    const moved = await gw.kit.runtime.pool.query(
+      `select reason, from_due::text, to_due::text from deadlines.deadline_changes where deadline_id = $1`,
+      [jan.id],
+    );
     expect(moved.rows).toEqual([{ reason: 'hmrc', from_due: '2027-02-07', to_due: '2027-02-09' }]);
 
     // An answer read earlier, delivered late, is ignored: the date stays HMRC's newer one.

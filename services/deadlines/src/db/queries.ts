@@ -605,7 +605,12 @@ export async function readMtdObligations(db: Exec, clientId: string): Promise<Mt
 }
 
 /** Keep HMRC's newer answer for a client; false when the one held is as new or newer (events out of order). */
-export async function saveMtdObligations(db: Exec, clientId: string, refreshedAt: Date, obligations: MtdObligationFact[]): Promise<boolean> {
+export async function saveMtdObligations(
+  db: Exec,
+  clientId: string,
+  refreshedAt: Date,
+  obligations: MtdObligationFact[],
+): Promise<boolean> {
   const res = await db.execute(sql`
     insert into deadlines.mtd_obligations (client_id, refreshed_at, obligations)
     values (${clientId}, ${refreshedAt.toISOString()}, ${JSON.stringify(obligations)}::jsonb)

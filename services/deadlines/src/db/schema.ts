@@ -444,4 +444,3 @@ export const mtdObligations = deadlinesSchema.table('mtd_obligations', {
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
   obligations: jsonb('obligations').$type<MtdObligationFact[]>().notNull(),
 });
-

@@ -486,7 +486,10 @@ function selfAssessmentDeadlines(t: SaTaxpayer, input: EngineInput, hmrc: Readon
       // HMRC's own periods and dates for a year it has obligations for (the taxpayer is signed up,
       // whatever the profile's income says): its quarters, and its final declaration (else the rule's).
       for (const q of fromHmrc.quarters)
-        push('mtd_quarterly_update', year, q.dueOn, `Quarter to ${enGb(q.periodEnd)}`, q.periodEnd, { source: 'hmrc', fulfilledOn: q.fulfilledOn });
+        push('mtd_quarterly_update', year, q.dueOn, `Quarter to ${enGb(q.periodEnd)}`, q.periodEnd, {
+          source: 'hmrc',
+          fulfilledOn: q.fulfilledOn,
+        });
       const fd = fromHmrc.finalDeclaration;
       if (fd) push('mtd_final_declaration', year, fd.dueOn, label, yearEnd, { source: 'hmrc', fulfilledOn: fd.fulfilledOn });
       else push('mtd_final_declaration', year, dayInMonth(year + 2, 1, 31), label, yearEnd);
