@@ -7,6 +7,7 @@ import { gatewaySection } from './gateway.js';
 import { helloSection } from './hello.js';
 import { identitySection } from './identity.js';
 import { identityVerificationSection } from './identity-verification.js';
+import { jobsSection } from './jobs.js';
 import { k6Section } from './k6.js';
 import { publicSection } from './public.js';
 
@@ -21,6 +22,7 @@ export const SECTIONS: Section[] = [
   crmSection,
   deadlinesSection,
   identityVerificationSection,
+  jobsSection,
   documentsSection,
   publicSection,
   gatewaySection,
