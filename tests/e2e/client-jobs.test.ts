@@ -15,6 +15,7 @@ let browser: Browser;
 let admin: BrowserContext;
 let page: Page;
 let jobId = '';
+let clientId = '';
 
 beforeAll(async () => {
   server = await startE2EServer();
@@ -29,6 +30,7 @@ beforeAll(async () => {
     });
     return r.status === 200;
   });
+  clientId = client.id;
   const t = DEFAULT_TEMPLATES.year_end_accounts;
   const { rows } = await server.pool.query<{ id: string }>(
     `insert into deadlines.jobs (client_id, kind, title, period, stages, stage, checklist, statutory_due_on, due_on, reviewer_role, budget_minutes)
@@ -110,5 +112,23 @@ describe('Jobs board (browser)', () => {
       for (const v of await seriousViolations(page)) problems.push(`${tab}: ${v.id} ${v.help} ${v.targets.join(' | ')}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it("the client record's Jobs tab lists the job and makes bookkeeping recur; axe at 1280 and 390 px", async () => {
+    const record = `/admin/clients/${clientId}?tab=jobs`;
+    const jobLink = (p: Page) => p.getByRole('link', { name: `Year-end accounts: ${CLIENT}, year ended 31 Mar 2026` });
+    const checks = await auditPage(page, record, (p) => jobLink(p).waitFor());
+    expect(describeProblems(checks)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
+    await page.goto(record);
+    await jobLink(page).waitFor();
+    await page.getByRole('switch', { name: 'Bookkeeping recurs monthly' }).click();
+    await page.getByText(/^Next due \d{1,2} [A-Z][a-z]{2} \d{4}$/).waitFor();
+    const { rows } = await server.pool.query(`select kind, day_of_month, active from deadlines.job_schedules where client_id = $1`, [
+      clientId,
+    ]);
+    expect(rows).toEqual([{ kind: 'bookkeeping', day_of_month: 20, active: true }]);
+    await jobLink(page).click();
+    await page.getByRole('heading', { level: 1, name: /Year-end accounts/ }).waitFor();
   });
 });

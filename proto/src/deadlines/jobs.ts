@@ -336,6 +336,7 @@ export const JobScheduleSchema = Type.Object({
 });
 export type JobSchedule = Static<typeof JobScheduleSchema>;
 export const JobScheduleListSchema = Type.Object({ schedules: Type.Array(JobScheduleSchema) });
+export type JobScheduleList = Static<typeof JobScheduleListSchema>;
 
 export const CLIENT_JOBS_MESSAGES = {
   clientNotFound: 'Client not found',

@@ -9,6 +9,8 @@ import {
   type JobListQuery,
   type JobMoveInput,
   type JobPatch,
+  type JobScheduleInput,
+  type JobScheduleList,
   type JobTemplate,
   type JobTemplateInput,
   type JobStaffMember,
@@ -134,6 +136,19 @@ export const clientJobsApi = api.injectEndpoints({
     profitability: build.query<ProfitabilityReply, { month: string } & RealmArg>({
       query: ({ realm, month }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.profitability), params: { month }, auth: realm }),
     }),
+    jobSchedules: build.query<JobScheduleList, { clientId: string } & RealmArg>({
+      query: ({ realm, clientId }) => ({ url: apiPath(CLIENT_JOBS_ROUTES.schedules(clientId)), auth: realm }),
+      providesTags: (_r, _e, a) => [{ type: 'ClientJob', id: `SCHEDULES:${a.clientId}` }],
+    }),
+    setJobSchedule: build.mutation<JobScheduleList, { clientId: string; kind: string; body: JobScheduleInput } & RealmArg>({
+      query: ({ realm, clientId, kind, body }) => ({
+        url: apiPath(CLIENT_JOBS_ROUTES.schedule(clientId, kind)),
+        method: 'PUT',
+        body,
+        auth: realm,
+      }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'ClientJob', id: `SCHEDULES:${a.clientId}` }],
+    }),
   }),
 });
 
@@ -156,4 +171,6 @@ export const {
   useSaveJobTemplateMutation,
   useJobStaffQuery,
   useChangeJobStaffMutation,
+  useJobSchedulesQuery,
+  useSetJobScheduleMutation,
 } = clientJobsApi;

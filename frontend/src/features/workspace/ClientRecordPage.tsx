@@ -34,6 +34,7 @@ import { useUnreadThreadsQuery } from '../requests/api';
 import { useClientCommunicationsQuery, useRecordQuery } from './api';
 import { useMeQuery } from '../auth/api';
 import { AuditTrail } from '../records/AuditTrail';
+import { ClientJobsTab } from '../jobs/ClientJobsTab';
 import { IdentifiersCard } from './IdentifiersCard';
 import { TasksTable } from './TasksTable';
 import { ClientTimeline } from './ClientTimeline';
@@ -119,6 +120,7 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
   const roles: readonly Role[] = realm === 'user' ? (me.data?.roles ?? []) : ['admin'];
   const canAudit = hasPermission(roles, 'audit');
   const canExport = hasPermission(roles, 'audit.export');
+  const canJobs = hasPermission(roles, 'client_jobs');
 
   const tabs = [
     { key: 'overview', label: 'Overview', children: <Overview record={record} realm={realm} /> },
@@ -137,6 +139,7 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
       label: 'Tasks',
       children: <TasksTable realm={realm} base={base} query={{ client_id: client.id }} showClient={false} />,
     },
+    ...(canJobs ? [{ key: 'jobs', label: 'Jobs', children: <ClientJobsTab clientId={client.id} realm={realm} base={base} /> }] : []),
     { key: 'requests', label: 'Requests', children: <ClientRequestsTab clientId={client.id} realm={realm} /> },
     {
       key: 'messages',

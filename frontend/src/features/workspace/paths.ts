@@ -7,6 +7,7 @@ export const RECORD_TABS = [
   'timeline',
   'deadlines',
   'tasks',
+  'jobs',
   'requests',
   'messages',
   'documents',
