@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Alert, Button, Checkbox, Flex, Input, Select, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Checkbox, Empty, Flex, Input, List, Modal, Select, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import {
   formatDate,
@@ -12,12 +12,13 @@ import {
   type JobSummary,
   type ProfitabilityRow,
 } from '@countinghouse/proto';
-import type { AuthRealm } from '../../app/api';
+import { errorBody, type AuthRealm } from '../../app/api';
+import { serverText, useToast } from '../../shared/toast';
 import { PageHeader } from '../../shared/PageHeader';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { usePageTitle } from '../../shared/use-page-title';
 import { downloadCsv, toCsv } from '../reports/csv';
-import { useCapacityQuery, useClientJobsQuery, useDeliveryQuery, useProfitabilityQuery } from './client-jobs-api';
+import { useCapacityQuery, useChangeJobMutation, useClientJobsQuery, useDeliveryQuery, useProfitabilityQuery } from './client-jobs-api';
 import { hours, JobBoard, type JobsViewProps } from './JobBoard';
 import { StaffSettings, TemplateSettings } from './JobSettings';
 import './client-jobs.css';
@@ -125,20 +126,49 @@ const cell = (w: CapacityWeek) => (
   </span>
 );
 
-/** The 12-week capacity view: hours budgeted on jobs due each week against capacity less leave; over-allocated in red. */
+/** The Sunday ending the week that starts on `monday` (YYYY-MM-DD). */
+const weekEnd = (monday: string) => new Date(Date.parse(`${monday}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+
+interface Picked {
+  userId: string;
+  name: string;
+  weekStart: string;
+}
+
+/**
+ * The 12-week capacity view: hours budgeted on jobs due each week against capacity less leave; over-allocated
+ * in red. A person's week with jobs opens them, each with "Reassign to" (the issue's reassign action).
+ */
 function CapacityView({ realm }: { realm: AuthRealm }) {
   const cap = useCapacityQuery({ weeks: 12, realm });
+  const [picked, setPicked] = useState<Picked | null>(null);
   if (cap.isError) return <Alert type="error" showIcon title="The capacity view could not be loaded" />;
   const weeks = cap.data?.weeks ?? [];
-  type Row = { key: string; name: string; weeks: CapacityWeek[] };
+  type Row = { key: string; name: string; weeks: CapacityWeek[]; person: boolean };
   const rows: Row[] = [
-    ...(cap.data?.people ?? []).map((p) => ({ key: p.user_id, name: p.name, weeks: p.weeks })),
-    ...(cap.data && cap.data.people.length > 1 ? [{ key: 'team', name: 'Team', weeks: cap.data.team }] : []),
+    ...(cap.data?.people ?? []).map((p) => ({ key: p.user_id, name: p.name, weeks: p.weeks, person: true })),
+    ...(cap.data && cap.data.people.length > 1 ? [{ key: 'team', name: 'Team', weeks: cap.data.team, person: false }] : []),
   ];
+  const people = (cap.data?.people ?? []).map((p) => ({ value: p.user_id, label: p.name }));
+  const render = (r: Row, w: CapacityWeek) =>
+    r.person && w.jobs > 0 ? (
+      <Button
+        type="link"
+        size="small"
+        className="capacity-cell__open"
+        aria-label={`${r.name}, week commencing ${formatDate(w.week_start)}: ${hours(w.budgeted_minutes)} budgeted of ${hours(w.available_minutes)}${w.over_allocated ? ', over-allocated' : ''}. Show the jobs to reassign`}
+        onClick={() => setPicked({ userId: r.key, name: r.name, weekStart: w.week_start })}
+      >
+        {cell(w)}
+      </Button>
+    ) : (
+      cell(w)
+    );
   return (
     <Flex vertical gap={8}>
       <Typography.Text type="secondary">
-        Each cell: hours budgeted on jobs due that week / hours available (capacity less leave).
+        Each cell: hours budgeted on jobs due that week / hours available (capacity less leave). Open a person&apos;s week to reassign its
+        jobs.
       </Typography.Text>
       <Table<Row>
         rowKey="key"
@@ -149,10 +179,82 @@ function CapacityView({ realm }: { realm: AuthRealm }) {
         locale={{ emptyText: 'No staff yet' }}
         columns={[
           { key: 'name', title: 'Person', fixed: 'left', render: (_, r) => r.name },
-          ...weeks.map((w, i) => ({ key: w, title: `w/c ${formatDate(w)}`, render: (_: unknown, r: Row) => cell(r.weeks[i]!) })),
+          ...weeks.map((w, i) => ({ key: w, title: `w/c ${formatDate(w)}`, render: (_: unknown, r: Row) => render(r, r.weeks[i]!) })),
         ]}
       />
+      {picked && <ReassignDialog picked={picked} people={people} realm={realm} onClose={() => setPicked(null)} />}
     </Flex>
+  );
+}
+
+/** A person's open jobs due in one week, each with "Reassign to" another member of staff. */
+function ReassignDialog({
+  picked,
+  people,
+  realm,
+  onClose,
+}: {
+  picked: Picked;
+  people: Array<{ value: string; label: string }>;
+  realm: AuthRealm;
+  onClose: () => void;
+}) {
+  const toast = useToast();
+  const jobs = useClientJobsQuery({
+    realm,
+    assignee_id: picked.userId,
+    due_from: picked.weekStart,
+    due_to: weekEnd(picked.weekStart),
+    page: 1,
+    page_size: 100,
+  });
+  const [change, changing] = useChangeJobMutation();
+  const reassign = async (j: JobSummary, to: string) => {
+    try {
+      await change({ id: j.id, body: { assignee_id: to }, realm }).unwrap();
+      toast.success(serverText(`${j.client_name}: ${j.title} reassigned to ${people.find((p) => p.value === to)?.label ?? 'them'}`));
+    } catch (e) {
+      toast.error(serverText(errorBody(e)?.message ?? 'The job could not be reassigned'));
+    }
+  };
+  const list = jobs.data?.jobs ?? [];
+  return (
+    <Modal
+      open
+      title={`${picked.name}: jobs due in the week commencing ${formatDate(picked.weekStart)}`}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>Close</Button>}
+    >
+      {jobs.isError ? (
+        <Alert type="error" showIcon title="The jobs could not be loaded" />
+      ) : (
+        <List
+          loading={jobs.isLoading}
+          dataSource={list}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No open jobs left this week" /> }}
+          renderItem={(j) => (
+            <List.Item key={j.id}>
+              <Flex vertical gap={4} style={{ width: '100%' }}>
+                <Typography.Text strong>
+                  {j.client_name}: {j.title}
+                </Typography.Text>
+                <Typography.Text type="secondary">
+                  Due {formatDate(j.due_on)} · budget {hours(j.budget_minutes)}
+                </Typography.Text>
+                <Select
+                  aria-label={`Reassign ${j.client_name}: ${j.title} to`}
+                  placeholder="Reassign to"
+                  disabled={changing.isLoading}
+                  options={people.filter((p) => p.value !== picked.userId)}
+                  onChange={(to: string) => void reassign(j, to)}
+                  style={{ maxWidth: 280 }}
+                />
+              </Flex>
+            </List.Item>
+          )}
+        />
+      )}
+    </Modal>
   );
 }
 

@@ -22,6 +22,8 @@ import { deadlineKindLabel, FILED_STAGE, formatDate, formatDateTime, jobKindLabe
 import { errorBody, httpStatus, type AuthRealm } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
 import { serverText, useToast } from '../../shared/toast';
+import { ClientDocumentsView } from '../documents/ClientDocumentsView';
+import { ClientRequestsTab } from '../workspace/ClientRequestsTab';
 import { usePageTitle } from '../../shared/use-page-title';
 import {
   useAddJobNoteMutation,
@@ -46,7 +48,7 @@ interface Props {
   recordBase: '/admin' | '/work';
 }
 
-/** One job (issue 29): its stage, checklist, notes, time (manual and timer), linked deadline, reassign. */
+/** One job (issue 29): its stage, checklist, notes, time (manual and timer), linked deadline, reassign, and the client's requests and documents. */
 export function JobPage({ realm, back, recordBase }: Props) {
   const { id = '' } = useParams();
   const job = useClientJobQuery({ id, realm });
@@ -325,6 +327,14 @@ export function JobPage({ realm, back, recordBase }: Props) {
             )}
           />
         </Flex>
+      </Card>
+
+      <Card title="Requests to the client">
+        <ClientRequestsTab clientId={j.client_id} realm={realm} />
+      </Card>
+
+      <Card title="The client's documents">
+        <ClientDocumentsView clientId={j.client_id} realm={realm === 'user' ? 'user' : 'admin'} hideClientColumn />
       </Card>
     </Flex>
   );

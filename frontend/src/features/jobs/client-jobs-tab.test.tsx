@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { JobSchedule, JobSummary } from '@countinghouse/proto';
+import type { CapacityWeek, JobSchedule, JobSummary } from '@countinghouse/proto';
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
+import { ClientJobsPage } from './ClientJobsPage';
 import { ClientJobsTab } from './ClientJobsTab';
 
 // The client record's Jobs tab (issue 29): the client's jobs and its recurring work.
@@ -52,7 +53,7 @@ const list = (jobs: JobSummary[]) =>
 
 describe("A client's jobs on the client record (issue 29)", { timeout: 60_000 }, () => {
   it("lists the client's open jobs with stage, due date, assignee and time, each linking to its page", async () => {
-    const { calls } = mockFetch({
+    mockFetch({
       [LIST]: () =>
         list([
           job({}),
@@ -78,8 +79,6 @@ describe("A client's jobs on the client record (issue 29)", { timeout: 60_000 },
     const late = screen.getByRole('link', { name: 'VAT return: quarter to 30 Sep 2026' }).closest('tr')!;
     expect(late.textContent).toContain('1 Nov 2026 (overdue)');
     expect(within(late).getByText('Waiting on the client')).toBeInTheDocument();
-    const asked = calls.find((c) => c.path === '/api/deadlines/jobs');
-    expect(asked).toBeDefined();
     // Bookkeeping and payroll are offered, neither recurring yet.
     expect(await screen.findByRole('switch', { name: 'Bookkeeping recurs monthly' })).not.toBeChecked();
     expect(screen.getByRole('switch', { name: 'Payroll run recurs monthly' })).not.toBeChecked();
@@ -125,5 +124,56 @@ describe("A client's jobs on the client record (issue 29)", { timeout: 60_000 },
     await waitFor(() => expect(callsTo(`PUT ${SCHEDULES}/bookkeeping`)).toHaveLength(2));
     expect(callsTo(`PUT ${SCHEDULES}/bookkeeping`)[1]!.body).toEqual({ active: true, day_of_month: 20 });
     expect(await screen.findByText('Next due 20 Dec 2026')).toBeInTheDocument();
+  });
+});
+
+describe('Capacity: reassigning an over-allocated week (issue 29)', { timeout: 60_000 }, () => {
+  const week = (w: Partial<CapacityWeek>): CapacityWeek => ({
+    week_start: '2026-11-30',
+    budgeted_minutes: 0,
+    available_minutes: 20 * 60,
+    leave_days: 0,
+    jobs: 0,
+    over_allocated: false,
+    ...w,
+  });
+  const over = week({ budgeted_minutes: 24 * 60, available_minutes: 16 * 60, leave_days: 1, jobs: 4, over_allocated: true });
+  const capacity = (ann: CapacityWeek) =>
+    json(200, {
+      weeks: ['2026-11-30'],
+      people: [
+        { user_id: 'u2', name: 'Ann Accountant', weeks: [ann] },
+        { user_id: 'u3', name: 'Bo Bookkeeper', weeks: [week({})] },
+      ],
+      team: [ann],
+    });
+  const pageRoutes = [{ path: '/admin/client-jobs', element: <ClientJobsPage realm="admin" base="/admin" canSettle /> }];
+
+  it("opens Ann's over-allocated week and hands a job to Bo: the change is sent and the week is read again", async () => {
+    const { callsTo } = mockFetch({
+      'GET /api/deadlines/jobs/board': () => json(200, { kind: 'year_end_accounts', columns: [], today: '2026-11-26' }),
+      'GET /api/deadlines/jobs/capacity': [
+        () => capacity(over),
+        () => capacity(week({ budgeted_minutes: 18 * 60, available_minutes: 16 * 60, leave_days: 1, jobs: 3, over_allocated: true })),
+      ],
+      [LIST]: [() => list([job({ due_on: '2026-12-02', budget_minutes: 360 })]), () => list([])],
+      'PATCH /api/deadlines/jobs/j1': () => json(200, { job: job({ assignee_id: 'u3' }) }),
+    });
+    renderAt('/admin/client-jobs', { routes: pageRoutes });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Capacity' }));
+    const cellButton = await screen.findByRole('button', {
+      name: /Ann Accountant, week commencing 30 Nov 2026: 24\.0 h budgeted of 16\.0 h, over-allocated/,
+    });
+    expect(screen.queryByRole('button', { name: /Bo Bookkeeper, week commencing/ })).not.toBeInTheDocument();
+    await user.click(cellButton);
+    const dialog = await screen.findByRole('dialog', { name: 'Ann Accountant: jobs due in the week commencing 30 Nov 2026' });
+    await within(dialog).findByText('Acme Widgets Ltd: Year-end accounts: year ended 31 Mar 2026');
+    await user.click(within(dialog).getByLabelText('Reassign Acme Widgets Ltd: Year-end accounts: year ended 31 Mar 2026 to'));
+    await user.click(await screen.findByTitle('Bo Bookkeeper'));
+    await waitFor(() => expect(callsTo('PATCH /api/deadlines/jobs/j1')).toHaveLength(1));
+    expect(callsTo('PATCH /api/deadlines/jobs/j1')[0]!.body).toEqual({ assignee_id: 'u3' });
+    expect(await within(dialog).findByText('No open jobs left this week')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo('GET /api/deadlines/jobs/capacity').length).toBeGreaterThanOrEqual(2));
   });
 });
