@@ -189,6 +189,11 @@ export const PersonSchema = Type.Object({
   role: PersonRoleSchema,
   ownership_band: OwnershipBandSchema,
   source: Type.Union([Type.Literal('companies_house'), Type.Literal('manual')]),
+  /**
+   * The person's key on Companies House's register (`officer:<role>:<name>`, `psc:<name>`), the same key the
+   * identity verification view uses (issue 30, decision 260); null for a person entered by hand.
+   */
+  person_key: Type.Optional(Nullable(Type.String())),
   /** Companies House says this officer resigned or this PSC ceased (kept for the record). */
   ceased_on: Nullable(IsoDate),
   evidence: Type.Array(EvidenceSchema),

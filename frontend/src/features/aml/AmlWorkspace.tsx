@@ -13,6 +13,7 @@ import {
   type AmlStatus,
   type Person,
   type RiskAnswers,
+  type IdentityPerson,
 } from '@countinghouse/proto';
 import {
   Alert,
@@ -51,6 +52,8 @@ import {
 import { PersonFormModal } from './PersonForm';
 import { useAmlReturnMutation } from '../workspace/api';
 import { AcspVerificationsCard } from '../identity-verification/AcspParts';
+import { useIdentityPeopleQuery } from '../identity-verification/api';
+import { httpStatus } from '../../app/api';
 
 const STATUS_COLOURS: Record<AmlStatus, string> = {
   not_started: 'default',
@@ -160,11 +163,12 @@ export function AmlWorkspace({
 
 function VersionView({ clientId, version, realm }: { clientId: string; version: number; realm: AuthRealm }) {
   const v = useAmlVersionQuery({ clientId, version, realm });
+  const identity = useIdentityByKey(clientId, realm);
   if (v.isLoading) return <Typography.Text>Loading version {version}…</Typography.Text>;
   if (!v.data) return <Alert type="error" title="This version could not be loaded." />;
   return (
     <Card size="small" title={`Version ${version} (read only)`}>
-      <PeopleTable people={v.data.people} />
+      <PeopleTable people={v.data.people} identity={identity} />
       {v.data.risk && (
         <Typography.Paragraph>
           {RISK_LABELS[v.data.risk.level]} risk, {DD_LABELS[v.data.risk.due_diligence]}
@@ -174,7 +178,29 @@ function VersionView({ clientId, version, realm }: { clientId: string; version: 
   );
 }
 
-function PeopleTable({ people, action }: { people: Person[]; action?: (p: Person) => React.ReactNode }) {
+const IDV_COLOURS: Record<IdentityPerson['status'], string> = { verified: 'green', due: 'blue', overdue: 'red', unknown: 'default' };
+
+/**
+ * Each person's identity verification with Companies House (issue 30, item 6: one list of people shared by due
+ * diligence and identity verification), by the person's key on the register; undefined when the caller's role
+ * does not include the identity verification view (the column is then left out).
+ */
+function useIdentityByKey(clientId: string, realm: AuthRealm): Map<string, IdentityPerson> | undefined {
+  const q = useIdentityPeopleQuery({ client_id: clientId, filter: 'all', page_size: 200, realm });
+  // (a role without the view, or a client without Companies House people: no column)
+  if ((q.isError && httpStatus(q.error) === 403) || !q.data?.people.length) return undefined;
+  return new Map(q.data.people.map((p) => [p.person_key, p]));
+}
+
+function PeopleTable({
+  people,
+  action,
+  identity,
+}: {
+  people: Person[];
+  action?: (p: Person) => React.ReactNode;
+  identity?: Map<string, IdentityPerson>;
+}) {
   return (
     <Table
       rowKey="id"
@@ -198,6 +224,20 @@ function PeopleTable({ people, action }: { people: Person[]; action?: (p: Person
         { title: 'Role', dataIndex: 'role', render: (r: string) => label(PERSON_ROLES, r) },
         { title: 'Ownership', dataIndex: 'ownership_band', render: (b: string) => label(OWNERSHIP_BANDS, b) },
         { title: 'Source', dataIndex: 'source', render: (s: string) => (s === 'companies_house' ? 'Companies House' : 'Entered') },
+        ...(identity
+          ? [
+              {
+                title: 'ID verified (Companies House)',
+                key: 'idv',
+                render: (_: unknown, p: Person) => {
+                  const v = p.person_key ? identity.get(p.person_key) : undefined;
+                  if (!v)
+                    return <Typography.Text type="secondary">{p.person_key ? 'Not yet read' : 'Not on the register'}</Typography.Text>;
+                  return <Tag color={IDV_COLOURS[v.status]}>{v.status_text}</Tag>;
+                },
+              },
+            ]
+          : []),
         {
           title: 'Evidence',
           key: 'evidence',
@@ -243,6 +283,7 @@ export function AmlFileDrawer({ clientId, realm, onClose }: { clientId: string; 
 export function AmlFileView({ clientId, realm }: { clientId: string; realm: AuthRealm }) {
   const toast = useToast();
   const f = useAmlFileQuery({ clientId, realm });
+  const identity = useIdentityByKey(clientId, realm);
   const [addEvidence] = useAddAmlEvidenceMutation();
   const [answerRisk, riskState] = useAnswerAmlRiskMutation();
   const [submit, submitState] = useSubmitAmlFileMutation();
@@ -345,6 +386,7 @@ export function AmlFileView({ clientId, realm }: { clientId: string; realm: Auth
             )}
             <PeopleTable
               people={file.current.people}
+              identity={identity}
               action={
                 editable
                   ? (p) => (

@@ -106,8 +106,9 @@ export function AcspSettingsCard({ realm = 'admin' }: { realm?: AuthRealm }) {
 interface RecordProps {
   clientId: string;
   clientName?: string;
-  /** The person to start with (the identity verification view's row): matched to the AML file by name. */
+  /** The person to start with (the identity verification view's row): matched to the AML file by key, else by name. */
   personName?: string;
+  personKey?: string;
   realm?: AuthRealm;
   onClose: () => void;
 }
@@ -123,7 +124,7 @@ interface RecordValues {
  * "Record verification": a person of the client's AML file, the Companies House personal code, the date and
  * the evidence, chosen from that person's identity documents in the AML file (referenced, never copied).
  */
-export function RecordVerificationModal({ clientId, clientName, personName, realm = 'admin', onClose }: RecordProps) {
+export function RecordVerificationModal({ clientId, clientName, personName, personKey, realm = 'admin', onClose }: RecordProps) {
   const file = useAmlFileQuery({ clientId, realm });
   const [record, recording] = useRecordAcspVerificationMutation();
   const [form] = Form.useForm<RecordValues>();
@@ -131,8 +132,10 @@ export function RecordVerificationModal({ clientId, clientName, personName, real
   const toast = useToast();
   const ids = { person: useId(), code: useId(), date: useId() };
   const people = (file.data?.current.people ?? []).filter((p) => !p.ceased_on);
-  // The view's people are keyed by Companies House; the AML file's by its own ids: the name joins them.
-  const preselected = personName ? people.find((p) => fold(p.name) === fold(personName))?.id : undefined;
+  // Both name a person by their Companies House key (decision 260); a file from before it joins by name.
+  const preselected =
+    (personKey ? people.find((p) => p.person_key === personKey)?.id : undefined) ??
+    (personName ? people.find((p) => fold(p.name) === fold(personName))?.id : undefined);
   const watched = Form.useWatch('person_id', form);
   const person = people.find((p) => p.id === (watched ?? preselected));
   const documents = (person?.evidence ?? []).filter((e) => e.filename);

@@ -143,6 +143,7 @@ export function IdentityVerificationPage() {
           clientId={recordFor.client_id}
           clientName={recordFor.client_name}
           personName={recordFor.name}
+          personKey={recordFor.person_key}
           onClose={() => setRecordFor(null)}
         />
       )}

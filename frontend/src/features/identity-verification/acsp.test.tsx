@@ -13,6 +13,7 @@ import {
 import { apiError, json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { findDialog } from '../crm/test/fixtures';
+import { AmlFileView } from '../aml/AmlWorkspace';
 import { AcspVerificationsCard } from './AcspParts';
 import { IdentityVerificationPage } from './IdentityVerificationPage';
 
@@ -256,5 +257,42 @@ describe('The practice as an ACSP (issue #30)', { timeout: 60_000 }, () => {
     expect(await screen.findByText('AB12CD34EF5')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Record verification' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+  });
+});
+
+describe("The AML file's people show their identity verification (issue 30, item 6)", { timeout: 60_000 }, () => {
+  const withKeys: AmlFile = {
+    ...amlFile,
+    current: {
+      ...amlFile.current,
+      people: [
+        amlPerson({ id: 'p-1', person_key: 'officer:director:SPROCKET, Diana' }),
+        amlPerson({ id: 'p-2', name: 'LEVER, Edward', source: 'manual', person_key: null }),
+      ],
+    },
+  };
+  const view = [{ path: '/admin/aml-file', element: <AmlFileView clientId={CLIENT} realm="admin" /> }];
+
+  it("by the person's key on the register: Companies House's status, and 'Not on the register' for someone entered by hand", async () => {
+    mockFetch({
+      [`GET /api/aml/clients/${CLIENT}`]: () => json(200, withKeys),
+      [LIST]: () => json(200, { people: [idvPerson], total: 1, total_capped: false, page: 1, page_size: 200, today: '2026-11-26' }),
+    });
+    renderAt('/admin/aml-file', { routes: view, state: asRole('admin') });
+    const diana = (await screen.findAllByText('SPROCKET, Diana')).map((n) => n.closest('tr')).find(Boolean)!;
+    expect(await within(diana).findByText('overdue since 1 Sep 2026')).toBeInTheDocument();
+    const edward = screen.getAllByText('LEVER, Edward')[0]!.closest('tr')!;
+    expect(within(edward).getByText('Not on the register')).toBeInTheDocument();
+  });
+
+  it('a role without the identity verification view, or a client with nobody on the register: no column', async () => {
+    mockFetch({
+      [`GET /api/aml/clients/${CLIENT}`]: () => json(200, withKeys),
+      [LIST]: () => apiError(403, 'FORBIDDEN', 'Forbidden'),
+    });
+    renderAt('/admin/aml-file', { routes: view, state: asRole('admin') });
+    expect((await screen.findAllByText('SPROCKET, Diana')).length).toBeGreaterThan(0);
+    expect(screen.queryByText('ID verified (Companies House)')).not.toBeInTheDocument();
+    expect(screen.queryByText('Not on the register')).not.toBeInTheDocument();
   });
 });

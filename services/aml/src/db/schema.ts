@@ -70,7 +70,7 @@ export const files = amlSchema.table(
 );
 
 export type StoredEvidence = Omit<Evidence, 'filename'>;
-export type StoredPerson = Omit<Person, 'evidence'> & { ch_key: string | null; evidence: StoredEvidence[] };
+export type StoredPerson = Omit<Person, 'evidence' | 'person_key'> & { ch_key: string | null; evidence: StoredEvidence[] };
 export interface VersionContent {
   people: StoredPerson[];
   risk_answers: RiskAnswers | null;

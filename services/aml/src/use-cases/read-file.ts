@@ -35,8 +35,9 @@ export function toVersion(row: VersionRow, filenames: Map<string, string>): AmlV
   return {
     version: row.version,
     state: row.state as VersionState,
-    people: row.content.people.map(({ ch_key: _k, ...p }) => ({
+    people: row.content.people.map(({ ch_key, ...p }) => ({
       ...p,
+      person_key: ch_key,
       evidence: p.evidence.map((e) => ({ ...e, filename: filenames.get(e.document_id) ?? null })),
     })),
     risk_answers: row.content.risk_answers,
