@@ -30,6 +30,19 @@ export const adminAuthApi = api.injectEndpoints({
         }
       },
     }),
+    /** A new access token for the admin panel session (after setting up two-factor sign-in: one without the restriction). */
+    adminRefresh: build.mutation<AdminVerifyReply, void>({
+      query: () => ({ url: apiPath(ADMIN_AUTH_ROUTES.refresh), method: 'POST' }),
+      extraOptions: { auth: 'none' },
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(adminAuthApi.util.upsertQueryData('adminSession', undefined, data));
+        } catch {
+          // The layout re-checks the session.
+        }
+      },
+    }),
     adminLogout: build.mutation<AdminLogoutReply, void>({
       query: () => ({ url: apiPath(ADMIN_AUTH_ROUTES.logout), method: 'POST' }),
       extraOptions: { auth: 'none' },
@@ -41,4 +54,10 @@ export const adminAuthApi = api.injectEndpoints({
   }),
 });
 
-export const { useAdminLoginMutation, useAdminSessionQuery, useAdminLogoutMutation, useAdminChangePasswordMutation } = adminAuthApi;
+export const {
+  useAdminLoginMutation,
+  useAdminSessionQuery,
+  useAdminRefreshMutation,
+  useAdminLogoutMutation,
+  useAdminChangePasswordMutation,
+} = adminAuthApi;
