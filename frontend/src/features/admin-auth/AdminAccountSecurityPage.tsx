@@ -45,7 +45,14 @@ export function AdminAccountSecurityPage() {
           description={MESSAGES.twoFactorEnrolmentRequired}
         />
       )}
-      <TwoFactorCard realm="admin" onEnrolled={refreshAfterEnrolment} onFreshCodesDone={() => navigate('/admin', { replace: true })} />
+      <TwoFactorCard
+        realm="admin"
+        onEnrolled={refreshAfterEnrolment}
+        onFreshCodesDone={() => {
+          // The session check again (the layout then shows the whole panel), then the dashboard.
+          void session.refetch().finally(() => navigate('/admin', { replace: true }));
+        }}
+      />
     </div>
   );
 }

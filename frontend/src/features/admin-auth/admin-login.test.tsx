@@ -147,22 +147,42 @@ describe('Admin login', () => {
     expect(callsTo(LOGIN)[1]?.body).toEqual({ username: 'alice', password: 'correct horse', recovery_code: 'abcde-fghjk' });
   });
 
-  it('an account the practice requires a second factor of goes to Account security, and only there', async () => {
+  it('an account the practice requires a second factor of goes to Account security, and only there, until it is on', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const session = { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z', two_factor_enrolment_required: true };
-    mockFetch({
+    let enrolled = false;
+    const session = { success: true, user: alice, expires_at: '2026-03-05T18:00:00Z' };
+    const codes = Array.from({ length: 10 }, (_, i) => `code${i}-abcde-fghjk`);
+    const { callsTo } = mockFetch({
       [LOGIN]: () => signedIn({ two_factor_enrolment_required: true }),
-      [VERIFY]: () => json(200, session),
-      'GET /api/identity/admin/two-factor': () => json(200, { totp_enabled: false, recovery_codes_left: 0 }),
+      [VERIFY]: () => json(200, enrolled ? session : { ...session, two_factor_enrolment_required: true }),
+      'GET /api/identity/admin/two-factor': () => json(200, { totp_enabled: enrolled, recovery_codes_left: enrolled ? 10 : 0 }),
+      'POST /api/identity/admin/two-factor/totp': () =>
+        json(200, { secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/Practice:alice?secret=JBSWY3DPEHPK3PXP&issuer=Practice' }),
+      'POST /api/identity/admin/two-factor/totp/confirm': () => {
+        enrolled = true;
+        return json(200, { recovery_codes: codes });
+      },
+      'POST /api/identity/admin/refresh': () => json(200, session),
     });
     const { router } = renderAt('/admin/login');
     await fillAndSubmit();
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/account-security'));
     expect(await screen.findByText('Two-factor sign-in is required')).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: /Set up an authenticator app/ })).toBeInTheDocument();
     // No sidebar while enrolling; another admin page leads back here.
     expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument();
     await router.navigate('/admin/clients');
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/account-security'));
+
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /Set up an authenticator app/ }));
+    await user.type(await screen.findByLabelText('Authentication code'), '123456{Enter}');
+    // The codes stay on the page after the session's token is refreshed (shown once).
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    await waitFor(() => expect(callsTo('POST /api/identity/admin/refresh')).toHaveLength(1));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    expect(callsTo('POST /api/identity/admin/two-factor/totp/confirm')[0]?.body).toEqual({ code: '123456' });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
+    expect(await screen.findByRole('navigation', { name: 'Admin' })).toBeInTheDocument();
   });
 });
