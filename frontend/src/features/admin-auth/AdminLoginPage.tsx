@@ -8,7 +8,7 @@ import { adminUserReceived } from '../../app/admin-session';
 import { useAppDispatch } from '../../app/store';
 import { serverText, useToast, type ToastText } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
-import { asksForSecondFactor } from '../auth/PersonLoginForm';
+import { asksForSecondFactor } from '../auth/second-factor';
 import { adminAuthApi, useAdminLoginMutation } from './api';
 import { ADMIN_ACCOUNT_SECURITY_PATH } from './paths';
 import './admin-login.css';
