@@ -180,6 +180,8 @@ describe('Admin login', () => {
     const list = await screen.findByRole('list', { name: 'Recovery codes' });
     await waitFor(() => expect(callsTo('POST /api/identity/admin/refresh')).toHaveLength(1));
     expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    // The card says it is on, without re-reading the session.
+    expect(await screen.findByText('On')).toBeInTheDocument();
     expect(callsTo('POST /api/identity/admin/two-factor/totp/confirm')[0]?.body).toEqual({ code: '123456' });
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));

@@ -36,6 +36,25 @@ export interface WebAuthnChallenge<T> {
   options: T;
 }
 
+/** After a confirmation or new codes: two-factor sign-in is on, with as many unused codes as were just handed out. */
+async function statusFrom(
+  realm: TwoFactorRealm | undefined,
+  dispatch: (action: unknown) => unknown,
+  queryFulfilled: Promise<{ data: { recovery_codes: string[] } }>,
+) {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(
+      twoFactorApi.util.upsertQueryData('twoFactorStatus', realm === 'admin' ? 'admin' : undefined, {
+        totp_enabled: true,
+        recovery_codes_left: data.recovery_codes.length,
+      }),
+    );
+  } catch {
+    // the page shows the failure
+  }
+}
+
 /** Two-factor sign-in for the signed-in person (issue 32), and the administrators' rule. */
 export const twoFactorApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -48,6 +67,8 @@ export const twoFactorApi = api.injectEndpoints({
     }),
     confirmTotp: build.mutation<{ recovery_codes: string[] }, { code: string; realm?: TwoFactorRealm }>({
       query: ({ realm, ...body }) => ({ url: apiPath(routesOf(realm).twoFactorTotpConfirm), method: 'POST', body, auth: realm ?? 'user' }),
+      // The card says "On" at once (not by re-reading the session, which would move an admin's page).
+      onQueryStarted: ({ realm }, { dispatch, queryFulfilled }) => statusFrom(realm, dispatch, queryFulfilled),
     }),
     newRecoveryCodes: build.mutation<{ recovery_codes: string[] }, { code: string; realm?: TwoFactorRealm }>({
       query: ({ realm, ...body }) => ({
@@ -56,6 +77,7 @@ export const twoFactorApi = api.injectEndpoints({
         body,
         auth: realm ?? 'user',
       }),
+      onQueryStarted: ({ realm }, { dispatch, queryFulfilled }) => statusFrom(realm, dispatch, queryFulfilled),
     }),
     disableTwoFactor: build.mutation<MessageReply, { password: string; code?: string; recovery_code?: string; realm?: TwoFactorRealm }>({
       query: ({ realm, ...body }) => ({ url: apiPath(routesOf(realm).twoFactorDisable), method: 'POST', body, auth: realm ?? 'user' }),
