@@ -166,5 +166,9 @@ export function installGatewayGuards(app: App, o: GuardOptions) {
   });
 }
 
-/** What a person who must set up two-factor sign-in first can still call: who am I, sign out, refresh, enrolment. */
-const OPEN_DURING_ENROLMENT = /^\/api\/identity\/auth\/(me|logout|refresh|two-factor(\/.*)?|passkeys(\/.*)?)$/;
+/**
+ * What a person (or an admin panel account) who must set up two-factor sign-in first can still call: who
+ * am I (the admin panel's session check), sign out, refresh, enrolment.
+ */
+const OPEN_DURING_ENROLMENT =
+  /^\/api\/identity\/(auth\/(me|logout|refresh|two-factor(\/.*)?|passkeys(\/.*)?)|admin\/(session|logout|refresh|two-factor(\/.*)?))$/;

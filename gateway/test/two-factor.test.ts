@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, totp } from '../../services/identity/src/domain/totp.js';
 import { TWO_FACTOR_MESSAGES } from '../../services/identity/src/use-cases/two-factor.js';
-import { bearer, login, makePerson, startTestGateway, type TestGateway } from './helpers.js';
+import { ADMIN, bearer, login, makePerson, startTestGateway, type TestGateway } from './helpers.js';
 
 // Issue 32: two-factor sign-in with an authenticator app (TOTP) and ten single-use recovery codes.
 let gw: TestGateway;
@@ -145,6 +145,53 @@ describe('two-factor required from a date (the gateway as the one door)', () => 
       expect(crm.statusCode, crm.body).toBe(200);
     } finally {
       await gw.app.inject({ method: 'PUT', url, headers: bearer(admin), payload: { required_from: null } });
+    }
+  });
+
+  it('an admin panel account without a second factor reaches only its session check, refresh, sign-out and set-up through the gateway', async () => {
+    const admin = (await login(gw.app)).json().session_token as string;
+    const url = '/api/identity/security/two-factor-policy';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+    expect((await gw.app.inject({ method: 'PUT', url, headers: bearer(admin), payload: { required_from: today } })).statusCode).toBe(200);
+    try {
+      const li = await login(gw.app);
+      expect(li.statusCode, li.body).toBe(200);
+      expect(li.json().two_factor_enrolment_required).toBe(true);
+      const token = li.json().session_token as string;
+      for (const path of ['/api/crm/clients', '/api/identity/roles', '/api/settings']) {
+        const r = await gw.app.inject({ method: 'GET', url: path, headers: bearer(token) });
+        expect(r.statusCode, path).toBe(403);
+        expect(r.json().error.code, path).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+      }
+      const session = await gw.app.inject({ method: 'GET', url: '/api/identity/admin/session', headers: bearer(token) });
+      expect(session.statusCode, session.body).toBe(200);
+      expect(session.json().two_factor_enrolment_required).toBe(true);
+      const start = await gw.app.inject({ method: 'POST', url: '/api/identity/admin/two-factor/totp', headers: bearer(token) });
+      expect(start.statusCode, start.body).toBe(200);
+      const key = base32Decode(start.json().secret)!;
+      const confirm = await gw.app.inject({
+        method: 'POST',
+        url: '/api/identity/admin/two-factor/totp/confirm',
+        headers: bearer(token),
+        payload: { code: totp(key, now() - 30) },
+      });
+      expect(confirm.statusCode, confirm.body).toBe(200);
+      // The refresh (with the restricted access cookie beside the refresh cookie) passes the gateway and lifts it.
+      const cookie = [li.headers['set-cookie']]
+        .flat()
+        .map((c) => String(c).split(';')[0])
+        .join('; ');
+      const refreshed = await gw.app.inject({ method: 'POST', url: '/api/identity/admin/refresh', headers: { cookie } });
+      expect(refreshed.statusCode, refreshed.body).toBe(200);
+      expect(refreshed.json().two_factor_enrolment_required).toBeUndefined();
+      const again = await login(gw.app, { ...ADMIN, totp_code: totp(key, now()) });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(
+        (await gw.app.inject({ method: 'GET', url: '/api/crm/clients', headers: bearer(again.json().session_token) })).statusCode,
+      ).toBe(200);
+    } finally {
+      await gw.kit.runtime.pool.query('update identity.two_factor_policy set required_from = null');
+      await gw.kit.runtime.pool.query('delete from identity.admin_totp_factors');
     }
   });
 });

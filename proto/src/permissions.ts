@@ -72,12 +72,13 @@ export const PERMISSIONS = [
   { key: 'staff.manage', area: 'Staff', label: 'Invite and deactivate staff', roles: MANAGERS },
   { key: 'users.view', area: 'Staff', label: 'See registered people and the sent e-mail log', roles: ADMIN },
   { key: 'roles', area: 'Staff', label: 'Manage roles', roles: ADMIN },
+  // Admin panel accounts (role admin) hold it too, for their own account at /admin/two-factor (issue 32).
   { key: 'two_factor.own', area: 'Access', label: 'Turn on two-factor sign-in for their own account', roles: [...EVERYONE, 'mlro'] },
   {
     key: 'two_factor.policy',
     area: 'Access',
     label: 'Require two-factor sign-in of staff from a date',
-    note: 'Administrators, managers, staff, accountants and MLROs then set it up at their next sign-in.',
+    note: 'Administrators (admin panel accounts too), managers, staff, accountants and MLROs then set it up at their next sign-in.',
     roles: ADMIN,
   },
   { key: 'security.lockouts', area: 'Access', label: 'See sign-in delays (who, from where, until when)', roles: ADMIN },

@@ -84,6 +84,7 @@ const UserManagementPage = lazyNamed(() => import('../features/users/pages'), 'U
 
 const AdminLoginPage = lazyNamed(() => import('../features/admin-auth/AdminLoginPage'), 'AdminLoginPage');
 const AdminLayout = lazyNamed(() => import('./layouts/admin/AdminLayout'), 'AdminLayout');
+const AdminAccountSecurityPage = lazyNamed(() => import('../features/admin-auth/AdminAccountSecurityPage'), 'AdminAccountSecurityPage');
 const AdminDashboardPage = lazyNamed(() => import('../features/admin/DashboardPage'), 'DashboardPage');
 const AdminStaffPage = lazyNamed(adminPages, 'AdminStaffPage');
 const crmPages = () => import('../features/crm/pages');
@@ -186,6 +187,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <AdminDashboardPage /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
+          { path: 'account-security', element: <AdminAccountSecurityPage /> },
           { path: 'billing', element: <AdminBillingPage /> },
           { path: 'reports', element: <AdminReportsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },

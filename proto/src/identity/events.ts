@@ -51,8 +51,14 @@ export const RoleChangedSchema = Type.Object({
   name: Type.String(),
 });
 
-/** An administrator turned a person's second factor off (issue 32): kept in the outbox as the record. */
-export const SecondFactorResetSchema = Type.Object({ userId: Type.String() });
+/**
+ * A second factor was turned off (issue 32): an administrator's reset or the owner's own; kept in the
+ * outbox as the record. `account: 'admin_panel'` when `userId` is an admin panel account's id.
+ */
+export const SecondFactorResetSchema = Type.Object({
+  userId: Type.String(),
+  account: Type.Optional(Type.Literal('admin_panel')),
+});
 
 export const IDENTITY_EVENTS = {
   'identity.admin_signed_in': AdminSignedInSchema,

@@ -94,7 +94,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
   if (loaded > 0) runtime.logger.info({ revocations: loaded }, 'identity: revocations loaded');
   const adminSessions = new SessionStore(db, 'admin_sessions', 'admin_id', SESSION.adminSessionHours, 'admin', revocations);
   const userSessions = new SessionStore(db, 'user_sessions', 'user_id', SESSION.refreshTokenDays * 24, 'user', revocations);
-  adminAuthRoutes(app, { db, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
+  adminAuthRoutes(app, { db, cipher, signer: opts.signer, sessions: adminSessions, cookieSecure: opts.cookieSecure });
   peopleAuthRoutes(app, { db, cipher, rp, signer: opts.signer, sessions: userSessions, cookieSecure: opts.cookieSecure });
   twoFactorRoutes(app, { db, cipher, rp, issuer: practiceName });
   invitationRoutes(app, { db, mailer, publicUrl: runtime.publicUrl, practiceName });

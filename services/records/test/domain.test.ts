@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH, hashEntry, verifyChain, type ChainedContent } from '../src/domain/chain.js';
 import { addYears, decideExpired, effectiveRules, ruleProblem, type ClientState } from '../src/domain/retention.js';
 import { buildZip, dueOn, readZip, safePath } from '../src/domain/subject-access.js';
-import { clientChangeSummary, clientFieldHashes } from '../src/domain/summary.js';
+import { clientChangeSummary, clientFieldHashes, describe as describeEvent } from '../src/domain/summary.js';
 
 describe('the subject-access due date: one month from the request (UK GDPR Art. 12(3))', () => {
   it.each([
@@ -138,5 +138,16 @@ describe('the archive', () => {
     expect([...files.keys()]).toEqual(['a/b.txt', 'etc/passwd', 'a/b-2.txt']);
     expect(files.get('a/b-2.txt')!.toString()).toBe('again');
     expect(safePath('/x/../y z/ü.pdf')).toBe('x/y z/_.pdf');
+  });
+});
+
+describe("the audit trail's line for a second factor turned off (issue 32)", () => {
+  const reset = (data: { userId: string; account?: 'admin_panel' }) =>
+    describeEvent({ type: 'identity.second_factor_reset', data } as unknown as Parameters<typeof describeEvent>[0]);
+  it.each([
+    [{ userId: 'u-1' }, 'Two-factor sign-in reset for user u-1'],
+    [{ userId: 'a-1', account: 'admin_panel' as const }, 'Two-factor sign-in reset for admin panel account a-1'],
+  ])('%o', (data, summary) => {
+    expect(reset(data)).toEqual({ clientId: null, summary });
   });
 });

@@ -30,6 +30,15 @@ export const adminAuthApi = api.injectEndpoints({
         }
       },
     }),
+    /**
+     * A new access token for the admin panel session (after setting up two-factor sign-in: one without the
+     * restriction). The session check's cached answer is left as it is: the set-up page re-reads it when the
+     * recovery codes have been saved (the layout changes frame then, which would drop them from the page).
+     */
+    adminRefresh: build.mutation<AdminVerifyReply, void>({
+      query: () => ({ url: apiPath(ADMIN_AUTH_ROUTES.refresh), method: 'POST' }),
+      extraOptions: { auth: 'none' },
+    }),
     adminLogout: build.mutation<AdminLogoutReply, void>({
       query: () => ({ url: apiPath(ADMIN_AUTH_ROUTES.logout), method: 'POST' }),
       extraOptions: { auth: 'none' },
@@ -41,4 +50,10 @@ export const adminAuthApi = api.injectEndpoints({
   }),
 });
 
-export const { useAdminLoginMutation, useAdminSessionQuery, useAdminLogoutMutation, useAdminChangePasswordMutation } = adminAuthApi;
+export const {
+  useAdminLoginMutation,
+  useAdminSessionQuery,
+  useAdminRefreshMutation,
+  useAdminLogoutMutation,
+  useAdminChangePasswordMutation,
+} = adminAuthApi;

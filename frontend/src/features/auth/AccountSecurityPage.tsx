@@ -20,6 +20,7 @@ import {
   useRefreshPersonSessionMutation,
   useStartTotpMutation,
   useTwoFactorStatusQuery,
+  type TwoFactorRealm,
 } from './two-factor-api';
 import './auth.css';
 
@@ -46,6 +47,9 @@ function downloadCodes(codes: readonly string[]) {
   a.remove();
   URL.revokeObjectURL(url);
 }
+
+/** The realm as the endpoints take it: people's calls stay as they were (no realm field). */
+const realmArg = (realm: TwoFactorRealm) => (realm === 'admin' ? { realm } : {});
 
 /** Ten recovery codes, shown once: a list, a download and a copy. */
 function RecoveryCodes({ codes, onDone, doneLabel }: { codes: string[]; onDone: () => void; doneLabel: string }) {
@@ -78,7 +82,7 @@ function RecoveryCodes({ codes, onDone, doneLabel }: { codes: string[]; onDone: 
 }
 
 /** Set up an authenticator app: QR code (drawn here, no outside service), the secret for typing, a first code. */
-function Enrol({ onEnrolled }: { onEnrolled: (codes: string[]) => void }) {
+function Enrol({ realm, onEnrolled }: { realm: TwoFactorRealm; onEnrolled: (codes: string[]) => void }) {
   const [start, started] = useStartTotpMutation();
   const [confirm, confirming] = useConfirmTotpMutation();
   const [failure, setFailure] = useState<string | null>(null);
@@ -87,7 +91,7 @@ function Enrol({ onEnrolled }: { onEnrolled: (codes: string[]) => void }) {
   async function begin() {
     setFailure(null);
     try {
-      await start().unwrap();
+      await start(realm).unwrap();
     } catch (e) {
       setFailure(errorBody(e)?.message ?? MESSAGES.unexpectedError);
     }
@@ -96,7 +100,7 @@ function Enrol({ onEnrolled }: { onEnrolled: (codes: string[]) => void }) {
   async function onFinish(v: { code: string }) {
     setFailure(null);
     try {
-      const r = await confirm({ code: v.code.replace(/\s/g, '') }).unwrap();
+      const r = await confirm({ code: v.code.replace(/\s/g, ''), ...realmArg(realm) }).unwrap();
       onEnrolled(r.recovery_codes);
     } catch (e) {
       setFailure(errorBody(e)?.message ?? MESSAGES.unexpectedError);
@@ -162,7 +166,7 @@ function Enrol({ onEnrolled }: { onEnrolled: (codes: string[]) => void }) {
 }
 
 /** New recovery codes after a current code from the app. */
-function NewCodesButton({ onCodes }: { onCodes: (codes: string[]) => void }) {
+function NewCodesButton({ realm, onCodes }: { realm: TwoFactorRealm; onCodes: (codes: string[]) => void }) {
   const [open, setOpen] = useState(false);
   const [renew, renewing] = useNewRecoveryCodesMutation();
   const [failure, setFailure] = useState<string | null>(null);
@@ -174,7 +178,7 @@ function NewCodesButton({ onCodes }: { onCodes: (codes: string[]) => void }) {
   };
   async function onFinish(v: { code: string }) {
     try {
-      const r = await renew({ code: v.code.replace(/\s/g, '') }).unwrap();
+      const r = await renew({ code: v.code.replace(/\s/g, ''), ...realmArg(realm) }).unwrap();
       close();
       onCodes(r.recovery_codes);
     } catch (e) {
@@ -207,7 +211,7 @@ function NewCodesButton({ onCodes }: { onCodes: (codes: string[]) => void }) {
 }
 
 /** Turn two-factor sign-in off: the password and a code (or a recovery code). */
-function DisableButton() {
+function DisableButton({ realm }: { realm: TwoFactorRealm }) {
   const [open, setOpen] = useState(false);
   const [disable, disabling] = useDisableTwoFactorMutation();
   const [failure, setFailure] = useState<string | null>(null);
@@ -222,7 +226,7 @@ function DisableButton() {
     const code = v.code.trim();
     const body = /^\d{3}\s?\d{3}$/.test(code) ? { code: code.replace(/\s/g, '') } : { recovery_code: code };
     try {
-      const r = await disable({ password: v.password, ...body }).unwrap();
+      const r = await disable({ password: v.password, ...body, ...realmArg(realm) }).unwrap();
       close();
       toast.success(serverText(r.message), 'two-factor');
     } catch (e) {
@@ -347,6 +351,74 @@ function PasskeysCard({ onAdded }: { onAdded: () => void }) {
 }
 
 /**
+ * Two-factor sign-in with an authenticator app, for people (realm 'user') and the admin panel's own
+ * accounts ('admin'): the status, setting it up (QR code, key, first code), the recovery codes shown
+ * once, new codes, turning it off. `onEnrolled` runs once it is on (a new session token without the
+ * enrolment restriction); `onFreshCodesDone` when the first codes were saved.
+ */
+export function TwoFactorCard({
+  realm,
+  onEnrolled,
+  onFreshCodesDone,
+}: {
+  realm: TwoFactorRealm;
+  onEnrolled: () => Promise<void> | void;
+  onFreshCodesDone: () => void;
+}) {
+  const status = useTwoFactorStatusQuery(realm === 'admin' ? realm : undefined);
+  const [codes, setCodes] = useState<{ list: string[]; fresh: boolean } | null>(null);
+  return (
+    <Card
+      title={
+        <Flex align="center" gap={8} wrap>
+          <span>Two-factor sign-in</span>
+          {status.data && (status.data.totp_enabled ? <Tag color="green">On</Tag> : <Tag>Off</Tag>)}
+        </Flex>
+      }
+    >
+      {status.isLoading ? (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      ) : status.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title="We could not load your sign-in settings"
+          action={<Button onClick={() => void status.refetch()}>Try again</Button>}
+        />
+      ) : codes ? (
+        <RecoveryCodes
+          codes={codes.list}
+          doneLabel={codes.fresh ? 'Continue' : 'Done'}
+          onDone={() => {
+            setCodes(null);
+            if (codes.fresh) onFreshCodesDone();
+          }}
+        />
+      ) : status.data?.totp_enabled ? (
+        <Space orientation="vertical">
+          <Typography.Paragraph>
+            After your password you type the code from your authenticator app. Recovery codes left:{' '}
+            <strong>{status.data.recovery_codes_left}</strong> of 10.
+          </Typography.Paragraph>
+          <Space wrap>
+            <NewCodesButton realm={realm} onCodes={(list) => setCodes({ list, fresh: false })} />
+            <DisableButton realm={realm} />
+          </Space>
+        </Space>
+      ) : (
+        <Enrol
+          realm={realm}
+          onEnrolled={(list) => {
+            setCodes({ list, fresh: true });
+            void onEnrolled();
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+/**
  * Account security (issue 32) for every signed-in person, staff and clients: two-factor sign-in with an
  * authenticator app, its recovery codes, turning it off. A member of staff the practice requires it of
  * arrives here straight from sign-in and can go nowhere else until it is on.
@@ -354,15 +426,14 @@ function PasskeysCard({ onAdded }: { onAdded: () => void }) {
 export function AccountSecurityPage() {
   usePageTitle('Account security');
   const me = useMeQuery();
-  const status = useTwoFactorStatusQuery();
   const [refresh] = useRefreshPersonSessionMutation();
-  const [codes, setCodes] = useState<{ list: string[]; fresh: boolean } | null>(null);
+  const [enrolledHere, setEnrolledHere] = useState(false);
   const navigate = useNavigate();
   const required = me.data?.two_factor_enrolment_required === true;
   const home = me.data ? (homeFor(me.data.roles) === '/work' ? '/work' : '/client-dashboard') : '/';
 
-  async function enrolled(list: string[]) {
-    setCodes({ list, fresh: true });
+  async function refreshAfterEnrolment() {
+    setEnrolledHere(true);
     // The session's next access token carries no enrolment restriction.
     await refresh()
       .unwrap()
@@ -372,7 +443,7 @@ export function AccountSecurityPage() {
   return (
     <div className="account-security">
       <PageHeader title="Account security" />
-      {required && !codes && (
+      {required && !enrolledHere && (
         <Alert
           type="warning"
           showIcon
@@ -381,47 +452,7 @@ export function AccountSecurityPage() {
           description={MESSAGES.twoFactorEnrolmentRequired}
         />
       )}
-      <Card
-        title={
-          <Flex align="center" gap={8} wrap>
-            <span>Two-factor sign-in</span>
-            {status.data && (status.data.totp_enabled ? <Tag color="green">On</Tag> : <Tag>Off</Tag>)}
-          </Flex>
-        }
-      >
-        {status.isLoading || me.isLoading ? (
-          <Skeleton active paragraph={{ rows: 3 }} />
-        ) : status.isError ? (
-          <Alert
-            type="error"
-            showIcon
-            title="We could not load your sign-in settings"
-            action={<Button onClick={() => void status.refetch()}>Try again</Button>}
-          />
-        ) : codes ? (
-          <RecoveryCodes
-            codes={codes.list}
-            doneLabel={codes.fresh ? 'Continue' : 'Done'}
-            onDone={() => {
-              setCodes(null);
-              if (codes.fresh) navigate(home, { replace: true });
-            }}
-          />
-        ) : status.data?.totp_enabled ? (
-          <Space orientation="vertical">
-            <Typography.Paragraph>
-              After your password you type the code from your authenticator app. Recovery codes left:{' '}
-              <strong>{status.data.recovery_codes_left}</strong> of 10.
-            </Typography.Paragraph>
-            <Space wrap>
-              <NewCodesButton onCodes={(list) => setCodes({ list, fresh: false })} />
-              <DisableButton />
-            </Space>
-          </Space>
-        ) : (
-          <Enrol onEnrolled={(list) => void enrolled(list)} />
-        )}
-      </Card>
+      <TwoFactorCard realm="user" onEnrolled={refreshAfterEnrolment} onFreshCodesDone={() => navigate(home, { replace: true })} />
       <PasskeysCard
         onAdded={() => {
           // A passkey is a second factor too: the session's next token carries no enrolment restriction.

@@ -11,14 +11,11 @@ import { authApi, usePersonLoginMutation } from './api';
 import { usePasskeySignInMutation, usePasskeySignInOptionsMutation } from './two-factor-api';
 import { cancelled, signWithPasskey, webAuthnAvailable } from './webauthn';
 import { forgetPrivateData, personLoginFailure, type LoginFailure } from './session';
+import { asksForSecondFactor } from './second-factor';
 
 type Values = Pick<LoginBody, 'email' | 'password'> & { code?: string };
 
-/** Whether a refused sign-in asks for the second factor (a 401 whose details name totp_code). */
-export function asksForSecondFactor(error: unknown): boolean {
-  const data = (error as { status?: unknown; data?: { error?: { details?: { path?: string }[] } } } | null) ?? null;
-  return data?.status === 401 && Boolean(data.data?.error?.details?.some((d) => d.path === 'totp_code'));
-}
+export { asksForSecondFactor };
 
 /**
  * E-mail and password sign-in for people. `portal: 'staff'` makes the server refuse (403) anyone

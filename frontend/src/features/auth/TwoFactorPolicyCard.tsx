@@ -51,8 +51,8 @@ export function TwoFactorPolicyCard() {
         <Flex vertical gap={12}>
           <Typography.Paragraph className="two-factor-policy__text">
             {current
-              ? `Required from ${formatDate(current)} of administrators, managers, staff, accountants and MLROs. Anyone without it sets it up at their next sign-in before anything else.`
-              : 'Optional: each person may turn it on from Account security. Choose a date to require it of administrators, managers, staff, accountants and MLROs.'}
+              ? `Required from ${formatDate(current)} of administrators (admin panel accounts too), managers, staff, accountants and MLROs. Anyone without it sets it up at their next sign-in before anything else.`
+              : 'Optional: each person may turn it on from Account security. Choose a date to require it of administrators (admin panel accounts too), managers, staff, accountants and MLROs.'}
           </Typography.Paragraph>
           {failure && <Alert type="error" showIcon role="alert" title={failure} />}
           <Flex gap={8} wrap align="center">

@@ -35,7 +35,16 @@ import { errorBody, httpStatus } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
 import { ROLE_LABELS, RoleTag } from '../staff/roles';
-import { useDeactivateAdminAccountMutation, useGrantRoleMutation, useRevokeRoleMutation, useRolePeopleQuery, useRolesQuery } from './api';
+import {
+  useDeactivateAdminAccountMutation,
+  useGrantRoleMutation,
+  useResetAdminAccountTwoFactorMutation,
+  useRevokeRoleMutation,
+  useRolePeopleQuery,
+  useRolesQuery,
+} from './api';
+import { selectAdminUser } from '../../app/admin-session';
+import { useAppSelector } from '../../app/store';
 import { TwoFactorPolicyCard } from '../auth/TwoFactorPolicyCard';
 import './roles.css';
 
@@ -227,7 +236,10 @@ function holderLabel(h: RoleHolder): string {
 function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSummary | undefined; loading: boolean }) {
   const [revoke] = useRevokeRoleMutation();
   const [deactivate] = useDeactivateAdminAccountMutation();
+  const [resetTwoFactor] = useResetAdminAccountTwoFactorMutation();
   const [pending, setPending] = useState<string | null>(null);
+  // The signed-in admin panel account (none for a person): its own second factor is turned off on Account security.
+  const me = useAppSelector(selectAdminUser);
   const toast = useToast();
   const fail = useFailureToast();
   const holders = summary?.holders ?? [];
@@ -237,6 +249,17 @@ function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSumm
     try {
       const reply = h.kind === 'admin_account' ? await deactivate(h.id).unwrap() : await revoke({ role, userId: h.id }).unwrap();
       toast.success(serverText(reply.message));
+    } catch (err) {
+      fail(err);
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const reset = async (h: RoleHolder) => {
+    setPending(`2fa-${h.id}`);
+    try {
+      toast.success(serverText((await resetTwoFactor(h.id).unwrap()).message));
     } catch (err) {
       fail(err);
     } finally {
@@ -285,28 +308,42 @@ function HoldersCard({ role, summary, loading }: { role: Role; summary: RoleSumm
               title: <span className="roles-holders__sr">Actions</span>,
               key: 'actions',
               fixed: 'right' as const,
-              width: 100,
               align: 'right',
               render: (_: unknown, h) => (
-                <Popconfirm
-                  title={
-                    h.kind === 'admin_account'
-                      ? `Deactivate the admin panel account ${h.name}?`
-                      : `Revoke ${ROLE_LABELS[role]} from ${h.name}?`
-                  }
-                  description={
-                    h.kind === 'admin_account'
-                      ? 'The account can no longer sign in to the admin panel; its sessions end now.'
-                      : 'They are signed out now and keep any other roles they hold.'
-                  }
-                  okText={h.kind === 'admin_account' ? 'Deactivate' : 'Revoke'}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={() => remove(h)}
-                >
-                  <Button size="small" danger loading={pending === h.id}>
-                    Revoke
-                  </Button>
-                </Popconfirm>
+                <Flex gap={8} justify="end">
+                  {h.kind === 'admin_account' && h.id !== me?.id && (
+                    <Popconfirm
+                      title={`Reset two-factor sign-in of ${h.name}?`}
+                      description="For a lost phone: the account signs in with its password alone until it sets up an app again."
+                      okText="Reset"
+                      okButtonProps={{ danger: true }}
+                      onConfirm={() => reset(h)}
+                    >
+                      <Button size="small" loading={pending === `2fa-${h.id}`}>
+                        Reset two-factor
+                      </Button>
+                    </Popconfirm>
+                  )}
+                  <Popconfirm
+                    title={
+                      h.kind === 'admin_account'
+                        ? `Deactivate the admin panel account ${h.name}?`
+                        : `Revoke ${ROLE_LABELS[role]} from ${h.name}?`
+                    }
+                    description={
+                      h.kind === 'admin_account'
+                        ? 'The account can no longer sign in to the admin panel; its sessions end now.'
+                        : 'They are signed out now and keep any other roles they hold.'
+                    }
+                    okText={h.kind === 'admin_account' ? 'Deactivate' : 'Revoke'}
+                    okButtonProps={{ danger: true }}
+                    onConfirm={() => remove(h)}
+                  >
+                    <Button size="small" danger loading={pending === h.id}>
+                      Revoke
+                    </Button>
+                  </Popconfirm>
+                </Flex>
               ),
             },
           ]}

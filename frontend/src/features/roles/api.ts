@@ -1,4 +1,5 @@
 import {
+  ADMIN_AUTH_ROUTES,
   IDENTITY_ROUTES,
   ROLES_ROUTES,
   type GrantRoleBody,
@@ -36,8 +37,18 @@ export const rolesApi = api.injectEndpoints({
       query: (adminId) => ({ url: apiPath(ROLES_ROUTES.adminAccount(adminId)), method: 'DELETE' }),
       invalidatesTags: ['Role'],
     }),
+    /** Another administrator turns an admin panel account's second factor off (a lost phone; issue 32). */
+    resetAdminAccountTwoFactor: build.mutation<MessageReply, string>({
+      query: (adminId) => ({ url: apiPath(ADMIN_AUTH_ROUTES.adminAccountTwoFactor(adminId)), method: 'DELETE' }),
+    }),
   }),
 });
 
-export const { useRolesQuery, useRolePeopleQuery, useGrantRoleMutation, useRevokeRoleMutation, useDeactivateAdminAccountMutation } =
-  rolesApi;
+export const {
+  useRolesQuery,
+  useRolePeopleQuery,
+  useGrantRoleMutation,
+  useRevokeRoleMutation,
+  useDeactivateAdminAccountMutation,
+  useResetAdminAccountTwoFactorMutation,
+} = rolesApi;

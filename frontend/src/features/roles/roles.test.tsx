@@ -167,6 +167,31 @@ describe('User Roles (/admin/roles)', () => {
     expect(within(card('admin')).getByText('alice')).toBeInTheDocument();
   }, 60_000);
 
+  it("resets another admin panel account's two-factor sign-in after confirmation; never offered for one's own account", async () => {
+    const self: RoleHolder = { ...adminAccount, id: alice.id, name: 'alice', username: 'alice' };
+    const bob: RoleHolder = { ...adminAccount, name: 'bob', username: 'bob' };
+    const RESET = `DELETE /api/identity/roles/admin-accounts/${ADMIN_ID}/two-factor`;
+    const done = 'Two-factor sign-in turned off for this admin panel account.';
+    const { callsTo } = mockFetch({
+      ...base,
+      'GET /api/identity/roles': () => json(200, roleList({ admin: [self, bob] })),
+      [RESET]: () => json(200, { success: true, message: done }),
+    });
+    renderAt('/admin/roles');
+    const user = userEvent.setup();
+    await waitFor(() => expect(within(card('admin')).getByText('bob')).toBeInTheDocument(), { timeout: 30_000 });
+    // One button: bob's row, not alice's own.
+    const buttons = within(card('admin')).getAllByRole('button', { name: 'Reset two-factor' });
+    expect(buttons).toHaveLength(1);
+    expect(buttons[0]!.closest('tr')).toHaveTextContent('bob');
+    await user.click(buttons[0]!);
+    expect(await screen.findByText('Reset two-factor sign-in of bob?')).toBeInTheDocument();
+    expect(callsTo(RESET)).toHaveLength(0);
+    await user.click(screen.getByText('Reset', { selector: '.ant-popconfirm button span' }));
+    await waitFor(() => expect(callsTo(RESET)).toHaveLength(1));
+    expect(await screen.findByText(done)).toBeInTheDocument();
+  }, 60_000);
+
   it("'Failed to load roles' when the server fails; a refusal says so", async () => {
     mockFetch({ ...base, 'GET /api/identity/roles': () => apiError(500, 'INTERNAL', MESSAGES.internalError) });
     const view = renderAt('/admin/roles');

@@ -306,6 +306,36 @@ export const recoveryCodes = identity.table(
 );
 
 /**
+ * The admin panel accounts' authenticator-app second factor (issue 32): the same columns as
+ * totp_factors, keyed by the admin panel account (db/two-factor.ts, ADMIN_FACTORS).
+ */
+export const adminTotpFactors = identity.table('admin_totp_factors', {
+  adminId: uuid('admin_id')
+    .primaryKey()
+    .references(() => adminUsers.id, { onDelete: 'cascade' }),
+  /** Sealed like a person's, with its own associated data (`admin-totp:<id>`): a person's secret does not open here. */
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An admin panel account's ten single-use recovery codes, stored only as SHA-256 hashes. */
+export const adminRecoveryCodes = identity.table(
+  'admin_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('admin_recovery_codes_admin_hash_idx').on(t.adminId, t.codeHash)],
+);
+
+/**
  * The practice's rule for staff-side roles (issue 32): from `requiredFrom` (a date, London time) every
  * administrator, manager, staff member, accountant and MLRO must have a second factor. One row (id 1).
  */
@@ -366,5 +396,15 @@ export const sessionSecondFactors = identity.table('session_second_factors', {
   type: text('type').notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }).notNull(),
   /** SHA-256 hex identifying the factor (never the secret). */
+  reference: text('reference').notNull(),
+});
+
+/** The second factor an admin panel session signed in with (as session_second_factors for people's). */
+export const adminSessionSecondFactors = identity.table('admin_session_second_factors', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => adminSessions.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }).notNull(),
   reference: text('reference').notNull(),
 });

@@ -1,14 +1,42 @@
 import type { DbOrTx } from '@countinghouse/kit';
 import type { SecondFactorUse } from '@countinghouse/proto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 
-/** Every query of two-factor sign-in (identity.totp_factors, identity.recovery_codes). */
+/**
+ * Every query of two-factor sign-in. The authenticator app, its recovery codes and the second factor a
+ * session signed in with are kept per owner: people (identity.totp_factors, recovery_codes,
+ * session_second_factors, keyed by user_id) and admin panel accounts (the admin_ tables, keyed by
+ * admin_id). The same queries serve both; `t` names the table set.
+ */
+export interface FactorTables {
+  owner: 'user' | 'admin';
+  factors: SQL;
+  codes: SQL;
+  sessions: SQL;
+  id: SQL;
+}
 
-export async function factorOf(db: DbOrTx, userId: string, o: { forUpdate?: boolean } = {}) {
+export const PERSON_FACTORS: FactorTables = {
+  owner: 'user',
+  factors: sql.raw('identity.totp_factors'),
+  codes: sql.raw('identity.recovery_codes'),
+  sessions: sql.raw('identity.session_second_factors'),
+  id: sql.raw('user_id'),
+};
+
+export const ADMIN_FACTORS: FactorTables = {
+  owner: 'admin',
+  factors: sql.raw('identity.admin_totp_factors'),
+  codes: sql.raw('identity.admin_recovery_codes'),
+  sessions: sql.raw('identity.admin_session_second_factors'),
+  id: sql.raw('admin_id'),
+};
+
+export async function factorOf(db: DbOrTx, t: FactorTables, ownerId: string, o: { forUpdate?: boolean } = {}) {
   const res = await db.execute(
     o.forUpdate
-      ? sql`select secret, confirmed_at, last_used_step from identity.totp_factors where user_id = ${userId} for update`
-      : sql`select secret, confirmed_at, last_used_step from identity.totp_factors where user_id = ${userId}`,
+      ? sql`select secret, confirmed_at, last_used_step from ${t.factors} where ${t.id} = ${ownerId} for update`
+      : sql`select secret, confirmed_at, last_used_step from ${t.factors} where ${t.id} = ${ownerId}`,
   );
   const r = res.rows[0];
   return r
@@ -20,48 +48,49 @@ export async function factorOf(db: DbOrTx, userId: string, o: { forUpdate?: bool
     : null;
 }
 
-export async function recoveryCodesLeft(db: DbOrTx, userId: string): Promise<number> {
-  const res = await db.execute(sql`select count(*)::int as n from identity.recovery_codes where user_id = ${userId} and used_at is null`);
+export async function recoveryCodesLeft(db: DbOrTx, t: FactorTables, ownerId: string): Promise<number> {
+  const res = await db.execute(sql`select count(*)::int as n from ${t.codes} where ${t.id} = ${ownerId} and used_at is null`);
   return Number(res.rows[0]?.n ?? 0);
 }
 
 /** A new, unconfirmed secret (replacing an unconfirmed one). */
-export async function putUnconfirmedFactor(db: DbOrTx, userId: string, secretBase32: string): Promise<void> {
+export async function putUnconfirmedFactor(db: DbOrTx, t: FactorTables, ownerId: string, sealedSecret: string): Promise<void> {
   await db.execute(sql`
-    insert into identity.totp_factors (user_id, secret) values (${userId}, ${secretBase32})
-    on conflict (user_id) do update set secret = excluded.secret, confirmed_at = null, last_used_step = null, created_at = now()`);
+    insert into ${t.factors} (${t.id}, secret) values (${ownerId}, ${sealedSecret})
+    on conflict (${t.id}) do update set secret = excluded.secret, confirmed_at = null, last_used_step = null, created_at = now()`);
 }
 
-export async function confirmFactor(tx: DbOrTx, userId: string, step: number): Promise<void> {
-  await tx.execute(sql`update identity.totp_factors set confirmed_at = now(), last_used_step = ${step} where user_id = ${userId}`);
+export async function confirmFactor(tx: DbOrTx, t: FactorTables, ownerId: string, step: number): Promise<void> {
+  await tx.execute(sql`update ${t.factors} set confirmed_at = now(), last_used_step = ${step} where ${t.id} = ${ownerId}`);
 }
 
-export async function replaceRecoveryCodes(tx: DbOrTx, userId: string, hashes: readonly string[]): Promise<void> {
-  await tx.execute(sql`delete from identity.recovery_codes where user_id = ${userId}`);
-  for (const h of hashes) await tx.execute(sql`insert into identity.recovery_codes (user_id, code_hash) values (${userId}, ${h})`);
+export async function replaceRecoveryCodes(tx: DbOrTx, t: FactorTables, ownerId: string, hashes: readonly string[]): Promise<void> {
+  await tx.execute(sql`delete from ${t.codes} where ${t.id} = ${ownerId}`);
+  for (const h of hashes) await tx.execute(sql`insert into ${t.codes} (${t.id}, code_hash) values (${ownerId}, ${h})`);
 }
 
 /** Spend an unused recovery code; true when this call spent it. */
-export async function spendRecoveryCode(db: DbOrTx, userId: string, codeHash: string): Promise<boolean> {
+export async function spendRecoveryCode(db: DbOrTx, t: FactorTables, ownerId: string, codeHash: string): Promise<boolean> {
   const used = await db.execute(sql`
-    update identity.recovery_codes set used_at = now()
-     where user_id = ${userId} and code_hash = ${codeHash} and used_at is null returning id`);
+    update ${t.codes} set used_at = now()
+     where ${t.id} = ${ownerId} and code_hash = ${codeHash} and used_at is null returning id`);
   return used.rows.length === 1;
 }
 
 /** Record `step` as used, only if no later (or equal) step was used meanwhile; true when this call did. */
-export async function advanceUsedStep(db: DbOrTx, userId: string, step: number): Promise<boolean> {
+export async function advanceUsedStep(db: DbOrTx, t: FactorTables, ownerId: string, step: number): Promise<boolean> {
   const won = await db.execute(sql`
-    update identity.totp_factors set last_used_step = ${step}
-     where user_id = ${userId} and (last_used_step is null or last_used_step < ${step}) returning user_id`);
+    update ${t.factors} set last_used_step = ${step}
+     where ${t.id} = ${ownerId} and (last_used_step is null or last_used_step < ${step}) returning ${t.id}`);
   return won.rows.length === 1;
 }
 
-/** Remove a person's second factor and recovery codes; true when they had one. */
-export async function deleteSecondFactor(tx: DbOrTx, userId: string): Promise<boolean> {
-  const gone = await tx.execute(sql`delete from identity.totp_factors where user_id = ${userId} returning user_id`);
-  await tx.execute(sql`delete from identity.recovery_codes where user_id = ${userId}`);
-  const keys = await tx.execute(sql`delete from identity.passkeys where user_id = ${userId} returning id`);
+/** Remove the owner's second factor and recovery codes (and a person's passkeys); true when they had one. */
+export async function deleteSecondFactor(tx: DbOrTx, t: FactorTables, ownerId: string): Promise<boolean> {
+  const gone = await tx.execute(sql`delete from ${t.factors} where ${t.id} = ${ownerId} returning ${t.id}`);
+  await tx.execute(sql`delete from ${t.codes} where ${t.id} = ${ownerId}`);
+  if (t.owner === 'admin') return gone.rows.length > 0;
+  const keys = await tx.execute(sql`delete from identity.passkeys where user_id = ${ownerId} returning id`);
   return gone.rows.length > 0 || keys.rows.length > 0;
 }
 
@@ -79,14 +108,14 @@ export async function writeTwoFactorPolicy(db: DbOrTx, requiredFrom: string | nu
 }
 
 /** TOTP secrets still in the clear (not `v1.`-sealed). */
-export async function listPlainTotpSecrets(db: DbOrTx): Promise<{ userId: string; secret: string }[]> {
-  const res = await db.execute(sql`select user_id, secret from identity.totp_factors where secret not like 'v1.%'`);
-  return res.rows.map((r) => ({ userId: String(r.user_id), secret: String(r.secret) }));
+export async function listPlainTotpSecrets(db: DbOrTx, t: FactorTables): Promise<{ ownerId: string; secret: string }[]> {
+  const res = await db.execute(sql`select ${t.id} as owner_id, secret from ${t.factors} where secret not like 'v1.%'`);
+  return res.rows.map((r) => ({ ownerId: String(r.owner_id), secret: String(r.secret) }));
 }
 
 /** Replace a plain secret by its sealed form, only if it is still the plain one. */
-export async function resealTotpSecret(db: DbOrTx, userId: string, plain: string, sealed: string): Promise<void> {
-  await db.execute(sql`update identity.totp_factors set secret = ${sealed} where user_id = ${userId} and secret = ${plain}`);
+export async function resealTotpSecret(db: DbOrTx, t: FactorTables, ownerId: string, plain: string, sealed: string): Promise<void> {
+  await db.execute(sql`update ${t.factors} set secret = ${sealed} where ${t.id} = ${ownerId} and secret = ${plain}`);
 }
 
 // ── passkeys (WebAuthn) ─────────────────────────────────────────────────────────────────────────
@@ -178,15 +207,15 @@ export async function takeChallenge(
 }
 
 /** Keep the second factor a session signed in with (HMRC's Gov-Client-Multi-Factor). */
-export async function recordSessionSecondFactor(db: DbOrTx, sessionId: string, use: SecondFactorUse): Promise<void> {
+export async function recordSessionSecondFactor(db: DbOrTx, t: FactorTables, sessionId: string, use: SecondFactorUse): Promise<void> {
   await db.execute(sql`
-    insert into identity.session_second_factors (session_id, type, used_at, reference)
+    insert into ${t.sessions} (session_id, type, used_at, reference)
     values (${sessionId}, ${use.type}, ${new Date(use.at * 1000).toISOString()}, ${use.reference})
     on conflict (session_id) do nothing`);
 }
 
-export async function sessionSecondFactor(db: DbOrTx, sessionId: string): Promise<SecondFactorUse | null> {
-  const res = await db.execute(sql`select type, used_at, reference from identity.session_second_factors where session_id = ${sessionId}`);
+export async function sessionSecondFactor(db: DbOrTx, t: FactorTables, sessionId: string): Promise<SecondFactorUse | null> {
+  const res = await db.execute(sql`select type, used_at, reference from ${t.sessions} where session_id = ${sessionId}`);
   const r = res.rows[0];
   return r
     ? {

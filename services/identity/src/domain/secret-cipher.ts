@@ -39,3 +39,9 @@ export class SecretCipher {
 
 /** The associated data of a person's TOTP secret. */
 export const totpContext = (userId: string) => `totp:${userId}`;
+
+/**
+ * The associated data of an admin panel account's TOTP secret: another prefix than a person's, so a
+ * sealed secret copied between the two tables does not open even if the ids were equal.
+ */
+export const adminTotpContext = (adminId: string) => `admin-totp:${adminId}`;

@@ -11,16 +11,15 @@ import {
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { recordSessionSecondFactor, sessionSecondFactor } from '../db/two-factor.js';
-import { secondFactorUse } from '../domain/second-factor-use.js';
+import { PERSON_FACTORS, recordSessionSecondFactor, sessionSecondFactor } from '../db/two-factor.js';
 import type { SessionStore } from '../db/session-store.js';
 import type { SecretCipher } from '../domain/secret-cipher.js';
 import { displayName, normaliseEmail } from '../domain/roles.js';
 import { findPersonByPassword, getMe, getPersonSession, signUp, startPersonSession } from '../use-cases/sign-in.js';
-import { checkSecondFactor, TWO_FACTOR_MESSAGES } from '../use-cases/two-factor.js';
+import { PEOPLE_TWO_FACTOR, TWO_FACTOR_MESSAGES } from '../use-cases/two-factor.js';
 import { PASSKEY_MESSAGES, passkeySignInOptions, verifyPasskeySignIn, type RelyingParty } from '../use-cases/passkeys.js';
 import { PEOPLE_COOKIES, sessionCookies } from './cookies.js';
-import { endSession, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
+import { endSession, passSecondFactor, rotatePresented, sessionOrigin, throttledSignIn } from './session-flow.js';
 
 export interface PeopleAuthDeps {
   db: Db;
@@ -57,7 +56,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
     mfa: SecondFactorUse | null,
   ) => {
     const { session, refreshToken, me } = await startPersonSession(deps, user, { portal, origin: sessionOrigin(request) });
-    if (mfa) await recordSessionSecondFactor(db, session.id, mfa);
+    if (mfa) await recordSessionSecondFactor(db, PERSON_FACTORS, session.id, mfa);
     const access = await signFor(me, session.id, mfa);
     cookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
     return {
@@ -107,7 +106,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         async () => {
           const found = await findPersonByPassword(deps, { key, password: body.password });
           if (!found) return null;
-          const second = await passSecondFactor(deps, found, body);
+          const second = await passSecondFactor(deps, found, body, PEOPLE_TWO_FACTOR);
           secondFactorWrong = second === null;
           return second;
         },
@@ -186,7 +185,7 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
         throw new AppError('SESSION_EXPIRED', MESSAGES.userSessionExpired);
       }
       const me = await getMe(deps, r.session.ownerId, r.session.expiresAt);
-      const mfa = await sessionSecondFactor(db, r.session.id);
+      const mfa = await sessionSecondFactor(db, PERSON_FACTORS, r.session.id);
       cookies.set(reply, await signFor(me, r.session.id, mfa), { token: r.refreshToken, expiresAt: r.session.expiresAt });
       return me;
     },
@@ -215,21 +214,4 @@ export function peopleAuthRoutes(app: App, deps: PeopleAuthDeps) {
       return getPersonSession(deps, requireAuth(request));
     },
   );
-}
-
-/**
- * After a correct password (issue 32): the person, when they have no second factor or gave a good one;
- * null for a wrong one (counted as a failed sign-in); a 401 asking for the code when they gave none.
- */
-async function passSecondFactor<T extends { id: string }>(
-  deps: { db: Db; cipher: SecretCipher },
-  found: T,
-  body: { totp_code?: string; recovery_code?: string },
-): Promise<(T & { secondFactor: SecondFactorUse | null }) | null> {
-  const r = await checkSecondFactor(deps, found.id, body);
-  if (r === 'totp' || r === 'recovery') return { ...found, secondFactor: secondFactorUse(r, found.id) };
-  if (r === 'passkey') throw new AppError('UNAUTHENTICATED', PASSKEY_MESSAGES.useIt, [{ path: 'passkey', message: 'required' }]);
-  if (r === 'missing')
-    throw new AppError('UNAUTHENTICATED', TWO_FACTOR_MESSAGES.codeRequired, [{ path: 'totp_code', message: 'required' }]);
-  return r === 'ok' ? { ...found, secondFactor: null } : null;
 }

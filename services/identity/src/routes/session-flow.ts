@@ -1,9 +1,13 @@
 import { AppError, type Db } from '@countinghouse/kit';
-import { MESSAGES } from '@countinghouse/proto';
+import { MESSAGES, type SecondFactorUse } from '@countinghouse/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionStore } from '../db/session-store.js';
 import { countFailure, readThrottle, recordSuccess, type CountedFailure } from '../db/throttle.js';
 import { blockingDelay, waitOf } from '../domain/throttle.js';
+import { secondFactorUse } from '../domain/second-factor-use.js';
+import type { SecretCipher } from '../domain/secret-cipher.js';
+import { PASSKEY_MESSAGES } from '../use-cases/passkeys.js';
+import { checkSecondFactor, TWO_FACTOR_MESSAGES, type TwoFactorOwner } from '../use-cases/two-factor.js';
 import type { sessionCookies } from './cookies.js';
 
 // The steps administrator and people sign-in share: where a session starts from, rotating the
@@ -115,4 +119,23 @@ export async function endSession(
         : null;
   if (target) await sessions.revokeAndAnnounce(target.id, target.ownerId);
   cookies.clear(reply);
+}
+
+/**
+ * After a correct password (issue 32), for people and admin panel accounts alike (`owner`): the account,
+ * when it has no second factor or a good one was given; null for a wrong one (counted as a failed
+ * sign-in by the throttle); a 401 asking for the code when none was given.
+ */
+export async function passSecondFactor<T extends { id: string }>(
+  deps: { db: Db; cipher: SecretCipher },
+  found: T,
+  body: { totp_code?: string; recovery_code?: string },
+  owner: TwoFactorOwner,
+): Promise<(T & { secondFactor: SecondFactorUse | null }) | null> {
+  const r = await checkSecondFactor(deps, found.id, body, owner);
+  if (r === 'totp' || r === 'recovery') return { ...found, secondFactor: secondFactorUse(r, found.id) };
+  if (r === 'passkey') throw new AppError('UNAUTHENTICATED', PASSKEY_MESSAGES.useIt, [{ path: 'passkey', message: 'required' }]);
+  if (r === 'missing')
+    throw new AppError('UNAUTHENTICATED', TWO_FACTOR_MESSAGES.codeRequired, [{ path: 'totp_code', message: 'required' }]);
+  return r === 'ok' ? { ...found, secondFactor: null } : null;
 }

@@ -10,6 +10,7 @@ import {
   getTwoFactorPolicy,
   setTwoFactorPolicy,
   regenerateRecoveryCodes,
+  resetAdminSecondFactor,
   resetSecondFactor,
   startTotpEnrolment,
 } from '../use-cases/two-factor.js';
@@ -21,91 +22,15 @@ const E = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef };
 export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; issuer: () => string; rp: () => RelyingParty }) {
   const signedIn = requireRole(rolesFor('two_factor.own'), { duringEnrolment: true });
 
-  app.get(
-    '/auth/two-factor',
-    {
-      preHandler: signedIn,
-      schema: {
-        tags: ['identity'],
-        summary: 'Whether two-factor sign-in is on, and how many recovery codes are left',
-        response: { 200: Type.Object({ totp_enabled: Type.Boolean(), recovery_codes_left: Type.Integer() }), ...E },
-      },
-    },
-    async (request) => getTwoFactor(deps, requireAuth(request)),
-  );
-
-  app.post(
-    '/auth/two-factor/totp',
-    {
-      preHandler: signedIn,
-      schema: {
-        tags: ['identity'],
-        summary: 'Start setting up an authenticator app: the secret and its otpauth:// URI, shown once',
-        response: { 200: Type.Object({ secret: Type.String(), otpauth_uri: Type.String() }), ...E },
-      },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return startTotpEnrolment(deps, requireAuth(request));
-    },
-  );
-
-  app.post(
-    '/auth/two-factor/totp/confirm',
-    {
-      preHandler: signedIn,
-      schema: {
-        tags: ['identity'],
-        summary: 'Confirm the authenticator app with a code: two-factor sign-in is on; ten recovery codes, shown once',
-        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 12 }) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ recovery_codes: Type.Array(Type.String()) }), ...E },
-      },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return confirmTotpEnrolment(deps, requireAuth(request), request.body);
-    },
-  );
-
-  app.post(
-    '/auth/two-factor/recovery-codes',
-    {
-      preHandler: signedIn,
-      schema: {
-        tags: ['identity'],
-        summary: 'Ten new recovery codes (the old ones stop working), after a code from the app; shown once',
-        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 12 }) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ recovery_codes: Type.Array(Type.String()) }), ...E },
-      },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return regenerateRecoveryCodes(deps, requireAuth(request), request.body);
-    },
-  );
-
-  app.post(
-    '/auth/two-factor/disable',
-    {
-      preHandler: signedIn,
-      schema: {
-        tags: ['identity'],
-        summary: 'Turn one’s own two-factor sign-in off, with the password and a code (or a recovery code)',
-        body: Type.Object(
-          {
-            password: Type.String({ minLength: 1, maxLength: 200 }),
-            code: Type.Optional(Type.String({ maxLength: 12 })),
-            recovery_code: Type.Optional(Type.String({ maxLength: 40 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: MessageReplySchema, ...E },
-      },
-    },
-    async (request) => {
-      await disableOwnTwoFactor(deps, requireAuth(request), request.body);
-      return { success: true, message: 'Two-factor sign-in is off.' };
-    },
+  // The authenticator app: the same five routes for people (/auth/two-factor) and for the admin
+  // panel's own accounts (/admin/two-factor, admin panel sessions only); the use cases pick the owner.
+  ownTotpRoutes(app, deps, '/auth/two-factor', signedIn, 'one’s');
+  ownTotpRoutes(
+    app,
+    deps,
+    '/admin/two-factor',
+    requireRole(rolesFor('two_factor.own'), { kind: 'admin', duringEnrolment: true }),
+    'the admin panel account’s',
   );
 
   const PasskeyListSchema = Type.Object({
@@ -217,6 +142,24 @@ export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; 
   );
 
   app.delete(
+    '/roles/admin-accounts/:adminId/two-factor',
+    {
+      preHandler: requireRole(rolesFor('roles')),
+      schema: {
+        tags: ['identity'],
+        summary:
+          "Turn another admin panel account's second factor off (administrators; never one's own; recorded as identity.second_factor_reset)",
+        params: Type.Object({ adminId: Type.String({ format: 'uuid' }) }),
+        response: { 200: MessageReplySchema, 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef },
+      },
+    },
+    async (request) => {
+      await resetAdminSecondFactor(deps, requireAuth(request), request.params);
+      return { success: true, message: 'Two-factor sign-in turned off for this admin panel account.' };
+    },
+  );
+
+  app.delete(
     '/users/:userId/two-factor',
     {
       preHandler: requireRole(rolesFor('roles')),
@@ -230,6 +173,104 @@ export function twoFactorRoutes(app: App, deps: { db: Db; cipher: SecretCipher; 
     async (request) => {
       await resetSecondFactor(deps, requireAuth(request), request.params);
       return { success: true, message: 'Two-factor sign-in turned off for this person.' };
+    },
+  );
+}
+
+type Guard = ReturnType<typeof requireRole>;
+
+/** Status, set-up, confirmation, new recovery codes and turning off, under `prefix`, behind `guard`. */
+function ownTotpRoutes(
+  app: App,
+  deps: { db: Db; cipher: SecretCipher; issuer: () => string },
+  prefix: string,
+  guard: Guard,
+  whose: string,
+) {
+  app.get(
+    prefix,
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Whether two-factor sign-in is on, and how many recovery codes are left',
+        response: { 200: Type.Object({ totp_enabled: Type.Boolean(), recovery_codes_left: Type.Integer() }), ...E },
+      },
+    },
+    async (request) => getTwoFactor(deps, requireAuth(request)),
+  );
+
+  app.post(
+    `${prefix}/totp`,
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Start setting up an authenticator app: the secret and its otpauth:// URI, shown once',
+        response: { 200: Type.Object({ secret: Type.String(), otpauth_uri: Type.String() }), ...E },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return startTotpEnrolment(deps, requireAuth(request));
+    },
+  );
+
+  app.post(
+    `${prefix}/totp/confirm`,
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Confirm the authenticator app with a code: two-factor sign-in is on; ten recovery codes, shown once',
+        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 12 }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ recovery_codes: Type.Array(Type.String()) }), ...E },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return confirmTotpEnrolment(deps, requireAuth(request), request.body);
+    },
+  );
+
+  app.post(
+    `${prefix}/recovery-codes`,
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: 'Ten new recovery codes (the old ones stop working), after a code from the app; shown once',
+        body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 12 }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ recovery_codes: Type.Array(Type.String()) }), ...E },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return regenerateRecoveryCodes(deps, requireAuth(request), request.body);
+    },
+  );
+
+  app.post(
+    `${prefix}/disable`,
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['identity'],
+        summary: `Turn ${whose} own two-factor sign-in off, with the password and a code (or a recovery code)`,
+        body: Type.Object(
+          {
+            password: Type.String({ minLength: 1, maxLength: 200 }),
+            code: Type.Optional(Type.String({ maxLength: 12 })),
+            recovery_code: Type.Optional(Type.String({ maxLength: 40 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: MessageReplySchema, ...E },
+      },
+    },
+    async (request) => {
+      await disableOwnTwoFactor(deps, requireAuth(request), request.body);
+      return { success: true, message: 'Two-factor sign-in is off.' };
     },
   );
 }

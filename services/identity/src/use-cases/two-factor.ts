@@ -1,6 +1,9 @@
-import { AppError, enqueueEvent, type Db, type Principal } from '@countinghouse/kit';
-import { findUserById } from '../db/queries.js';
+import { AppError, enqueueEvent, type Db, type DbOrTx, type Principal, type PrincipalKind } from '@countinghouse/kit';
+import { findAdminById, findUserById } from '../db/queries.js';
 import {
+  ADMIN_FACTORS,
+  PERSON_FACTORS,
+  type FactorTables,
   advanceUsedStep,
   hasPasskey,
   listPlainTotpSecrets,
@@ -17,7 +20,7 @@ import {
 } from '../db/two-factor.js';
 import { SCHEMA } from '../db/schema.js';
 import { verifyPassword } from '../passwords.js';
-import { SecretCipher, totpContext } from '../domain/secret-cipher.js';
+import { adminTotpContext, SecretCipher, totpContext } from '../domain/secret-cipher.js';
 import { londonDay, mustEnrolSecondFactor, TWO_FACTOR_REQUIRED_ROLES } from '../domain/two-factor-policy.js';
 import { base32Decode, base32Encode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, verifyTotp } from '../domain/totp.js';
 
@@ -25,6 +28,10 @@ import { base32Decode, base32Encode, hashRecoveryCode, newRecoveryCodes, newTotp
  * Two-factor sign-in with an authenticator app (issue 32): enrol, confirm (which hands out ten
  * recovery codes, once), check at sign-in, and an administrator's reset. Kept apart from the password
  * sign-in: the login route calls {@link checkSecondFactor} after the password and nothing else changes.
+ *
+ * The same use cases serve people (staff and clients) and the admin panel's own accounts: a
+ * {@link TwoFactorOwner} says which tables, which sealing context and which account (for its name and
+ * password) a principal's factor lives in.
  */
 
 export const TWO_FACTOR_MESSAGES = {
@@ -38,6 +45,40 @@ export const TWO_FACTOR_MESSAGES = {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** Whose second factor: a person's or an admin panel account's. */
+export interface TwoFactorOwner {
+  tables: FactorTables;
+  /** The associated data the secret is sealed with (bound to the owner and its kind). */
+  context: (id: string) => string;
+  /** The account: its name in the authenticator app and its password hash; null when gone or inactive. */
+  account: (db: DbOrTx, id: string) => Promise<{ label: string; passwordHash: string } | null>;
+  /** Another second factor than the app (a person's passkey): then the password alone is not enough either. */
+  hasOtherFactor: (db: DbOrTx, id: string) => Promise<boolean>;
+}
+
+export const PEOPLE_TWO_FACTOR: TwoFactorOwner = {
+  tables: PERSON_FACTORS,
+  context: totpContext,
+  account: async (db, id) => {
+    const u = await findUserById(db, id);
+    return u ? { label: u.email, passwordHash: u.passwordHash } : null;
+  },
+  hasOtherFactor: hasPasskey,
+};
+
+export const ADMIN_TWO_FACTOR: TwoFactorOwner = {
+  tables: ADMIN_FACTORS,
+  context: adminTotpContext,
+  account: async (db, id) => {
+    const a = await findAdminById(db, id);
+    return a?.isActive ? { label: `${a.username} (admin panel)`, passwordHash: a.passwordHash } : null;
+  },
+  hasOtherFactor: async () => false,
+};
+
+/** The owner of a signed-in principal's second factor: admin panel sessions have their own tables. */
+export const ownerOf = (kind: PrincipalKind): TwoFactorOwner => (kind === 'admin' ? ADMIN_TWO_FACTOR : PEOPLE_TWO_FACTOR);
+
 /** What the TOTP use cases need: the database and the cipher of the secrets at rest. */
 export interface TwoFactorDeps {
   db: Db;
@@ -45,18 +86,23 @@ export interface TwoFactorDeps {
 }
 
 /** The secret's bytes from its stored form (sealed; a row from before the encryption in base32). */
-function secretOf(deps: TwoFactorDeps, userId: string, stored: string): Buffer {
-  const base32 = SecretCipher.isSealed(stored) ? deps.cipher.open(stored, totpContext(userId)) : stored;
+function secretOf(deps: TwoFactorDeps, owner: TwoFactorOwner, id: string, stored: string): Buffer {
+  const base32 = SecretCipher.isSealed(stored) ? deps.cipher.open(stored, owner.context(id)) : stored;
   return base32Decode(base32)!;
 }
 
 /** Whether the practice's rule requires this person to set up a second factor before anything else. */
-export async function enrolmentRequired(deps: { db: Db }, userId: string, roles: readonly string[]): Promise<boolean> {
+export async function enrolmentRequired(
+  deps: { db: Db },
+  userId: string,
+  roles: readonly string[],
+  owner: TwoFactorOwner = PEOPLE_TWO_FACTOR,
+): Promise<boolean> {
   if (!roles.some((r) => (TWO_FACTOR_REQUIRED_ROLES as readonly string[]).includes(r))) return false;
   const policy = await readTwoFactorPolicy(deps.db);
   if (!policy.requiredFrom) return false;
-  const f = await factorOf(deps.db, userId);
-  const enrolled = Boolean(f?.confirmed) || (await hasPasskey(deps.db, userId));
+  const f = await factorOf(deps.db, owner.tables, userId);
+  const enrolled = Boolean(f?.confirmed) || (await owner.hasOtherFactor(deps.db, userId));
   return mustEnrolSecondFactor({ roles, requiredFrom: policy.requiredFrom, today: londonDay(), hasSecondFactor: enrolled });
 }
 
@@ -73,33 +119,35 @@ export async function setTwoFactorPolicy(deps: { db: Db }, p: Principal, input: 
 
 /** Whether the person has two-factor sign-in on, and how many recovery codes are left. */
 export async function getTwoFactor(deps: { db: Db }, p: Principal) {
-  const f = await factorOf(deps.db, p.id);
-  return { totp_enabled: Boolean(f?.confirmed), recovery_codes_left: await recoveryCodesLeft(deps.db, p.id) };
+  const { tables } = ownerOf(p.kind);
+  const f = await factorOf(deps.db, tables, p.id);
+  return { totp_enabled: Boolean(f?.confirmed), recovery_codes_left: await recoveryCodesLeft(deps.db, tables, p.id) };
 }
 
 /** Start (or restart) enrolment: a new secret, shown once as text and as an otpauth:// URI. */
 export async function startTotpEnrolment(deps: TwoFactorDeps & { issuer: () => string }, p: Principal) {
-  if (p.kind !== 'user') throw new AppError('FORBIDDEN', 'Two-factor sign-in is for people’s accounts.');
-  const user = await findUserById(deps.db, p.id);
-  if (!user) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
-  const existing = await factorOf(deps.db, p.id);
+  const owner = ownerOf(p.kind);
+  const account = await owner.account(deps.db, p.id);
+  if (!account) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
+  const existing = await factorOf(deps.db, owner.tables, p.id);
   if (existing?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
   const secret = newTotpSecret();
-  await putUnconfirmedFactor(deps.db, p.id, deps.cipher.seal(base32Encode(secret), totpContext(p.id)));
-  return { secret: base32Encode(secret), otpauth_uri: otpauthUri({ issuer: deps.issuer(), account: user.email, secret }) };
+  await putUnconfirmedFactor(deps.db, owner.tables, p.id, deps.cipher.seal(base32Encode(secret), owner.context(p.id)));
+  return { secret: base32Encode(secret), otpauth_uri: otpauthUri({ issuer: deps.issuer(), account: account.label, secret }) };
 }
 
 /** Confirm enrolment with a first code: two-factor sign-in is on, and ten recovery codes are shown once. */
 export async function confirmTotpEnrolment(deps: TwoFactorDeps, p: Principal, input: { code: string }) {
+  const owner = ownerOf(p.kind);
   return deps.db.transaction(async (tx) => {
-    const row = await factorOf(tx, p.id, { forUpdate: true });
+    const row = await factorOf(tx, owner.tables, p.id, { forUpdate: true });
     if (!row) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notEnrolling);
     if (row.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.alreadyOn);
-    const step = verifyTotp(secretOf(deps, p.id, row.secret), input.code, nowSeconds(), null);
+    const step = verifyTotp(secretOf(deps, owner, p.id, row.secret), input.code, nowSeconds(), null);
     if (step === null) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
-    await confirmFactor(tx, p.id, step);
+    await confirmFactor(tx, owner.tables, p.id, step);
     const codes = newRecoveryCodes();
-    await replaceRecoveryCodes(tx, p.id, codes.map(hashRecoveryCode));
+    await replaceRecoveryCodes(tx, owner.tables, p.id, codes.map(hashRecoveryCode));
     return { recovery_codes: codes };
   });
 }
@@ -113,18 +161,20 @@ export async function checkSecondFactor(
   deps: TwoFactorDeps,
   userId: string,
   given: { totp_code?: string; recovery_code?: string },
+  owner: TwoFactorOwner = PEOPLE_TWO_FACTOR,
 ): Promise<'ok' | 'totp' | 'recovery' | 'missing' | 'wrong' | 'passkey'> {
-  const f = await factorOf(deps.db, userId);
+  const t = owner.tables;
+  const f = await factorOf(deps.db, t, userId);
   // A passkey without an authenticator app: the password alone is not enough, the passkey signs in.
-  if (!f?.confirmed) return (await hasPasskey(deps.db, userId)) ? 'passkey' : 'ok';
+  if (!f?.confirmed) return (await owner.hasOtherFactor(deps.db, userId)) ? 'passkey' : 'ok';
   if (given.recovery_code) {
-    return (await spendRecoveryCode(deps.db, userId, hashRecoveryCode(given.recovery_code))) ? 'recovery' : 'wrong';
+    return (await spendRecoveryCode(deps.db, t, userId, hashRecoveryCode(given.recovery_code))) ? 'recovery' : 'wrong';
   }
   if (!given.totp_code) return 'missing';
-  const step = verifyTotp(secretOf(deps, userId, f.secret), given.totp_code, nowSeconds(), f.lastUsedStep);
+  const step = verifyTotp(secretOf(deps, owner, userId, f.secret), given.totp_code, nowSeconds(), f.lastUsedStep);
   if (step === null) return 'wrong';
   // Only if no other sign-in used this step (or a later one) meanwhile: a code works once.
-  return (await advanceUsedStep(deps.db, userId, step)) ? 'totp' : 'wrong';
+  return (await advanceUsedStep(deps.db, t, userId, step)) ? 'totp' : 'wrong';
 }
 
 /**
@@ -132,15 +182,20 @@ export async function checkSecondFactor(
  * start, after the SQL migrations, since the key is not the database's to know. Idempotent.
  */
 export async function sealPlainTotpSecrets(deps: TwoFactorDeps): Promise<number> {
-  const rows = await listPlainTotpSecrets(deps.db);
-  for (const r of rows) await resealTotpSecret(deps.db, r.userId, r.secret, deps.cipher.seal(r.secret, totpContext(r.userId)));
-  return rows.length;
+  let n = 0;
+  for (const owner of [PEOPLE_TWO_FACTOR, ADMIN_TWO_FACTOR]) {
+    const rows = await listPlainTotpSecrets(deps.db, owner.tables);
+    for (const r of rows)
+      await resealTotpSecret(deps.db, owner.tables, r.ownerId, r.secret, deps.cipher.seal(r.secret, owner.context(r.ownerId)));
+    n += rows.length;
+  }
+  return n;
 }
 
 /** An administrator turns a person's second factor off (they lost their phone): recorded as an event. */
 export async function resetSecondFactor(deps: { db: Db }, p: Principal, input: { userId: string }) {
   await deps.db.transaction(async (tx) => {
-    if (!(await deleteSecondFactor(tx, input.userId))) throw new AppError('NOT_FOUND', 'This person has no second factor.');
+    if (!(await deleteSecondFactor(tx, PERSON_FACTORS, input.userId))) throw new AppError('NOT_FOUND', 'This person has no second factor.');
     await enqueueEvent(
       tx,
       SCHEMA,
@@ -153,13 +208,15 @@ export async function resetSecondFactor(deps: { db: Db }, p: Principal, input: {
 
 /** New recovery codes (the old ones stop working), after a current code from the app: shown once. */
 export async function regenerateRecoveryCodes(deps: TwoFactorDeps, p: Principal, input: { code: string }) {
+  const owner = ownerOf(p.kind);
   return deps.db.transaction(async (tx) => {
-    const row = await factorOf(tx, p.id, { forUpdate: true });
+    const row = await factorOf(tx, owner.tables, p.id, { forUpdate: true });
     if (!row?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
-    const step = verifyTotp(secretOf(deps, p.id, row.secret), input.code, nowSeconds(), row.lastUsedStep);
-    if (step === null || !(await advanceUsedStep(tx, p.id, step))) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
+    const step = verifyTotp(secretOf(deps, owner, p.id, row.secret), input.code, nowSeconds(), row.lastUsedStep);
+    if (step === null || !(await advanceUsedStep(tx, owner.tables, p.id, step)))
+      throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
     const codes = newRecoveryCodes();
-    await replaceRecoveryCodes(tx, p.id, codes.map(hashRecoveryCode));
+    await replaceRecoveryCodes(tx, owner.tables, p.id, codes.map(hashRecoveryCode));
     return { recovery_codes: codes };
   });
 }
@@ -170,17 +227,50 @@ export async function disableOwnTwoFactor(
   p: Principal,
   input: { password: string; code?: string; recovery_code?: string },
 ) {
-  const user = await findUserById(deps.db, p.id);
-  if (!user) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
-  if (!(await verifyPassword(user.passwordHash, input.password)))
+  const owner = ownerOf(p.kind);
+  const account = await owner.account(deps.db, p.id);
+  if (!account) throw new AppError('SESSION_EXPIRED', 'Your session has expired. Please sign in again.');
+  if (!(await verifyPassword(account.passwordHash, input.password)))
     throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.passwordWrong);
-  const f = await factorOf(deps.db, p.id);
+  const f = await factorOf(deps.db, owner.tables, p.id);
   if (!f?.confirmed) throw new AppError('CONFLICT', TWO_FACTOR_MESSAGES.notOn);
   if (!input.code && !input.recovery_code) throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeRequired);
-  const second = await checkSecondFactor(deps, p.id, { totp_code: input.code, recovery_code: input.recovery_code });
+  const second = await checkSecondFactor(deps, p.id, { totp_code: input.code, recovery_code: input.recovery_code }, owner);
   if (second !== 'totp' && second !== 'recovery') throw new AppError('VALIDATION_FAILED', TWO_FACTOR_MESSAGES.codeWrong);
   await deps.db.transaction(async (tx) => {
-    await deleteSecondFactor(tx, p.id);
-    await enqueueEvent(tx, SCHEMA, 'identity.second_factor_reset', { userId: p.id }, { actor: { kind: p.kind, id: p.id }, key: p.id });
+    await deleteSecondFactor(tx, owner.tables, p.id);
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'identity.second_factor_reset',
+      { userId: p.id, ...(p.kind === 'admin' ? { account: 'admin_panel' as const } : {}) },
+      { actor: { kind: p.kind, id: p.id }, key: p.id },
+    );
+  });
+}
+
+export const ADMIN_RESET_MESSAGES = {
+  self: 'You cannot reset your own second factor here: turn it off on your Account security page, or ask another administrator.',
+  none: 'This admin panel account has no second factor.',
+  unknown: 'Admin account not found.',
+} as const;
+
+/**
+ * Another administrator turns an admin panel account's second factor off (a lost phone): recorded as
+ * identity.second_factor_reset with account 'admin_panel'. Never one's own: an admin panel session
+ * resetting itself would drop its second factor with no password or code (turning it off needs both).
+ */
+export async function resetAdminSecondFactor(deps: { db: Db }, p: Principal, input: { adminId: string }) {
+  if (p.kind === 'admin' && p.id === input.adminId) throw new AppError('FORBIDDEN', ADMIN_RESET_MESSAGES.self);
+  await deps.db.transaction(async (tx) => {
+    if (!(await findAdminById(tx, input.adminId))) throw new AppError('NOT_FOUND', ADMIN_RESET_MESSAGES.unknown);
+    if (!(await deleteSecondFactor(tx, ADMIN_FACTORS, input.adminId))) throw new AppError('NOT_FOUND', ADMIN_RESET_MESSAGES.none);
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'identity.second_factor_reset',
+      { userId: input.adminId, account: 'admin_panel' },
+      { actor: { kind: p.kind, id: p.id }, key: input.adminId },
+    );
   });
 }

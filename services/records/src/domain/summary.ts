@@ -125,7 +125,10 @@ export function describe(e: EventEnvelope<unknown> & { type: Exclude<AuditedEven
     case 'identity.role_changed':
       return { clientId: null, summary: `Role ${s('role')} ${d.isActive ? 'given to' : 'taken from'} ${s('name')}` };
     case 'identity.second_factor_reset':
-      return { clientId: null, summary: `Two-factor sign-in reset for user ${s('userId')}` };
+      return {
+        clientId: null,
+        summary: `Two-factor sign-in reset for ${d.account === 'admin_panel' ? 'admin panel account' : 'user'} ${s('userId')}`,
+      };
     case 'documents.records_erased':
     case 'aml.records_erased':
     case 'engagement.records_erased':

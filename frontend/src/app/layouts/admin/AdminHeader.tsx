@@ -1,5 +1,7 @@
 import { Avatar, Button, Layout } from 'antd';
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { MenuFoldOutlined, MenuUnfoldOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { Link } from 'react-router-dom';
+import { ADMIN_ACCOUNT_SECURITY_PATH } from '../../../features/admin-auth/paths';
 import type { AdminUser } from '@countinghouse/proto';
 import { SIDER_ID } from './AdminSidebar';
 import { HeaderSearch } from '../../../features/crm';
@@ -40,6 +42,16 @@ export function AdminHeader({ user, sidebarOpen, onToggleSidebar }: Props) {
             <Avatar aria-hidden="true" className="admin-layout__avatar">
               {user.username.charAt(0).toUpperCase()}
             </Avatar>
+            {/* The account's own two-factor sign-in (issue 32). */}
+            <Link
+              to={ADMIN_ACCOUNT_SECURITY_PATH}
+              className="admin-layout__security"
+              aria-label="Account security"
+              title="Account security"
+            >
+              <SafetyCertificateOutlined aria-hidden="true" />
+              <span className="admin-layout__security-text">Account security</span>
+            </Link>
             <ChangePasswordButton realm="admin" />
           </>
         )}

@@ -1,10 +1,12 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Button, Layout, Result } from 'antd';
+import { LogoutOutlined } from '@ant-design/icons';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { ADMIN_SESSION_END_MESSAGES, httpStatus } from '../../api';
 import { adminLoggedOut, selectAdminSessionEnd, selectAdminUser } from '../../admin-session';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { useAdminSessionQuery } from '../../../features/admin-auth/api';
+import { ADMIN_ACCOUNT_SECURITY_PATH } from '../../../features/admin-auth/paths';
 import { useAdminLogout } from '../../../features/admin-auth/use-admin-logout';
 import { PageSpinner } from '../../../shared/PageSpinner';
 import { useToast } from '../../../shared/toast';
@@ -39,6 +41,12 @@ export function AdminLayout() {
   const isDenied = deniedStatus === 401 || deniedStatus === 403;
   const endReason = ended ?? (isDenied ? (user ? 'expired' : 'no-session') : null);
 
+  // Until the account sets up two-factor sign-in, the set-up page is the only one (issue 32).
+  const mustEnrol = session.data?.two_factor_enrolment_required === true;
+  useEffect(() => {
+    if (mustEnrol && pathname !== ADMIN_ACCOUNT_SECURITY_PATH) navigate(ADMIN_ACCOUNT_SECURITY_PATH, { replace: true });
+  }, [mustEnrol, pathname, navigate]);
+
   const redirected = useRef(false);
   useEffect(() => {
     if (!endReason || redirected.current) return;
@@ -71,6 +79,38 @@ export function AdminLayout() {
   const verified = session.isSuccess && user !== null;
   // With no remembered admin there is nothing to paint yet; with one, show the frame while checking.
   if (!verified && !user) return <PageSpinner fullScreen label={CHECKING} />;
+
+  // The practice requires two-factor sign-in and this account has none yet (issue 32): everything but
+  // its set-up answers 403, so the frame is only the set-up page and a way out.
+  if (mustEnrol) {
+    return (
+      <Layout className="admin-layout">
+        <a href="#admin-main" className="skip-link">
+          Skip to main content
+        </a>
+        <Layout.Header className="admin-layout__header">
+          <span className="admin-layout__brand">Countinghouse admin</span>
+          <div className="admin-layout__user">
+            <span className="admin-layout__identity">
+              <span className="admin-layout__username">{user?.username}</span>
+            </span>
+            <Button icon={<LogoutOutlined />} onClick={() => void signOut()}>
+              Sign Out
+            </Button>
+          </div>
+        </Layout.Header>
+        <Layout.Content id="admin-main" tabIndex={-1} className="admin-layout__content">
+          {pathname === ADMIN_ACCOUNT_SECURITY_PATH ? (
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          ) : (
+            <PageSpinner label={CHECKING} />
+          )}
+        </Layout.Content>
+      </Layout>
+    );
+  }
 
   return (
     <Layout className="admin-layout" hasSider={!sidebar.isMobile}>
