@@ -264,7 +264,8 @@ function RetentionPanel() {
             <ul className="records__decisions">
               {lastRun.decisions.map((d) => (
                 <li key={`${d.client_id}:${d.record_type}`}>
-                  {d.company_name ?? d.client_id}: {d.record_type.replace('_', ' ')}. {d.reason}
+                  {d.company_name ?? d.client_id}:{' '}
+                  {schedule.data?.rules.find((r) => r.record_type === d.record_type)?.label ?? d.record_type.replace(/_/g, ' ')}. {d.reason}
                 </li>
               ))}
             </ul>
