@@ -587,6 +587,28 @@ describe('subject access: AML, identity verification, directors and PSCs', () =>
     holdsNothingOf(ben, ['Ann', 'ANNCODE0001', 'Cakes', annClient, 'OKAFOR']);
   });
 
+  it("a director who is also the portal user gets the messages they wrote, not the practice's side of the thread", async () => {
+    await waitFor(async () => (await inject(ann.token, 'GET', `/api/requests/threads/${annClient}`)).statusCode === 200, 'the thread');
+    expect(
+      (await inject(ann.token, 'POST', `/api/requests/threads/${annClient}/messages`, { body: 'Ann asks about VAT' })).statusCode,
+    ).toBe(201);
+    const reply = await inject(admin, 'POST', `/api/requests/threads/${annClient}/messages`, { body: 'The practice answers about VAT' });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const ann2 = people.find((p) => p.name === 'TAYLOR, Ann')!;
+    const asDirector = await exportFor({
+      client_id: annClient,
+      subject: 'person',
+      person_key: ann2.id,
+      person_name: ann2.name,
+      user_id: ann.id,
+    });
+    const mine = JSON.parse(asDirector.get('requests/messages.json')!.toString()) as Array<{ body: string }>;
+    expect(mine.map((m) => m.body)).toEqual(['Ann asks about VAT']);
+    const asUser = await exportFor({ client_id: annClient, user_id: ann.id, person_name: 'Ann Taylor' });
+    const thread = JSON.parse(asUser.get('requests/messages.json')!.toString()) as Array<{ body: string }>;
+    expect(thread.map((m) => m.body)).toEqual(['Ann asks about VAT', 'The practice answers about VAT']);
+  });
+
   it("the client's contact gets the contact details held about them", async () => {
     const files = await exportFor({ client_id: benClient, subject: 'contact', person_name: 'Ben Taylor' });
     expect(JSON.parse(files.get('crm/contact.json')!.toString())).toMatchObject({ name: 'Ben Taylor', email: 'ben@roof.co.uk' });
