@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AML_ROUTES } from '@countinghouse/proto';
 import { readZip } from '../../services/records/src/domain/subject-access.js';
 import { auditPage, describeProblems, openSection } from './a11y.js';
 import { apiJson, waitUntil } from './http.js';
@@ -41,6 +42,17 @@ beforeAll(async () => {
   });
   clientId = created.id;
   await apiJson(server.baseUrl, adminToken, 'PATCH', `/api/crm/clients/${clientId}`, { contact_phone: '020 7946 0200' });
+  // a director in the client's AML file (issue 34 item 2: a person who is not the client's user)
+  await waitUntil(
+    async () => (await fetch(`${server.baseUrl}${AML_ROUTES.file(clientId)}`, { headers: { authorization: `Bearer ${adminToken}` } })).ok,
+  );
+  await apiJson(server.baseUrl, adminToken, 'POST', AML_ROUTES.people(clientId), {
+    name: 'Victor Director',
+    date_of_birth: '1970-05-04',
+    address: '1 High Street, Leeds',
+    role: 'director',
+    ownership_band: 'none',
+  });
   browser = await launchBrowser();
   context = await newContext(browser, server.baseUrl, { acceptDownloads: true });
   page = await context.newPage();
@@ -89,8 +101,8 @@ describe('the audit trail and the subject-access export (browser)', () => {
     await page.goto('/admin/audit');
     await page.getByRole('heading', { level: 1, name: 'Audit and records' }).waitFor();
     await openSection(page, 'Subject-access requests');
-    await page.getByLabel("Person (the client's user)").click();
-    await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ hasText: 'Rosa Records' }).click();
+    await chooseOption(page, 'Client', COMPANY);
+    await chooseOption(page, 'Person', "Rosa Records (the client's user)");
     await page.getByRole('button', { name: 'Log request' }).click();
     const row = page.getByRole('row', { name: /Rosa Records/ });
     await row.getByText('Ready to download').waitFor({ timeout: 30_000 });
@@ -105,4 +117,29 @@ describe('the audit trail and the subject-access export (browser)', () => {
     const checks = await auditPage(page, '/admin/audit', (p) => p.getByRole('heading', { level: 1, name: 'Audit and records' }).waitFor());
     expect(describeProblems(checks)).toEqual([]);
   });
+
+  it("a director chosen from the client's people gets their own archive: their AML record, nothing of the client's user", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/admin/audit');
+    await page.getByRole('heading', { level: 1, name: 'Audit and records' }).waitFor();
+    await openSection(page, 'Subject-access requests');
+    await chooseOption(page, 'Client', COMPANY);
+    await chooseOption(page, 'Person', 'Victor Director (Director)');
+    await page.getByRole('button', { name: 'Log request' }).click();
+    const row = page.getByRole('row', { name: /Victor Director, in the AML file/ });
+    await row.getByText('Ready to download').waitFor({ timeout: 30_000 });
+    const downloading = page.waitForEvent('download');
+    await row.getByRole('link', { name: 'Download (once)' }).click();
+    const files = readZip(readFileSync((await (await downloading).path())!));
+    const dd = JSON.parse(files.get('aml/due-diligence.json')!.toString()) as { versions: Array<{ people: Array<{ name: string }> }> };
+    expect(dd.versions.flatMap((v) => v.people.map((p) => p.name))).toContain('Victor Director');
+    expect(files.has('crm/profile.json')).toBe(false);
+    for (const [path, content] of files) expect(content.toString('latin1'), path).not.toContain('Rosa');
+  });
 });
+
+/** Open an antd Select by its label and pick the option with this text. */
+async function chooseOption(page: Page, label: string, option: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+}

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { RetentionRecordTypeSchema, type RetentionRecordType } from './events.js';
+import { RetentionRecordTypeSchema, SUBJECT_KINDS, type RetentionRecordType } from './events.js';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 // a real calendar day (ajv-formats' full 'date': 2026-02-30 and 8637-88-16 are a 400 at the edge, not a 500 from PostgreSQL)
@@ -75,6 +75,11 @@ export const RetentionTriggerSchema = Type.Union(RETENTION_TRIGGERS.map((t) => T
  * - documents: accounting and tax records 6 years (HMRC: FA 1998 Sch. 18 para. 21 for companies' returns;
  *   Companies Act 2006 s.388; the practice's working papers against a claim, Limitation Act 1980 s.5).
  * - engagement_letters: the life of the engagement and 6 years after (Limitation Act 1980 s.5, contract).
+ * - acsp_verifications: the practice's identity verifications as an ACSP, 7 years from the verification
+ *   (Companies House's ACSP conditions under ECCTA 2023; aml's trigger refuses an earlier delete).
+ * - audit_entries: the audit trail, 6 years from the entry (the practice's evidence of how it handled the
+ *   records, for as long as a claim about the work can be brought: Limitation Act 1980 s.5; UK GDPR
+ *   Art. 5(1)(e) and 5(2): kept no longer, and the controller can show compliance meanwhile).
  */
 export const RETENTION_MINIMUMS: Record<RetentionRecordType, { years: number; trigger: RetentionTrigger; label: string; basis: string }> = {
   documents: {
@@ -94,6 +99,18 @@ export const RETENTION_MINIMUMS: Record<RetentionRecordType, { years: number; tr
     trigger: 'relationship_end',
     label: 'AML file (customer due diligence)',
     basis: 'MLR 2017 reg. 40: 5 years after the business relationship ends',
+  },
+  acsp_verifications: {
+    years: 7,
+    trigger: 'record_date',
+    label: 'ACSP identity verification records',
+    basis: 'Companies House ACSP conditions (ECCTA 2023): 7 years after the verification',
+  },
+  audit_entries: {
+    years: 6,
+    trigger: 'record_date',
+    label: 'Audit trail entries',
+    basis: 'Evidence of how records were handled while a claim can be brought: 6 years (Limitation Act 1980 s.5)',
   },
 };
 
@@ -182,7 +199,10 @@ export const SubjectAccessSchema = Type.Object({
   id: Type.String(),
   client_id: Type.String(),
   company_name: Nullable(Type.String()),
-  user_id: Type.String(),
+  /** Who: a client user, a director or PSC (person_key), or the client's contact. */
+  subject: Type.Union(SUBJECT_KINDS.map((k) => Type.Literal(k))),
+  user_id: Nullable(Type.String()),
+  person_key: Nullable(Type.String()),
   person_name: Type.String(),
   requested_on: IsoDate,
   /** One month from the request (UK GDPR Art. 12(3)). */
@@ -202,9 +222,16 @@ export type SubjectAccessList = Static<typeof SubjectAccessListSchema>;
 
 /** An id as the services issue them (UUIDs, prefixed keys): nothing else reaches the event's JSON. */
 const RecordIdSchema = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' });
+/** A person key: the AML file's person id or a Companies House key (officer:<role>:<name>, psc:<name>). */
+const PersonKeySchema = Type.String({ minLength: 1, maxLength: 400, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
 export const SubjectAccessBodySchema = Type.Object({
   client_id: RecordIdSchema,
-  user_id: RecordIdSchema,
+  /** Absent: a client user. */
+  subject: Type.Optional(Type.Union(SUBJECT_KINDS.map((k) => Type.Literal(k)))),
+  /** The person's sign-in account: required for a client user; for a director, PSC or contact only if they have one. */
+  user_id: Type.Optional(RecordIdSchema),
+  /** A director or PSC: their key in the client's people. */
+  person_key: Type.Optional(PersonKeySchema),
   person_name: Type.String({ minLength: 1, maxLength: 200 }),
 });
 export type SubjectAccessBody = Static<typeof SubjectAccessBodySchema>;
@@ -214,4 +241,6 @@ export const SAR_MESSAGES = {
   downloaded: 'The archive has already been downloaded once; log a new request for another copy.',
   notFound: 'Subject-access request not found.',
   unknownClient: 'No client with this id is known to the records service.',
+  userRequired: "Choose the client's user.",
+  personRequired: 'Choose the director or PSC.',
 } as const;

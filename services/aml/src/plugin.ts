@@ -1,6 +1,7 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
 import { subscribeAmlEvents, subscribeAmlRetention } from './consumers/events.js';
+import { subscribeAmlSubjectAccess } from './consumers/subject-access.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -33,6 +34,7 @@ export async function amlPlugin(app: App, opts: AmlPluginOptions) {
   };
   await subscribeAmlEvents(runtime);
   await subscribeAmlRetention(runtime, deps.today);
+  await subscribeAmlSubjectAccess(runtime);
   registerProcessors(runtime, deps);
   if (opts.schedules !== false) await registerSchedules(runtime);
   await app.register(authContext, { verifier: runtime.verifier });

@@ -7,6 +7,7 @@ import { subscribeJobStaff } from './consumers/job-staff.js';
 import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
 import { subscribeLeavers } from './consumers/leavers.js';
 import { subscribeMtdObligations } from './consumers/mtd-obligations.js';
+import { subscribeSubjectAccess } from './consumers/subject-access.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
 import { registerProcessors, registerSchedules } from './jobs/processors.js';
@@ -53,6 +54,7 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
   await subscribeIdentityVerifications(runtime, deps.today);
   await subscribeMtdObligations(runtime, deps.today);
   await subscribeLeavers(runtime);
+  await subscribeSubjectAccess(runtime);
   await subscribeJobStaff(runtime);
   await subscribeJobRequests(runtime);
   registerProcessors(runtime, deps);

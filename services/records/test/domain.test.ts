@@ -1,3 +1,4 @@
+import { foldName } from '@countinghouse/proto';
 import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH, hashEntry, verifyChain, type ChainedContent } from '../src/domain/chain.js';
 import { addYears, decideExpired, effectiveRules, ruleProblem, type ClientState } from '../src/domain/retention.js';
@@ -32,24 +33,32 @@ describe('retention (MLR 2017 reg. 40: CDD 5 years after the relationship ends; 
       .map((d) => d.recordType)
       .sort();
 
+  // The record-date types (ACSP verifications, audit entries) are asked of every client not under a hold:
+  // the records service then keeps only those with something that old (retention.ts, refine).
+  const R = ['acsp_verifications', 'audit_entries'];
   it.each([
     [
       'left 2020-01-31: everything goes in 2026',
       client({ relationshipEndedOn: '2020-01-31' }),
       '2026-11-26',
-      ['aml_file', 'documents', 'engagement_letters'],
+      ['acsp_verifications', 'aml_file', 'audit_entries', 'documents', 'engagement_letters'],
     ],
     ['left 2020-01-31, under a legal hold: kept', client({ relationshipEndedOn: '2020-01-31', legalHold: true }), '2026-11-26', []],
-    ['left 2023-06-30: kept', client({ relationshipEndedOn: '2023-06-30' }), '2026-11-26', []],
-    ['still a client: kept', client({}), '2026-11-26', []],
+    ['left 2023-06-30: kept', client({ relationshipEndedOn: '2023-06-30' }), '2026-11-26', R],
+    ['still a client: kept', client({}), '2026-11-26', R],
     [
       'left 2021-01-31: the AML file goes on 2026-01-31, the rest waits',
       client({ relationshipEndedOn: '2021-01-31' }),
       '2026-01-31',
-      ['aml_file'],
+      ['acsp_verifications', 'aml_file', 'audit_entries'],
     ],
-    ['left 2021-01-31: the day before the fifth anniversary keeps all', client({ relationshipEndedOn: '2021-01-31' }), '2026-01-30', []],
-    ['left 2020-01-31: six years run to 2026-01-31', client({ relationshipEndedOn: '2020-01-31' }), '2026-01-30', ['aml_file']],
+    ['left 2021-01-31: the day before the fifth anniversary keeps all', client({ relationshipEndedOn: '2021-01-31' }), '2026-01-30', R],
+    [
+      'left 2020-01-31: six years run to 2026-01-31',
+      client({ relationshipEndedOn: '2020-01-31' }),
+      '2026-01-30',
+      ['acsp_verifications', 'aml_file', 'audit_entries'],
+    ],
   ])('%s', (_label, c, today, expected) => {
     expect(types(c, today)).toEqual(expected);
   });
@@ -63,6 +72,27 @@ describe('retention (MLR 2017 reg. 40: CDD 5 years after the relationship ends; 
   it('a rule counted from the record date erases records dated before today less the period', () => {
     const d = decideExpired([{ recordType: 'documents', years: 6, trigger: 'record_date' }], [client({})], '2026-11-26');
     expect(d).toMatchObject([{ recordType: 'documents', recordedBefore: '2020-11-26' }]);
+  });
+
+  it.each([
+    [
+      'ACSP verification records: 7 years from the verification (Companies House ACSP conditions)',
+      'acsp_verifications',
+      '2026-11-26',
+      '2019-11-26',
+    ],
+    ['on 29 Feb 2028, ACSP records dated before 28 Feb 2021 go', 'acsp_verifications', '2028-02-29', '2021-02-28'],
+    ['audit entries: 6 years from the entry', 'audit_entries', '2026-11-26', '2020-11-26'],
+  ] as const)('%s', (_label, type, today, before) => {
+    const d = decideExpired(rules, [client({})], today).find((x) => x.recordType === type);
+    expect(d?.recordedBefore).toBe(before);
+  });
+
+  it('an administrator cannot shorten the ACSP or audit periods; a longer one, or one from the relationship end, is allowed', () => {
+    expect(ruleProblem('acsp_verifications', 6, 'record_date')).toBe('ACSP identity verification records must be kept at least 7 years.');
+    expect(ruleProblem('audit_entries', 5, 'record_date')).toBe('Audit trail entries must be kept at least 6 years.');
+    expect(ruleProblem('acsp_verifications', 7, 'relationship_end')).toBeNull();
+    expect(ruleProblem('audit_entries', 10, 'record_date')).toBeNull();
   });
 
   it('an administrator cannot go below the legal minimum or count from an earlier trigger', () => {
@@ -106,6 +136,22 @@ describe('the hash chain', () => {
     expect(verifyChain([rows[1]!, rows[0]!, rows[2]!])).toMatchObject({ intact: false });
   });
 
+  it('after retention removed its beginning, the rest checks against the checkpoint; removing more or altering is found', () => {
+    const rows = chain('a', 'b', 'c', 'd');
+    const cp = { seq: 2, hash: rows[1]!.hash };
+    expect(verifyChain(rows.slice(2), cp)).toEqual({ intact: true, brokenAtSeq: null });
+    // without the checkpoint a chain must begin at seq 1 after the genesis hash
+    expect(verifyChain(rows.slice(2))).toEqual({ intact: false, brokenAtSeq: 3 });
+    // one more entry removed behind the run's back
+    expect(verifyChain(rows.slice(3), cp)).toEqual({ intact: false, brokenAtSeq: 4 });
+    // an altered remaining entry
+    expect(verifyChain([rows[2]!, { ...rows[3]!, summary: 'x' }], cp)).toEqual({ intact: false, brokenAtSeq: 4 });
+    // a checkpoint moved forward to hide the first remaining entry
+    expect(verifyChain(rows.slice(2), { seq: 3, hash: rows[2]!.hash })).toEqual({ intact: false, brokenAtSeq: 3 });
+    // everything removed: an empty chain behind its checkpoint is intact
+    expect(verifyChain([], { seq: 4, hash: rows[3]!.hash })).toEqual({ intact: true, brokenAtSeq: null });
+  });
+
   it('names changed client fields without keeping their values', () => {
     const base = {
       clientId: 'c1',
@@ -124,6 +170,19 @@ describe('the hash chain', () => {
     expect(clientChangeSummary(before, clientFieldHashes({ ...base, contactPhone: '0200' }))).toBe('Changed: contact phone');
     expect(clientChangeSummary(before, clientFieldHashes(base))).toBeNull();
     expect([...before.values()].join()).not.toContain('0100');
+  });
+});
+
+describe('people are matched by name as people write them, within one client', () => {
+  it.each([
+    ['SMITH, Jane', 'Jane Smith', true],
+    ['Mrs Jane  SMITH', 'smith jane mrs', true],
+    ['Zoë Brontë', 'ZOE BRONTE', true],
+    ['SMITH, Jane', 'SMITH, John', false],
+    ['Jane Smith', 'Jane Smithson', false],
+    ['Jane Smith', 'Jane Anne Smith', false],
+  ])('%s ~ %s: %s', (a, b, same) => {
+    expect(foldName(a) === foldName(b)).toBe(same);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type SubjectAccess,
 } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -384,7 +385,7 @@ describe('subject-access export', () => {
       expect((await inject(p.token, 'POST', '/api/records/subject-access', body)).statusCode).toBe(403);
     const logged = await inject(admin, 'POST', '/api/records/subject-access', body);
     expect(logged.statusCode, logged.body).toBe(201);
-    expect(logged.json()).toMatchObject({ requested_on: '2026-11-26', due_on: '2026-12-26', status: 'gathering', expected: 4 });
+    expect(logged.json()).toMatchObject({ requested_on: '2026-11-26', due_on: '2026-12-26', status: 'gathering', expected: 6 });
     const id = logged.json().id as string;
     await waitFor(
       async () =>
@@ -425,5 +426,316 @@ describe('subject-access export', () => {
     )!;
     expect(after).toMatchObject({ status: 'downloaded', downloaded_at: clock.toISOString() });
     expect(after.downloaded_by_name).toBeTruthy();
+  });
+});
+
+// ---- session 9: AML and identity verification in the archive; directors, PSCs and contacts; ACSP
+// records and audit entries under the retention schedule ----
+
+const db = () => gw.kit.runtime.db;
+
+async function publishPeople(clientId: string, officers: string[], pscs: string[] = []) {
+  const data: EventData<'deadlines.company_refreshed'> = {
+    clientId,
+    companyNumber: '07654321',
+    companyName: 'PEOPLE LTD',
+    companyStatus: 'active',
+    officers: officers.map((name) => ({ name, officer_role: 'director', appointed_on: '2020-01-01', resigned_on: null })),
+    pscs: pscs.map((name) => ({
+      name,
+      kind: 'individual-person-with-significant-control',
+      notified_on: '2020-01-01',
+      ceased_on: null,
+      natures_of_control: [],
+    })),
+    changes: [],
+  };
+  await gw.kit.runtime.bus.publish(TOPICS.deadlines, [
+    { key: clientId, envelope: makeEnvelope('deadlines.company_refreshed', data, { kind: 'system', id: null }) },
+  ]);
+  await waitFor(
+    async () =>
+      ((await inject(admin, 'GET', AML_ROUTES.file(clientId))).json().current?.people?.length ?? 0) >= officers.length + pscs.length,
+    'the AML file people',
+  );
+  return (await inject(admin, 'GET', AML_ROUTES.file(clientId))).json().current.people as Array<{ id: string; name: string }>;
+}
+
+/** An ACSP verification as aml holds it (and announces it: records and deadlines follow the event). */
+async function verification(clientId: string, personKey: string, personName: string, verifiedOn: string, code: string) {
+  await db().execute(sql`insert into aml.identity_verifications
+    (client_id, person_key, person_name, personal_code, acsp_number, aml_supervisor, verified_on, evidence_document_ids, recorded_by_name)
+    values (${clientId}, ${personKey}, ${personName}, ${code}, 'ACSP-1', 'ICAEW', ${verifiedOn}, '[]'::jsonb, 'Test')`);
+  const data: EventData<'aml.identity_verification_recorded'> = {
+    clientId,
+    personKey,
+    personName,
+    verifiedOn,
+    byName: 'Test',
+    withdrawn: false,
+  };
+  await gw.kit.runtime.bus.publish(TOPICS.aml, [
+    { key: clientId, envelope: makeEnvelope('aml.identity_verification_recorded', data, { kind: 'system', id: null }) },
+  ]);
+}
+
+/** Companies House's identity-verification row of a person, as the deadlines service keeps it. */
+async function idvRow(clientId: string, personKey: string, name: string, position: number) {
+  await waitFor(
+    async () => (await db().execute(sql`select 1 from deadlines.client_directory where client_id = ${clientId}`)).rows.length === 1,
+    'the client in deadlines',
+  );
+  await db()
+    .execute(sql`insert into deadlines.identity_people (client_id, person_key, position, name, person_kind, verified_on, verified_source, due_on)
+    values (${clientId}, ${personKey}, ${position}, ${name}, 'director', '2025-06-01', 'companies_house', '2026-01-31')`);
+}
+
+async function exportFor(body: object): Promise<Map<string, Buffer>> {
+  const logged = await inject(admin, 'POST', '/api/records/subject-access', body);
+  expect(logged.statusCode, logged.body).toBe(201);
+  const id = logged.json().id as string;
+  await waitFor(
+    async () =>
+      ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)?.status ===
+      'ready',
+    'the archive built',
+  );
+  const dl = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
+  expect(dl.statusCode, dl.body).toBe(200);
+  return readZip(dl.rawPayload);
+}
+
+function holdsNothingOf(files: Map<string, Buffer>, others: string[]) {
+  for (const [path, content] of files) {
+    const text = content.toString('latin1');
+    for (const other of others) expect(text, `${path} holds ${other}`).not.toContain(other);
+  }
+}
+
+describe('subject access: AML, identity verification, directors and PSCs', () => {
+  let ann: Person;
+  let annClient = '';
+  let benClient = '';
+  let people: Array<{ id: string; name: string }> = [];
+
+  beforeAll(async () => {
+    ann = await makePerson(gw, 'rec.ann.taylor@x.co.uk', ['client']);
+    annClient = await addClient('Taylor Cakes Ltd', { user_id: ann.id, contact_name: 'Ann Taylor', subscription_status: 'active' });
+    benClient = await addClient('Taylor Roofing Ltd', {
+      contact_name: 'Ben Taylor',
+      contact_email: 'ben@roof.co.uk',
+      subscription_status: 'active',
+    });
+    people = await publishPeople(annClient, ['TAYLOR, Ann', 'OKAFOR, Chidi']);
+    const benPeople = await publishPeople(benClient, ['TAYLOR, Ben']);
+    await verification(annClient, 'officer:director:TAYLOR, Ann', 'TAYLOR, Ann', '2025-03-03', 'ANNCODE0001');
+    await verification(annClient, 'officer:director:OKAFOR, Chidi', 'OKAFOR, Chidi', '2025-03-04', 'CHIDICODE01');
+    await verification(benClient, 'officer:director:TAYLOR, Ben', 'TAYLOR, Ben', '2025-03-05', 'BENCODE0001');
+    await idvRow(annClient, 'officer:director:TAYLOR, Ann', 'TAYLOR, Ann', 0);
+    await idvRow(annClient, 'officer:director:OKAFOR, Chidi', 'OKAFOR, Chidi', 1);
+    await idvRow(benClient, 'officer:director:TAYLOR, Ben', 'TAYLOR, Ben', 0);
+    expect(benPeople.map((p) => p.name)).toEqual(['TAYLOR, Ben']);
+    await waitFor(
+      async () => (await audit(`client_id=${benClient}`)).entries.some((e) => e.summary.includes('TAYLOR, Ben')),
+      'the audit entry',
+    );
+  }, 120_000);
+
+  it("a client user's archive holds their AML person record, risk assessment, checks and identity verifications; no one else's", async () => {
+    const files = await exportFor({ client_id: annClient, user_id: ann.id, person_name: 'Ann Taylor' });
+    const dd = JSON.parse(files.get('aml/due-diligence.json')!.toString());
+    expect(dd.client).toBe('Taylor Cakes Ltd');
+    expect(dd.versions[0].people.map((p: { name: string }) => p.name)).toEqual(['TAYLOR, Ann']);
+    expect(dd.versions[0]).toHaveProperty('risk_assessment');
+    expect(dd.versions[0].people[0]).toHaveProperty('checks');
+    const idv = JSON.parse(files.get('aml/identity-verifications.json')!.toString());
+    expect(idv.map((v: { personal_code: string }) => v.personal_code)).toEqual(['ANNCODE0001']);
+    expect(idv[0].keep_until).toBe('2032-03-02');
+    const ch = JSON.parse(files.get('deadlines/identity-verification.json')!.toString());
+    expect(ch).toMatchObject([{ name: 'TAYLOR, Ann', verified_on: '2025-06-01', due_on: '2026-01-31' }]);
+    holdsNothingOf(files, ['OKAFOR', 'Chidi', 'CHIDICODE01', 'Roofing', 'Ben', 'BENCODE0001', benClient]);
+  });
+
+  it("a director picked from the client's people gets their own records only; a namesake on another client stays out", async () => {
+    const r = await inject(admin, 'POST', '/api/records/subject-access', {
+      client_id: benClient,
+      subject: 'person',
+      person_name: 'TAYLOR, Ben',
+    });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error.message).toBe('Choose the director or PSC.');
+    const ann2 = people.find((p) => p.name === 'TAYLOR, Ann')!;
+    const files = await exportFor({ client_id: annClient, subject: 'person', person_key: ann2.id, person_name: ann2.name });
+    const dd = JSON.parse(files.get('aml/due-diligence.json')!.toString());
+    expect(dd.versions[0].people.map((p: { name: string }) => p.name)).toEqual(['TAYLOR, Ann']);
+    expect(dd.versions[0]).not.toHaveProperty('risk_assessment'); // the company's risk is not the director's
+    expect(JSON.parse(files.get('aml/identity-verifications.json')!.toString())).toHaveLength(1);
+    expect(files.has('deadlines/identity-verification.json')).toBe(true);
+    // no sign-in account given: no profile, uploads, letters or messages
+    expect([...files.keys()].filter((p) => /^(crm|documents|engagement|requests)\//.test(p))).toEqual([]);
+    const audited = JSON.parse(files.get('audit/entries.json')!.toString()) as Array<{ summary: string }>;
+    expect(audited.some((e) => e.summary === 'Identity verification recorded: TAYLOR, Ann')).toBe(true);
+    holdsNothingOf(files, ['OKAFOR', 'CHIDICODE01', 'Roofing', 'Ben', 'BENCODE0001', benClient]);
+
+    const ben = await exportFor({
+      client_id: benClient,
+      subject: 'person',
+      person_key: 'officer:director:TAYLOR, Ben',
+      person_name: 'TAYLOR, Ben',
+    });
+    expect(JSON.parse(ben.get('aml/identity-verifications.json')!.toString())).toMatchObject([{ personal_code: 'BENCODE0001' }]);
+    holdsNothingOf(ben, ['Ann', 'ANNCODE0001', 'Cakes', annClient, 'OKAFOR']);
+  });
+
+  it("a director who is also the portal user gets the messages they wrote, not the practice's side of the thread", async () => {
+    await waitFor(async () => (await inject(ann.token, 'GET', `/api/requests/threads/${annClient}`)).statusCode === 200, 'the thread');
+    expect(
+      (await inject(ann.token, 'POST', `/api/requests/threads/${annClient}/messages`, { body: 'Ann asks about VAT' })).statusCode,
+    ).toBe(201);
+    const reply = await inject(admin, 'POST', `/api/requests/threads/${annClient}/messages`, { body: 'The practice answers about VAT' });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const ann2 = people.find((p) => p.name === 'TAYLOR, Ann')!;
+    const asDirector = await exportFor({
+      client_id: annClient,
+      subject: 'person',
+      person_key: ann2.id,
+      person_name: ann2.name,
+      user_id: ann.id,
+    });
+    const mine = JSON.parse(asDirector.get('requests/messages.json')!.toString()) as Array<{ body: string }>;
+    expect(mine.map((m) => m.body)).toEqual(['Ann asks about VAT']);
+    const asUser = await exportFor({ client_id: annClient, user_id: ann.id, person_name: 'Ann Taylor' });
+    const thread = JSON.parse(asUser.get('requests/messages.json')!.toString()) as Array<{ body: string }>;
+    expect(thread.map((m) => m.body)).toEqual(['Ann asks about VAT', 'The practice answers about VAT']);
+  });
+
+  it("the client's contact gets the contact details held about them", async () => {
+    const files = await exportFor({ client_id: benClient, subject: 'contact', person_name: 'Ben Taylor' });
+    expect(JSON.parse(files.get('crm/contact.json')!.toString())).toMatchObject({ name: 'Ben Taylor', email: 'ben@roof.co.uk' });
+    expect(files.has('crm/profile.json')).toBe(false);
+    // Ben Taylor is also the company's director: his own AML person record, by name
+    expect(JSON.parse(files.get('aml/due-diligence.json')!.toString()).versions[0].people).toHaveLength(1);
+    holdsNothingOf(files, ['Ann', 'Cakes', annClient, 'OKAFOR']);
+  });
+});
+
+describe('retention: ACSP verification records and the audit trail', () => {
+  it('a verification past its seven years is listed by the dry run and erased through aml; a newer one and a held client keep theirs', async () => {
+    const a = await addClient('Verified Old Ltd', { subscription_status: 'active' });
+    const held = await addClient('Verified Held Ltd', { subscription_status: 'active' });
+    await publishPeople(a, ['REID, Ola', 'REID, Pat']);
+    await publishPeople(held, ['REID, Quin']);
+    await verification(a, 'officer:director:REID, Ola', 'REID, Ola', '2018-03-01', 'OLACODE0001');
+    await verification(a, 'officer:director:REID, Pat', 'REID, Pat', '2021-03-01', 'PATCODE0001');
+    await verification(held, 'officer:director:REID, Quin', 'REID, Quin', '2018-03-01', 'QUINCODE001');
+    expect(
+      (await inject(admin, 'PUT', `/api/records/retention/clients/${held}`, { legal_hold: true, hold_reason: 'Claim' })).statusCode,
+    ).toBe(200);
+    await waitFor(
+      async () => (await db().execute(sql`select 1 from records.acsp_verifications where client_id in (${a}, ${held})`)).rows.length === 3,
+      'records knows the verifications',
+    );
+    const schedule = (await inject(admin, 'GET', '/api/records/retention/schedule')).json().rules as Array<{ record_type: string }>;
+    expect(schedule.find((r) => r.record_type === 'acsp_verifications')).toMatchObject({
+      years: 7,
+      trigger: 'record_date',
+      minimum_years: 7,
+    });
+    const shorter = await inject(admin, 'PUT', '/api/records/retention/schedule/acsp_verifications', { years: 6, trigger: 'record_date' });
+    expect(shorter.json().error.message).toBe('ACSP identity verification records must be kept at least 7 years.');
+
+    const plan = (await inject(admin, 'POST', '/api/records/retention/run', { dry_run: true })).json() as RetentionRun;
+    const acsp = plan.decisions.filter((d) => d.record_type === 'acsp_verifications');
+    expect(acsp.filter((d) => d.client_id === a)).toMatchObject([{ recorded_before: '2019-11-26' }]);
+    expect(acsp.find((d) => d.client_id === a)!.reason).toContain('REID, Ola (1 Mar 2018)');
+    expect(acsp.find((d) => d.client_id === a)!.reason).not.toContain('Pat');
+    expect(acsp.some((d) => d.client_id === held)).toBe(false);
+    const count = async (c: string) =>
+      (await db().execute(sql`select person_name from aml.identity_verifications where client_id = ${c}`)).rows;
+    expect(await count(a)).toHaveLength(2); // a dry run removes nothing
+
+    const run = (await inject(admin, 'POST', '/api/records/retention/run', { dry_run: false })).json() as RetentionRun;
+    let report: RetentionRun | undefined;
+    await waitFor(async () => {
+      report = ((await inject(admin, 'GET', '/api/records/retention/runs')).json().runs as RetentionRun[]).find((x) => x.id === run.id);
+      return report!.removed.some((x) => x.client_id === a);
+    }, 'aml answered');
+    expect(report!.removed.filter((x) => x.client_id === a)).toMatchObject([
+      { record_type: 'acsp_verifications', label: 'ACSP identity verification of REID, Ola (1 Mar 2018)' },
+    ]);
+    expect(await count(a)).toEqual([{ person_name: 'REID, Pat' }]);
+    expect(await count(held)).toHaveLength(1);
+    await waitFor(
+      async () => (await db().execute(sql`select 1 from records.acsp_verifications where client_id = ${a}`)).rows.length === 1,
+      'the withdrawal followed',
+    );
+  });
+
+  it('audit entries past six years go as a prefix behind a checkpoint: the check passes for the rest and still finds an altered one', async () => {
+    const c = randomUUID();
+    const view = (label: string, occurredAt?: string) => ({
+      ...makeEnvelope(
+        'crm.record_viewed',
+        { clientId: c, record: 'client_record', recordId: null, label },
+        { kind: 'user', id: 'u-old', name: 'Old Staff' },
+      ),
+      ...(occurredAt ? { occurredAt } : {}),
+    });
+    for (const n of [1, 2, 3]) {
+      await gw.kit.runtime.bus.publish(TOPICS.crm, [{ key: c, envelope: view(`Old view ${n}`, `2019-0${n}-01T09:00:00.000Z`) }]);
+      await waitFor(async () => (await audit(`client_id=${c}`)).total === n, 'the old entry');
+    }
+    await gw.kit.runtime.bus.publish(TOPICS.crm, [{ key: c, envelope: view('Recent view') }]);
+    await waitFor(async () => (await audit(`client_id=${c}`)).total === 4, 'the recent entry');
+    expect((await inject(admin, 'PUT', `/api/records/retention/clients/${c}`, { legal_hold: false })).statusCode).toBe(200);
+
+    const plan = (await inject(admin, 'POST', '/api/records/retention/run', { dry_run: true })).json() as RetentionRun;
+    expect(plan.decisions.find((d) => d.client_id === c && d.record_type === 'audit_entries')).toMatchObject({
+      recorded_before: '2020-11-26',
+      reason: 'Records dated before 26 Nov 2020: kept 6 years from their date: 3 entries',
+    });
+    expect((await audit(`client_id=${c}`)).total).toBe(4); // a dry run removes nothing
+
+    const run = (await inject(admin, 'POST', '/api/records/retention/run', { dry_run: false })).json() as RetentionRun;
+    const report = ((await inject(admin, 'GET', '/api/records/retention/runs')).json().runs as RetentionRun[]).find(
+      (x) => x.id === run.id,
+    )!;
+    expect(report.removed.filter((x) => x.client_id === c)).toMatchObject([
+      { record_type: 'audit_entries', label: 'Audit entries 1–3 (3)' },
+    ]);
+    expect((await audit(`client_id=${c}`)).entries.map((e) => [e.seq, e.summary])).toEqual([[4, 'Viewed the client record: Recent view']]);
+    expect(
+      (await audit('page_size=200')).entries.some(
+        (e) => e.action === 'records.audit_erased' && e.summary.includes(`entries 1–3 of client ${c}`),
+      ),
+    ).toBe(true);
+    expect((await inject(admin, 'GET', `/api/records/audit/chain?client_id=${c}`)).json()).toMatchObject({ intact: true, entries: 1 });
+    expect((await inject(admin, 'GET', '/api/records/audit/chain')).json()).toMatchObject({ intact: true }); // the practice's chain
+    // a second run finds nothing more to remove
+    const again = (await inject(admin, 'POST', '/api/records/retention/run', { dry_run: true })).json() as RetentionRun;
+    expect(again.decisions.some((d) => d.client_id === c)).toBe(false);
+
+    // new entries continue after the rest; the check passes
+    for (const n of [2, 3]) {
+      await gw.kit.runtime.bus.publish(TOPICS.crm, [{ key: c, envelope: view(`Newer view ${n}`) }]);
+      await waitFor(async () => (await audit(`client_id=${c}`)).total === n, 'the newer entry');
+    }
+    expect((await inject(admin, 'GET', `/api/records/audit/chain?client_id=${c}`)).json()).toMatchObject({ intact: true, entries: 3 });
+    // the checkpoint cannot be removed or moved back
+    await expect(db().execute(sql`delete from records.audit_checkpoints where chain = ${c}`)).rejects.toThrow();
+    await expect(db().execute(sql`update records.audit_checkpoints set seq = 1 where chain = ${c}`)).rejects.toThrow();
+    // an altered remaining entry is still found, and so is one removed behind the run's back
+    await db().execute(sql`alter table records.audit_entries disable trigger audit_entries_append_only`);
+    await db().execute(sql`update records.audit_entries set summary = 'nothing' where client_id = ${c} and seq = 6`);
+    await db().execute(sql`alter table records.audit_entries enable trigger audit_entries_append_only`);
+    expect((await inject(admin, 'GET', `/api/records/audit/chain?client_id=${c}`)).json()).toMatchObject({
+      intact: false,
+      broken_at_seq: 6,
+    });
+    await db().execute(sql`delete from records.audit_entries where client_id = ${c} and seq = 4`);
+    expect((await inject(admin, 'GET', `/api/records/audit/chain?client_id=${c}`)).json()).toMatchObject({
+      intact: false,
+      broken_at_seq: 5,
+    });
   });
 });

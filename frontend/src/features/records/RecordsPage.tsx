@@ -5,13 +5,18 @@ import {
   formatDateTime,
   RETENTION_TRIGGERS,
   type RetentionRule,
+  PERSON_ROLES,
+  type AmlVersion,
+  type Client,
   type RetentionRun,
   type SubjectAccess,
+  type SubjectAccessBody,
 } from '@countinghouse/proto';
 import { errorBody } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
 import { ResponsiveTabs } from '../../shared/ResponsiveTabs';
 import { usePageTitle } from '../../shared/use-page-title';
+import { useAmlFileQuery } from '../aml/api';
 import { useClientsQuery } from '../crm/api';
 import { AuditTrail } from './AuditTrail';
 import {
@@ -50,18 +55,53 @@ const SAR_STATUS: Record<SubjectAccess['status'], { text: string; colour: string
   downloaded: { text: 'Downloaded', colour: 'default' },
 };
 
+/** Who a request can be for: the client's user, its contact, or a director or PSC in its AML file. */
+type SubjectChoice = { value: string; label: string; body: Omit<SubjectAccessBody, 'client_id'> };
+
+function subjectChoices(client: Client | undefined, people: AmlVersion['people']): SubjectChoice[] {
+  if (!client) return [];
+  const out: SubjectChoice[] = [];
+  const contact = client.contact_name || client.contact_email;
+  if (client.user_id)
+    out.push({
+      value: 'user',
+      label: `${contact} (the client's user)`,
+      body: { subject: 'client_user', user_id: client.user_id, person_name: contact },
+    });
+  if (contact) out.push({ value: 'contact', label: `${contact} (contact)`, body: { subject: 'contact', person_name: contact } });
+  for (const p of people)
+    out.push({
+      value: `person:${p.id}`,
+      label: `${p.name} (${ROLE_LABEL[p.role] ?? p.role}${p.ceased_on ? `, until ${formatDate(p.ceased_on)}` : ''})`,
+      body: { subject: 'person', person_key: p.id, person_name: p.name },
+    });
+  return out;
+}
+
+const SUBJECT_LABEL: Record<SubjectAccess['subject'], string> = {
+  client_user: "the client's user",
+  contact: 'contact',
+  person: 'in the AML file',
+};
+
+const ROLE_LABEL: Record<string, string> = Object.fromEntries(PERSON_ROLES.map((r) => [r.value, r.label]));
+
 function SubjectAccessPanel() {
   const list = useSubjectAccessQuery(undefined, { pollingInterval: 3000 });
   const clients = useClientsQuery({ page: 1, page_size: 100, realm: 'admin' });
   const [log, logged] = useLogSubjectAccessMutation();
   const [clientId, setClientId] = useState<string | undefined>();
-  const people = (clients.data?.clients ?? []).filter((c) => c.user_id);
-  const chosen = people.find((c) => c.id === clientId);
+  const [subject, setSubject] = useState<string | undefined>();
+  const client = (clients.data?.clients ?? []).find((c) => c.id === clientId);
+  // The client's people: the AML file's directors, PSCs and others (Companies House's, and those added by hand).
+  const file = useAmlFileQuery({ clientId: clientId ?? '', realm: 'admin' }, { skip: !clientId });
+  const choices = subjectChoices(client, clientId && file.data ? file.data.current.people : []);
+  const chosen = choices.find((c) => c.value === subject);
 
   const submit = async () => {
-    if (!chosen) return;
-    await log({ client_id: chosen.id, user_id: chosen.user_id!, person_name: chosen.contact_name || chosen.contact_email });
-    setClientId(undefined);
+    if (!client || !chosen) return;
+    await log({ client_id: client.id, ...chosen.body });
+    setSubject(undefined);
     void list.refetch();
   };
 
@@ -69,16 +109,33 @@ function SubjectAccessPanel() {
     <Flex vertical gap={16}>
       <Card size="small" title="Log a subject-access request">
         <Form layout="inline" onFinish={() => void submit()} aria-label="Log a subject-access request">
-          <Form.Item label="Person (the client's user)" htmlFor="sar-person">
+          <Form.Item label="Client" htmlFor="sar-client">
+            <Select
+              id="sar-client"
+              showSearch
+              optionFilterProp="label"
+              value={clientId}
+              onChange={(v: string) => {
+                setClientId(v);
+                setSubject(undefined);
+              }}
+              placeholder="Choose a client"
+              style={{ minWidth: 240 }}
+              options={(clients.data?.clients ?? []).map((c) => ({ value: c.id, label: c.company_name }))}
+            />
+          </Form.Item>
+          <Form.Item label="Person" htmlFor="sar-person">
             <Select
               id="sar-person"
               showSearch
               optionFilterProp="label"
-              value={clientId}
-              onChange={setClientId}
-              placeholder="Choose a client user"
-              style={{ minWidth: 260 }}
-              options={people.map((c) => ({ value: c.id, label: `${c.contact_name || c.contact_email} (${c.company_name})` }))}
+              value={subject}
+              onChange={setSubject}
+              disabled={!client}
+              loading={file.isFetching}
+              placeholder="The client's user, contact, a director or PSC"
+              style={{ minWidth: 300 }}
+              options={choices.map((c) => ({ value: c.value, label: c.label }))}
             />
           </Form.Item>
           <Form.Item>
@@ -101,7 +158,11 @@ function SubjectAccessPanel() {
         locale={{ emptyText: <Empty description="No subject-access requests yet." /> }}
         pagination={false}
         columns={[
-          { title: 'Person', key: 'person', render: (_, r) => `${r.person_name}${r.company_name ? ` (${r.company_name})` : ''}` },
+          {
+            title: 'Person',
+            key: 'person',
+            render: (_, r) => `${r.person_name}, ${SUBJECT_LABEL[r.subject]}${r.company_name ? ` (${r.company_name})` : ''}`,
+          },
           { title: 'Requested', dataIndex: 'requested_on', key: 'req', render: (v: string) => formatDate(v) },
           { title: 'Due by', dataIndex: 'due_on', key: 'due', render: (v: string) => formatDate(v) },
           {
@@ -203,7 +264,8 @@ function RetentionPanel() {
             <ul className="records__decisions">
               {lastRun.decisions.map((d) => (
                 <li key={`${d.client_id}:${d.record_type}`}>
-                  {d.company_name ?? d.client_id}: {d.record_type.replace('_', ' ')}. {d.reason}
+                  {d.company_name ?? d.client_id}:{' '}
+                  {schedule.data?.rules.find((r) => r.record_type === d.record_type)?.label ?? d.record_type.replace(/_/g, ' ')}. {d.reason}
                 </li>
               ))}
             </ul>

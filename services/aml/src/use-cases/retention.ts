@@ -9,9 +9,10 @@ import {
   readFile,
   recordDeletion,
   allVersions,
+  addAudit,
   type Exec,
 } from '../db/queries.js';
-import { listAcspRecords } from '../db/acsp.js';
+import { deleteAcspRecord, listAcspRecords } from '../db/acsp.js';
 import { SCHEMA } from '../db/schema.js';
 import { acspDeletable } from '../domain/acsp.js';
 import { actorName, canDelete } from '../domain/access.js';
@@ -123,7 +124,13 @@ export async function removeFile(
  * five years after the relationship ends): the file goes as an administrator's deletion would, and the
  * answer (aml.records_erased) commits with it. No file: an empty answer.
  */
-export async function eraseForRetention(tx: Exec, today: string, d: { runId: string; clientId: string; recordType: string }, actor: Actor) {
+export async function eraseForRetention(
+  tx: Exec,
+  today: string,
+  d: { runId: string; clientId: string; recordType: string; recordedBefore: string | null },
+  actor: Actor,
+) {
+  if (d.recordType === 'acsp_verifications') return eraseVerifications(tx, today, d, actor);
   if (d.recordType !== 'aml_file') return;
   const client = await directoryEntry(tx, d.clientId);
   const file = client ? await readFile(tx, d.clientId) : null;
@@ -149,6 +156,65 @@ export async function eraseForRetention(tx: Exec, today: string, d: { runId: str
     SCHEMA,
     'aml.records_erased',
     { runId: d.runId, clientId: d.clientId, recordType: 'aml_file', items },
+    { actor, key: d.clientId },
+  );
+}
+
+/**
+ * records.erase_requested for ACSP identity verification records (issue 34; kept 7 years after the
+ * verification, Companies House's ACSP conditions): those verified before the request's day go, and never
+ * one inside its seven years (the table's trigger would refuse it anyway). Each is withdrawn as an
+ * administrator's deletion is (aml.identity_verification_recorded, withdrawn: deadlines follows). Identity
+ * documents kept only for these records (their AML file already deleted) go too, through
+ * aml.file_deleted as the file's other evidence did. The answer (aml.records_erased) commits with it.
+ */
+export async function eraseVerifications(
+  tx: Exec,
+  today: string,
+  d: { runId: string; clientId: string; recordedBefore: string | null },
+  actor: Actor,
+) {
+  const all = await listAcspRecords(tx, d.clientId);
+  const expired = all.filter((r) => acspDeletable(r.verifiedOn, today) && (d.recordedBefore === null || r.verifiedOn < d.recordedBefore));
+  const items: Array<{ id: string; label: string; files: number }> = [];
+  const kept = new Set(all.filter((r) => !expired.includes(r)).flatMap((r) => r.evidenceDocumentIds));
+  const fileGone = !(await readFile(tx, d.clientId));
+  const released: string[] = [];
+  for (const r of expired) {
+    await deleteAcspRecord(tx, r.id);
+    const docs = fileGone ? r.evidenceDocumentIds.filter((id) => !kept.has(id) && !released.includes(id)) : [];
+    released.push(...docs);
+    await addAudit(tx, {
+      clientId: d.clientId,
+      version: null,
+      action: 'identity_verification_deleted',
+      detail: `ACSP verification record of ${r.personName} (${enGb(r.verifiedOn)}) deleted by the retention schedule`,
+      actorId: null,
+      actorName: 'Retention schedule',
+    });
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'aml.identity_verification_recorded',
+      {
+        clientId: d.clientId,
+        personKey: r.personKey,
+        personName: r.personName,
+        verifiedOn: r.verifiedOn,
+        byName: r.recordedByName,
+        withdrawn: true,
+      },
+      { actor, key: d.clientId },
+    );
+    items.push({ id: r.id, label: `ACSP identity verification of ${r.personName} (${enGb(r.verifiedOn)})`, files: docs.length });
+  }
+  if (released.length)
+    await enqueueEvent(tx, SCHEMA, 'aml.file_deleted', { clientId: d.clientId, documentIds: released }, { actor, key: d.clientId });
+  await enqueueEvent(
+    tx,
+    SCHEMA,
+    'aml.records_erased',
+    { runId: d.runId, clientId: d.clientId, recordType: 'acsp_verifications', items },
     { actor, key: d.clientId },
   );
 }

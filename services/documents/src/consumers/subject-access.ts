@@ -15,10 +15,13 @@ export async function subscribeSubjectAccess(runtime: Runtime, storage: Document
     types: ['records.subject_access_requested'],
     handler: async (event, tx) => {
       const d = event.data;
-      const rows = await tx
-        .select()
-        .from(clientDocuments)
-        .where(and(eq(clientDocuments.clientId, d.clientId), eq(clientDocuments.uploadedBy, d.userId)));
+      // A person without a sign-in account uploaded nothing (their identity documents are the AML part's, by reference).
+      const rows = d.userId
+        ? await tx
+            .select()
+            .from(clientDocuments)
+            .where(and(eq(clientDocuments.clientId, d.clientId), eq(clientDocuments.uploadedBy, d.userId)))
+        : [];
       const part = (files: Array<{ path: string; base64: string }>, last: boolean) =>
         enqueueEvent(
           tx,
@@ -39,7 +42,10 @@ export async function subscribeSubjectAccess(runtime: Runtime, storage: Document
         file_size: r.fileSize,
         uploaded_at: r.createdAt.toISOString(),
       }));
-      await part([{ path: 'documents.json', base64: Buffer.from(JSON.stringify(list, null, 2), 'utf8').toString('base64') }], true);
+      await part(
+        d.userId ? [{ path: 'documents.json', base64: Buffer.from(JSON.stringify(list, null, 2), 'utf8').toString('base64') }] : [],
+        true,
+      );
     },
   });
 }

@@ -10,10 +10,13 @@ export async function subscribeSubjectAccess(runtime: Runtime): Promise<void> {
     types: ['records.subject_access_requested'],
     handler: async (event, tx) => {
       const d = event.data;
-      const rows = await tx
-        .select()
-        .from(letters)
-        .where(and(eq(letters.clientId, d.clientId), eq(letters.signerUserId, d.userId)));
+      // A person without a sign-in account signed nothing here (a null never matches a letter's signer).
+      const rows = d.userId
+        ? await tx
+            .select()
+            .from(letters)
+            .where(and(eq(letters.clientId, d.clientId), eq(letters.signerUserId, d.userId)))
+        : [];
       const files = rows.flatMap((l) => [
         { path: `letter-v${l.version}.txt`, base64: Buffer.from(l.text, 'utf8').toString('base64') },
         ...(l.pdf ? [{ path: `letter-v${l.version}-signed.pdf`, base64: l.pdf.toString('base64') }] : []),

@@ -1,5 +1,5 @@
 import { subscribe, type Runtime } from '@countinghouse/kit';
-import { recordErased } from '../db/queries.js';
+import { followAcspVerification, recordErased } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { AUDITED_EVENTS } from '../domain/summary.js';
 import { appendAudit } from '../use-cases/audit.js';
@@ -21,9 +21,16 @@ export async function subscribeRetention(runtime: Runtime): Promise<void> {
   await subscribe(runtime, {
     group: 'records.retention',
     schema: SCHEMA,
-    types: ['crm.client_upserted', 'documents.records_erased', 'aml.records_erased', 'engagement.records_erased'],
+    types: [
+      'crm.client_upserted',
+      'aml.identity_verification_recorded',
+      'documents.records_erased',
+      'aml.records_erased',
+      'engagement.records_erased',
+    ],
     handler: async (event, tx) => {
       if (event.type === 'crm.client_upserted') await followClient(tx, event.data, event.occurredAt);
+      else if (event.type === 'aml.identity_verification_recorded') await followAcspVerification(tx, event.data);
       else await recordErased(tx, { ...event.data, service: event.type.split('.')[0]!, at: new Date(event.occurredAt) });
     },
   });
@@ -34,7 +41,14 @@ export async function subscribeSubjectAccess(runtime: Runtime, now: () => Date):
   await subscribe(runtime, {
     group: 'records.subject-access',
     schema: SCHEMA,
-    types: ['crm.subject_access_part', 'documents.subject_access_part', 'engagement.subject_access_part', 'requests.subject_access_part'],
+    types: [
+      'crm.subject_access_part',
+      'documents.subject_access_part',
+      'engagement.subject_access_part',
+      'requests.subject_access_part',
+      'aml.subject_access_part',
+      'deadlines.subject_access_part',
+    ],
     handler: async (event, tx) => receivePart(tx, event.type.split('.')[0]!, event.data, now()),
   });
 }

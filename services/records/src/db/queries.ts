@@ -3,6 +3,8 @@ import type { RetentionRecordType } from '@countinghouse/proto';
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import { VIEW_EVENTS } from '../domain/summary.js';
 import {
+  acspVerifications,
+  auditCheckpoints,
   auditEntries,
   clientRetention,
   fieldHashes,
@@ -30,6 +32,102 @@ export async function lastOfChain(tx: DbOrTx, chain: string): Promise<{ seq: num
     .orderBy(desc(auditEntries.seq))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** The last removed entry of a chain whose beginning retention removed (null: nothing removed). */
+export async function readCheckpoint(db: DbOrTx, chain: string): Promise<{ seq: number; hash: string } | null> {
+  const rows = await db
+    .select({ seq: auditCheckpoints.seq, hash: auditCheckpoints.hash })
+    .from(auditCheckpoints)
+    .where(eq(auditCheckpoints.chain, chain));
+  return rows[0] ?? null;
+}
+
+/**
+ * Remove a chain's entries that occurred before `before` (null: all), as a prefix: from the first entry
+ * up to the last one before the first entry to keep, so the chain stays whole behind its checkpoint (an
+ * entry that arrived late, older than one kept before it, stays until the next run reaches it). The
+ * checkpoint moves to the last removed entry, in the same transaction. Returns the stretch removed.
+ */
+export async function eraseChainPrefix(
+  tx: DbOrTx,
+  chain: string,
+  before: string | null,
+  runId: string,
+): Promise<{ from: number; to: number; count: number; hash: string } | null> {
+  const keepFrom = before
+    ? ((
+        await tx
+          .select({ seq: auditEntries.seq })
+          .from(auditEntries)
+          .where(and(eq(auditEntries.chain, chain), gte(auditEntries.occurredAt, londonMidnight(before))))
+          .orderBy(asc(auditEntries.seq))
+          .limit(1)
+      )[0]?.seq ?? null)
+    : null;
+  const cond = keepFrom === null ? eq(auditEntries.chain, chain) : and(eq(auditEntries.chain, chain), lt(auditEntries.seq, keepFrom));
+  const removed = await tx.delete(auditEntries).where(cond).returning({ seq: auditEntries.seq, hash: auditEntries.hash });
+  if (removed.length === 0) return null;
+  removed.sort((a, b) => a.seq - b.seq);
+  const last = removed[removed.length - 1]!;
+  await tx
+    .insert(auditCheckpoints)
+    .values({ chain, seq: last.seq, hash: last.hash, removed: removed.length, runId })
+    .onConflictDoUpdate({
+      target: auditCheckpoints.chain,
+      set: { seq: last.seq, hash: last.hash, removed: sql`${auditCheckpoints.removed} + ${removed.length}`, runId, at: new Date() },
+    });
+  return { from: removed[0]!.seq, to: last.seq, count: removed.length, hash: last.hash };
+}
+
+const londonMidnight = (day: string) => sql`(${day}::date::timestamp at time zone 'Europe/London')`;
+
+/**
+ * Per chain, how many entries a run would remove for a London day: its prefix before the first entry
+ * dated on or after it (eraseChainPrefix's rule), for the retention run's audit decisions.
+ */
+export async function chainsWithEntriesBefore(db: DbOrTx, before: string): Promise<Array<{ chain: string; n: number }>> {
+  const rows = await db.execute<{ chain: string; n: number }>(sql`
+    select e.chain, count(*)::int as n from records.audit_entries e
+    where e.occurred_at < ${londonMidnight(before)}
+      and e.seq < coalesce((select min(k.seq) from records.audit_entries k
+                            where k.chain = e.chain and k.occurred_at >= ${londonMidnight(before)}), 2147483647)
+    group by e.chain`);
+  return rows.rows;
+}
+
+/** How many entries a chain holds (a whole chain going at the end of a relationship). */
+export async function chainSize(db: DbOrTx, chain: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(auditEntries).where(eq(auditEntries.chain, chain));
+  return row?.n ?? 0;
+}
+
+/** The ACSP verifications records knows of (aml's announcements), kept and withdrawn. */
+export async function followAcspVerification(
+  tx: DbOrTx,
+  d: { clientId: string; personKey: string; personName: string; verifiedOn: string; withdrawn: boolean },
+): Promise<void> {
+  const key = and(
+    eq(acspVerifications.clientId, d.clientId),
+    eq(acspVerifications.personKey, d.personKey),
+    eq(acspVerifications.verifiedOn, d.verifiedOn),
+  );
+  if (d.withdrawn) await tx.delete(acspVerifications).where(key);
+  else
+    await tx
+      .insert(acspVerifications)
+      .values({ clientId: d.clientId, personKey: d.personKey, personName: d.personName, verifiedOn: d.verifiedOn })
+      .onConflictDoNothing();
+}
+
+/** ACSP verifications dated before a day, per client. */
+export async function acspVerificationsBefore(db: DbOrTx, before: string) {
+  return db.select().from(acspVerifications).where(lt(acspVerifications.verifiedOn, before)).orderBy(asc(acspVerifications.verifiedOn));
+}
+
+/** Entries of one client's chain (the archive's audit part for a person without their own sign-in). */
+export async function auditOfClient(db: DbOrTx, clientId: string) {
+  return db.select().from(auditEntries).where(eq(auditEntries.clientId, clientId)).orderBy(asc(auditEntries.occurredAt)).limit(50_000);
 }
 
 export async function insertAudit(tx: DbOrTx, row: NewAuditRow): Promise<void> {

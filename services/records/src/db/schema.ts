@@ -1,5 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { RetentionDecision, RetentionRecordType, RetentionTrigger, SarStatus } from '@countinghouse/proto';
+import type { RetentionDecision, RetentionRecordType, RetentionTrigger, SarStatus, SubjectKind } from '@countinghouse/proto';
 import {
   bigserial,
   boolean,
@@ -51,6 +51,40 @@ export const auditEntries = recordsSchema.table(
     index('records_audit_actor_idx').on(t.actorId, t.occurredAt),
     index('records_audit_client_idx').on(t.clientId, t.occurredAt),
   ],
+);
+
+/**
+ * Where a chain's removed beginning ended (issue 34: audit entries under retention). The retention run
+ * deletes a chain's oldest entries, a prefix, and writes here the seq and hash of the last one removed;
+ * the chain check then requires the first remaining entry to follow it (seq + 1, prev_hash = hash), so
+ * removing more, or altering what remains, is still found. One row per chain, only ever moved forward
+ * (a trigger refuses a delete or a step back); each removal is also an entry of the practice's chain.
+ */
+export const auditCheckpoints = recordsSchema.table('audit_checkpoints', {
+  chain: text('chain').primaryKey(),
+  /** The last removed entry: every entry up to it is gone. */
+  seq: integer('seq').notNull(),
+  hash: text('hash').notNull(),
+  /** Entries removed in all, and by which run. */
+  removed: integer('removed').notNull(),
+  runId: uuid('run_id').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The practice's ACSP identity verifications as aml announced them (aml.identity_verification_recorded;
+ * withdrawn: gone): only the day of each, so the retention run (and its dry run) names those past their
+ * seven years. aml keeps the record itself.
+ */
+export const acspVerifications = recordsSchema.table(
+  'acsp_verifications',
+  {
+    clientId: text('client_id').notNull(),
+    personKey: text('person_key').notNull(),
+    verifiedOn: date('verified_on').notNull(),
+    personName: text('person_name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.personKey, t.verifiedOn] })],
 );
 
 /**
@@ -136,7 +170,11 @@ export const sarRequests = recordsSchema.table(
   {
     id: uuid('id').primaryKey(),
     clientId: text('client_id').notNull(),
-    userId: text('user_id').notNull(),
+    /** A client user, a director or PSC (person_key), or the client's contact. */
+    subject: text('subject').$type<SubjectKind>().notNull().default('client_user'),
+    /** Their sign-in account (always for a client user; a director, PSC or contact only if they have one). */
+    userId: text('user_id'),
+    personKey: text('person_key'),
     personName: text('person_name').notNull(),
     requestedOn: date('requested_on').notNull(),
     dueOn: date('due_on').notNull(),

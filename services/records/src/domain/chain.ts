@@ -43,15 +43,27 @@ export function hashEntry(prevHash: string, e: ChainedContent): string {
 
 export type ChainVerdict = { intact: true; brokenAtSeq: null } | { intact: false; brokenAtSeq: number };
 
+/** Where a chain's removed beginning ended: its last removed entry (absent: nothing removed). */
+export interface Checkpoint {
+  seq: number;
+  hash: string;
+}
+
 /**
  * Walk a chain in seq order: each entry's prev_hash must be the hash before it and its hash must follow
- * from its content. An edited field, a removed or reordered entry all break it. The first entry may
- * follow a removed (erased by retention) stretch: its prev_hash is then taken as given.
+ * from its content. An edited field, a removed or reordered entry all break it. The first entry must
+ * begin the chain (seq 1 after the genesis hash) or, when retention removed the chain's beginning,
+ * follow its checkpoint (seq + 1 after the last removed hash): removing more than the run did is found.
  */
-export function verifyChain(rows: ReadonlyArray<ChainedContent & { prevHash: string; hash: string }>): ChainVerdict {
-  let prev: string | null = null;
+export function verifyChain(
+  rows: ReadonlyArray<ChainedContent & { prevHash: string; hash: string }>,
+  checkpoint: Checkpoint | null = null,
+): ChainVerdict {
+  let prev: string = checkpoint?.hash ?? GENESIS_HASH;
+  let seq = checkpoint?.seq ?? 0;
   for (const r of rows) {
-    if (prev !== null && r.prevHash !== prev) return { intact: false, brokenAtSeq: r.seq };
+    if (r.seq !== seq + 1 || r.prevHash !== prev) return { intact: false, brokenAtSeq: r.seq };
+    seq = r.seq;
     if (hashEntry(r.prevHash, r) !== r.hash) return { intact: false, brokenAtSeq: r.seq };
     prev = r.hash;
   }

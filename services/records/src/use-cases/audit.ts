@@ -13,6 +13,7 @@ import {
   insertAudit,
   lastOfChain,
   lockChain,
+  readCheckpoint,
   readFieldHashes,
   writeFieldHashes,
   type AuditRow,
@@ -43,12 +44,8 @@ export async function appendAudit(tx: DbOrTx, e: Audited): Promise<void> {
     ({ clientId, summary } = describe(e as Audited & { type: Exclude<AuditedEvent, 'crm.client_upserted'> }));
   }
   if (summary === null) return;
-  const chain = clientId ?? PRACTICE_CHAIN;
-  await lockChain(tx, chain);
-  const last = await lastOfChain(tx, chain);
-  const content: ChainedContent = {
-    chain,
-    seq: (last?.seq ?? 0) + 1,
+  await appendEntry(tx, {
+    chain: clientId ?? PRACTICE_CHAIN,
     clientId,
     eventId: e.id,
     occurredAt: new Date(e.occurredAt).toISOString(),
@@ -57,8 +54,18 @@ export async function appendAudit(tx: DbOrTx, e: Audited): Promise<void> {
     actorName: e.actor.name ?? null,
     ip: e.actor.ip ?? null,
     action: e.type,
-    summary: summary.slice(0, 500),
-  };
+    summary,
+  });
+}
+
+/**
+ * Chain one entry after the chain's last (or, when retention removed them all, after its checkpoint),
+ * under the chain's lock.
+ */
+export async function appendEntry(tx: DbOrTx, c: Omit<ChainedContent, 'seq'>): Promise<void> {
+  await lockChain(tx, c.chain);
+  const last = (await lastOfChain(tx, c.chain)) ?? (await readCheckpoint(tx, c.chain));
+  const content: ChainedContent = { ...c, seq: (last?.seq ?? 0) + 1, summary: c.summary.slice(0, 500) };
   const prevHash = last?.hash ?? GENESIS_HASH;
   await insertAudit(tx, { ...content, occurredAt: new Date(content.occurredAt), prevHash, hash: hashEntry(prevHash, content) });
 }
@@ -132,8 +139,15 @@ export async function auditCsv(deps: RecordsDeps, q: Omit<AuditQuery, 'page' | '
 export async function checkChain(deps: RecordsDeps, clientId: string | null): Promise<ChainCheck> {
   const chain = clientId ?? PRACTICE_CHAIN;
   if (clientId === PRACTICE_CHAIN) throw new AppError('VALIDATION_FAILED', 'Not a client id.');
-  const rows = await chainRows(deps.db, chain);
-  const verdict = verifyChain(rows.map((r) => ({ ...r, occurredAt: r.occurredAt.toISOString() })));
+  // One snapshot: a retention run between the two reads would otherwise look like a removed entry.
+  const [rows, checkpoint] = await deps.db.transaction(async (tx) => Promise.all([chainRows(tx, chain), readCheckpoint(tx, chain)]), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+  const verdict = verifyChain(
+    rows.map((r) => ({ ...r, occurredAt: r.occurredAt.toISOString() })),
+    checkpoint,
+  );
   return {
     client_id: clientId,
     entries: rows.length,

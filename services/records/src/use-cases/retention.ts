@@ -1,7 +1,9 @@
-import { AppError, auditActor, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AppError, auditActor, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
 import {
   RETENTION_MINIMUMS,
+  enGbDate,
   londonDate,
+  type Actor,
   type ClientRetention,
   type ClientRetentionBody,
   type RetentionRecordType,
@@ -11,7 +13,13 @@ import {
 } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import {
+  acspVerificationsBefore,
   answersOf,
+  chainSize,
+  chainsWithEntriesBefore,
+  eraseChainPrefix,
+  lockChain,
+  recordErased,
   insertRun,
   readClientRetention,
   readRules,
@@ -23,7 +31,9 @@ import {
   type ClientRetentionRow,
 } from '../db/queries.js';
 import { SCHEMA, type retentionRuns } from '../db/schema.js';
-import { decideExpired, effectiveRules, ruleProblem, type Rule } from '../domain/retention.js';
+import { PRACTICE_CHAIN } from '../domain/chain.js';
+import { addYears, decideExpired, effectiveRules, ruleProblem, type Decision, type Rule } from '../domain/retention.js';
+import { appendEntry } from './audit.js';
 import { SYSTEM_ACTOR, type RecordsDeps } from './deps.js';
 
 export async function getSchedule(deps: RecordsDeps): Promise<RetentionSchedule> {
@@ -126,7 +136,7 @@ export async function runRetention(deps: RecordsDeps, o: { day?: string; dryRun:
     deps.db,
     rules.some((r) => r.trigger === 'record_date'),
   );
-  const decisions = decideExpired(
+  const decided = decideExpired(
     rules,
     candidates.map((c) => ({
       clientId: c.clientId,
@@ -136,6 +146,7 @@ export async function runRetention(deps: RecordsDeps, o: { day?: string; dryRun:
     })),
     day,
   );
+  const decisions = await refine(deps, decided, rules, day);
   const id = randomUUID();
   const actor = o.by ? auditActor(o.by) : SYSTEM_ACTOR;
   const run = await deps.db.transaction(async (tx) => {
@@ -153,17 +164,83 @@ export async function runRetention(deps: RecordsDeps, o: { day?: string; dryRun:
     });
     if (!o.dryRun)
       for (const d of decisions)
-        await enqueueEvent(
-          tx,
-          SCHEMA,
-          'records.erase_requested',
-          { runId: id, clientId: d.clientId, recordType: d.recordType, recordedBefore: d.recordedBefore },
-          { actor, key: d.clientId },
-        );
+        if (d.recordType === 'audit_entries') await eraseAudit(tx, id, d, actor, deps.now());
+        else
+          await enqueueEvent(
+            tx,
+            SCHEMA,
+            'records.erase_requested',
+            { runId: id, clientId: d.clientId, recordType: d.recordType, recordedBefore: d.recordedBefore },
+            { actor, key: d.clientId },
+          );
     return saved;
   });
   deps.logger.info({ runId: id, day, dryRun: o.dryRun, decisions: decisions.length }, 'retention run');
   return (await toRuns(deps, [run]))[0]!;
+}
+
+/**
+ * What the records service knows more than the schedule: record-date types hold something only where
+ * there is something that old. ACSP verifications (aml's announcements, kept here by day) and audit
+ * chains with nothing past their period are left out, and those that have are named, so a dry run shows
+ * exactly what would go. The practice's own chain (entries about no client) is under the audit rule too.
+ */
+async function refine(deps: RecordsDeps, decided: Decision[], rules: Rule[], day: string): Promise<Decision[]> {
+  const out: Decision[] = [];
+  const acsp = decided.some((d) => d.recordType === 'acsp_verifications') ? await acspVerificationsBefore(deps.db, day) : [];
+  const auditRule = rules.find((r) => r.recordType === 'audit_entries')!;
+  const auditBefore = auditRule.trigger === 'record_date' ? addYears(day, -auditRule.years) : null;
+  const oldChains = auditBefore
+    ? new Map((await chainsWithEntriesBefore(deps.db, auditBefore)).map((c) => [c.chain, c.n]))
+    : new Map<string, number>();
+  for (const d of decided) {
+    if (d.recordType === 'acsp_verifications') {
+      const mine = acsp.filter((v) => v.clientId === d.clientId && (d.recordedBefore === null || v.verifiedOn < d.recordedBefore));
+      if (mine.length === 0) continue;
+      const named = mine.map((v) => `${v.personName} (${enGbDate(v.verifiedOn)})`).join(', ');
+      out.push({ ...d, reason: `${d.reason}: ${named}`.slice(0, 1000) });
+    } else if (d.recordType === 'audit_entries') {
+      const n = d.recordedBefore ? (oldChains.get(d.clientId) ?? 0) : await chainSize(deps.db, d.clientId);
+      if (n > 0) out.push({ ...d, reason: `${d.reason}: ${n} entries` });
+    } else out.push(d);
+  }
+  const practice = auditBefore ? (oldChains.get(PRACTICE_CHAIN) ?? 0) : 0;
+  if (auditBefore && practice > 0)
+    out.push({
+      clientId: PRACTICE_CHAIN,
+      companyName: 'The practice (entries about no client)',
+      recordType: 'audit_entries',
+      recordedBefore: auditBefore,
+      reason: `Records dated before ${enGbDate(auditBefore)}: kept ${auditRule.years} years from their date: ${practice} entries`,
+    });
+  return out;
+}
+
+/**
+ * The audit entries a decision covers go in the run's own transaction (the records service owns them):
+ * the chain's oldest stretch, behind a checkpoint (the chain check still passes for what remains, and
+ * still finds an altered or further removed entry), listed in the run's report, and the removal itself
+ * chained into the practice's trail with the last removed hash.
+ */
+async function eraseAudit(tx: DbOrTx, runId: string, d: Decision, actor: Actor, now: Date) {
+  await lockChain(tx, d.clientId);
+  const removed = await eraseChainPrefix(tx, d.clientId, d.recordedBefore, runId);
+  const items = removed ? [{ id: d.clientId, label: `Audit entries ${removed.from}–${removed.to} (${removed.count})`, files: 0 }] : [];
+  await recordErased(tx, { runId, clientId: d.clientId, recordType: 'audit_entries', service: 'records', items, at: now });
+  if (!removed) return;
+  const whose = d.clientId === PRACTICE_CHAIN ? "the practice's chain" : `client ${d.clientId}`;
+  await appendEntry(tx, {
+    chain: PRACTICE_CHAIN,
+    clientId: null,
+    eventId: randomUUID(),
+    occurredAt: now.toISOString(),
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorName: actor.name ?? null,
+    ip: actor.ip ?? null,
+    action: 'records.audit_erased',
+    summary: `Retention: audit entries ${removed.from}–${removed.to} of ${whose} removed; checkpoint ${removed.hash}`,
+  });
 }
 
 async function toRuns(deps: RecordsDeps, runs: Array<typeof retentionRuns.$inferSelect>): Promise<RetentionRun[]> {

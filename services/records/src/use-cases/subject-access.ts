@@ -2,6 +2,7 @@ import { AppError, auditActor, enqueueEvent, type DbOrTx, type Principal } from 
 import {
   SAR_MESSAGES,
   SUBJECT_ACCESS_SERVICES,
+  foldName,
   londonDate,
   type SubjectAccess,
   type SubjectAccessBody,
@@ -11,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import {
   addSarFiles,
   auditByActor,
+  auditOfClient,
   insertSar,
   listSars,
   readClientRetention,
@@ -29,7 +31,9 @@ function toSubjectAccess(r: Omit<SarRow, 'archive'>, companyName: string | null)
     id: r.id,
     client_id: r.clientId,
     company_name: companyName,
+    subject: r.subject,
     user_id: r.userId,
+    person_key: r.personKey,
     person_name: r.personName,
     requested_on: r.requestedOn,
     due_on: r.dueOn,
@@ -44,21 +48,32 @@ function toSubjectAccess(r: Omit<SarRow, 'archive'>, companyName: string | null)
 }
 
 /**
- * Log a subject-access request for a client user: its due date is fixed from the day it is logged, and
- * every service holding their data is asked for its part (records.subject_access_requested).
+ * Log a subject-access request for a person: a client user, a director or PSC of the client (their key
+ * in the client's people), or the client's contact. Its due date is fixed from the day it is logged, and
+ * every service holding data is asked for its part about that person (records.subject_access_requested).
  */
 export async function logSubjectAccess(deps: RecordsDeps, p: Principal, b: SubjectAccessBody): Promise<SubjectAccess> {
   const client = await readClientRetention(deps.db, b.client_id);
   if (!client)
     throw new AppError('VALIDATION_FAILED', SAR_MESSAGES.unknownClient, [{ path: 'client_id', message: SAR_MESSAGES.unknownClient }]);
+  const subject = b.subject ?? 'client_user';
+  if (subject === 'client_user' && !b.user_id)
+    throw new AppError('VALIDATION_FAILED', SAR_MESSAGES.userRequired, [{ path: 'user_id', message: SAR_MESSAGES.userRequired }]);
+  if (subject === 'person' && !b.person_key)
+    throw new AppError('VALIDATION_FAILED', SAR_MESSAGES.personRequired, [{ path: 'person_key', message: SAR_MESSAGES.personRequired }]);
+  const userId = b.user_id ?? null;
+  const personKey = subject === 'person' ? b.person_key! : null;
+  const personName = b.person_name.trim();
   const requestedOn = londonDate(deps.now());
   const id = randomUUID();
   const row = await deps.db.transaction(async (tx) => {
     const saved = await insertSar(tx, {
       id,
       clientId: b.client_id,
-      userId: b.user_id,
-      personName: b.person_name.trim(),
+      subject,
+      userId,
+      personKey,
+      personName,
       requestedOn,
       dueOn: dueOn(requestedOn),
       status: 'gathering',
@@ -70,7 +85,7 @@ export async function logSubjectAccess(deps: RecordsDeps, p: Principal, b: Subje
       tx,
       SCHEMA,
       'records.subject_access_requested',
-      { requestId: id, clientId: b.client_id, userId: b.user_id },
+      { requestId: id, clientId: b.client_id, userId, subject, personKey, personName },
       { actor: auditActor(p), key: id },
     );
     return saved;
@@ -110,14 +125,16 @@ export async function receivePart(
     return;
   }
   const parts = await takeSarFiles(tx, sar.id);
-  const audit = (await auditByActor(tx, sar.userId)).map(toAuditRecord);
+  const audit = (await auditAbout(tx, sar)).map(toAuditRecord);
   const readme = [
     `Subject-access request for ${sar.personName}`,
     `Requested on ${sar.requestedOn}; due by ${sar.dueOn} (UK GDPR Art. 12(3): one month).`,
     `Built on ${now.toISOString()}.`,
     '',
-    'crm/: the business profile; documents/: documents you uploaded; engagement/: your engagement letters;',
-    'requests/: your secure messages; audit/: what you did in the portal (the audit trail).',
+    'crm/: the business profile, or the contact details held; documents/: documents you uploaded;',
+    'engagement/: your engagement letters; requests/: your secure messages;',
+    'aml/: customer due diligence about you (your person record, the checks made, identity verifications);',
+    'deadlines/: your identity verification with Companies House; audit/: the audit trail about you.',
   ].join('\n');
   const files = [
     { path: 'README.txt', content: Buffer.from(readme, 'utf8') },
@@ -125,6 +142,26 @@ export async function receivePart(
     { path: 'audit/entries.json', content: Buffer.from(JSON.stringify(audit, null, 2), 'utf8') },
   ];
   await updateSar(tx, sar.id, { answered, status: 'ready', files: files.length, archive: buildZip(files, now) });
+}
+
+/**
+ * The audit entries about the person: what they did themselves (their sign-in account), and, in their
+ * client's chain only, the entries that name them (an identity verification of them, a letter they signed).
+ */
+async function auditAbout(tx: DbOrTx, sar: SarRow) {
+  const own = sar.userId ? await auditByActor(tx, sar.userId) : [];
+  const name = foldName(sar.personName).split(' ').filter(Boolean);
+  const naming =
+    sar.subject === 'client_user' || name.length === 0
+      ? []
+      : (await auditOfClient(tx, sar.clientId)).filter((e) => {
+          const words = new Set(foldName(e.summary).split(' '));
+          return name.every((w) => words.has(w));
+        });
+  const seen = new Set<number>();
+  return [...own, ...naming]
+    .filter((e) => !seen.has(e.id) && seen.add(e.id))
+    .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
 }
 
 /** The archive, once: the download is recorded (who, when) and the archive dropped. */

@@ -1,4 +1,5 @@
 import { enqueueEvent, subscribe, type Runtime } from '@countinghouse/kit';
+import { subjectOf } from '@countinghouse/proto';
 import { and, asc, eq, or } from 'drizzle-orm';
 import { messages, SCHEMA } from '../db/schema.js';
 
@@ -13,11 +14,23 @@ export async function subscribeSubjectAccess(runtime: Runtime): Promise<void> {
     types: ['records.subject_access_requested'],
     handler: async (event, tx) => {
       const d = event.data;
-      const rows = await tx
-        .select()
-        .from(messages)
-        .where(and(eq(messages.clientId, d.clientId), or(eq(messages.authorId, d.userId), eq(messages.side, 'practice'))))
-        .orderBy(asc(messages.createdAt));
+      const s = subjectOf(d);
+      // A client user: their thread (their messages and the practice's to them). A director, PSC or contact
+      // who is also a portal user: the messages they wrote. Without a sign-in account: none.
+      const rows = s.userId
+        ? await tx
+            .select()
+            .from(messages)
+            .where(
+              and(
+                eq(messages.clientId, d.clientId),
+                s.kind === 'client_user'
+                  ? or(eq(messages.authorId, s.userId), eq(messages.side, 'practice'))
+                  : eq(messages.authorId, s.userId),
+              ),
+            )
+            .orderBy(asc(messages.createdAt))
+        : [];
       const list = rows.map((m) => ({
         at: m.createdAt.toISOString(),
         side: m.side,
@@ -25,7 +38,9 @@ export async function subscribeSubjectAccess(runtime: Runtime): Promise<void> {
         body: m.body,
         attachments: m.attachments.map((a) => a.filename),
       }));
-      const files = [{ path: 'messages.json', base64: Buffer.from(JSON.stringify(list, null, 2), 'utf8').toString('base64') }];
+      const files = !s.userId
+        ? []
+        : [{ path: 'messages.json', base64: Buffer.from(JSON.stringify(list, null, 2), 'utf8').toString('base64') }];
       await enqueueEvent(
         tx,
         SCHEMA,
