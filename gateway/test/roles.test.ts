@@ -1,5 +1,6 @@
 import { waitFor } from '@countinghouse/kit/testing';
 import { MESSAGES, permissionsOf, ROLE_DESCRIPTIONS, ROLE_HOLDERS_LIMIT, ROLES, ROLES_ROUTES, type RoleList } from '@countinghouse/proto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login, makePerson, startTestGateway, type Person, type TestGateway } from './helpers.js';
 
@@ -31,6 +32,33 @@ const revoke = (role: string, userId: string, token = adminSession) =>
   gw.app.inject({ method: 'DELETE', url: ROLES_ROUTES.personGrant(role, userId), headers: bearer(token) });
 const deactivateAccount = (id: string, token = adminSession) =>
   gw.app.inject({ method: 'DELETE', url: ROLES_ROUTES.adminAccount(id), headers: bearer(token) });
+
+/**
+ * Both requests at the same moment, for real: the test holds the lock every removal of an administrator
+ * takes (services/identity/src/db/admins.ts) while the two requests start, so both are signed in and wait
+ * inside their transactions, then lets them go. (Without it the second request may be checked after the
+ * first has committed, and is then refused as signed out: a 401, not the race this is about.)
+ */
+async function whileAdminsLocked<T>(start: () => Array<Promise<T>>): Promise<T[]> {
+  // (connections of their own: the app's pool is small and its two transactions will hold two)
+  const holder = new pg.Client({ connectionString: gw.kit.runtime.pool.options.connectionString });
+  await holder.connect();
+  try {
+    await holder.query(`select pg_advisory_lock(hashtext('identity.active_admins'))`);
+    const pending = start();
+    // both wait on the lock: two sessions of this database blocked on an advisory lock
+    await waitFor(async () => {
+      const { rows } = await holder.query(
+        `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+      );
+      return rows[0].n >= pending.length;
+    }, "both requests waiting on the administrators' lock");
+    await holder.query(`select pg_advisory_unlock(hashtext('identity.active_admins'))`);
+    return await Promise.all(pending);
+  } finally {
+    await holder.end();
+  }
+}
 
 async function outboxOf(type: string, key: string) {
   const { rows } = await gw.kit.runtime.pool.query(`select envelope from identity.outbox where type = $1 and key = $2 order by id`, [
@@ -246,7 +274,7 @@ describe('the last active administrator', () => {
       const off = await revoke('admin', a.id, p.token);
       expect(off.statusCode, off.body).toBe(200);
       expect((await list(p.token)).active_admins).toBe(2);
-      const [r1, r2] = await Promise.all([revoke('admin', q.id, p.token), revoke('admin', p.id, q.token)]);
+      const [r1, r2] = await whileAdminsLocked(() => [revoke('admin', q.id, p.token), revoke('admin', p.id, q.token)]);
       expect([r1.statusCode, r2.statusCode].sort()).toEqual([200, 409]);
       expect((r1.statusCode === 409 ? r1 : r2).json().error.message).toBe(MESSAGES.lastAdminRefused);
       const survivor = r1.statusCode === 200 ? p : q;
@@ -262,7 +290,7 @@ describe('the last active administrator', () => {
     expect((await revoke('admin', a.id, c.token)).statusCode).toBe(200);
     const d = await makePerson(gw, 'admin.d@x.co.uk', ['admin']);
     expect((await list(c.token)).active_admins).toBe(2);
-    const [r1, r2] = await Promise.all([
+    const [r1, r2] = await whileAdminsLocked(() => [
       revoke('admin', d.id, c.token),
       gw.app.inject({ method: 'POST', url: `/api/identity/staff/${c.id}/deactivate`, headers: bearer(d.token) }),
     ]);
