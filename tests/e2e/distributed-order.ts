@@ -6,15 +6,17 @@ import { laneOrder } from '../lanes.js';
 /**
  * The browser-distributed project's files share one product (tests/e2e/distributed-global-setup.ts), so
  * they run in a fixed order: first the ones that look at the whole practice (the staff file sees no
- * user yet, the journey's client is the only paying one), then those that work on clients of their own.
+ * user yet, the documents page no document yet, the journey's client is the only paying one), then those
+ * that work on clients of their own.
  */
 export const BROWSER_DISTRIBUTED_FILES = [
   'tests/e2e/staff.test.ts',
+  // (the admin panel's documents page starts empty: before the journey, whose client uploads through the portal)
+  'tests/e2e/documents.test.ts',
   'tests/e2e/journey.test.ts',
   'tests/e2e/admin-login.test.ts',
   'tests/e2e/media.test.ts',
   'tests/e2e/settings.test.ts',
-  'tests/e2e/documents.test.ts',
   'tests/e2e/notifications.test.ts',
   'tests/e2e/requests.test.ts',
   'tests/e2e/timeline.test.ts',
