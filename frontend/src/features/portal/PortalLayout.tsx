@@ -1,6 +1,6 @@
 import { isOpenDuringMaintenance } from '@countinghouse/proto';
 import { lazy, Suspense, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Link, Outlet, useLocation } from 'react-router-dom';
 import { usePublicConfig } from '../public/api';
 import { PracticeContact } from '../client/PracticeContact';
 import { PageSpinner } from '../../shared/PageSpinner';
@@ -73,14 +73,13 @@ export function PortalLayout() {
           <ul>
             {PORTAL_NAV.map((l) => (
               <li key={l.to}>
-                <NavLink
+                <Link
                   to={l.to}
-                  end
-                  className={() => `portal__link${current?.to === l.to ? ' is-active' : ''}`}
+                  className={`portal__link${current?.to === l.to ? ' is-active' : ''}`}
                   aria-current={current?.to === l.to ? 'page' : undefined}
                 >
                   {l.label}
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>
