@@ -110,7 +110,8 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
               <li>
                 <strong>Send us your records</strong>
                 <p>
-                  Upload them under <Link to="/portal/documents">Documents</Link>, or <Link to="/integrations">connect Xero or QuickBooks</Link>.
+                  Upload them under <Link to="/portal/documents">Documents</Link>, or{' '}
+                  <Link to="/integrations">connect Xero or QuickBooks</Link>.
                 </p>
               </li>
             </ol>

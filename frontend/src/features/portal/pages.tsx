@@ -130,7 +130,9 @@ export function PortalRequestsPage() {
 /** /portal/messages: the secure thread with the practice (opening it marks it read). */
 export function PortalMessagesPage() {
   return (
-    <WithClient title="Messages">{(clientId) => <MessageThread clientId={clientId} realm="user" title="Messages with your accountant" />}</WithClient>
+    <WithClient title="Messages">
+      {(clientId) => <MessageThread clientId={clientId} realm="user" title="Messages with your accountant" />}
+    </WithClient>
   );
 }
 

@@ -78,37 +78,38 @@ const DEADLINES = {
     deadline({ id: '00000000-0000-4000-8000-0000000000d4', kind: 'confirmation_statement', period: '2026', due_on: '2027-03-01' }),
   ],
 };
-const request = (over: Partial<ClientRequest>): ClientRequest => ({
-  id: '00000000-0000-4000-8000-0000000000e1',
-  client_id: CLIENT_ID,
-  client_name: 'Grace Growth Ltd',
-  title: 'October bank statements',
-  due_on: '2026-12-10',
-  status: 'open',
-  deadline_id: null,
-  assignee_id: null,
-  sent_on: '2026-11-20',
-  waiting_days: 6,
-  open_items: 1,
-  awaiting_review: 0,
-  items: [
-    {
-      id: '00000000-0000-4000-8000-0000000000f1',
-      position: 1,
-      kind: 'question',
-      label: 'Any new loans this year?',
-      document_type: null,
-      status: 'requested',
-      answer: null,
-      confirmed: null,
-      document_ids: [],
-      rejection_reason: null,
-      submitted_at: null,
-      reviewed_at: null,
-    },
-  ],
-  ...over,
-} as ClientRequest);
+const request = (over: Partial<ClientRequest>): ClientRequest =>
+  ({
+    id: '00000000-0000-4000-8000-0000000000e1',
+    client_id: CLIENT_ID,
+    client_name: 'Grace Growth Ltd',
+    title: 'October bank statements',
+    due_on: '2026-12-10',
+    status: 'open',
+    deadline_id: null,
+    assignee_id: null,
+    sent_on: '2026-11-20',
+    waiting_days: 6,
+    open_items: 1,
+    awaiting_review: 0,
+    items: [
+      {
+        id: '00000000-0000-4000-8000-0000000000f1',
+        position: 1,
+        kind: 'question',
+        label: 'Any new loans this year?',
+        document_type: null,
+        status: 'requested',
+        answer: null,
+        confirmed: null,
+        document_ids: [],
+        rejection_reason: null,
+        submitted_at: null,
+        reviewed_at: null,
+      },
+    ],
+    ...over,
+  }) as ClientRequest;
 const THREAD: Thread = {
   client_id: CLIENT_ID,
   client_name: 'Grace Growth Ltd',
@@ -175,7 +176,11 @@ describe('the client portal layout', () => {
     mockPortal();
     renderAt('/portal/deadlines');
     const portalNav = await nav();
-    expect(within(portalNav).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    expect(
+      within(portalNav)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
       ['Home', '/dashboard'],
       ['Documents', '/portal/documents'],
       ['Requests', '/portal/requests'],
