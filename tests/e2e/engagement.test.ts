@@ -100,6 +100,9 @@ describe('Engagement letter signed online', () => {
   });
 
   it('moving to Scale asks for a new signature; the first signed PDF is still listed', async () => {
+    // The package change is under Billing in the client portal (issue 33, item 4).
+    await page.getByRole('navigation', { name: 'Client portal' }).getByRole('link', { name: 'Billing' }).click();
+    await page.waitForURL('**/portal/billing');
     await page.getByRole('combobox', { name: 'New package' }).click();
     await page
       .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
@@ -108,13 +111,14 @@ describe('Engagement letter signed online', () => {
     const confirm = page.getByRole('dialog', { name: 'Move to Scale?' });
     await confirm.getByRole('button', { name: 'Change package' }).click();
     await page.getByText('Your package is now Scale.').waitFor();
-    await page.reload();
+    await page.goto('/client-dashboard');
     const item = page.locator('li').filter({ hasText: ENGAGEMENT_MESSAGES.checklistItem });
     await item.getByText('To do').waitFor({ timeout: 30_000 });
     await item.getByText(/please sign the new version/).waitFor();
     await item.getByRole('button', { name: 'Download signed PDF (v1)' }).waitFor();
     await item.getByText('Superseded').waitFor();
-    // The signed letter is also in the client's documents.
+    // The signed letter is also in the client's documents (the portal's Documents page).
+    await page.goto('/portal/documents');
     await page
       .getByText(/engagement-letter-v1-signed-/)
       .first()

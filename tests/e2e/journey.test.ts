@@ -121,7 +121,10 @@ describe('The client journey', () => {
     const letter = page.locator('li').filter({ hasText: 'Sign your engagement letter' });
     await letter.getByText(/^Signed \d{2} \w{3} \d{4}$/).waitFor({ timeout: 30_000 });
     expect(await letter.getByRole('button', { name: 'Sign your engagement letter' }).count()).toBe(0);
-    // The VAT invoice of the payment (issue 33), as a PDF with the practice's VAT number.
+    // The VAT invoice of the payment (issue 33), as a PDF with the practice's VAT number, under Billing
+    // in the client portal (issue 33, item 4).
+    await page.getByRole('navigation', { name: 'Client portal' }).getByRole('link', { name: 'Billing' }).click();
+    await page.waitForURL('**/portal/billing');
     const invoices = page.locator('.ant-card').filter({ hasText: 'Your invoices' });
     await invoices.getByText(/INV-\d{6}/).waitFor();
     await invoices.getByText('£100.00 + £20.00 VAT = £120.00').waitFor();
@@ -131,6 +134,8 @@ describe('The client journey', () => {
   });
 
   it("the client's own documents: no practice figures or Client column; a file dropped on the uploader is uploaded", async () => {
+    await page.getByRole('navigation', { name: 'Client portal' }).getByRole('link', { name: 'Documents' }).click();
+    await page.waitForURL('**/portal/documents');
     const docs = page.locator('.ant-card').filter({ hasText: 'Your documents' });
     await docs.locator('.documents-view--client').waitFor();
     expect(await docs.locator('.ant-statistic').count()).toBe(0);
@@ -162,6 +167,8 @@ describe('The client journey', () => {
   });
 
   it('the client completes the business profile: the checklist ticks and crm holds the details', async () => {
+    await page.getByRole('navigation', { name: 'Client portal' }).getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL('**/dashboard');
     const item = page.locator('li').filter({ hasText: 'Complete your business profile' });
     await item.getByText('To do').waitFor();
     await item.getByRole('button', { name: 'Complete business profile' }).click();

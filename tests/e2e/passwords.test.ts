@@ -128,6 +128,9 @@ describe('passwords and invitations in the browser', () => {
     await page.getByLabel('Password').fill(CAREFUL.password);
     await page.getByLabel('Password').press('Enter');
     await page.waitForURL('**/client-dashboard');
+    // In the client portal (issue 33, item 4): Account, then Account security.
+    await page.getByRole('navigation', { name: 'Client portal' }).getByRole('link', { name: 'Account' }).click();
+    await page.waitForURL('**/portal/account');
     await page.getByRole('link', { name: 'Account security' }).click();
     await page.waitForURL('**/account/security');
     const setUp = page.getByRole('button', { name: 'Set up an authenticator app' });

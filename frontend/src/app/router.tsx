@@ -35,7 +35,19 @@ const ForgotPasswordPage = lazyNamed(passwordResetPages, 'ForgotPasswordPage');
 const AccountSecurityPage = lazyNamed(() => import('../features/auth/AccountSecurityPage'), 'AccountSecurityPage');
 const ResetPasswordPage = lazyNamed(passwordResetPages, 'ResetPasswordPage');
 
-const ClientDashboardPage = lazyNamed(clientPages, 'ClientDashboardPage');
+// The client portal (issue 33, item 4): its own layout and pages, in their own chunk (decision 640).
+const portalPages = () => import('../features/portal/pages');
+const PortalLayout = lazyNamed(portalPages, 'PortalLayout');
+const ClientDashboardPage = lazyNamed(portalPages, 'ClientDashboardPage');
+const PORTAL_PAGES = {
+  documents: lazyNamed(portalPages, 'PortalDocumentsPage'),
+  requests: lazyNamed(portalPages, 'PortalRequestsPage'),
+  messages: lazyNamed(portalPages, 'PortalMessagesPage'),
+  deadlines: lazyNamed(portalPages, 'PortalDeadlinesPage'),
+  billing: lazyNamed(portalPages, 'PortalBillingPage'),
+  account: lazyNamed(portalPages, 'PortalAccountPage'),
+};
+const PortalNotFoundPage = lazyNamed(portalPages, 'PortalNotFoundPage');
 const PaymentSuccessPage = lazyNamed(clientPages, 'PaymentSuccessPage');
 const integrationsPages = () => import('../features/integrations/IntegrationsPage');
 const IntegrationsPage = lazyNamed(integrationsPages, 'IntegrationsPage');
@@ -135,8 +147,6 @@ export const routes: RouteObject[] = [
               {
                 element: <RequireClient />,
                 children: [
-                  { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
-                  { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
                   { path: 'payment-success', element: <PaymentSuccessPage /> },
                   // Terms before payment (issue 33): the chosen package's engagement letter, then the checkout.
                   { path: 'terms', element: <TermsPage /> },
@@ -156,6 +166,27 @@ export const routes: RouteObject[] = [
               { path: 'staff/dashboard', element: <StaffDashboardPage /> },
               { path: 'test-login', element: <TestLoginPage /> },
               { path: 'user-management', element: <UserManagementPage /> },
+            ],
+          },
+        ],
+      },
+      // The client portal (issue 33, item 4; decision 640): the spec's /dashboard and /client-dashboard
+      // are its Home, in the portal's own layout (not the marketing menu); its other pages under /portal.
+      {
+        element: (
+          <AntdShell>
+            <RequireClient />
+          </AntdShell>
+        ),
+        children: [
+          {
+            element: <PortalLayout />,
+            children: [
+              { path: 'dashboard', element: <ClientDashboardPage route="/dashboard" /> },
+              { path: 'client-dashboard', element: <ClientDashboardPage route="/client-dashboard" /> },
+              { path: 'portal', element: <ClientDashboardPage route="/dashboard" /> },
+              ...Object.entries(PORTAL_PAGES).map(([path, Page]) => ({ path: `portal/${path}`, element: <Page /> })),
+              { path: 'portal/*', element: <PortalNotFoundPage /> },
             ],
           },
         ],

@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 export interface Call {
   method: string;
   path: string;
+  /** The query string ('?status=open'), '' without one. */
+  search: string;
   body: unknown;
   credentials: RequestCredentials;
 }
@@ -28,6 +30,7 @@ export function mockFetch(routes: Record<string, Handler | Handler[]>) {
     const call: Call = {
       method: request.method,
       path: url.pathname,
+      search: url.search,
       body: text ? (JSON.parse(text) as unknown) : undefined,
       credentials: request.credentials,
     };

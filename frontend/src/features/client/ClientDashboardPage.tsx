@@ -1,85 +1,27 @@
-import { BUSINESS_TYPE_LABELS, findPackage, formatDate, formatGBP, LIMITS, MESSAGES, PACKAGE_CATALOGUE } from '@countinghouse/proto';
-import { Button, Card, Modal, Result, Select, Space, Tag, Typography } from 'antd';
+import { BUSINESS_TYPE_LABELS, findPackage, LIMITS, MESSAGES } from '@countinghouse/proto';
+import { Button, Card, Result, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { errorBody, httpStatus } from '../../app/api';
-import { ChangePasswordButton } from '../auth/ChangePasswordButton';
-import { ClientDocumentsView, DocumentUploader } from '../documents';
+import { httpStatus } from '../../app/api';
 import { ButtonLink } from '../../shared/ButtonLink';
 import { PageSpinner } from '../../shared/PageSpinner';
-import { serverText, useToast } from '../../shared/toast';
+import { useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
-import { pendingPackage, useChangePackageMutation, useMyClientQuery, useSubscriptionQuery } from './api';
+import { pendingPackage, useMyClientQuery, useSubscriptionQuery } from './api';
 import { BusinessProfileForm } from './BusinessProfileForm';
-import { PracticeContact } from './PracticeContact';
 import { MyDeadlinesCard } from '../deadlines/MyDeadlinesCard';
-import { InvoicesCard } from './Invoices';
 import { SignLetterItem } from '../engagement/SignLetterItem';
-import { MessageThread } from '../requests/MessageThread';
 import { RequestedFromYou } from '../requests/RequestedFromYou';
+import { UnreadMessagesCard } from '../requests/UnreadMessagesCard';
+import { SubscriptionCard } from './Subscription';
 import './client.css';
 
-function StatusBadge({ status }: { status: string | null }) {
-  // The spec: an active one shows a green Active badge; any other value is shown as text.
-  if (status === 'active') return <Tag color="green">Active</Tag>;
-  return <span className="client-status">{status ?? 'none'}</span>;
-}
-
-function ChangePackage({ current }: { current: string }) {
-  const [choice, setChoice] = useState<string | null>(null);
-  const [change, changing] = useChangePackageMutation();
-  const toast = useToast();
-  const next = findPackage(choice);
-  const from = findPackage(current);
-  const confirm = async () => {
-    if (!next) return;
-    try {
-      await change({ package_name: next.name }).unwrap();
-      toast.success(serverText(`Your package is now ${next.name}.`));
-      setChoice(null);
-    } catch (err) {
-      toast.error(serverText(errorBody(err)?.message ?? MESSAGES.unexpectedError));
-    }
-  };
-  return (
-    <Card title="Change package" className="client-gap">
-      <p>Upgrade or downgrade at any time. The change applies straight away and your next bill is adjusted for the days left.</p>
-      <Space wrap>
-        <label htmlFor="change-package" className="client-label">
-          New package
-        </label>
-        <Select
-          id="change-package"
-          aria-label="New package"
-          style={{ minWidth: 260 }}
-          placeholder="Choose a package"
-          value={choice}
-          onChange={setChoice}
-          options={PACKAGE_CATALOGUE.filter((p) => p.name !== current).map((p) => ({
-            value: p.name,
-            label: `${p.name}: ${formatGBP(p.monthlyFee)}/month`,
-          }))}
-        />
-      </Space>
-      <Modal
-        open={Boolean(next)}
-        title={next ? `Move to ${next.name}?` : ''}
-        okText="Change package"
-        confirmLoading={changing.isLoading}
-        onOk={() => void confirm()}
-        onCancel={() => setChoice(null)}
-      >
-        {next && (
-          <p>
-            From {current} ({formatGBP(from?.monthlyFee ?? 0)}/month) to {next.name} ({formatGBP(next.monthlyFee)}/month).
-          </p>
-        )}
-      </Modal>
-    </Card>
-  );
-}
-
-/** /client-dashboard and /dashboard: subscription, next billing date, onboarding checklist, documents, package change. */
+/**
+ * /dashboard and /client-dashboard: the client portal's Home (issue 33, item 4; decision 640). What is
+ * asked of the client first, their package, the getting-started checklist, the next deadlines with what
+ * the client must do, and unread messages. Documents, invoices, the package change, messages and the
+ * account have their own portal pages.
+ */
 export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-dashboard' }) {
   usePageTitle('Your dashboard');
   const sub = useSubscriptionQuery(undefined, { refetchOnMountOrArgChange: true });
@@ -135,22 +77,7 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
           {/* First on the dashboard: what the practice is waiting for (issue 28). */}
           {c && <RequestedFromYou />}
 
-          <Card title="Your subscription" className="client-gap">
-            <dl className="client-facts">
-              <dt>Status</dt>
-              <dd>
-                <StatusBadge status={s.status} />
-              </dd>
-              <dt>Package</dt>
-              <dd>{s.package_name}</dd>
-              <dt>Monthly fee</dt>
-              <dd>{formatGBP(s.monthly_fee)}/month</dd>
-              <dt>Next billing date</dt>
-              <dd>{formatDate(s.subscription_end) || 'Not known yet'}</dd>
-            </dl>
-            {s.status === 'overdue' && <p className="client-warning">Your last payment did not go through. Please update your card.</p>}
-          </Card>
-          <InvoicesCard />
+          <SubscriptionCard s={s} title="Your package" />
 
           <Card title="Getting started" className="client-gap">
             <ol className="client-checklist">
@@ -183,7 +110,8 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
               <li>
                 <strong>Send us your records</strong>
                 <p>
-                  Upload documents below, or <Link to="/integrations">connect Xero or QuickBooks</Link>.
+                  Upload them under <Link to="/portal/documents">Documents</Link>, or{' '}
+                  <Link to="/integrations">connect Xero or QuickBooks</Link>.
                 </p>
               </li>
             </ol>
@@ -193,33 +121,13 @@ export function ClientDashboardPage({ route }: { route: '/dashboard' | '/client-
 
           {c && (
             <div className="client-gap">
-              <MyDeadlinesCard />
+              <MyDeadlinesCard limit={3} withActions moreTo="/portal/deadlines" />
             </div>
           )}
 
-          {c && (
-            <Card title="Your documents" className="client-gap">
-              <DocumentUploader clientId={c.id} realm="user" />
-              <ClientDocumentsView clientId={c.id} realm="user" clientView />
-            </Card>
-          )}
-
-          {c && (
-            <div className="client-gap">
-              <MessageThread clientId={c.id} realm="user" title="Messages with your accountant" />
-            </div>
-          )}
-
-          {s.package_name && <ChangePackage current={s.package_name} />}
+          {c && <UnreadMessagesCard clientId={c.id} />}
         </>
       )}
-      <Card title="Your account" className="client-gap">
-        <Space wrap>
-          <ChangePasswordButton realm="user" />
-          <ButtonLink to="/account/security">Account security</ButtonLink>
-        </Space>
-      </Card>
-      <PracticeContact />
     </div>
   );
 }

@@ -20,7 +20,6 @@ import {
 import { PracticeContact } from './PracticeContact';
 import './client.css';
 
-export { ClientDashboardPage } from './ClientDashboardPage';
 export { PracticeContact } from './PracticeContact';
 export { TermsPage } from '../engagement/TermsPage';
 

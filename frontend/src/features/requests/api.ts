@@ -90,6 +90,15 @@ export const requestsApi = api.injectEndpoints({
       query: ({ clientId, realm }) => ({ url: apiPath(REQUESTS_ROUTES.thread(clientId)), auth: realm ?? 'admin' }),
       providesTags: (_r, _e, a) => [{ type: 'RequestThread', id: a.clientId }],
     }),
+    /** The thread without marking it read (the client portal's Home counts the unread). */
+    threadUnread: build.query<Thread, { clientId: string } & RealmArg>({
+      query: ({ clientId, realm }) => ({
+        url: apiPath(REQUESTS_ROUTES.thread(clientId)),
+        params: { mark_read: false },
+        auth: realm ?? 'admin',
+      }),
+      providesTags: (_r, _e, a) => [{ type: 'RequestThread', id: a.clientId }],
+    }),
     postMessage: build.mutation<Message, { clientId: string; body: string; attachments?: AttachedFile[] } & RealmArg>({
       query: ({ clientId, realm, ...body }) => ({
         url: apiPath(REQUESTS_ROUTES.messages(clientId)),
@@ -116,6 +125,7 @@ export const {
   useAwaitingReviewQuery,
   useUnreadThreadsQuery,
   useThreadQuery,
+  useThreadUnreadQuery,
   usePostMessageMutation,
 } = requestsApi;
 
