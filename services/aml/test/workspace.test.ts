@@ -26,7 +26,10 @@ import { multipart, SAMPLES } from '../../documents/test/helpers.js';
 // reason, sent again and approved; and the MLRO's My work.
 let gw: TestGateway;
 let storageDir = '';
-const today = '2026-11-26';
+// (the real day in London: My work's AML items are dated by the day the route runs, not the injected one)
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+  new Date(),
+);
 let adminSession = '';
 const p = {} as Record<'manager' | 'mlro' | 'staff' | 'accountant' | 'otherAccountant' | 'client', Person>;
 const clientId = randomUUID();
