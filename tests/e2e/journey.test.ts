@@ -217,10 +217,11 @@ describe('The client journey', () => {
       await a.getByRole('button', { name: 'Sign in' }).click();
       await a.waitForURL('**/admin');
       await a.getByRole('tab', { name: 'Client Database' }).click();
-      const card = a.locator('.ant-card').filter({ hasText: CLIENT.email }).first();
+      // The business profile the client completed is what the practice sees: the client's own card (other
+      // clients' cards sit beside it in the browser-distributed project's shared product).
+      const card = a.getByRole('article', { name: 'Grace Growth Ltd' });
       await card.waitFor();
-      // The business profile the client completed is what the practice sees.
-      await card.getByText('Grace Growth Ltd').waitFor();
+      await card.getByText(CLIENT.email).waitFor();
       await card.getByText('£100.00/month').waitFor();
       await card.getByText('Growth').first().waitFor();
 
