@@ -43,16 +43,26 @@ describe('the demo practice’s workspace', () => {
     expect(me.home).toBe('/work');
     const token = me.access_token;
     let work: WorkReply = { items: [], today, who: 'mine' };
+    let lastAnswer = '';
     await waitFor(
       async () => {
         // The directory learns each client's accountant from crm's events.
-        work = (await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.workDeadlines, headers: bearer(token) })).json();
+        const r = await gw.app.inject({ method: 'GET', url: WORKSPACE_ROUTES.workDeadlines, headers: bearer(token) });
+        lastAnswer = `${r.statusCode} ${r.body.slice(0, 300)}`;
+        if (r.statusCode !== 200) return false;
+        work = r.json();
         return work.items.some((i) => i.bucket === 'overdue');
         // (the demo's events reach every consumer first: on 2 cores beside a browser file, 10 s was not enough)
       },
       'My work deadlines',
       45_000,
-    );
+    ).catch(async (e: Error) => {
+      // (what My work answered last, and what the directory holds: a timeout alone says nothing)
+      const { rows } = await gw.kit.runtime.pool.query(
+        `select count(*)::int as clients, count(assigned_accountant_id)::int as assigned from deadlines.client_directory`,
+      );
+      throw new Error(`${e.message}; last answer: ${lastAnswer}; directory: ${JSON.stringify(rows[0])}; today ${today}`);
+    });
     expect(work.items[0]!.bucket).toBe('overdue');
     expect(work.items.every((i) => i.assignee_id === me.user.user_id)).toBe(true);
     // One of theirs opens; one of Owen's is refused.

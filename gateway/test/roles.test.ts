@@ -39,7 +39,7 @@ const deactivateAccount = (id: string, token = adminSession) =>
  * inside their transactions, then lets them go. (Without it the second request may be checked after the
  * first has committed, and is then refused as signed out: a 401, not the race this is about.)
  */
-async function whileAdminsLocked<T>(start: () => Array<Promise<T>>): Promise<T[]> {
+async function whileAdminsLocked<T>(start: () => [Promise<T>, Promise<T>]): Promise<[T, T]> {
   // (connections of their own: the app's pool is small and its two transactions will hold two)
   const holder = new pg.Client({ connectionString: gw.kit.runtime.pool.options.connectionString });
   await holder.connect();
