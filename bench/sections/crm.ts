@@ -1,10 +1,7 @@
 import { createPool } from '@countinghouse/kit';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { seedScale } from '../../services/crm/scripts/seed-scale.js';
-import { ADMIN, BenchContext, bearer, gatewaySrc, signIn } from '../lib/context.js';
 import { check } from '../lib/report.js';
+import { startScaleServer } from '../lib/scale-server.js';
 import type { Section } from '../lib/section.js';
 
 /** A busy back office: a few people each clicking filters, well under what 2 cores can serve. */
@@ -30,23 +27,7 @@ export const crmSection: Section = {
     } finally {
       await pool.end();
     }
-    const server = await scope.spawn({
-      name: 'crm-all-in-one',
-      script: 'bench/servers/in-process.ts',
-      env: {
-        BENCH_MODE: 'gateway',
-        BENCH_COMPOSE_MODULE: pathToFileURL(join(gatewaySrc(), 'compose.ts')).href,
-        DATABASE_URL: databaseUrl,
-        JWT_PUBLIC_KEY: BenchContext.pemEnv(ctx.keys.publicKeyPem),
-        JWT_PRIVATE_KEY: BenchContext.pemEnv(ctx.keys.privateKeyPem),
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-        // the all-in-one app registers every plugin; integrations refuses to start in production without its key
-        INTEGRATIONS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      },
-    });
-    const headers = bearer(await signIn(server.url));
+    const { server, headers } = await startScaleServer(ctx, scope, { name: 'crm-all-in-one', databaseUrl });
     const queries: Array<{ key: string; label: string; path: string }> = [
       { key: 'f1', label: 'clients, no filter', path: '/api/crm/clients' },
       { key: 'f2', label: 'clients, search "smith"', path: '/api/crm/clients?search=smith' },

@@ -1,10 +1,7 @@
 import { createPool } from '@countinghouse/kit';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { SCALE_ACCOUNTANTS, seedDeadlinesScale } from '../../services/deadlines/scripts/seed-scale.js';
-import { ADMIN, BenchContext, bearer, gatewaySrc, signIn } from '../lib/context.js';
 import { check } from '../lib/report.js';
+import { startScaleServer } from '../lib/scale-server.js';
 import type { Section } from '../lib/section.js';
 
 /** A busy back office: a few people each clicking filters. */
@@ -35,24 +32,7 @@ export const deadlinesSection: Section = {
     } finally {
       await pool.end();
     }
-    const server = await scope.spawn({
-      name: 'deadlines-all-in-one',
-      script: 'bench/servers/in-process.ts',
-      // Every plugin's migrations and tsx's first compile: over 90 s on two loaded cores.
-      readyTimeoutMs: 240_000,
-      env: {
-        BENCH_MODE: 'gateway',
-        BENCH_COMPOSE_MODULE: pathToFileURL(join(gatewaySrc(), 'compose.ts')).href,
-        DATABASE_URL: databaseUrl,
-        JWT_PUBLIC_KEY: BenchContext.pemEnv(ctx.keys.publicKeyPem),
-        JWT_PRIVATE_KEY: BenchContext.pemEnv(ctx.keys.privateKeyPem),
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-        INTEGRATIONS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      },
-    });
-    const headers = bearer(await signIn(server.url));
+    const { server, headers } = await startScaleServer(ctx, scope, { name: 'deadlines-all-in-one', databaseUrl });
     const queries: Array<{ key: string; label: string; path: string }> = [
       { key: 'g1', label: 'next 90 days (the default)', path: '/api/deadlines?window=90' },
       { key: 'g2', label: 'next 30 days', path: '/api/deadlines?window=30' },

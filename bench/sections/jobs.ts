@@ -1,11 +1,8 @@
 import { createPool } from '@countinghouse/kit';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { seedJobsScale } from '../../services/deadlines/scripts/seed-jobs-scale.js';
 import { SCALE_ACCOUNTANTS } from '../../services/deadlines/scripts/seed-scale.js';
-import { ADMIN, BenchContext, bearer, gatewaySrc, signIn } from '../lib/context.js';
 import { check } from '../lib/report.js';
+import { startScaleServer } from '../lib/scale-server.js';
 import type { Section } from '../lib/section.js';
 
 const RATE = 50;
@@ -36,23 +33,7 @@ export const jobsSection: Section = {
     } finally {
       await pool.end();
     }
-    const server = await scope.spawn({
-      name: 'jobs-all-in-one',
-      script: 'bench/servers/in-process.ts',
-      readyTimeoutMs: 240_000,
-      env: {
-        BENCH_MODE: 'gateway',
-        BENCH_COMPOSE_MODULE: pathToFileURL(join(gatewaySrc(), 'compose.ts')).href,
-        DATABASE_URL: databaseUrl,
-        JWT_PUBLIC_KEY: BenchContext.pemEnv(ctx.keys.publicKeyPem),
-        JWT_PRIVATE_KEY: BenchContext.pemEnv(ctx.keys.privateKeyPem),
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-        INTEGRATIONS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      },
-    });
-    const headers = bearer(await signIn(server.url));
+    const { server, headers } = await startScaleServer(ctx, scope, { name: 'jobs-all-in-one', databaseUrl });
     const base = '/api/deadlines/jobs';
     const someone = SCALE_ACCOUNTANTS[3];
     const queries: Array<{ key: string; label: string; path: string }> = [

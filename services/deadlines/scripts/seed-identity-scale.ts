@@ -15,15 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { addDays, londonToday } from '../src/domain/dates.js';
 import { migrationsFolder, SCHEMA } from '../src/plugin.js';
-import { SCALE_ACCOUNTANTS } from './seed-scale.js';
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { rng, SCALE_ACCOUNTANTS } from './seed-scale.js';
 
 export async function seedIdentityScale(
   pool: pg.Pool,

@@ -17,15 +17,7 @@ import type pg from 'pg';
 import { addDays, londonToday } from '../src/domain/dates.js';
 import { DEFAULT_TEMPLATES } from '../src/domain/jobs.js';
 import { migrationsFolder, SCHEMA } from '../src/plugin.js';
-import { SCALE_ACCOUNTANTS } from './seed-scale.js';
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { rng, SCALE_ACCOUNTANTS } from './seed-scale.js';
 
 export async function seedJobsScale(
   pool: pg.Pool,

@@ -18,8 +18,8 @@ import { computeDeadlines } from '../src/domain/engine.js';
 import { engineWindow } from '../src/domain/status.js';
 import { migrationsFolder, SCHEMA } from '../src/plugin.js';
 
-/** A fixed pseudo-random sequence, so two seeds give the same practice. */
-function rng(seed: number) {
+/** A fixed pseudo-random sequence, so two seeds give the same practice (the scale seeds share it). */
+export function rng(seed: number) {
   let s = seed >>> 0;
   return () => {
     s = (s * 1664525 + 1013904223) >>> 0;
