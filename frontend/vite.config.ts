@@ -72,6 +72,6 @@ export default defineConfig({
     isolate: false,
     // The root run's first group shares its workers with the browser and distributed files (issue 27:
     // tests/workers.ts, which this must match; vitest refuses a group whose projects differ).
-    maxWorkers: Math.max(1, Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1)),
+    maxWorkers: Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_WORKERS) || 1)),
   },
 });
