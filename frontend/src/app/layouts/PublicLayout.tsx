@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { isOpenDuringMaintenance, STAFF_PORTAL_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { usePublicConfig } from '../../features/public/api';
 import { APP_NAME } from '../../shared/use-page-title';
+import { usePageMenu } from '../../shared/use-page-menu';
 import './public-layout.css';
 
 // Plain HTML and CSS, no antd: the marketing pages stay light. Client pages inside this frame load
@@ -48,15 +49,10 @@ function PublicSpinner({ label = 'Loading…' }: { label?: string }) {
 /** Shared frame of the public and client pages: header, nav, footer, and the maintenance switch. */
 export function PublicLayout() {
   const { isLoading, maintenance, practice } = usePublicConfig();
-  const [menuOpen, setMenuOpen] = useState(false);
+  // (the mobile menu closes when the page changes)
+  const [menuOpen, setMenuOpen] = usePageMenu();
   const location = useLocation();
   const notice = (location.state as FrameState | null)?.notice;
-  const [menuPath, setMenuPath] = useState(location.pathname);
-  // Close the mobile menu when the page changes.
-  if (menuPath !== location.pathname) {
-    setMenuPath(location.pathname);
-    setMenuOpen(false);
-  }
 
   // The staff portal and its sign-in share this frame but stay open during maintenance.
   if (maintenance && !isOpenDuringMaintenance(location.pathname))

@@ -1,10 +1,11 @@
 import { isOpenDuringMaintenance } from '@countinghouse/proto';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { usePublicConfig } from '../public/api';
 import { PracticeContact } from '../client/PracticeContact';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { APP_NAME } from '../../shared/use-page-title';
+import { usePageMenu } from '../../shared/use-page-menu';
 import './portal.css';
 
 const Maintenance = lazy(() => import('../status-pages/Maintenance'));
@@ -28,12 +29,7 @@ export const PORTAL_NAV = [
 export function PortalLayout() {
   const { isLoading, maintenance, practice } = usePublicConfig();
   const location = useLocation();
-  const [menuOpen, setMenuOpen] = useState(false);
-  const [menuPath, setMenuPath] = useState(location.pathname);
-  if (menuPath !== location.pathname) {
-    setMenuPath(location.pathname);
-    setMenuOpen(false);
-  }
+  const [menuOpen, setMenuOpen] = usePageMenu();
   if (maintenance && !isOpenDuringMaintenance(location.pathname))
     return (
       <Suspense fallback={<PageSpinner fullScreen />}>
