@@ -64,7 +64,10 @@ describe("kafkajs' request queue, idle", () => {
     };
     q.scheduleCheckPendingRequests();
     await new Promise((r) => setTimeout(r, 120));
-    expect(checks).toBe(1);
+    // Once, or twice when the timer fires a millisecond before Date.now() reaches the throttle's end
+    // (Node's timers and Date.now() round differently): never the 1 ms loop (about 100 in 120 ms).
+    expect(checks).toBeGreaterThanOrEqual(1);
+    expect(checks).toBeLessThanOrEqual(2);
     expect(q.throttleCheckTimeoutId).toBeNull();
   });
 });
