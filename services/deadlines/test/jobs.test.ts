@@ -204,11 +204,24 @@ describe('jobs from deadlines', () => {
       waiting_on_client: true,
       waiting_request: 'Year-end records',
     });
+    // The same event twice (Kafka delivers at least once) and a second request: completing one of them
+    // leaves the job waiting on the other; the count never goes below nought.
+    await send('requests.request_opened', { ...ref, dueOn: '2026-12-01', deadlineId: job.deadline_id, assigneeId: null, items: 3 });
+    const second = { requestId: randomUUID(), clientId: ownedId, title: 'Bank statements' };
+    await send('requests.request_opened', { ...second, dueOn: '2026-12-05', deadlineId: job.deadline_id, assigneeId: null, items: 1 });
+    const openCount = async () =>
+      (await gw.kit.runtime.pool.query('select open_requests as n from deadlines.jobs where id = $1', [job.id])).rows[0].n as number;
+    await waitFor(async () => (await openCount()) === 2, 'two open requests');
     await send('requests.request_completed', ref);
+    await send('requests.request_completed', ref);
+    await waitFor(async () => (await openCount()) === 1, 'one open request');
+    expect((await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=true`)).jobs.map((j) => j.id)).toEqual([job.id]);
+    await send('requests.request_completed', second);
     await waitFor(
       async () => (await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=true`)).jobs.length === 0,
       'no longer waiting',
     );
+    expect(await openCount()).toBe(0);
     expect((await jobsOf('accountant', `client_id=${ownedId}&waiting_on_client=false`)).jobs.map((j) => j.id)).toContain(job.id);
   });
 
@@ -301,6 +314,59 @@ describe('jobs from deadlines', () => {
     expect((await call('manager', 'GET', '/api/deadlines/jobs/profitability?month=2026-13')).statusCode).toBe(400);
     const ev = await gw.kit.runtime.pool.query(`select count(*)::int n from deadlines.outbox where type = 'deadlines.time_recorded'`);
     expect(ev.rows[0].n).toBe(3);
+  });
+
+  it('profitability per month follows the fee history: an upgrade counts in its London month, a cancelled client is paid up to its month', async () => {
+    const clientId = randomUUID();
+    const at = async (occurredAt: string, d: Partial<EventData<'crm.client_upserted'>>) => {
+      const data: EventData<'crm.client_upserted'> = {
+        userId: null,
+        contactName: null,
+        contactEmail: 'fees@example.co.uk',
+        companyName: 'Fee History Ltd',
+        clientId,
+        packageName: 'Starter',
+        monthlyFee: 100,
+        subscriptionStatus: 'active',
+        assignedAccountantId: null,
+        businessType: 'limited',
+        ...d,
+      };
+      await gw.kit.runtime.bus.publish(TOPICS.crm, [
+        { key: clientId, envelope: { ...makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }), occurredAt } },
+      ]);
+    };
+    await at('2026-07-01T09:00:00Z', {});
+    // 23:30 UTC on 31 July is 00:30 on 1 August in London (BST): August's fee, not July's.
+    await at('2026-07-31T23:30:00Z', { packageName: 'Growth', monthlyFee: 200 });
+    await at('2026-08-05T09:00:00Z', { packageName: 'Growth', monthlyFee: 200 }); // no change: no row
+    await at('2026-09-10T09:00:00Z', { packageName: 'Growth', monthlyFee: 200, subscriptionStatus: 'cancelled' });
+    const history = async () =>
+      (
+        await gw.kit.runtime.pool.query(
+          `select case when effective_at = '-infinity' then '-infinity' else to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') end as at, package_name, monthly_fee_pence as fee, subscription_status as status
+           from deadlines.client_fees where client_id = $1 order by effective_at`,
+          [clientId],
+        )
+      ).rows;
+    await waitFor(async () => (await history()).some((r) => r.status === 'cancelled'), 'fee history');
+    expect((await history()).map((r) => [r.at, r.package_name, r.fee, r.status])).toEqual([
+      ['-infinity', 'Starter', 10000, 'active'],
+      ['2026-07-31T23:30:00Z', 'Growth', 20000, 'active'],
+      ['2026-09-10T09:00:00Z', 'Growth', 20000, 'cancelled'],
+    ]);
+    const feeIn = async (month: string) => {
+      const r = await call('manager', 'GET', `/api/deadlines/jobs/profitability?month=${month}`);
+      expect(r.statusCode, r.body).toBe(200);
+      const row = (r.json() as ProfitabilityReply).clients.find((c) => c.client_id === clientId);
+      return row ? [row.package_name, row.fee_pence] : null;
+    };
+    // Before the first fee heard of, that fee (decision 661); then month by month.
+    expect(await feeIn('2026-06')).toEqual(['Starter', 10000]);
+    expect(await feeIn('2026-07')).toEqual(['Starter', 10000]);
+    expect(await feeIn('2026-08')).toEqual(['Growth', 20000]);
+    expect(await feeIn('2026-09')).toEqual(['Growth', 20000]);
+    expect(await feeIn('2026-10')).toBeNull();
   });
 
   it('capacity: four 6-hour jobs in one week, 20 h capacity and a day of leave → 24 h budgeted, 16 h available, over-allocated', async () => {

@@ -43,15 +43,20 @@ export type JobRow = {
   waiting_request: string | null;
 };
 
-const JOB_COLUMNS = sql`j.id, j.client_id, coalesce(c.company_name, j.client_id) as client_name, j.deadline_id, j.kind, j.title, j.period,
-  j.stages, j.stage_index, j.stage, j.status, j.checklist, j.statutory_due_on::text as statutory_due_on, j.due_on::text as due_on,
+/** What a list row or a board card shows (no stages or checklist: the job page reads those). */
+const SUMMARY_COLUMNS = sql`j.id, j.client_id, coalesce(c.company_name, j.client_id) as client_name, j.deadline_id, j.kind, j.title, j.period,
+  j.stage_index, j.stage, j.status, j.statutory_due_on::text as statutory_due_on, j.due_on::text as due_on,
   j.assignee_id, a.name as assignee_name, j.reviewer_id, r.name as reviewer_name, j.reviewer_role, j.budget_minutes, j.used_minutes,
   j.waiting_on_client, j.filed_on::text as filed_on, j.reference, c.assigned_accountant_id,
-  (select q.title from deadlines.job_requests q where q.deadline_id = j.deadline_id and q.open order by q.title limit 1) as waiting_request`;
+  case when j.open_requests > 0 then
+    (select q.title from deadlines.job_requests q where q.deadline_id = j.deadline_id and q.open order by q.title limit 1) end as waiting_request`;
+const JOB_COLUMNS = sql`${SUMMARY_COLUMNS}, j.stages, j.checklist`;
+
+export type JobSummaryRow = Omit<JobRow, 'stages' | 'checklist'>;
 const JOB_FROM = sql`deadlines.jobs j left join deadlines.client_directory c on c.client_id = j.client_id
   left join deadlines.job_staff a on a.user_id = j.assignee_id left join deadlines.job_staff r on r.user_id = j.reviewer_id`;
 
-export function toSummary(r: JobRow, today: IsoDate): JobSummary {
+export function toSummary(r: JobSummaryRow, today: IsoDate): JobSummary {
   return {
     id: r.id,
     client_id: r.client_id,
@@ -96,7 +101,8 @@ function listWhere(scope: JobScope, q: Partial<JobListQuery> & { assignee?: stri
   if (q.due_to) parts.push(sql`j.due_on <= ${q.due_to}`);
   if (q.overdue) parts.push(sql`j.status = 'open' and j.due_on < ${today}`);
   if (q.waiting_on_client !== undefined) {
-    const waiting = sql`(j.waiting_on_client or exists (select 1 from deadlines.job_requests q where q.deadline_id = j.deadline_id and q.open))`;
+    // (the predicate of jobs_open_waiting_due_idx, word for word, so the planner can use it)
+    const waiting = sql`(j.waiting_on_client or j.open_requests > 0)`;
     parts.push(q.waiting_on_client ? waiting : sql`not ${waiting}`);
   }
   return sql.join(parts, sql` and `);
@@ -109,11 +115,11 @@ export async function listJobs(
   scope: JobScope,
   q: JobListQuery & { assignee?: string | null },
   today: IsoDate,
-): Promise<{ rows: JobRow[]; total: number; capped: boolean }> {
+): Promise<{ rows: JobSummaryRow[]; total: number; capped: boolean }> {
   const where = listWhere(scope, q, today);
   const [rows, count] = await Promise.all([
-    db.execute<JobRow>(
-      sql`select ${JOB_COLUMNS} from ${JOB_FROM} where ${where} order by j.due_on, j.id limit ${q.page_size} offset ${(q.page - 1) * q.page_size}`,
+    db.execute<JobSummaryRow>(
+      sql`select ${SUMMARY_COLUMNS} from ${JOB_FROM} where ${where} order by j.due_on, j.id limit ${q.page_size} offset ${(q.page - 1) * q.page_size}`,
     ),
     // Counted up to a cap: past it the list says "10,000+" rather than read every row for the total.
     db.execute<{ n: number }>(sql`select count(*)::int as n from (select 1 from deadlines.jobs j where ${where} limit ${TOTAL_CAP + 1}) x`),
@@ -129,10 +135,10 @@ export async function listJobs(
  */
 export async function boardJobs(db: Exec, scope: JobScope, kind: JobKind, assignee: string | null, perColumn: number) {
   const where = listWhere(scope, { kind, assignee }, '0000-01-01');
-  const rows = await db.execute<JobRow & { n: number }>(sql`
+  const rows = await db.execute<JobSummaryRow & { n: number }>(sql`
     with counts as (select j.stage, count(*)::int as n from deadlines.jobs j where ${where} group by j.stage)
     select x.*, counts.n from counts cross join lateral (
-      select ${JOB_COLUMNS} from ${JOB_FROM} where ${where} and j.stage = counts.stage order by j.due_on, j.id limit ${perColumn}
+      select ${SUMMARY_COLUMNS} from ${JOB_FROM} where ${where} and j.stage = counts.stage order by j.due_on, j.id limit ${perColumn}
     ) x order by x.due_on, x.id`);
   return rows.rows;
 }
@@ -210,9 +216,10 @@ export interface NewJob {
 /** Insert a job; null when its deadline or occurrence already has one (the unique indexes: a second run opens nothing). */
 export async function insertJob(db: Exec, j: NewJob, by: { id: string | null; name: string }): Promise<string | null> {
   const rows = await db.execute<{ id: string }>(sql`
-    insert into deadlines.jobs (client_id, deadline_id, recurring_key, kind, title, period, stages, stage, checklist, statutory_due_on, due_on, assignee_id, reviewer_role, budget_minutes)
+    insert into deadlines.jobs (client_id, deadline_id, recurring_key, kind, title, period, stages, stage, checklist, statutory_due_on, due_on, assignee_id, reviewer_role, budget_minutes, open_requests)
     values (${j.clientId}, ${j.deadlineId}, ${j.recurringKey ?? null}, ${j.kind}, ${j.title}, ${j.period}, ${JSON.stringify(j.stages)}::jsonb, ${j.stages[0]!},
-      ${JSON.stringify(j.checklist)}::jsonb, ${j.statutoryDueOn}, ${j.dueOn}, ${j.assigneeId}, ${j.reviewerRole}, ${j.budgetMinutes})
+      ${JSON.stringify(j.checklist)}::jsonb, ${j.statutoryDueOn}, ${j.dueOn}, ${j.assigneeId}, ${j.reviewerRole}, ${j.budgetMinutes},
+      (select count(*)::int from deadlines.job_requests q where q.deadline_id = ${j.deadlineId} and q.open))
     on conflict do nothing
     returning id`);
   const id = rows.rows[0]?.id ?? null;
@@ -431,19 +438,32 @@ export async function monthTime(db: Exec, from: IsoDate, to: IsoDate) {
   return rows.rows;
 }
 
-export async function feeClients(db: Exec, clientIds: readonly string[]) {
+/**
+ * Each client's fee for a month (London dates from..to): the last active, paying state in effect during
+ * it, at its start or set within it (a client who cancels mid-month has paid for that month; an upgrade
+ * in the month counts at the new fee; decision 661); with the clients who had time recorded in it.
+ */
+export async function monthFees(db: Exec, from: IsoDate, to: IsoDate, clientIds: readonly string[]) {
+  const start = sql`(${from}::date)::timestamp at time zone 'Europe/London'`;
+  const end = sql`(${to}::date + 1)::timestamp at time zone 'Europe/London'`;
   const rows = await db.execute<{
     client_id: string;
     company_name: string;
     package_name: string | null;
     monthly_fee_pence: number | null;
-    subscription_status: string;
   }>(sql`
-    select client_id, company_name, package_name, monthly_fee_pence, subscription_status from deadlines.client_directory
-    where (monthly_fee_pence > 0 and subscription_status = 'active')
+    with fees as (
+      select distinct on (f.client_id) f.client_id, f.package_name, f.monthly_fee_pence from deadlines.client_fees f
+      where f.effective_at < ${end} and f.subscription_status = 'active' and f.monthly_fee_pence > 0
+        and (f.effective_at >= ${start}
+          or f.effective_at = (select max(g.effective_at) from deadlines.client_fees g where g.client_id = f.client_id and g.effective_at <= ${start}))
+      order by f.client_id, f.effective_at desc)
+    select c.client_id, c.company_name, coalesce(fees.package_name, c.package_name) as package_name, fees.monthly_fee_pence
+    from deadlines.client_directory c left join fees on fees.client_id = c.client_id
+    where fees.client_id is not null
       ${
         clientIds.length
-          ? sql`or client_id in (${sql.join(
+          ? sql`or c.client_id in (${sql.join(
               clientIds.map((c) => sql`${c}`),
               sql`, `,
             )})`
@@ -527,11 +547,18 @@ export async function workInProgress(db: Exec, today: IsoDate) {
 
 // --- client requests tied to a deadline (requests' events)
 
+/** The job of a deadline counts its open requests again (so a repeated or out-of-order event cannot leave it off by one). */
+const recountOpenRequests = (db: Exec, deadlineId: SQL | string) =>
+  db.execute(sql`update deadlines.jobs j set open_requests = (select count(*)::int from deadlines.job_requests q where q.deadline_id = j.deadline_id and q.open)
+    where j.deadline_id = ${deadlineId}`);
+
 export async function requestOpened(db: Exec, r: { requestId: string; clientId: string; deadlineId: string; title: string }) {
   await db.execute(sql`insert into deadlines.job_requests (request_id, client_id, deadline_id, title) values (${r.requestId}, ${r.clientId}, ${r.deadlineId}, ${r.title})
     on conflict (request_id) do nothing`);
+  await recountOpenRequests(db, r.deadlineId);
 }
 
 export async function requestCompleted(db: Exec, requestId: string) {
   await db.execute(sql`update deadlines.job_requests set open = false, updated_at = now() where request_id = ${requestId}`);
+  await recountOpenRequests(db, sql`(select deadline_id from deadlines.job_requests where request_id = ${requestId})`);
 }

@@ -61,6 +61,7 @@ export async function upsertDirectory(
       subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
       source_at = excluded.source_at, updated_at = now()
     where deadlines.client_directory.source_at <= excluded.source_at`);
+  if (e.monthlyFeePence !== undefined) await recordFee(db, e.clientId, e.at, e.packageName ?? null, e.monthlyFeePence, e.status);
   // The accountant copied onto the client's deadlines follows the directory (only when this event won).
   await db.execute(sql`
     update deadlines.deadlines d set assigned_accountant_id = c.assigned_accountant_id
@@ -70,6 +71,25 @@ export async function upsertDirectory(
     update deadlines.identity_people p set assigned_accountant_id = c.assigned_accountant_id
     from deadlines.client_directory c
     where c.client_id = ${e.clientId} and p.client_id = c.client_id and p.assigned_accountant_id is distinct from c.assigned_accountant_id`);
+}
+
+/**
+ * The client's fee history (client_fees): a row at `at` when the package, fee or status in effect then
+ * differs; a client's first row holds from the beginning. Repeated or late events add nothing twice.
+ */
+async function recordFee(db: Exec, clientId: string, at: string, packageName: string | null, feePence: number | null, status: string) {
+  await db.execute(sql`
+    insert into deadlines.client_fees (client_id, effective_at, package_name, monthly_fee_pence, subscription_status)
+    select ${clientId}, case when exists (select 1 from deadlines.client_fees where client_id = ${clientId}) then ${at}::timestamptz else '-infinity' end,
+      ${packageName}, ${feePence}::int, ${status}
+    where not exists (
+      select 1 from (
+        select f.package_name, f.monthly_fee_pence, f.subscription_status from deadlines.client_fees f
+        where f.client_id = ${clientId} and f.effective_at <= ${at}::timestamptz order by f.effective_at desc limit 1
+      ) cur
+      where cur.package_name is not distinct from ${packageName} and cur.monthly_fee_pence is not distinct from ${feePence}::int
+        and cur.subscription_status = ${status})
+    on conflict (client_id, effective_at) do nothing`);
 }
 
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {

@@ -47,6 +47,23 @@ export const clientDirectory = deadlinesSchema.table(
   (t) => [index('client_directory_user_idx').on(t.userId), index('client_directory_accountant_idx').on(t.assignedAccountantId)],
 );
 
+/**
+ * The client's package, fee and status over time (issue 29's profitability per month): one row each time
+ * crm.client_upserted changes them, from the event's time. The first row a client gets holds from the
+ * beginning ('-infinity'): before it the platform knew no other fee (decision 661).
+ */
+export const clientFees = deadlinesSchema.table(
+  'client_fees',
+  {
+    clientId: text('client_id').notNull(),
+    effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
+    packageName: text('package_name'),
+    monthlyFeePence: integer('monthly_fee_pence'),
+    subscriptionStatus: text('subscription_status').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.effectiveAt] })],
+);
+
 /** What the practice records per client (the tax-profile form). */
 export const taxProfiles = deadlinesSchema.table(
   'tax_profiles',
@@ -282,6 +299,8 @@ export const jobs = deadlinesSchema.table(
     budgetMinutes: integer('budget_minutes').notNull(),
     usedMinutes: integer('used_minutes').notNull().default(0),
     waitingOnClient: boolean('waiting_on_client').notNull().default(false),
+    /** Client requests open for the job's deadline (job_requests, kept by requests' events): the job waits on the client while > 0. */
+    openRequests: integer('open_requests').notNull().default(0),
     filedOn: date('filed_on', { mode: 'string' }),
     reference: text('reference'),
     stageEnteredAt: timestamp('stage_entered_at', { withTimezone: true }).notNull().defaultNow(),
@@ -302,6 +321,14 @@ export const jobs = deadlinesSchema.table(
     index('jobs_open_due_idx')
       .on(t.dueOn, t.id)
       .where(sql`${t.status} = 'open'`),
+    // An assignee's board: without it the board of one kind for one person read every open job of the kind.
+    index('jobs_open_assignee_kind_stage_due_idx')
+      .on(t.assigneeId, t.kind, t.stage, t.dueOn, t.id)
+      .where(sql`${t.status} = 'open'`),
+    // "Waiting on the client": the few open jobs flagged by hand or with a client request open, by due date.
+    index('jobs_open_waiting_due_idx')
+      .on(t.dueOn, t.id)
+      .where(sql`${t.status} = 'open' and (${t.waitingOnClient} or ${t.openRequests} > 0)`),
     index('jobs_assignee_due_idx').on(t.assigneeId, t.dueOn, t.id),
     index('jobs_client_idx').on(t.clientId, t.dueOn),
     check('jobs_status_check', sql`${t.status} in ('open', 'filed')`),

@@ -36,7 +36,7 @@ import {
   deadlinesWithoutJobs,
   openJobsByStage,
   workInProgress,
-  feeClients,
+  monthFees,
   insertJob,
   jobById,
   jobNotes,
@@ -563,7 +563,7 @@ export async function findCapacity(deps: DeadlinesDeps, p: Principal, q: Capacit
 export async function findProfitability(deps: DeadlinesDeps, month: string): Promise<ProfitabilityReply> {
   const [from, to] = monthRange(month);
   const time = await monthTime(deps.db, from, to);
-  const clients = await feeClients(deps.db, [...new Set(time.map((t) => t.client_id))]);
+  const clients = await monthFees(deps.db, from, to, [...new Set(time.map((t) => t.client_id))]);
   const rows = clients
     .map((c) => {
       const fee = c.monthly_fee_pence ?? 0;
