@@ -588,7 +588,19 @@ describe('subject access: AML, identity verification, directors and PSCs', () =>
   });
 
   it("a director who is also the portal user gets the messages they wrote, not the practice's side of the thread", async () => {
-    await waitFor(async () => (await inject(ann.token, 'GET', `/api/requests/threads/${annClient}`)).statusCode === 200, 'the thread');
+    // (requests learns Ann's client from crm's events; on a loaded CI machine that took more than 10 s once)
+    let last = '';
+    await waitFor(
+      async () => {
+        const r = await inject(ann.token, 'GET', `/api/requests/threads/${annClient}`);
+        last = `${r.statusCode} ${r.body.slice(0, 200)}`;
+        return r.statusCode === 200;
+      },
+      'the thread',
+      30_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; last answer: ${last}`);
+    });
     expect(
       (await inject(ann.token, 'POST', `/api/requests/threads/${annClient}/messages`, { body: 'Ann asks about VAT' })).statusCode,
     ).toBe(201);
@@ -607,7 +619,7 @@ describe('subject access: AML, identity verification, directors and PSCs', () =>
     const asUser = await exportFor({ client_id: annClient, user_id: ann.id, person_name: 'Ann Taylor' });
     const thread = JSON.parse(asUser.get('requests/messages.json')!.toString()) as Array<{ body: string }>;
     expect(thread.map((m) => m.body)).toEqual(['Ann asks about VAT', 'The practice answers about VAT']);
-  });
+  }, 60_000);
 
   it("the client's contact gets the contact details held about them", async () => {
     const files = await exportFor({ client_id: benClient, subject: 'contact', person_name: 'Ben Taylor' });
