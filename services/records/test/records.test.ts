@@ -336,7 +336,7 @@ describe('retention', () => {
   });
 });
 
-describe('subject-access export', () => {
+describe('subject-access export', { timeout: 60_000 }, () => {
   /** A client user at their own business, with a document they uploaded, their signed letter and a message. */
   async function person(first: string, company: string) {
     const owner = await makePerson(gw, `rec.${first.toLowerCase()}.smith@x.co.uk`, ['client']);
@@ -392,6 +392,8 @@ describe('subject-access export', () => {
         ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)
           ?.status === 'ready',
       'the archive built',
+      30_000,
+      200,
     );
     const dl = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
     expect(dl.statusCode, dl.body).toBe(200);
@@ -494,12 +496,21 @@ async function exportFor(body: object): Promise<Map<string, Buffer>> {
   const logged = await inject(admin, 'POST', '/api/records/subject-access', body);
   expect(logged.statusCode, logged.body).toBe(201);
   const id = logged.json().id as string;
+  // (the archive gathers from six services: up to 30 s on a loaded CI machine, where 10 s ran out once)
+  let last = '';
   await waitFor(
-    async () =>
-      ((await inject(admin, 'GET', '/api/records/subject-access')).json().requests as SubjectAccess[]).find((r) => r.id === id)?.status ===
-      'ready',
+    async () => {
+      const r = await inject(admin, 'GET', '/api/records/subject-access');
+      const mine = (r.json().requests as SubjectAccess[] | undefined)?.find((x) => x.id === id);
+      last = mine ? `${mine.status}` : `${r.statusCode} ${r.body.slice(0, 200)}`;
+      return mine?.status === 'ready';
+    },
     'the archive built',
-  );
+    30_000,
+    200,
+  ).catch((e: Error) => {
+    throw new Error(`${e.message}; last answer: ${last}`);
+  });
   const dl = await inject(admin, 'GET', `/api/records/subject-access/${id}/download`);
   expect(dl.statusCode, dl.body).toBe(200);
   return readZip(dl.rawPayload);
@@ -512,7 +523,7 @@ function holdsNothingOf(files: Map<string, Buffer>, others: string[]) {
   }
 }
 
-describe('subject access: AML, identity verification, directors and PSCs', () => {
+describe('subject access: AML, identity verification, directors and PSCs', { timeout: 60_000 }, () => {
   let ann: Person;
   let annClient = '';
   let benClient = '';
