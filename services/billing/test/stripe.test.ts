@@ -176,6 +176,63 @@ describe('billing: Stripe (stripe-mock)', () => {
     );
   });
 
+  it("a renewal Stripe charged gets its own VAT invoice, once, from Stripe's amounts; the first invoice of a subscription does not", async () => {
+    // The practice became VAT-registered at 20 %: the checkout's rate goes on the subscription's renewals.
+    await gw.kit.runtime.pool.query(`update billing.checkout_sessions set vat_rate = 20 where id = $1`, [sessionId]);
+    const invoicesOf = async () =>
+      (
+        await gw.kit.runtime.pool.query(
+          `select number, provider_invoice_id, net, vat_rate, vat, gross, description, email, to_char(issued_at at time zone 'UTC', 'YYYY-MM-DD') as issued
+           from billing.invoices where user_id = $1 order by seq`,
+          [alice.id],
+        )
+      ).rows;
+    const before = await invoicesOf();
+    const periodEnd = Math.floor(Date.UTC(2031, 6, 15, 12) / 1000);
+    const renewal = (id: string, reason: string, invoiceId: string) =>
+      stripeEvent(id, 'invoice.paid', {
+        id: invoiceId,
+        object: 'invoice',
+        billing_reason: reason,
+        amount_due: 12000,
+        amount_paid: 12000,
+        subtotal: 10000,
+        total_excluding_tax: 10000,
+        status_transitions: { paid_at: Math.floor(Date.UTC(2031, 5, 15, 12, 5) / 1000) },
+        parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+        lines: { object: 'list', data: [{ period: { start: periodEnd - 30 * 86400, end: periodEnd } }] },
+      });
+    const first = renewal('evt_first_1', 'subscription_create', 'in_first_1');
+    expect((await post(first.payload, first.signature)).statusCode).toBe(200);
+    expect(await invoicesOf()).toEqual(before);
+
+    const cycle = renewal('evt_cycle_1', 'subscription_cycle', 'in_cycle_1');
+    expect((await post(cycle.payload, cycle.signature)).json()).toEqual({ received: true, duplicate: false });
+    const after = await invoicesOf();
+    expect(after).toHaveLength(before.length + 1);
+    const last = after[after.length - 1]!;
+    expect(last).toMatchObject({
+      provider_invoice_id: 'in_cycle_1',
+      net: '100.00',
+      vat_rate: '20.00',
+      vat: '20.00',
+      gross: '120.00',
+      email: 'alice.stripe@example.co.uk',
+      issued: '2031-06-15',
+      description: 'Growth package: accountancy services, one month, to 15 July 2031',
+    });
+    // Numbered in the one sequence after the checkout's invoice.
+    expect(Number(last.number.replace(/\D/g, ''))).toBeGreaterThan(Number((before.at(-1)?.number ?? '0').replace(/\D/g, '')));
+    // The same Stripe invoice again, under another event id: still one VAT invoice.
+    const again = renewal('evt_cycle_1b', 'subscription_cycle', 'in_cycle_1');
+    expect((await post(again.payload, again.signature)).json()).toEqual({ received: true, duplicate: false });
+    expect(await invoicesOf()).toHaveLength(before.length + 1);
+    // The client finds it under Billing.
+    const mine = await gw.app.inject({ method: 'GET', url: '/api/billing/invoices', headers: bearer(alice.token) });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(JSON.stringify(mine.json())).toContain(last.number);
+  });
+
   it('changing package updates the Stripe subscription with proration, then ours and the client', async () => {
     const res = await changePackage(gw, alice.token, 'Professional');
     expect(res.statusCode).toBe(200);

@@ -187,6 +187,8 @@ export const invoices = billing.table(
     userId: uuid('user_id').notNull(),
     subscriptionId: uuid('subscription_id'),
     checkoutSessionId: text('checkout_session_id'),
+    /** The Stripe invoice of a renewal (invoice.paid, billing_reason subscription_cycle): one VAT invoice each. */
+    providerInvoiceId: text('provider_invoice_id'),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
     clientName: text('client_name').notNull(),
     email: text('email').notNull(),
@@ -203,6 +205,9 @@ export const invoices = billing.table(
   (t) => [
     uniqueIndex('invoices_number_idx').on(t.number),
     uniqueIndex('invoices_session_kind_idx').on(t.checkoutSessionId, t.kind),
+    uniqueIndex('invoices_provider_invoice_kind_idx')
+      .on(t.providerInvoiceId, t.kind)
+      .where(sql`${t.providerInvoiceId} is not null`),
     index('invoices_user_idx').on(t.userId, t.issuedAt),
     check('invoices_kind_check', sql`${t.kind} in ('invoice', 'credit_note')`),
   ],

@@ -39,6 +39,15 @@ export async function hasInvoiceForCheckout(tx: DbOrTx, checkoutSessionId: strin
   return Boolean(existing);
 }
 
+export async function hasInvoiceForProviderInvoice(tx: DbOrTx, providerInvoiceId: string): Promise<boolean> {
+  const [existing] = await tx
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.providerInvoiceId, providerInvoiceId), eq(invoices.kind, 'invoice')))
+    .limit(1);
+  return Boolean(existing);
+}
+
 export async function insertInvoice(tx: DbOrTx, row: NewInvoiceRow): Promise<void> {
   await tx.insert(invoices).values(row);
 }

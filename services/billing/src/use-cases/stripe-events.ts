@@ -15,8 +15,9 @@ import {
 import type { subscriptions } from '../db/schema.js';
 import { fromPence, fromUnix, pathOf, statusFromStripe, unixAt } from '../domain/subscriptions.js';
 import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from '../providers.js';
-import { completeCheckout } from './checkout.js';
+import { completeCheckout, DEFAULT_PRACTICE_NAME } from './checkout.js';
 import type { BillingDeps } from './deps.js';
+import { customerLabel, issueInvoiceForRenewal } from './vat.js';
 
 const SYSTEM: Actor = { kind: 'system', id: 'stripe' };
 
@@ -78,10 +79,10 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
         await markSession(tx, event.data.object.id, 'failed');
         break;
       case 'invoice.paid':
-        await onInvoice(tx, event.data.object, 'paid');
+        await onInvoice(tx, event.data.object, 'paid', d.practice?.().name ?? DEFAULT_PRACTICE_NAME);
         break;
       case 'invoice.payment_failed':
-        await onInvoice(tx, event.data.object, 'failed');
+        await onInvoice(tx, event.data.object, 'failed', d.practice?.().name ?? DEFAULT_PRACTICE_NAME);
         break;
       case 'customer.subscription.updated':
         await onSubscriptionUpdated(tx, event.data.object);
@@ -98,7 +99,7 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
   return fresh;
 }
 
-async function onInvoice(tx: DbOrTx, invoice: Stripe.Invoice, outcome: 'paid' | 'failed') {
+async function onInvoice(tx: DbOrTx, invoice: Stripe.Invoice, outcome: 'paid' | 'failed', practiceName: string) {
   const providerSubscriptionId = invoiceSubscriptionId(invoice);
   if (!providerSubscriptionId) return;
   const sub = await findByProviderSubscription(tx, 'stripe', providerSubscriptionId);
@@ -109,6 +110,25 @@ async function onInvoice(tx: DbOrTx, invoice: Stripe.Invoice, outcome: 'paid' | 
   await insertPayment(tx, { subscriptionId: sub.id, providerInvoiceId: invoice.id ?? null, amount, status: outcome });
   if (outcome === 'paid') {
     const periodEnd = invoicePeriodEnd(invoice) ?? sub.currentPeriodEnd;
+    // A renewal's VAT invoice (issue 33): Stripe's first invoice is the checkout's, which has its own.
+    if (invoice.billing_reason === 'subscription_cycle' && invoice.id) {
+      const session = await findCheckoutSession(tx, sub.checkoutSessionId);
+      const email = sub.email;
+      await issueInvoiceForRenewal(tx, {
+        practiceName,
+        userId: sub.userId,
+        subscriptionId: sub.id,
+        providerInvoiceId: invoice.id,
+        packageName: sub.packageName,
+        net: fromPence(invoice.total_excluding_tax ?? invoice.subtotal ?? invoice.amount_paid),
+        gross: fromPence(invoice.amount_paid),
+        vatRate: Number(session?.vatRate ?? 0),
+        email,
+        clientName: await customerLabel(tx, sub.userId, email),
+        at: fromUnix(unixAt(invoice, 'status_transitions', 'paid_at')) ?? new Date(),
+        periodEnd: invoicePeriodEnd(invoice),
+      });
+    }
     const row = await update(tx, sub, { status: sub.status === 'cancelled' ? 'cancelled' : 'active', currentPeriodEnd: periodEnd });
     await publish(
       tx,

@@ -12,6 +12,7 @@ import {
 import type { DbOrTx } from '../db/queries.js';
 import {
   hasInvoiceForCheckout,
+  hasInvoiceForProviderInvoice,
   insertInvoice,
   insertVatRegistration,
   nextDocumentNumber,
@@ -99,11 +100,73 @@ export async function issueInvoiceForCheckout(
   },
 ): Promise<void> {
   if (await hasInvoiceForCheckout(tx, o.checkoutSessionId)) return;
-  const vat = await currentVat(tx);
   const lines = vatLines(o.net, o.vatRate);
+  await issueInvoice(tx, {
+    ...o,
+    providerInvoiceId: null,
+    description: `${o.packageName} package: accountancy services, one month`,
+    lines,
+  });
+}
+
+/**
+ * The VAT invoice for a renewal Stripe charged (invoice.paid for a subscription's next period), once per
+ * Stripe invoice: the amounts are what Stripe charged (net before tax, gross paid), at the rate the
+ * checkout set on the subscription (decision 662).
+ */
+export async function issueInvoiceForRenewal(
+  tx: DbOrTx,
+  o: {
+    practiceName: string;
+    userId: string;
+    subscriptionId: string;
+    providerInvoiceId: string;
+    packageName: string;
+    net: number;
+    gross: number;
+    vatRate: number;
+    email: string;
+    clientName: string;
+    at: Date;
+    periodEnd: Date | null;
+  },
+): Promise<boolean> {
+  if (await hasInvoiceForProviderInvoice(tx, o.providerInvoiceId)) return false;
+  const until = o.periodEnd
+    ? `, to ${o.periodEnd.toLocaleDateString('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', year: 'numeric' })}`
+    : '';
+  const net = Math.round(o.net * 100) / 100;
+  const gross = Math.round(o.gross * 100) / 100;
+  const lines = { net, rate: o.vatRate, vat: Math.round((gross - net) * 100) / 100, gross };
+  await issueInvoice(tx, {
+    ...o,
+    checkoutSessionId: null,
+    description: `${o.packageName} package: accountancy services, one month${until}`,
+    lines,
+  });
+  return true;
+}
+
+/** A numbered VAT invoice with its PDF, fixed when issued (VAT Regulations 1995 reg. 14). */
+async function issueInvoice(
+  tx: DbOrTx,
+  o: {
+    practiceName: string;
+    userId: string;
+    subscriptionId: string;
+    checkoutSessionId: string | null;
+    providerInvoiceId: string | null;
+    description: string;
+    lines: { net: number; rate: number; vat: number; gross: number };
+    email: string;
+    clientName: string;
+    at: Date;
+  },
+): Promise<void> {
+  const vat = await currentVat(tx);
+  const { lines, description } = o;
   const seq = await nextDocumentNumber(tx, 'invoice');
   const number = invoiceNumber('invoice', seq);
-  const description = `${o.packageName} package: accountancy services, one month`;
   const practiceAddress = vat?.address ?? '';
   const pdf = Buffer.from(
     await renderInvoice({
@@ -129,6 +192,7 @@ export async function issueInvoiceForCheckout(
     userId: o.userId,
     subscriptionId: o.subscriptionId,
     checkoutSessionId: o.checkoutSessionId,
+    providerInvoiceId: o.providerInvoiceId,
     issuedAt: o.at,
     clientName: o.clientName,
     email: o.email,

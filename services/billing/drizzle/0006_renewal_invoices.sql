@@ -1,0 +1,2 @@
+ALTER TABLE "billing"."invoices" ADD COLUMN "provider_invoice_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "invoices_provider_invoice_kind_idx" ON "billing"."invoices" USING btree ("provider_invoice_id","kind") WHERE "billing"."invoices"."provider_invoice_id" is not null;
