@@ -44,7 +44,11 @@ const profile = (x: Partial<TaxProfileInput> = {}): TaxProfileInput => ({
   ...x,
 });
 
-async function publishClient(d: Partial<EventData<'crm.client_upserted'>> & { clientId: string; companyName: string }) {
+/** crm's client event (at `occurredAt`, else now). */
+async function publishClient(
+  d: Partial<EventData<'crm.client_upserted'>> & { clientId: string; companyName: string },
+  occurredAt?: string,
+) {
   const data: EventData<'crm.client_upserted'> = {
     userId: null,
     contactName: null,
@@ -56,9 +60,8 @@ async function publishClient(d: Partial<EventData<'crm.client_upserted'>> & { cl
     businessType: 'limited',
     ...d,
   };
-  await gw.kit.runtime.bus.publish(TOPICS.crm, [
-    { key: d.clientId, envelope: makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }) },
-  ]);
+  const envelope = makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null });
+  await gw.kit.runtime.bus.publish(TOPICS.crm, [{ key: d.clientId, envelope: occurredAt ? { ...envelope, occurredAt } : envelope }]);
 }
 
 type Caller = keyof typeof p | 'adminSession';
@@ -318,24 +321,8 @@ describe('jobs from deadlines', () => {
 
   it('profitability per month follows the fee history: an upgrade counts in its London month, a cancelled client is paid up to its month', async () => {
     const clientId = randomUUID();
-    const at = async (occurredAt: string, d: Partial<EventData<'crm.client_upserted'>>) => {
-      const data: EventData<'crm.client_upserted'> = {
-        userId: null,
-        contactName: null,
-        contactEmail: 'fees@example.co.uk',
-        companyName: 'Fee History Ltd',
-        clientId,
-        packageName: 'Starter',
-        monthlyFee: 100,
-        subscriptionStatus: 'active',
-        assignedAccountantId: null,
-        businessType: 'limited',
-        ...d,
-      };
-      await gw.kit.runtime.bus.publish(TOPICS.crm, [
-        { key: clientId, envelope: { ...makeEnvelope('crm.client_upserted', data, { kind: 'system', id: null }), occurredAt } },
-      ]);
-    };
+    const at = (occurredAt: string, d: Partial<EventData<'crm.client_upserted'>>) =>
+      publishClient({ clientId, companyName: 'Fee History Ltd', packageName: 'Starter', ...d }, occurredAt);
     await at('2026-07-01T09:00:00Z', {});
     // 23:30 UTC on 31 July is 00:30 on 1 August in London (BST): August's fee, not July's.
     await at('2026-07-31T23:30:00Z', { packageName: 'Growth', monthlyFee: 200 });

@@ -30,20 +30,14 @@ export async function nextDocumentNumber(tx: DbOrTx, kind: 'invoice' | 'credit_n
   return Number(res.rows[0]!.last);
 }
 
-export async function hasInvoiceForCheckout(tx: DbOrTx, checkoutSessionId: string): Promise<boolean> {
+/** Whether the VAT invoice of a checkout, or of a Stripe renewal invoice, has been issued. */
+export async function hasInvoiceFor(tx: DbOrTx, of: { checkoutSessionId: string } | { providerInvoiceId: string }): Promise<boolean> {
+  const which =
+    'checkoutSessionId' in of ? eq(invoices.checkoutSessionId, of.checkoutSessionId) : eq(invoices.providerInvoiceId, of.providerInvoiceId);
   const [existing] = await tx
     .select({ id: invoices.id })
     .from(invoices)
-    .where(and(eq(invoices.checkoutSessionId, checkoutSessionId), eq(invoices.kind, 'invoice')))
-    .limit(1);
-  return Boolean(existing);
-}
-
-export async function hasInvoiceForProviderInvoice(tx: DbOrTx, providerInvoiceId: string): Promise<boolean> {
-  const [existing] = await tx
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(and(eq(invoices.providerInvoiceId, providerInvoiceId), eq(invoices.kind, 'invoice')))
+    .where(and(which, eq(invoices.kind, 'invoice')))
     .limit(1);
   return Boolean(existing);
 }

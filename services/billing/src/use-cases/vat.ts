@@ -11,8 +11,7 @@ import {
 } from '@countinghouse/proto';
 import type { DbOrTx } from '../db/queries.js';
 import {
-  hasInvoiceForCheckout,
-  hasInvoiceForProviderInvoice,
+  hasInvoiceFor,
   insertInvoice,
   insertVatRegistration,
   nextDocumentNumber,
@@ -99,7 +98,7 @@ export async function issueInvoiceForCheckout(
     at: Date;
   },
 ): Promise<void> {
-  if (await hasInvoiceForCheckout(tx, o.checkoutSessionId)) return;
+  if (await hasInvoiceFor(tx, { checkoutSessionId: o.checkoutSessionId })) return;
   const lines = vatLines(o.net, o.vatRate);
   await issueInvoice(tx, {
     ...o,
@@ -131,7 +130,7 @@ export async function issueInvoiceForRenewal(
     periodEnd: Date | null;
   },
 ): Promise<boolean> {
-  if (await hasInvoiceForProviderInvoice(tx, o.providerInvoiceId)) return false;
+  if (await hasInvoiceFor(tx, { providerInvoiceId: o.providerInvoiceId })) return false;
   const until = o.periodEnd
     ? `, to ${o.periodEnd.toLocaleDateString('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', year: 'numeric' })}`
     : '';
