@@ -233,6 +233,62 @@ describe('billing: Stripe (stripe-mock)', () => {
     expect(JSON.stringify(mine.json())).toContain(last.number);
   });
 
+  it("a Stripe credit note gets our credit note against the invoice it credits, once; the checkout's invoice too", async () => {
+    const docs = async (kind: string) =>
+      (
+        await gw.kit.runtime.pool.query(
+          `select number, provider_invoice_id, checkout_session_id, net, vat_rate, vat, gross, description, to_char(issued_at at time zone 'UTC', 'YYYY-MM-DD') as issued
+           from billing.invoices where user_id = $1 and kind = $2 order by seq`,
+          [alice.id, kind],
+        )
+      ).rows;
+    const invoices = await docs('invoice');
+    const renewal = invoices.find((i) => i.provider_invoice_id === 'in_cycle_1')!;
+    const checkoutInvoice = invoices.find((i) => i.checkout_session_id === sessionId)!;
+    expect(renewal && checkoutInvoice).toBeTruthy();
+    const credit = (id: string, cnId: string, invoice: string, total: number, net: number, reason: string | null) =>
+      stripeEvent(id, 'credit_note.created', {
+        id: cnId,
+        object: 'credit_note',
+        invoice,
+        total,
+        subtotal: net,
+        total_excluding_tax: net,
+        reason,
+        created: Math.floor(Date.UTC(2031, 5, 20, 10) / 1000),
+      });
+    const refund = credit('evt_cn_1', 'cn_1', 'in_cycle_1', 6000, 5000, 'product_unsatisfactory');
+    expect((await post(refund.payload, refund.signature)).json()).toEqual({ received: true, duplicate: false });
+    expect(await docs('credit_note')).toEqual([
+      expect.objectContaining({
+        provider_invoice_id: 'cn_1',
+        net: '50.00',
+        vat_rate: '20.00',
+        vat: '10.00',
+        gross: '60.00',
+        issued: '2031-06-20',
+        description: `Credit against invoice ${renewal.number} of 15 June 2031: a refund`,
+      }),
+    ]);
+    expect((await docs('credit_note'))[0].number).toMatch(/^CN-/);
+    // The same Stripe credit note under another event id: still one.
+    const again = credit('evt_cn_1b', 'cn_1', 'in_cycle_1', 6000, 5000, 'product_unsatisfactory');
+    expect((await post(again.payload, again.signature)).json()).toEqual({ received: true, duplicate: false });
+    expect(await docs('credit_note')).toHaveLength(1);
+    // Stripe's first invoice of the subscription is the checkout's: the credit names the checkout's VAT invoice.
+    const first = credit('evt_cn_2', 'cn_2', 'in_first_1', 1200, 1000, 'order_change');
+    expect((await post(first.payload, first.signature)).statusCode).toBe(200);
+    expect((await docs('credit_note'))[1]).toMatchObject({
+      provider_invoice_id: 'cn_2',
+      gross: '12.00',
+      description: expect.stringMatching(new RegExp(`^Credit against invoice ${checkoutInvoice.number} of .+: a change of package$`)),
+    });
+    // A credit note for an invoice we never issued adds nothing.
+    const unknown = credit('evt_cn_3', 'cn_3', 'in_nobody', 1000, 1000, null);
+    expect((await post(unknown.payload, unknown.signature)).statusCode).toBe(200);
+    expect(await docs('credit_note')).toHaveLength(2);
+  });
+
   it('changing package updates the Stripe subscription with proration, then ours and the client', async () => {
     const res = await changePackage(gw, alice.token, 'Professional');
     expect(res.statusCode).toBe(200);

@@ -2,7 +2,7 @@
 // alone or in the caller's transaction (the payment's, for an invoice).
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from './queries.js';
-import { customers, invoices, vatRegistrations } from './schema.js';
+import { customers, invoices, payments, subscriptions, vatRegistrations } from './schema.js';
 
 export type VatRow = typeof vatRegistrations.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -30,16 +30,45 @@ export async function nextDocumentNumber(tx: DbOrTx, kind: 'invoice' | 'credit_n
   return Number(res.rows[0]!.last);
 }
 
-/** Whether the VAT invoice of a checkout, or of a Stripe renewal invoice, has been issued. */
-export async function hasInvoiceFor(tx: DbOrTx, of: { checkoutSessionId: string } | { providerInvoiceId: string }): Promise<boolean> {
-  const which =
-    'checkoutSessionId' in of ? eq(invoices.checkoutSessionId, of.checkoutSessionId) : eq(invoices.providerInvoiceId, of.providerInvoiceId);
+/** Whether the VAT invoice of a checkout has been issued. */
+export async function hasInvoiceForCheckout(tx: DbOrTx, checkoutSessionId: string): Promise<boolean> {
   const [existing] = await tx
     .select({ id: invoices.id })
     .from(invoices)
-    .where(and(which, eq(invoices.kind, 'invoice')))
+    .where(and(eq(invoices.checkoutSessionId, checkoutSessionId), eq(invoices.kind, 'invoice')))
     .limit(1);
   return Boolean(existing);
+}
+
+/** Whether a document of this kind was issued for this Stripe document (a renewal invoice, a credit note). */
+export async function hasDocumentForProvider(tx: DbOrTx, kind: 'invoice' | 'credit_note', providerId: string): Promise<boolean> {
+  const [existing] = await tx
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.providerInvoiceId, providerId), eq(invoices.kind, kind)))
+    .limit(1);
+  return Boolean(existing);
+}
+
+/**
+ * Our VAT invoice for a Stripe invoice: a renewal's carries its id; Stripe's first invoice of a subscription
+ * (paid, recorded in payments) is the checkout's, whose VAT invoice the checkout issued.
+ */
+export async function invoiceForStripeInvoice(tx: DbOrTx, stripeInvoiceId: string): Promise<InvoiceRow | null> {
+  const [renewal] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.providerInvoiceId, stripeInvoiceId), eq(invoices.kind, 'invoice')))
+    .limit(1);
+  if (renewal) return renewal;
+  const [first] = await tx
+    .select({ invoice: invoices })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .innerJoin(invoices, and(eq(invoices.checkoutSessionId, subscriptions.checkoutSessionId), eq(invoices.kind, 'invoice')))
+    .where(eq(payments.providerInvoiceId, stripeInvoiceId))
+    .limit(1);
+  return first?.invoice ?? null;
 }
 
 export async function insertInvoice(tx: DbOrTx, row: NewInvoiceRow): Promise<void> {

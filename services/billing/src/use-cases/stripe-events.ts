@@ -17,7 +17,7 @@ import { fromPence, fromUnix, pathOf, statusFromStripe, unixAt } from '../domain
 import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from '../providers.js';
 import { completeCheckout, DEFAULT_PRACTICE_NAME } from './checkout.js';
 import type { BillingDeps } from './deps.js';
-import { customerLabel, issueInvoiceForRenewal } from './vat.js';
+import { customerLabel, issueCreditNote, issueInvoiceForRenewal } from './vat.js';
 
 const SYSTEM: Actor = { kind: 'system', id: 'stripe' };
 
@@ -29,6 +29,7 @@ export const HANDLED_STRIPE_EVENTS = [
   'invoice.payment_failed',
   'customer.subscription.updated',
   'customer.subscription.deleted',
+  'credit_note.created',
 ] as const;
 
 function idOf(v: unknown): string | null {
@@ -90,6 +91,22 @@ export async function handleStripeEvent(d: BillingDeps & { provider: StripeProvi
       case 'customer.subscription.deleted':
         await onSubscriptionDeleted(tx, event.data.object);
         break;
+      case 'credit_note.created': {
+        // A refund or a credit against an invoice (issue 33): our credit note against our VAT invoice.
+        const cn = event.data.object;
+        const stripeInvoiceId = idOf(cn.invoice);
+        if (!stripeInvoiceId) break;
+        await issueCreditNote(tx, {
+          practiceName: d.practice?.().name ?? DEFAULT_PRACTICE_NAME,
+          providerCreditNoteId: cn.id,
+          stripeInvoiceId,
+          net: fromPence(cn.total_excluding_tax ?? cn.subtotal),
+          gross: fromPence(cn.total),
+          reason: cn.reason ?? null,
+          at: fromUnix(cn.created) ?? new Date(),
+        });
+        break;
+      }
       default:
         // Recorded as seen; nothing else to do.
         break;

@@ -11,7 +11,9 @@ import {
 } from '@countinghouse/proto';
 import type { DbOrTx } from '../db/queries.js';
 import {
-  hasInvoiceFor,
+  hasDocumentForProvider,
+  hasInvoiceForCheckout,
+  invoiceForStripeInvoice,
   insertInvoice,
   insertVatRegistration,
   nextDocumentNumber,
@@ -98,7 +100,7 @@ export async function issueInvoiceForCheckout(
     at: Date;
   },
 ): Promise<void> {
-  if (await hasInvoiceFor(tx, { checkoutSessionId: o.checkoutSessionId })) return;
+  if (await hasInvoiceForCheckout(tx, o.checkoutSessionId)) return;
   const lines = vatLines(o.net, o.vatRate);
   await issueInvoice(tx, {
     ...o,
@@ -130,7 +132,7 @@ export async function issueInvoiceForRenewal(
     periodEnd: Date | null;
   },
 ): Promise<boolean> {
-  if (await hasInvoiceFor(tx, { providerInvoiceId: o.providerInvoiceId })) return false;
+  if (await hasDocumentForProvider(tx, 'invoice', o.providerInvoiceId)) return false;
   const until = o.periodEnd
     ? `, to ${o.periodEnd.toLocaleDateString('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', year: 'numeric' })}`
     : '';
@@ -146,13 +148,66 @@ export async function issueInvoiceForRenewal(
   return true;
 }
 
-/** A numbered VAT invoice with its PDF, fixed when issued (VAT Regulations 1995 reg. 14). */
-async function issueInvoice(
+/**
+ * The credit note for a Stripe credit note (a refund, or a credit against an invoice), once per Stripe credit
+ * note: against our VAT invoice of the Stripe invoice it credits, named on it with its date (decision 663).
+ * Returns false when it was issued before or credits an invoice we did not issue.
+ */
+export async function issueCreditNote(
   tx: DbOrTx,
   o: {
     practiceName: string;
+    providerCreditNoteId: string;
+    stripeInvoiceId: string;
+    net: number;
+    gross: number;
+    reason: string | null;
+    at: Date;
+  },
+): Promise<boolean> {
+  if (await hasDocumentForProvider(tx, 'credit_note', o.providerCreditNoteId)) return false;
+  const original = await invoiceForStripeInvoice(tx, o.stripeInvoiceId);
+  if (!original) return false;
+  const net = Math.round(o.net * 100) / 100;
+  const gross = Math.round(o.gross * 100) / 100;
+  const issued = original.issuedAt.toLocaleDateString('en-GB', {
+    timeZone: 'Europe/London',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  });
+  await issueInvoice(tx, {
+    kind: 'credit_note',
+    practiceName: o.practiceName,
+    userId: original.userId,
+    subscriptionId: original.subscriptionId,
+    checkoutSessionId: null,
+    providerInvoiceId: o.providerCreditNoteId,
+    description: `Credit against invoice ${original.number} of ${issued}${o.reason ? `: ${CREDIT_REASONS[o.reason] ?? o.reason}` : ''}`,
+    lines: { net, rate: Number(original.vatRate), vat: Math.round((gross - net) * 100) / 100, gross },
+    email: original.email,
+    clientName: original.clientName,
+    at: o.at,
+  });
+  return true;
+}
+
+/** Stripe's credit note reasons, as the credit note says them. */
+const CREDIT_REASONS: Record<string, string> = {
+  duplicate: 'charged twice',
+  fraudulent: 'a fraudulent charge',
+  order_change: 'a change of package',
+  product_unsatisfactory: 'a refund',
+};
+
+/** A numbered VAT invoice or credit note with its PDF, fixed when issued (VAT Regulations 1995 reg. 14, 15). */
+async function issueInvoice(
+  tx: DbOrTx,
+  o: {
+    kind?: 'invoice' | 'credit_note';
+    practiceName: string;
     userId: string;
-    subscriptionId: string;
+    subscriptionId: string | null;
     checkoutSessionId: string | null;
     providerInvoiceId: string | null;
     description: string;
@@ -164,12 +219,13 @@ async function issueInvoice(
 ): Promise<void> {
   const vat = await currentVat(tx);
   const { lines, description } = o;
-  const seq = await nextDocumentNumber(tx, 'invoice');
-  const number = invoiceNumber('invoice', seq);
+  const kind = o.kind ?? 'invoice';
+  const seq = await nextDocumentNumber(tx, kind);
+  const number = invoiceNumber(kind, seq);
   const practiceAddress = vat?.address ?? '';
   const pdf = Buffer.from(
     await renderInvoice({
-      kind: 'invoice',
+      kind,
       number,
       issuedAt: o.at,
       practiceName: o.practiceName,
@@ -185,7 +241,7 @@ async function issueInvoice(
     }),
   );
   await insertInvoice(tx, {
-    kind: 'invoice',
+    kind,
     seq,
     number,
     userId: o.userId,
