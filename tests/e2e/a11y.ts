@@ -65,6 +65,9 @@ export async function widestElements(page: Page, limit = 5): Promise<string[]> {
 
 /** Wait until the page has settled: no spinner, no skeleton, fonts laid out. */
 export async function settle(page: Page): Promise<void> {
+  // The pointer off the content: a row left hovered by the last click is mid-transition, and axe measured
+  // its button's contrast against the half-changed background once.
+  await page.mouse.move(0, 0);
   await page.waitForLoadState('networkidle').catch(() => {});
   await page
     .waitForFunction('!document.querySelector(".ant-spin-spinning, .ant-skeleton-active, .public-spinner, [aria-busy=true]")', undefined, {

@@ -76,8 +76,23 @@ describe('Deadlines (browser)', () => {
     await accounts.waitFor();
     await page.getByRole('button', { name: 'Mark done: Annual accounts (Companies House), Acme Widgets Ltd, due 31 Dec 2026' }).click();
     const confirm = page.getByRole('dialog').filter({ hasText: 'Mark this deadline as done?' });
+    // Every toast shown from here on is recorded as it appears. Waiting for the text to be visible missed
+    // it in a CI run and here: antd's message list animates its height from 0, and the toast had shown and
+    // begun to leave (seen in its HTML) while Playwright never found it visible. An error toast's text would
+    // show in the assertion's message.
+    await page.evaluate(`(() => {
+      const seen = (window.__toasts = []);
+      new MutationObserver(() => {
+        for (const n of document.querySelectorAll('.ant-message-notice')) {
+          const t = n.textContent || '';
+          if (t && !seen.includes(t)) seen.push(t);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
     await confirm.getByRole('button', { name: 'Mark done' }).click();
-    await page.getByText('Deadline marked as done').waitFor();
+    await expect
+      .poll(() => page.evaluate('window.__toasts') as Promise<string[]>, { timeout: 30_000 })
+      .toContain('Deadline marked as done');
     await expect.poll(() => accounts.count(), { timeout: 10_000 }).toBe(0);
     // Still there for the record, done, with who did it.
     const { rows } = await server.pool.query(
