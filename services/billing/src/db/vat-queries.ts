@@ -40,14 +40,14 @@ export async function hasInvoiceForCheckout(tx: DbOrTx, checkoutSessionId: strin
   return Boolean(existing);
 }
 
-/** Whether a document of this kind was issued for this Stripe document (a renewal invoice, a credit note). */
-export async function hasDocumentForProvider(tx: DbOrTx, kind: 'invoice' | 'credit_note', providerId: string): Promise<boolean> {
-  const [existing] = await tx
-    .select({ id: invoices.id })
+/** The document of this kind issued for a Stripe document (a renewal's invoice, a credit note), if any. */
+export async function documentForProvider(tx: DbOrTx, kind: 'invoice' | 'credit_note', providerId: string): Promise<InvoiceRow | null> {
+  const [row] = await tx
+    .select()
     .from(invoices)
     .where(and(eq(invoices.providerInvoiceId, providerId), eq(invoices.kind, kind)))
     .limit(1);
-  return Boolean(existing);
+  return row ?? null;
 }
 
 /**
@@ -55,11 +55,7 @@ export async function hasDocumentForProvider(tx: DbOrTx, kind: 'invoice' | 'cred
  * (paid, recorded in payments) is the checkout's, whose VAT invoice the checkout issued.
  */
 export async function invoiceForStripeInvoice(tx: DbOrTx, stripeInvoiceId: string): Promise<InvoiceRow | null> {
-  const [renewal] = await tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.providerInvoiceId, stripeInvoiceId), eq(invoices.kind, 'invoice')))
-    .limit(1);
+  const renewal = await documentForProvider(tx, 'invoice', stripeInvoiceId);
   if (renewal) return renewal;
   const [first] = await tx
     .select({ invoice: invoices })

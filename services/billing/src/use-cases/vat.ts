@@ -11,7 +11,7 @@ import {
 } from '@countinghouse/proto';
 import type { DbOrTx } from '../db/queries.js';
 import {
-  hasDocumentForProvider,
+  documentForProvider,
   hasInvoiceForCheckout,
   invoiceForStripeInvoice,
   insertInvoice,
@@ -132,18 +132,13 @@ export async function issueInvoiceForRenewal(
     periodEnd: Date | null;
   },
 ): Promise<boolean> {
-  if (await hasDocumentForProvider(tx, 'invoice', o.providerInvoiceId)) return false;
-  const until = o.periodEnd
-    ? `, to ${o.periodEnd.toLocaleDateString('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', year: 'numeric' })}`
-    : '';
-  const net = Math.round(o.net * 100) / 100;
-  const gross = Math.round(o.gross * 100) / 100;
-  const lines = { net, rate: o.vatRate, vat: Math.round((gross - net) * 100) / 100, gross };
+  if (await documentForProvider(tx, 'invoice', o.providerInvoiceId)) return false;
+  const until = o.periodEnd ? `, to ${longDate(o.periodEnd)}` : '';
   await issueInvoice(tx, {
     ...o,
     checkoutSessionId: null,
     description: `${o.packageName} package: accountancy services, one month${until}`,
-    lines,
+    lines: chargedLines(o.net, o.gross, o.vatRate),
   });
   return true;
 }
@@ -165,17 +160,9 @@ export async function issueCreditNote(
     at: Date;
   },
 ): Promise<boolean> {
-  if (await hasDocumentForProvider(tx, 'credit_note', o.providerCreditNoteId)) return false;
+  if (await documentForProvider(tx, 'credit_note', o.providerCreditNoteId)) return false;
   const original = await invoiceForStripeInvoice(tx, o.stripeInvoiceId);
   if (!original) return false;
-  const net = Math.round(o.net * 100) / 100;
-  const gross = Math.round(o.gross * 100) / 100;
-  const issued = original.issuedAt.toLocaleDateString('en-GB', {
-    timeZone: 'Europe/London',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
   await issueInvoice(tx, {
     kind: 'credit_note',
     practiceName: o.practiceName,
@@ -183,14 +170,24 @@ export async function issueCreditNote(
     subscriptionId: original.subscriptionId,
     checkoutSessionId: null,
     providerInvoiceId: o.providerCreditNoteId,
-    description: `Credit against invoice ${original.number} of ${issued}${o.reason ? `: ${CREDIT_REASONS[o.reason] ?? o.reason}` : ''}`,
-    lines: { net, rate: Number(original.vatRate), vat: Math.round((gross - net) * 100) / 100, gross },
+    description: `Credit against invoice ${original.number} of ${longDate(original.issuedAt)}${o.reason ? `: ${CREDIT_REASONS[o.reason] ?? o.reason}` : ''}`,
+    lines: chargedLines(o.net, o.gross, Number(original.vatRate)),
     email: original.email,
     clientName: original.clientName,
     at: o.at,
   });
   return true;
 }
+
+/** What Stripe charged or credited, to the penny: net before tax, gross, VAT the difference. */
+function chargedLines(net: number, gross: number, rate: number) {
+  const n = Math.round(net * 100) / 100;
+  const g = Math.round(gross * 100) / 100;
+  return { net: n, rate, vat: Math.round((g - n) * 100) / 100, gross: g };
+}
+
+/** e.g. "15 July 2031", the London day. */
+const longDate = (d: Date) => d.toLocaleDateString('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', year: 'numeric' });
 
 /** Stripe's credit note reasons, as the credit note says them. */
 const CREDIT_REASONS: Record<string, string> = {
