@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -30,9 +31,59 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** A request the product sent to Stripe: its form body decoded (Stripe's API takes form-encoded bodies). */
+export interface StripeRequest {
+  method: string;
+  path: string;
+  /** `line_items[0][tax_rates][0]` → value, as the SDK encoded it. */
+  form: Record<string, string>;
+}
+
 export interface StripeMock {
+  /** The recording front (what the product is given); it forwards every request to stripe-mock. */
   url: string;
+  /** Every request the product sent, in order (stripe-mock validates them; this says what they were). */
+  requests: StripeRequest[];
   stop(): Promise<void>;
+}
+
+/**
+ * A front that records each request and passes it to stripe-mock unchanged: stripe-mock checks a request
+ * against Stripe's OpenAPI description but keeps nothing, so what was sent (a tax rate on a line) can only
+ * be read here.
+ */
+async function recordingFront(target: string, requests: StripeRequest[]) {
+  const to = new URL(target);
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', target);
+      const form = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : body.toString('utf8')));
+      requests.push({ method: req.method ?? 'GET', path: url.pathname, form });
+      const up = httpRequest(
+        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        },
+      );
+      up.on('error', (err) => {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(String(err));
+      });
+      up.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /**
@@ -68,9 +119,13 @@ export async function startStripeMock(): Promise<StripeMock> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const requests: StripeRequest[] = [];
+  const front = await recordingFront(url, requests);
   return {
-    url,
+    url: front.url,
+    requests,
     async stop() {
+      await front.close();
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -340,11 +340,47 @@ describe('billing: Stripe (stripe-mock)', () => {
     });
     expect(put.statusCode).toBe(200);
     const carol = await makePerson(gw, 'carol.stripe@example.co.uk');
+    const sent = mock.requests.length;
     const res = await checkout(gw, carol.token, 'Growth');
     expect(res.statusCode, res.body).toBe(200);
     const { rows } = await gw.kit.runtime.pool.query('select vat_rate::float as r from billing.checkout_sessions where id = $1', [
       res.json().session_id,
     ]);
     expect(rows[0].r).toBe(20);
+
+    // What Stripe was asked (stripe-mock checked each request against Stripe's API description): a GB VAT
+    // rate of 20 %, exclusive (added to the £100.00 price, so the client pays £120.00), then the session
+    // with that rate on its one line.
+    const asked = mock.requests.slice(sent);
+    const rates = asked.filter((r) => r.method === 'POST' && r.path === '/v1/tax_rates');
+    expect(rates).toHaveLength(1);
+    expect(rates[0]!.form).toMatchObject({ display_name: 'VAT', percentage: '20', inclusive: 'false', country: 'GB', jurisdiction: 'GB' });
+    const sessions = asked.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(sessions).toHaveLength(1);
+    const line = sessions[0]!.form;
+    expect(line['line_items[0][price_data][unit_amount]']).toBe('10000');
+    expect(line['line_items[0][price_data][currency]']).toBe('gbp');
+    expect(line['line_items[0][tax_rates][0]']).toMatch(/^txr_/);
+    expect(line['line_items[0][tax_rates][1]']).toBeUndefined();
+
+    // The rate is made once per process: a second checkout reuses it.
+    const dave = await makePerson(gw, 'dave.stripe@example.co.uk');
+    const before = mock.requests.length;
+    expect((await checkout(gw, dave.token, 'Scale')).statusCode).toBe(200);
+    const again = mock.requests.slice(before);
+    expect(again.filter((r) => r.path === '/v1/tax_rates')).toHaveLength(0);
+    expect(again.find((r) => r.path === '/v1/checkout/sessions')?.form['line_items[0][tax_rates][0]']).toBe(line['line_items[0][tax_rates][0]']);
+  });
+
+  it('a practice not registered for VAT: no tax rate on the Stripe line', async () => {
+    const admin = await adminToken(gw.app);
+    const put = await gw.app.inject({ method: 'PUT', url: '/api/billing/vat', headers: bearer(admin), payload: { vat_number: '', rate: 20, address: '' } });
+    expect(put.statusCode, put.body).toBe(200);
+    const erin = await makePerson(gw, 'erin.stripe@example.co.uk');
+    const before = mock.requests.length;
+    expect((await checkout(gw, erin.token, 'Growth')).statusCode).toBe(200);
+    const session = mock.requests.slice(before).find((r) => r.path === '/v1/checkout/sessions');
+    expect(session?.form['line_items[0][price_data][unit_amount]']).toBe('10000');
+    expect(Object.keys(session?.form ?? {}).filter((k) => k.includes('tax_rates'))).toEqual([]);
   });
 });
