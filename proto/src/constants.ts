@@ -62,7 +62,11 @@ export type LeadStage = (typeof LEAD_STAGES)[number];
 export const INTEGRATION_TYPES = ['xero', 'quickbooks'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-export const BUSINESS_TYPES = ['sole_trader', 'partnership', 'limited'] as const;
+// (llp: a limited liability partnership, Limited Liability Partnerships Act 2000; registered at Companies House
+// like a company, taxed like a partnership: decision 664)
+export const BUSINESS_TYPES = ['sole_trader', 'partnership', 'limited', 'llp'] as const;
+/** The business types registered at Companies House: their sign-up needs the registered name (issue 33). */
+export const INCORPORATED_BUSINESS_TYPES: readonly BusinessType[] = ['limited', 'llp'];
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
 
 export const PACKAGES = [

@@ -34,6 +34,8 @@ export const PUBLIC_API_ROUTES: ReadonlyArray<PublicApiRoute> = [
   { method: 'GET', path: '/api/settings/public' },
   // Calendar apps fetch a member of staff's feed; the long random token in the address is the key (deadlines checks it).
   { method: 'GET', prefix: '/api/deadlines/feed/' },
+  // The sign-up form looks a company number up before the visitor has an account (rate limited below).
+  { method: 'POST', path: '/api/deadlines/companies-house/lookup' },
   // Stripe calls it; billing verifies the signature.
   { method: 'POST', path: '/api/billing/webhooks/stripe' },
 ];
@@ -50,6 +52,8 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
   '/api/identity/auth/reset-password',
   '/api/identity/auth/password',
   '/api/identity/admin/password',
+  // Not a sign-in, but public and each request spends the practice's Companies House allowance.
+  '/api/deadlines/companies-house/lookup',
 ];
 
 /** The services behind the gateway, each mounted at /api/<name>. */

@@ -49,8 +49,10 @@ describe('businessTypeProblem', () => {
     ['sole_trader', null],
     ['partnership', null],
     ['limited', null],
+    ['llp', null],
     ['Sole trader', M.businessTypeInvalid],
-    ['llp', M.businessTypeInvalid],
+    ['LLP', M.businessTypeInvalid],
+    ['plc', M.businessTypeInvalid],
     [null, M.businessTypeInvalid],
     [3, M.businessTypeInvalid],
   ])('%j -> %j', (value, problem) => {

@@ -101,4 +101,47 @@ describe('Deadlines (browser)', () => {
     );
     expect(rows[0].done_by_name).toBeTruthy();
   });
+
+  // Issue 33: a new client's sign-up looks its company number up at Companies House (the public route,
+  // no account yet), at phone width: the registered name and the business type are filled in from the register.
+  it('sign-up: an LLP finds itself at Companies House by its number, and the account is created under the registered name', async () => {
+    ch.companies.set('OC412345', acmeCompany({ company_name: 'LEDGER PARTNERS LLP', company_number: 'OC412345', type: 'llp', date_of_creation: '2019-03-01' }));
+    const visitor = await newContext(browser, server.baseUrl, { viewport: { width: 390, height: 844 } });
+    try {
+      const p = await visitor.newPage();
+      await p.goto('/signup');
+      await p.getByRole('heading', { name: 'Create your account' }).waitFor();
+      await p.locator('label').filter({ hasText: /^LLP$/ }).click();
+      await p.getByLabel('Company number').fill('oc412345');
+      await p.getByRole('button', { name: 'Look up' }).click();
+      const found = p.getByRole('status').filter({ hasText: 'LEDGER PARTNERS LLP (OC412345)' });
+      await found.waitFor();
+      expect(await found.textContent()).toContain('Companies House: active, incorporated 01 Mar 2019. Limited liability partnership (LLP).');
+      expect(await p.getByLabel('Company name', { exact: true }).inputValue()).toBe('LEDGER PARTNERS LLP');
+      expect(await p.getByLabel('Company number').inputValue()).toBe('OC412345');
+      expect(await p.getByRole('radio', { name: 'LLP' }).isChecked()).toBe(true);
+      // No page wider than the phone.
+      expect(await p.evaluate('document.scrollingElement.scrollWidth')).toBeLessThanOrEqual(390);
+      // A number the register does not have is said beside the field.
+      await p.getByLabel('Company number').fill('12345678');
+      await p.getByRole('button', { name: 'Look up' }).click();
+      await p.getByText('Companies House has no company with this number').waitFor();
+      await p.getByLabel('Company number').fill('OC412345');
+      await p.getByLabel('Email').fill('partners@ledger-partners.co.uk');
+      await p.getByLabel('Password', { exact: true }).fill('ledger-partners-pass-1');
+      await p.getByLabel('Confirm password').fill('ledger-partners-pass-1');
+      await p.getByRole('button', { name: 'Create account' }).click();
+      await p.getByRole('heading', { name: 'Log in' }).waitFor();
+      // What the sign-up said reaches the client record to be (billing's read model of new sign-ups).
+      await waitUntil(async () => {
+        const { rows } = await server.pool.query(
+          `select company_name, business_type, company_number from billing.customers where email = $1`,
+          ['partners@ledger-partners.co.uk'],
+        );
+        return rows[0]?.business_type === 'llp' && rows[0]?.company_number === 'OC412345' && rows[0]?.company_name === 'LEDGER PARTNERS LLP';
+      });
+    } finally {
+      await visitor.close();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { BUSINESS_TYPES, type BusinessType } from '../constants.js';
 import { PageNumber } from '../text.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
@@ -17,6 +18,8 @@ export const DEADLINES_ROUTES = {
   mine: '/api/deadlines/mine',
   /** GET: Companies House name search (staff). */
   companySearch: '/api/deadlines/companies-house/search',
+  /** POST, no token (sign-up), rate limited per address: one company by its number (issue 33). */
+  companyLookup: '/api/deadlines/companies-house/lookup',
   /** GET: the caller's calendar feed address; POST .../reset: a new secret address. */
   calendar: '/api/deadlines/calendar',
   calendarReset: '/api/deadlines/calendar/reset',
@@ -291,6 +294,46 @@ export const CompanySearchResultSchema = Type.Object({
 });
 export type CompanySearchResult = Static<typeof CompanySearchResultSchema>;
 
+/** POST companyLookup: the number a new client typed (checked with validateCompanyNumber). */
+export const CompanyLookupBodySchema = Type.Object(
+  { company_number: Type.String({ minLength: 1, maxLength: 20 }) },
+  { additionalProperties: false },
+);
+/** What the public register says about it: only what the sign-up form shows or fills in. */
+export const CompanyLookupSchema = Type.Object({
+  company_number: Type.String(),
+  company_name: Type.String(),
+  company_status: Type.String(),
+  /** Companies House's company type (ltd, llp, plc, ...). */
+  company_type: Type.String(),
+  /** Our business type for it, when it is one we serve as such (ltd → limited, llp → llp). */
+  business_type: Nullable(Type.Union(BUSINESS_TYPES.map((b) => Type.Literal(b)))),
+  incorporated_on: Nullable(Type.String()),
+});
+export type CompanyLookup = Static<typeof CompanyLookupSchema>;
+
+/**
+ * Companies House company types (its API's company_type values) and the business type a sign-up takes for
+ * them: companies limited by shares or guarantee and unlimited companies are limited companies here;
+ * an LLP is an LLP; English and Scottish partnerships registered there are partnerships; the rest
+ * (charitable incorporated organisations, overseas companies, ...) the client chooses by hand.
+ */
+const CH_COMPANY_TYPES: Record<string, BusinessType> = {
+  ltd: 'limited',
+  plc: 'limited',
+  'private-unlimited': 'limited',
+  'private-unlimited-nsc': 'limited',
+  'private-limited-guarant-nsc': 'limited',
+  'private-limited-guarant-nsc-limited-exemption': 'limited',
+  'private-limited-shares-section-30-exemption': 'limited',
+  llp: 'llp',
+  'limited-partnership': 'partnership',
+  'scottish-partnership': 'partnership',
+};
+export function businessTypeForCompanyType(companyType: string): BusinessType | null {
+  return CH_COMPANY_TYPES[companyType] ?? null;
+}
+
 export const CalendarFeedSchema = Type.Object({
   /** The secret address (shown once after a reset; otherwise null when none exists yet or only the hash is kept). */
   url: Nullable(Type.String()),
@@ -322,6 +365,8 @@ export const DEADLINES_MESSAGES = {
   deadlineNotFound: 'Deadline not found',
   companyNumberInvalid: 'Enter a Companies House number: 8 characters, like 09876543 or SC123456',
   companyNotFound: 'Companies House has no company with this number',
+  /** The sign-up's lookup, to a visitor (no staff wording). */
+  lookupNotAvailable: 'We cannot look companies up at the moment: type the company name as registered',
   companiesHouseNotConfigured: 'The Companies House link is not configured: enter the company details by hand',
   companiesHouseUnavailable: 'Companies House did not answer; try again in a few minutes',
   ardIncomplete: 'Enter both the day and the month of the accounting reference date',

@@ -33,7 +33,7 @@ export type SignupBody = Static<typeof SignupBodySchema>;
 
 /** Sign-up texts of issue 33 (ours: the spec gives none for these fields). */
 export const SIGNUP_MESSAGES = {
-  companyNameRequired: 'Please enter your company name: a limited company signs up under its registered name.',
+  companyNameRequired: 'Please enter your company name: a limited company or LLP signs up under its registered name.',
   businessTypeRequired: 'Please choose your type of business.',
   choosing: (pkg: string) => `You are signing up for the ${pkg} package.`,
 } as const;

@@ -15,6 +15,7 @@ export const BUSINESS_TYPE_LABELS: Record<BusinessType, string> = {
   sole_trader: 'Sole trader',
   partnership: 'Partnership',
   limited: 'Limited company',
+  llp: 'Limited liability partnership (LLP)',
 };
 
 /** What the business profile form and PATCH /clients/mine say about a field that cannot be saved. */
@@ -27,7 +28,7 @@ export const CLIENT_PROFILE_MESSAGES = {
   contactNamePlaceholder: 'Enter a real contact name, not the placeholder we started with.',
   phoneRequired: 'Enter a phone number so your accountant can call you.',
   phoneInvalid: CONTACT_MESSAGES.phoneInvalid,
-  businessTypeInvalid: 'Choose sole trader, partnership or limited company.',
+  businessTypeInvalid: 'Choose sole trader, partnership, limited company or limited liability partnership.',
   employeesInvalid: `Enter the number of employees as a whole number from 0 to ${formatCount(EMPLOYEES_MAX)}.`,
   noRecord: 'You do not have a client record yet: choose a package first.',
   saved: 'Your business profile is saved.',

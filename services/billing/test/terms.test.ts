@@ -144,4 +144,24 @@ describe('billing: terms before payment', () => {
     const { rows: c } = await gw.kit.runtime.pool.query('select company_number from billing.customers where user_id = $1', [userId]);
     expect(c[0].company_number).toBe('01234567');
   });
+
+  it('an LLP (decision 664): must name itself too, and becomes a client record of type LLP with its OC number', async () => {
+    const signup = (payload: Record<string, unknown>) => gw.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload });
+    const base = { email: 'partners@ledgerllp.co.uk', password: 'a-long-pass-phrase-664' };
+    const noName = await signup({ ...base, business_type: 'llp', company_name: '  ' });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().error.details[0].path).toBe('/company_name');
+    expect((await signup({ ...base, business_type: 'llp', company_name: 'Ledger Partners LLP', company_number: 'oc412345' })).statusCode).toBe(201);
+    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: base });
+    const token = li.json().access_token as string;
+    const userId = li.json().user.user_id as string;
+    await waitForCustomer(gw, userId);
+    const sessionId = (await checkout(gw, token, 'Growth')).json().session_id as string;
+    await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(token) });
+    expect((await verify(gw, token, sessionId)).statusCode).toBe(200);
+    const client = await waitForClient(gw, userId, (c) => c.package_name === 'Growth', 'the LLP client record');
+    expect(client).toMatchObject({ company_name: 'Ledger Partners LLP', business_type: 'llp' });
+    const { rows } = await gw.kit.runtime.pool.query('select company_number from billing.customers where user_id = $1', [userId]);
+    expect(rows[0].company_number).toBe('OC412345');
+  });
 });

@@ -2,6 +2,7 @@ import { ensureInitialAdmin } from '@countinghouse/identity';
 import { makeEnvelope } from '@countinghouse/kit';
 import { createTestKit, waitFor } from '@countinghouse/kit/testing';
 import {
+  DEADLINES_MESSAGES,
   TOPICS,
   type ClientDeadlines,
   type ClientTaxRecord,
@@ -214,6 +215,45 @@ describe('Companies House link', () => {
       },
     ]);
     expect((await inject(owner.token, 'GET', '/api/deadlines/companies-house/search?q=acme')).statusCode).toBe(403);
+  });
+
+  it('the sign-up lookup: one company by its number, without an account: the name, status and our business type from the register', async () => {
+    ch.companies.set('OC412345', acmeCompany({ company_name: 'LEDGER PARTNERS LLP', company_number: 'OC412345', type: 'llp' }));
+    const lookup = (company_number: string) =>
+      gw.app.inject({ method: 'POST', url: '/api/deadlines/companies-house/lookup', payload: { company_number } });
+    const before = ch.requests.length;
+    const ltd = await lookup('9876543');
+    expect(ltd.statusCode, ltd.body).toBe(200);
+    expect(ltd.headers['cache-control']).toBe('no-store');
+    expect(ltd.json()).toEqual({
+      company_number: '09876543',
+      company_name: 'ACME WIDGETS LIMITED',
+      company_status: 'active',
+      company_type: 'ltd',
+      business_type: 'limited',
+      incorporated_on: '2015-11-02',
+    });
+    const llp = await lookup(' oc412345 ');
+    expect(llp.json()).toMatchObject({ company_number: 'OC412345', company_name: 'LEDGER PARTNERS LLP', business_type: 'llp' });
+    // The practice's key went to Companies House for each, and only the profile was read.
+    expect(ch.requests.slice(before).map((r) => [r.path, r.authorised])).toEqual([
+      ['/company/09876543', true],
+      ['/company/OC412345', true],
+    ]);
+
+    const unknown = await lookup('12345678');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe(DEADLINES_MESSAGES.companyNotFound);
+    const bad = await lookup('ABC');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details[0].path).toBe('/company_number');
+    expect(ch.requests.length).toBe(before + 3);
+    // Companies House refusing the key or not answering is said plainly, with no staff wording.
+    ch.throttleNext(10, 120);
+    const busy = await lookup('09876543');
+    expect(busy.statusCode).toBe(503);
+    expect(busy.json().error.message).toBe(DEADLINES_MESSAGES.lookupNotAvailable);
+    ch.throttleNext(0, 0);
   });
 });
 

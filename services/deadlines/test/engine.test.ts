@@ -9,6 +9,7 @@ import {
   ctAccountingPeriods,
   ctPaymentDue,
   firstPeriodEnd,
+  isLlp,
   mtdInScope,
   vatAnnualDue,
   vatDue,
@@ -231,6 +232,59 @@ describe('Self Assessment, PAYE and MTD for Income Tax', () => {
       to: '2028-02-29',
     });
     expect(leap.filter((d) => d.kind === 'paye_fps').map((d) => d.dueOn)).toEqual(['2028-02-29']);
+  });
+});
+
+// An LLP (decision 664): accounts and confirmation statements as a private company (Companies Act 2006 as
+// applied to LLPs by SI 2008/1911 and SI 2009/1804: accounts 9 months after the period end), but no
+// Corporation Tax (ITTOIA 2005 s.863, CTA 2009 s.1273): its members pay Income Tax on their shares.
+describe('a limited liability partnership', () => {
+  const facts: CompanyFacts = {
+    status: 'active',
+    type: 'llp',
+    incorporatedOn: '2016-01-10',
+    ard: { day: 31, month: 3 },
+    nextAccountsPeriodEnd: '2026-03-31',
+    nextAccountsDueOn: '2026-12-31',
+    lastAccountsMadeUpTo: '2025-03-31',
+    confirmationNextDue: '2026-08-14',
+    confirmationNextMadeUpTo: '2026-07-31',
+  };
+  const kinds = (ds: Array<{ kind: string; dueOn: string }>) => ds.map((d) => `${d.kind} ${d.dueOn}`);
+
+  it.each([
+    // [case, business type, Companies House facts, expected deadlines 1 Jul 2026 – 30 Apr 2027]
+    ['LLP by business type, details by hand', 'llp', null, ['accounts 2026-12-31', 'confirmation_statement 2027-01-24']],
+    ['LLP by Companies House type, no business type', null, facts, ['confirmation_statement 2026-08-14', 'accounts 2026-12-31']],
+    ['LLP by both', 'llp', facts, ['confirmation_statement 2026-08-14', 'accounts 2026-12-31']],
+  ] as const)('%s: accounts and confirmation statement, no Corporation Tax', (_case, businessType, company, expected) => {
+    const ds = computeDeadlines({
+      profile: profile({
+        company_number: 'OC123456',
+        incorporation_date: '2016-01-10',
+        ard_day: 31,
+        ard_month: 3,
+        last_accounts_made_up_to: '2025-03-31',
+      }),
+      businessType,
+      company,
+      from: '2026-07-01',
+      to: '2027-04-30',
+    });
+    expect(kinds(ds)).toEqual(expected);
+    expect(ds.some((d) => d.kind === 'ct600' || d.kind === 'ct_payment')).toBe(false);
+  });
+
+  it('the same details as a limited company do have Corporation Tax (payment 9 months and 1 day, return 12 months)', () => {
+    const ds = computeDeadlines({
+      profile: profile({ company_number: '09876543', incorporation_date: '2016-01-10', ard_day: 31, ard_month: 3, last_accounts_made_up_to: '2025-03-31' }),
+      businessType: 'limited',
+      company: null,
+      from: '2026-07-01',
+      to: '2027-04-30',
+    });
+    expect(kinds(ds)).toEqual(['accounts 2026-12-31', 'ct_payment 2027-01-01', 'confirmation_statement 2027-01-24', 'ct600 2027-03-31']);
+    expect(isLlp({ businessType: 'limited', company: { ...facts, type: 'ltd' } })).toBe(false);
   });
 });
 

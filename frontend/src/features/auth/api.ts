@@ -1,5 +1,7 @@
 import {
+  DEADLINES_ROUTES,
   IDENTITY_ROUTES,
+  type CompanyLookup,
   type ChangePasswordBody,
   type ForgotPasswordBody,
   type LoginBody,
@@ -17,6 +19,11 @@ export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     personSignup: build.mutation<MessageReply, SignupBody>({
       query: (body) => ({ url: apiPath(IDENTITY_ROUTES.signup), method: 'POST', body }),
+      extraOptions: { auth: 'none' },
+    }),
+    // The sign-up form's Companies House lookup (public, rate limited per address; issue 33).
+    companyLookup: build.mutation<CompanyLookup, { company_number: string }>({
+      query: (body) => ({ url: apiPath(DEADLINES_ROUTES.companyLookup), method: 'POST', body }),
       extraOptions: { auth: 'none' },
     }),
     personLogin: build.mutation<LoginReply, LoginBody>({
@@ -67,6 +74,7 @@ export const authApi = api.injectEndpoints({
 
 export const {
   usePersonSignupMutation,
+  useCompanyLookupMutation,
   usePersonLoginMutation,
   useMeQuery,
   useSessionProbeQuery,

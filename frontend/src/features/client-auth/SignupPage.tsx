@@ -1,24 +1,28 @@
 import { NAME_MAX } from '@countinghouse/proto';
 import { FORM_RULES } from '../../shared/form-rules';
 import { useState } from 'react';
-import { Alert, Button, Form, Input, Radio } from 'antd';
+import { Alert, Button, Form, Input, Radio, Space } from 'antd';
 import { MailOutlined } from '@ant-design/icons';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   BUSINESS_TYPE_LABELS,
   BUSINESS_TYPES,
+  DEADLINES_MESSAGES,
   findPackage,
+  formatDate,
   formatGBP,
+  INCORPORATED_BUSINESS_TYPES,
   MESSAGES,
   phoneProblem,
   SIGNUP_MESSAGES,
   validateCompanyNumber,
   type BusinessType,
+  type CompanyLookup,
   type SignupBody,
 } from '@countinghouse/proto';
 import { errorBody, httpStatus } from '../../app/api';
 import { AuthCard } from '../auth/AuthCard';
-import { usePersonSignupMutation } from '../auth/api';
+import { useCompanyLookupMutation, usePersonSignupMutation } from '../auth/api';
 import { safeRedirect } from '../auth/session';
 import { PasswordPairFields } from '../../shared/PasswordPairFields';
 import { serverText, useToast, type ToastText } from '../../shared/toast';
@@ -42,6 +46,104 @@ function signupFailureText(error: unknown): ToastText {
   const message = errorBody(error)?.message;
   if ((status === 400 || status === 409 || status === 429) && message) return serverText(message);
   return MESSAGES.failedToCreateAccount;
+}
+
+// (the four choices are buttons in one row: "LLP" as people say it; the full name is in the lookup's answer)
+const RADIO_LABELS: Record<BusinessType, string> = { ...BUSINESS_TYPE_LABELS, llp: 'LLP' };
+
+const incorporated = (t: BusinessType | undefined) => !!t && INCORPORATED_BUSINESS_TYPES.includes(t);
+
+/**
+ * The company number of a limited company or LLP, with a lookup at Companies House (issue 33): what the
+ * register says is shown, and fills in the registered name and the business type. Optional: when the
+ * practice has no Companies House link, or the register does not answer, the visitor types the name.
+ */
+function CompanyNumberField() {
+  const form = Form.useFormInstance<Values>();
+  const [lookup, { isLoading }] = useCompanyLookupMutation();
+  const [found, setFound] = useState<CompanyLookup | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  async function find() {
+    setFound(null);
+    setNote(null);
+    const raw = form.getFieldValue('company_number') as string | undefined;
+    const n = validateCompanyNumber(raw ?? '');
+    if (!n.ok) {
+      form.setFields([{ name: 'company_number', errors: [n.message] }]);
+      return;
+    }
+    try {
+      const c = await lookup({ company_number: n.value }).unwrap();
+      setFound(c);
+      form.setFieldsValue({
+        company_number: c.company_number,
+        company_name: c.company_name,
+        ...(c.business_type && incorporated(c.business_type) ? { business_type: c.business_type } : {}),
+      });
+      form.setFields([{ name: 'company_number', errors: [] }]);
+    } catch (error) {
+      const message = errorBody(error)?.message;
+      if (httpStatus(error) === 404) form.setFields([{ name: 'company_number', errors: [message ?? DEADLINES_MESSAGES.companyNotFound] }]);
+      else if (httpStatus(error) === 400 && message) form.setFields([{ name: 'company_number', errors: [message] }]);
+      else setNote(httpStatus(error) === 429 && message ? message : DEADLINES_MESSAGES.lookupNotAvailable);
+    }
+  }
+
+  return (
+    <>
+      <Form.Item
+        label="Company number"
+        extra="From Companies House, e.g. 01234567 or SC123456: we look it up and fill in the registered name."
+        required={false}
+      >
+        <Space.Compact className="auth-page__company-number">
+          <Form.Item
+            name="company_number"
+            noStyle
+            rules={[
+              {
+                validator: (_r, v?: string) => {
+                  if (!v?.trim()) return Promise.resolve();
+                  const n = validateCompanyNumber(v);
+                  return n.ok ? Promise.resolve() : Promise.reject(new Error(n.message));
+                },
+              },
+            ]}
+          >
+            <Input
+              maxLength={20}
+              autoComplete="off"
+              aria-label="Company number"
+              onChange={() => setFound(null)}
+              onPressEnter={(e) => {
+                e.preventDefault();
+                void find();
+              }}
+            />
+          </Form.Item>
+          <Button onClick={() => void find()} loading={isLoading}>
+            Look up
+          </Button>
+        </Space.Compact>
+      </Form.Item>
+      {found && (
+        <Alert
+          className="auth-page__alert"
+          type={found.company_status === 'active' ? 'success' : 'warning'}
+          showIcon
+          role="status"
+          title={`${found.company_name} (${found.company_number})`}
+          description={
+            `Companies House: ${found.company_status}` +
+            (found.incorporated_on ? `, incorporated ${formatDate(found.incorporated_on)}` : '') +
+            (found.business_type ? `. ${BUSINESS_TYPE_LABELS[found.business_type]}.` : '.')
+          }
+        />
+      )}
+      {note && <Alert className="auth-page__alert" type="info" showIcon role="status" title={note} />}
+    </>
+  );
 }
 
 /** Client sign-up at /signup. */
@@ -102,7 +204,7 @@ export function SignupPage() {
         )}
         <Form.Item label="Type of business" name="business_type">
           <Radio.Group
-            options={BUSINESS_TYPES.map((t) => ({ value: t, label: BUSINESS_TYPE_LABELS[t] }))}
+            options={BUSINESS_TYPES.map((t) => ({ value: t, label: RADIO_LABELS[t] }))}
             optionType="button"
             className="auth-page__business-types"
           />
@@ -113,7 +215,7 @@ export function SignupPage() {
           dependencies={['business_type']}
           rules={[
             ({ getFieldValue }) => ({
-              required: getFieldValue('business_type') === 'limited',
+              required: incorporated(getFieldValue('business_type') as BusinessType | undefined),
               whitespace: true,
               message: SIGNUP_MESSAGES.companyNameRequired,
             }),
@@ -122,26 +224,7 @@ export function SignupPage() {
           <Input autoComplete="organization" maxLength={NAME_MAX} />
         </Form.Item>
         <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.business_type !== b.business_type}>
-          {({ getFieldValue }) =>
-            getFieldValue('business_type') === 'limited' && (
-              <Form.Item
-                label="Company number"
-                name="company_number"
-                extra="From Companies House, e.g. 01234567 or SC123456."
-                rules={[
-                  {
-                    validator: (_r, v?: string) => {
-                      if (!v?.trim()) return Promise.resolve();
-                      const n = validateCompanyNumber(v);
-                      return n.ok ? Promise.resolve() : Promise.reject(new Error(n.message));
-                    },
-                  },
-                ]}
-              >
-                <Input maxLength={20} autoComplete="off" />
-              </Form.Item>
-            )
-          }
+          {({ getFieldValue }) => incorporated(getFieldValue('business_type') as BusinessType | undefined) && <CompanyNumberField />}
         </Form.Item>
         <Form.Item label="First name" name="first_name">
           <Input autoComplete="given-name" maxLength={100} />

@@ -135,6 +135,7 @@ describe('Sign-up that knows the business (issue 33)', () => {
       'Sole trader',
       'Partnership',
       'Limited company',
+      'LLP',
     ]);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/Company name/), 'Carol Widgets Ltd');

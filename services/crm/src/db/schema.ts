@@ -53,7 +53,7 @@ export const clients = crm.table(
     uniqueIndex('clients_user_id_key').on(t.userId),
     uniqueIndex('clients_source_lead_id_key').on(t.sourceLeadId),
     check('clients_status_check', sql`${t.subscriptionStatus} in ('active', 'pending', 'cancelled', 'overdue')`),
-    check('clients_business_type_check', sql`${t.businessType} in ('sole_trader', 'partnership', 'limited')`),
+    check('clients_business_type_check', sql`${t.businessType} in ('sole_trader', 'partnership', 'limited', 'llp')`),
     check('clients_employees_check', sql`${t.employeesCount} >= 0`),
     check('clients_fee_check', sql`${t.monthlyFee} >= 0`),
     index('clients_company_name_trgm').using('gin', t.companyName.op('gin_trgm_ops')),
@@ -103,7 +103,7 @@ export const leads = crm.table(
       .on(sql`lower(${t.email})`)
       .where(sql`${t.email} is not null`),
     check('leads_stage_check', sql`${t.stage} in ('new_enquiry', 'qualified', 'proposal_sent', 'negotiation', 'won', 'lost')`),
-    check('leads_business_type_check', sql`${t.businessType} is null or ${t.businessType} in ('sole_trader', 'partnership', 'limited')`),
+    check('leads_business_type_check', sql`${t.businessType} is null or ${t.businessType} in ('sole_trader', 'partnership', 'limited', 'llp')`),
     index('leads_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     index('leads_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
     index('leads_company_name_trgm').using('gin', t.companyName.op('gin_trgm_ops')),

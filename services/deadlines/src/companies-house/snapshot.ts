@@ -26,6 +26,7 @@ export function snapshotOf(p: CompanyProfile, officers: CompanyOfficer[], pscs: 
 export function companyFactsOf(s: CompanySnapshot): CompanyFacts {
   return {
     status: s.company_status,
+    type: s.company_type,
     incorporatedOn: s.date_of_creation,
     ard: s.accounting_reference_date,
     nextAccountsPeriodEnd: s.next_accounts_period_end_on,

@@ -20,6 +20,8 @@ import { mtdYears, type MtdObligationFact, type MtdYear } from './mtd-obligation
 /** What the engine needs from Companies House (the cached company profile). */
 export interface CompanyFacts {
   status: string;
+  /** Companies House's company type (ltd, llp, plc, ...). */
+  type?: string;
   incorporatedOn: IsoDate | null;
   ard: { day: number; month: number } | null;
   nextAccountsPeriodEnd: IsoDate | null;
@@ -31,6 +33,8 @@ export interface CompanyFacts {
 
 export interface EngineInput {
   profile: TaxProfileInput;
+  /** The client's business type (crm's directory): an LLP files accounts but pays no Corporation Tax. */
+  businessType?: string | null;
   company: CompanyFacts | null;
   /** Only deadlines due within [from, to] are produced. */
   from: IsoDate;
@@ -226,9 +230,19 @@ function hasCompany(input: EngineInput): boolean {
   return !!(input.company || (p.company_number && p.company_number.trim()) || p.ard_day !== null || p.incorporation_date);
 }
 
+/**
+ * A limited liability partnership: its accounts and confirmation statements follow the Companies Act as
+ * applied to LLPs (SI 2008/1911, SI 2009/1804), but it is transparent for tax (ITTOIA 2005 s.863, CTA 2009
+ * s.1273): no Corporation Tax; its members are taxed on their shares through Self Assessment (decision 664).
+ */
+export function isLlp(input: Pick<EngineInput, 'businessType' | 'company'>): boolean {
+  return input.businessType === 'llp' || input.company?.type === 'llp';
+}
+
 function companyDeadlines(input: EngineInput): ComputedDeadline[] {
   if (!hasCompany(input)) return [];
   const { company, profile } = input;
+  const corporationTax = !isLlp(input);
   const out: ComputedDeadline[] = [];
   for (const period of accountsPeriods(input)) {
     const label = `Year ended ${enGb(period.end)}`;
@@ -243,6 +257,7 @@ function companyDeadlines(input: EngineInput): ComputedDeadline[] {
         source: fromCh ? 'companies_house' : 'rule',
       });
     }
+    if (!corporationTax) continue;
     const aps = ctAccountingPeriods(period.start, period.end);
     const ct600 = ct600Due(period);
     for (const ap of aps) {

@@ -4,6 +4,8 @@ import {
   ClientDeadlinesSchema,
   ClientTaxRecordSchema,
   ClientTaxSaveReplySchema,
+  CompanyLookupBodySchema,
+  CompanyLookupSchema,
   CompanySearchQuerySchema,
   CompanySearchResultSchema,
   DEADLINES_MESSAGES,
@@ -28,6 +30,7 @@ import { CompaniesHouseError } from '../companies-house/client.js';
 import { readLeadDays, writeLeadDays } from '../db/queries.js';
 import { getCalendarFeed, renderFeed, resetCalendarFeed } from '../use-cases/calendar.js';
 import { getClientRecord, refreshClientCompany, saveTaxProfile } from '../use-cases/client-record.js';
+import { lookupCompany } from '../use-cases/company-lookup.js';
 import {
   findClientDeadlines,
   findDeadlines,
@@ -230,6 +233,23 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
         if (err instanceof CompaniesHouseError) throw new AppError('UPSTREAM_UNAVAILABLE', DEADLINES_MESSAGES.companiesHouseUnavailable);
         throw err;
       }
+    },
+  );
+
+  // Public (proto/src/routes.ts PUBLIC_API): the sign-up form, before the visitor has an account.
+  r.post(
+    '/companies-house/lookup',
+    {
+      schema: {
+        tags: ['deadlines'],
+        summary: 'One company on the Companies House register by its number (sign-up)',
+        body: CompanyLookupBodySchema,
+        response: { 200: CompanyLookupSchema, ...E, 503: ErrorRef },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return lookupCompany(deps, request.body.company_number);
     },
   );
 

@@ -8,6 +8,7 @@ import {
   type Me,
   type Role,
   type SignupBody,
+  INCORPORATED_BUSINESS_TYPES,
 } from '@countinghouse/proto';
 import {
   activeRoles,
@@ -132,12 +133,14 @@ export async function getPersonSession(deps: SignInDeps, principal: Principal): 
 }
 
 /**
- * What the sign-up says about the business (issue 33), checked: a limited company gives its name; a
+ * What the sign-up says about the business (issue 33), checked: a limited company or LLP gives its name; a
  * company number is Companies House's 8 characters; a phone is one we can call.
  */
 function signupBusiness(body: SignupBody): { businessType: string | null; companyNumber: string | null; phone: string | null } {
   const field = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, [{ path, message }]);
-  if (body.business_type === 'limited' && !body.company_name?.trim()) throw field('/company_name', SIGNUP_MESSAGES.companyNameRequired);
+  if (body.business_type && INCORPORATED_BUSINESS_TYPES.includes(body.business_type) && !body.company_name?.trim()) {
+    throw field('/company_name', SIGNUP_MESSAGES.companyNameRequired);
+  }
   let companyNumber: string | null = null;
   if (body.company_number?.trim()) {
     const n = validateCompanyNumber(body.company_number);
