@@ -7,6 +7,7 @@ import { subscribeJobStaff } from './consumers/job-staff.js';
 import { subscribeIdentityVerifications } from './consumers/identity-verifications.js';
 import { subscribeLeavers } from './consumers/leavers.js';
 import { subscribeMtdObligations } from './consumers/mtd-obligations.js';
+import { subscribeSignupCompany } from './consumers/signup-company.js';
 import { subscribeSubjectAccess } from './consumers/subject-access.js';
 import { SCHEMA } from './db/schema.js';
 import { londonToday } from './domain/dates.js';
@@ -50,7 +51,18 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
     publicUrl: runtime.publicUrl,
     revocations: runtime.verifier.revocations,
   };
-  await subscribeClientDirectory(runtime);
+  // A sign-up's company number (issue 33): once linked, read from Companies House by the refresh job,
+  // 2 s on (the consumer's transaction that set the number has committed by then; if not, the daily
+  // refresh reads every linked company anyway).
+  const signup = {
+    today: deps.today,
+    linked: async (clientId: string) => {
+      if (!ch) return;
+      await runtime.jobs.enqueue('deadlines.companies_house_refresh', { clientId }, { jobId: `signup-company-${clientId}`, delayMs: 2_000 });
+    },
+  };
+  await subscribeClientDirectory(runtime, signup);
+  await subscribeSignupCompany(runtime, signup);
   await subscribeIdentityVerifications(runtime, deps.today);
   await subscribeMtdObligations(runtime, deps.today);
   await subscribeLeavers(runtime);

@@ -257,6 +257,82 @@ describe('Companies House link', () => {
   });
 });
 
+describe('a company number given at sign-up (issue 33, decision 665)', () => {
+  const activated = (userId: string, companyNumber: string | null) =>
+    gw.kit.runtime.bus.publish(TOPICS.billing, [
+      {
+        key: userId,
+        envelope: makeEnvelope(
+          'billing.subscription_activated',
+          {
+            subscriptionId: `sub_${userId}`,
+            userId,
+            email: `${userId}@example.co.uk`,
+            packageName: 'Growth',
+            monthlyFee: 100,
+            status: 'active',
+            currentPeriodEnd: null,
+            provider: 'test',
+            checkoutSessionId: `cs_${userId}`,
+            companyName: 'Acme Widgets Ltd',
+            businessType: 'limited',
+            companyNumber,
+          },
+          { kind: 'system', id: null },
+        ),
+      },
+    ]);
+  const clientOf = (userId: string) =>
+    waitFor(async () => {
+      const { rows } = await gw.kit.runtime.pool.query('select client_id from deadlines.client_directory where user_id = $1', [userId]);
+      return rows[0]?.client_id as string | undefined;
+    }, 'the new client in the directory');
+
+  it("becomes the new client's tax profile when crm's record arrives, and is read from Companies House", async () => {
+    const userId = randomUUID();
+    // The payment's event: crm makes the client from it, and deadlines keeps the number until then.
+    await activated(userId, '9876543');
+    const clientId = await clientOf(userId);
+    const record = await waitFor(async () => {
+      const r = await inject(admin, 'GET', `/api/deadlines/clients/${clientId}`);
+      const rec = r.json() as ClientTaxRecord;
+      return rec.profile.company_number === '09876543' && rec.company?.company_name === 'ACME WIDGETS LIMITED' ? rec : null;
+    }, 'the profile linked and read from Companies House', 20_000);
+    expect(record.updated_by_name).toBe('The client, at sign-up');
+    // Companies House's next accounts date, then the rule's year after it.
+    expect(pick(await deadlinesOf(admin, clientId), 'accounts')).toEqual(['2026-12-31', '2027-12-31']);
+    const { rows } = await gw.kit.runtime.pool.query('select 1 from deadlines.signup_companies where user_id = $1', [userId]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('waiting for a client record that arrives later works the same; a number staff already entered is kept', async () => {
+    const waiting = (userId: string) =>
+      gw.kit.runtime.pool.query(`insert into deadlines.signup_companies (user_id, company_number) values ($1, '09876543')`, [userId]);
+    const record = async (clientId: string) =>
+      (await inject(admin, 'GET', `/api/deadlines/clients/${clientId}`)).json() as ClientTaxRecord;
+
+    const userId = randomUUID();
+    const clientId = randomUUID();
+    await waiting(userId);
+    await publishClient({ clientId, companyName: 'Late Record Ltd', userId });
+    await waitFor(async () => (await record(clientId)).profile?.company_number === '09876543', 'the waiting number applied');
+
+    const keeper = randomUUID();
+    const keptId = randomUUID();
+    await publishClient({ clientId: keptId, companyName: 'Kept Number Ltd', userId: keeper });
+    await waitFor(async () => (await inject(admin, 'GET', `/api/deadlines/clients/${keptId}`)).statusCode === 200, 'the kept client');
+    const put = await inject(admin, 'PUT', `/api/deadlines/clients/${keptId}`, profile({ company_number: 'SC123456' }));
+    expect(put.statusCode, put.body).toBe(200);
+    await waiting(keeper);
+    await publishClient({ clientId: keptId, companyName: 'Kept Number Ltd', userId: keeper, subscriptionStatus: 'overdue' });
+    await waitFor(async () => {
+      const { rows } = await gw.kit.runtime.pool.query('select 1 from deadlines.signup_companies where user_id = $1', [keeper]);
+      return rows.length === 0;
+    }, 'the waiting number used up');
+    expect((await record(keptId)).profile.company_number).toBe('SC123456');
+  });
+});
+
 describe('who sees and changes what', () => {
   beforeAll(async () => {
     const r = await inject(admin, 'PUT', `/api/deadlines/clients/${ownedId}`, profile({ vat_scheme: 'stagger_1' }));

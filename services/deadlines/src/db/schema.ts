@@ -65,6 +65,17 @@ export const clientFees = deadlinesSchema.table(
 );
 
 /** What the practice records per client (the tax-profile form). */
+/**
+ * A company number a new client gave at sign-up (billing.subscription_activated carries it), held until
+ * crm's client record for that person reaches the directory; then it becomes the tax profile's company
+ * number, unless staff have already set one (issue 33, decision 665).
+ */
+export const signupCompanies = deadlinesSchema.table('signup_companies', {
+  userId: text('user_id').primaryKey(),
+  companyNumber: text('company_number').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const taxProfiles = deadlinesSchema.table(
   'tax_profiles',
   {
