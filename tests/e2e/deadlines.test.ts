@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acmeCompany, startFakeCompaniesHouse, type FakeCompaniesHouse } from '../../services/deadlines/test/fake-companies-house.js';
+import { seriousViolations } from './a11y.js';
 import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
@@ -120,8 +121,9 @@ describe('Deadlines (browser)', () => {
       expect(await p.getByLabel('Company name', { exact: true }).inputValue()).toBe('LEDGER PARTNERS LLP');
       expect(await p.getByLabel('Company number').inputValue()).toBe('OC412345');
       expect(await p.getByRole('radio', { name: 'LLP' }).isChecked()).toBe(true);
-      // No page wider than the phone.
+      // No page wider than the phone, and no serious accessibility problem with the answer shown.
       expect(await p.evaluate('document.scrollingElement.scrollWidth')).toBeLessThanOrEqual(390);
+      expect(await seriousViolations(p)).toEqual([]);
       // A number the register does not have is said beside the field.
       await p.getByLabel('Company number').fill('12345678');
       await p.getByRole('button', { name: 'Look up' }).click();
