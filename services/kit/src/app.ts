@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import { EDGE_MESSAGES, ErrorBodySchema, MESSAGES, withTextRules } from '@countinghouse/proto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import fastJsonStringify from 'fast-json-stringify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import Fastify, {
   LogController,
@@ -61,6 +62,67 @@ export const BAD_TARGET_PATH = '/__countinghouse/bad-request-target';
 /** Why a raw request's target was refused (rewriteUrl sees the raw request, the 400 route its `raw`). */
 const BAD_TARGET = new WeakMap<object, string>();
 
+// ---- compiled schemas, once per process ----
+// A route's schemas are module constants (proto's TypeBox objects), and many routes share them (every
+// route's error responses are ErrorRef). Compiling each again for every route and every app cost about
+// 0.8 s per all-in-one app, nearly all of its start (a CPU profile: ajv and fast-json-stringify,
+// docs/perf/tests.md "Session 11"). Each schema object is now compiled once per process and reused: the
+// compiled functions are pure, and every app has the same options and the same one shared schema.
+
+type ValidatorKind = 'body' | 'headers' | 'text';
+let ajvs: Record<'coercing' | 'strict', Ajv> | null = null;
+const validators = new WeakMap<object, Partial<Record<ValidatorKind, (data: unknown) => boolean>>>();
+
+/**
+ * Query strings, params and headers arrive as text and are coerced to their declared types; a JSON body is
+ * not: `{"password": true}` is a client's mistake and gets a 400, not the string "true". Every string of a
+ * body, query string or path parameter keeps proto's text rule (no NUL, no control characters; see
+ * proto/src/text.ts).
+ */
+function compiledValidator(schema: object, httpPart: string | undefined): (data: unknown) => boolean {
+  ajvs ??= {
+    coercing: addFormats.default(
+      new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
+    ),
+    strict: addFormats.default(
+      new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
+    ),
+  };
+  const kind: ValidatorKind = httpPart === 'body' ? 'body' : httpPart === 'headers' ? 'headers' : 'text';
+  const byKind = validators.get(schema) ?? {};
+  let fn = byKind[kind];
+  if (!fn) {
+    const ajv = kind === 'body' ? ajvs.strict : ajvs.coercing;
+    fn = ajv.compile(kind === 'headers' ? schema : withTextRules(schema as Record<string, unknown>));
+    byKind[kind] = fn;
+    validators.set(schema, byKind);
+  }
+  return fn;
+}
+
+/** The shared schemas a response may refer to: createApp adds exactly these to every app. */
+const SHARED_SCHEMAS: Record<string, TSchema> = { [ErrorBodySchema.$id!]: ErrorBodySchema };
+const serializers = new WeakMap<object, (doc: unknown) => string>();
+// (TypeBox's types and fast-json-stringify's describe the same JSON Schema differently: one cast, here)
+const compileSerializer = fastJsonStringify as unknown as (
+  schema: TSchema,
+  o: { schema: Record<string, TSchema> },
+) => (doc: unknown) => string;
+
+/** fast-json-stringify, as Fastify's own serializer compiler calls it, once per response schema object. */
+function compiledSerializer(schema: TSchema): (doc: unknown) => string {
+  let fn = serializers.get(schema);
+  if (!fn) {
+    const id = schema.$id;
+    // (a schema that is itself a shared one is not passed twice: fast-json-stringify refuses a repeated $id)
+    const external =
+      id && SHARED_SCHEMAS[id] ? Object.fromEntries(Object.entries(SHARED_SCHEMAS).filter(([k]) => k !== id)) : SHARED_SCHEMAS;
+    fn = compileSerializer(schema, { schema: external });
+    serializers.set(schema, fn);
+  }
+  return fn;
+}
+
 /** The one Fastify factory: request ids, the error shape, schema-validated routes. Only main files listen. */
 export function createApp(opts: CreateAppOptions): App {
   const app = Fastify({
@@ -111,19 +173,10 @@ export function createApp(opts: CreateAppOptions): App {
       'request',
     );
   });
-  // Query strings, params and headers arrive as text and are coerced to their declared types; a JSON
-  // body is not: `{"password": true}` is a client's mistake and gets a 400, not the string "true".
-  const coercing = addFormats.default(
-    new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
-  );
-  const strict = addFormats.default(
-    new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
-  );
-  // Every string of a body, query string or path parameter keeps proto's text rule (no NUL, no control
-  // characters; see proto/src/text.ts).
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(httpPart === 'headers' ? schema : withTextRules(schema as Record<string, unknown>)),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => compiledValidator(schema as object, httpPart));
+  // (Fastify types a route's schema as unknown; these are the route's own TypeBox objects)
+  app.setSerializerCompiler(({ schema }) => compiledSerializer(schema as TSchema));
+  // (the one shared schema: compiledSerializer resolves `$ref: 'ErrorBody'` with it)
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

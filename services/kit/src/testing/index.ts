@@ -34,6 +34,7 @@ export async function prepareTemplate(services: Array<{ schema: string; migratio
     await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [
       TEMPLATE_DB,
     ]);
+    await dropSpares(admin);
     await admin.query(`drop database if exists ${TEMPLATE_DB}`);
     await admin.query(`create database ${TEMPLATE_DB}`);
   } finally {
@@ -57,16 +58,73 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database for one test file, cloned from the migrated template in milliseconds. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `ch_test_${randomBytes(6).toString('hex')}`;
+// Spare databases (issue 27, docs/perf/tests.md "Session 11"): cloning the template takes about 1 s
+// (PostgreSQL copies its 1,400 relations one by one), and a test file used to wait for it. Each
+// createTestDatabase now takes a spare clone made earlier, while the previous file ran, when there is one
+// (renamed: instant, and only one taker can win), and starts the next spare in the background. Spares
+// are made from the run's template and dropped when the next run builds its template.
+const SPARE_PREFIX = 'ch_spare_';
+/** How many spares may wait at once (one per worker is enough; two for two workers). */
+const SPARES_MAX = 2;
+let makingSpare: Promise<void> | null = null;
+
+async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: testServerUrl() });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+    return await fn(admin);
   } finally {
     await admin.end();
   }
+}
+
+/** Start making one spare clone unless this process is making one or enough wait already. */
+function makeSpare(): void {
+  if (makingSpare) return;
+  makingSpare = withAdmin(async (c) => {
+    const { rows } = await c.query<{ n: number }>(`select count(*)::int as n from pg_database where starts_with(datname, $1)`, [
+      SPARE_PREFIX,
+    ]);
+    if ((rows[0]?.n ?? 0) >= SPARES_MAX) return;
+    await c.query(`create database ${SPARE_PREFIX}${randomBytes(6).toString('hex')} template ${TEMPLATE_DB}`);
+  })
+    // (a spare that could not be made costs nothing: the next file clones the template itself)
+    .catch(() => undefined)
+    .finally(() => {
+      makingSpare = null;
+    });
+}
+
+/** Rename a waiting spare to `name`; false when none is left (another file may take the same one first). */
+async function takeSpare(c: pg.Client, name: string): Promise<boolean> {
+  const { rows } = await c.query<{ datname: string }>(
+    `select datname from pg_database where starts_with(datname, $1) and datallowconn order by datname`,
+    [SPARE_PREFIX],
+  );
+  for (const r of rows) {
+    try {
+      await c.query(`alter database ${c.escapeIdentifier(r.datname)} rename to ${name}`);
+      return true;
+    } catch {
+      // taken by another worker a moment ago
+    }
+  }
+  return false;
+}
+
+/** Drop every spare (the template they were cloned from is about to be rebuilt). */
+async function dropSpares(c: pg.Client): Promise<void> {
+  const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [SPARE_PREFIX]);
+  for (const r of rows) await c.query(`drop database if exists ${c.escapeIdentifier(r.datname)} with (force)`);
+}
+
+/** A fresh database for one test file: a spare clone of the migrated template, else a clone made now. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `ch_test_${randomBytes(6).toString('hex')}`;
+  await withAdmin(async (admin) => {
+    if (!(await takeSpare(admin, name))) await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+  });
+  makeSpare();
   return {
     name,
     url: withDatabase(testServerUrl(), name),
