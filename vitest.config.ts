@@ -77,6 +77,11 @@ export default defineConfig({
           maxWorkers: TEST_WORKERS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // One module cache per worker, as the server project (issue 27): the product, Playwright and the
+          // compiled route schemas are loaded once, not once per file (about 2 s a file). Safe for the same
+          // reasons: no browser test mocks a module, stubs a global or changes process.env, and each file
+          // starts its own server, database and Chromium and closes them.
+          isolate: false,
         },
       },
       {

@@ -41,6 +41,7 @@ export * from './identity/roles.js';
 export * from './notifications/notifications.js';
 export * from './text.js';
 export * from './job-status.js';
+export * from './deadlines/company-lookup.js';
 export * from './deadlines/deadlines.js';
 export * from './deadlines/events.js';
 export * from './deadlines/identity-verification.js';

@@ -1,4 +1,5 @@
-import { BUSINESS_TYPES, type BusinessType } from '../constants.js';
+import { BUSINESS_TYPES } from '../constants.js';
+import { COMPANY_LOOKUP_MESSAGES, COMPANY_LOOKUP_ROUTE } from './company-lookup.js';
 import { PageNumber } from '../text.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
@@ -19,7 +20,7 @@ export const DEADLINES_ROUTES = {
   /** GET: Companies House name search (staff). */
   companySearch: '/api/deadlines/companies-house/search',
   /** POST, no token (sign-up), rate limited per address: one company by its number (issue 33). */
-  companyLookup: '/api/deadlines/companies-house/lookup',
+  companyLookup: COMPANY_LOOKUP_ROUTE,
   /** GET: the caller's calendar feed address; POST .../reset: a new secret address. */
   calendar: '/api/deadlines/calendar',
   calendarReset: '/api/deadlines/calendar/reset',
@@ -312,27 +313,6 @@ export const CompanyLookupSchema = Type.Object({
 });
 export type CompanyLookup = Static<typeof CompanyLookupSchema>;
 
-/**
- * Companies House company types (its API's company_type values) and the business type a sign-up takes for
- * them: companies limited by shares or guarantee and unlimited companies are limited companies here;
- * an LLP is an LLP; English and Scottish partnerships registered there are partnerships; the rest
- * (charitable incorporated organisations, overseas companies, ...) the client chooses by hand.
- */
-const CH_COMPANY_TYPES: Record<string, BusinessType> = {
-  ltd: 'limited',
-  plc: 'limited',
-  'private-unlimited': 'limited',
-  'private-unlimited-nsc': 'limited',
-  'private-limited-guarant-nsc': 'limited',
-  'private-limited-guarant-nsc-limited-exemption': 'limited',
-  'private-limited-shares-section-30-exemption': 'limited',
-  llp: 'llp',
-  'limited-partnership': 'partnership',
-  'scottish-partnership': 'partnership',
-};
-export function businessTypeForCompanyType(companyType: string): BusinessType | null {
-  return CH_COMPANY_TYPES[companyType] ?? null;
-}
 
 export const CalendarFeedSchema = Type.Object({
   /** The secret address (shown once after a reset; otherwise null when none exists yet or only the hash is kept). */
@@ -364,9 +344,8 @@ export const DEADLINES_MESSAGES = {
   clientNotFound: 'Client not found',
   deadlineNotFound: 'Deadline not found',
   companyNumberInvalid: 'Enter a Companies House number: 8 characters, like 09876543 or SC123456',
-  companyNotFound: 'Companies House has no company with this number',
-  /** The sign-up's lookup, to a visitor (no staff wording). */
-  lookupNotAvailable: 'We cannot look companies up at the moment: type the company name as registered',
+  companyNotFound: COMPANY_LOOKUP_MESSAGES.companyNotFound,
+  lookupNotAvailable: COMPANY_LOOKUP_MESSAGES.lookupNotAvailable,
   companiesHouseNotConfigured: 'The Companies House link is not configured: enter the company details by hand',
   companiesHouseUnavailable: 'Companies House did not answer; try again in a few minutes',
   ardIncomplete: 'Enter both the day and the month of the accounting reference date',

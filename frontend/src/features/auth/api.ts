@@ -1,5 +1,5 @@
 import {
-  DEADLINES_ROUTES,
+  COMPANY_LOOKUP_ROUTE,
   IDENTITY_ROUTES,
   type CompanyLookup,
   type ChangePasswordBody,
@@ -23,7 +23,7 @@ export const authApi = api.injectEndpoints({
     }),
     // The sign-up form's Companies House lookup (public, rate limited per address; issue 33).
     companyLookup: build.mutation<CompanyLookup, { company_number: string }>({
-      query: (body) => ({ url: apiPath(DEADLINES_ROUTES.companyLookup), method: 'POST', body }),
+      query: (body) => ({ url: apiPath(COMPANY_LOOKUP_ROUTE), method: 'POST', body }),
       extraOptions: { auth: 'none' },
     }),
     personLogin: build.mutation<LoginReply, LoginBody>({

@@ -7,7 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   BUSINESS_TYPE_LABELS,
   BUSINESS_TYPES,
-  DEADLINES_MESSAGES,
+  COMPANY_LOOKUP_MESSAGES,
   findPackage,
   formatDate,
   formatGBP,
@@ -84,9 +84,9 @@ function CompanyNumberField() {
       form.setFields([{ name: 'company_number', errors: [] }]);
     } catch (error) {
       const message = errorBody(error)?.message;
-      if (httpStatus(error) === 404) form.setFields([{ name: 'company_number', errors: [message ?? DEADLINES_MESSAGES.companyNotFound] }]);
+      if (httpStatus(error) === 404) form.setFields([{ name: 'company_number', errors: [message ?? COMPANY_LOOKUP_MESSAGES.companyNotFound] }]);
       else if (httpStatus(error) === 400 && message) form.setFields([{ name: 'company_number', errors: [message] }]);
-      else setNote(httpStatus(error) === 429 && message ? message : DEADLINES_MESSAGES.lookupNotAvailable);
+      else setNote(httpStatus(error) === 429 && message ? message : COMPANY_LOOKUP_MESSAGES.lookupNotAvailable);
     }
   }
 
