@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import { EDGE_MESSAGES, ErrorBodySchema, MESSAGES, withTextRules } from '@countinghouse/proto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import fastJsonStringify from 'fast-json-stringify';
+import fastJsonStringify, { type Schema as ResponseSchema } from 'fast-json-stringify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import Fastify, {
   LogController,
@@ -100,24 +100,22 @@ function compiledValidator(schema: object, httpPart: string | undefined): (data:
   return fn;
 }
 
-/** The shared schemas a response may refer to: createApp adds exactly these to every app. */
-const SHARED_SCHEMAS: Record<string, TSchema> = { [ErrorBodySchema.$id!]: ErrorBodySchema };
+/**
+ * The shared schemas a response may refer to: createApp adds exactly these to every app. (As plain JSON:
+ * fast-json-stringify reads JSON Schema, and its types do not describe TypeBox's objects.)
+ */
+const SHARED_SCHEMAS: Record<string, ResponseSchema> = JSON.parse(JSON.stringify({ [ErrorBodySchema.$id!]: ErrorBodySchema }));
 const serializers = new WeakMap<object, (doc: unknown) => string>();
-// (TypeBox's types and fast-json-stringify's describe the same JSON Schema differently: one cast, here)
-const compileSerializer = fastJsonStringify as unknown as (
-  schema: TSchema,
-  o: { schema: Record<string, TSchema> },
-) => (doc: unknown) => string;
 
 /** fast-json-stringify, as Fastify's own serializer compiler calls it, once per response schema object. */
-function compiledSerializer(schema: TSchema): (doc: unknown) => string {
+function compiledSerializer(schema: ResponseSchema): (doc: unknown) => string {
   let fn = serializers.get(schema);
   if (!fn) {
-    const id = schema.$id;
+    const id = '$id' in schema ? schema.$id : undefined;
     // (a schema that is itself a shared one is not passed twice: fast-json-stringify refuses a repeated $id)
     const external =
       id && SHARED_SCHEMAS[id] ? Object.fromEntries(Object.entries(SHARED_SCHEMAS).filter(([k]) => k !== id)) : SHARED_SCHEMAS;
-    fn = compileSerializer(schema, { schema: external });
+    fn = fastJsonStringify(schema, { schema: external });
     serializers.set(schema, fn);
   }
   return fn;
@@ -174,8 +172,7 @@ export function createApp(opts: CreateAppOptions): App {
     );
   });
   app.setValidatorCompiler(({ schema, httpPart }) => compiledValidator(schema as object, httpPart));
-  // (Fastify types a route's schema as unknown; these are the route's own TypeBox objects)
-  app.setSerializerCompiler(({ schema }) => compiledSerializer(schema as TSchema));
+  app.setSerializerCompiler<ResponseSchema>(({ schema }) => compiledSerializer(schema));
   // (the one shared schema: compiledSerializer resolves `$ref: 'ErrorBody'` with it)
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {
