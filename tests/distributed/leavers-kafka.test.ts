@@ -50,13 +50,16 @@ beforeAll(async () => {
     REDIS_URL: requireEnv('TEST_REDIS_URL'),
     JWT_PUBLIC_KEY: keys.publicKeyPem,
   };
-  const identityUrl = await startService('services/identity/src/main.ts', {
-    ...common,
-    JWT_PRIVATE_KEY: keys.privateKeyPem,
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-  });
-  const deadlinesUrl = await startService('services/deadlines/src/main.ts', common);
+  // (the two start side by side: each waits on its own, neither on the other)
+  const [identityUrl, deadlinesUrl] = await Promise.all([
+    startService('services/identity/src/main.ts', {
+      ...common,
+      JWT_PRIVATE_KEY: keys.privateKeyPem,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    }),
+    startService('services/deadlines/src/main.ts', common),
+  ]);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const gateway = startNode('gateway/src/main.ts', {

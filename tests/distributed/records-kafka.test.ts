@@ -49,14 +49,17 @@ beforeAll(async () => {
     REDIS_URL: requireEnv('TEST_REDIS_URL'),
     JWT_PUBLIC_KEY: keys.publicKeyPem,
   };
-  const identityUrl = await startService('services/identity/src/main.ts', {
-    ...common,
-    JWT_PRIVATE_KEY: keys.privateKeyPem,
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-  });
-  const crmUrl = await startService('services/crm/src/main.ts', common);
-  const recordsUrl = await startService('services/records/src/main.ts', common);
+  // (the three start side by side: each waits on its own, none on another)
+  const [identityUrl, crmUrl, recordsUrl] = await Promise.all([
+    startService('services/identity/src/main.ts', {
+      ...common,
+      JWT_PRIVATE_KEY: keys.privateKeyPem,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    }),
+    startService('services/crm/src/main.ts', common),
+    startService('services/records/src/main.ts', common),
+  ]);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const gateway = startNode('gateway/src/main.ts', {
