@@ -106,7 +106,10 @@ describe('Deadlines (browser)', () => {
   // Issue 33: a new client's sign-up looks its company number up at Companies House (the public route,
   // no account yet), at phone width: the registered name and the business type are filled in from the register.
   it('sign-up: an LLP finds itself at Companies House by its number, and the account is created under the registered name', async () => {
-    ch.companies.set('OC412345', acmeCompany({ company_name: 'LEDGER PARTNERS LLP', company_number: 'OC412345', type: 'llp', date_of_creation: '2019-03-01' }));
+    ch.companies.set(
+      'OC412345',
+      acmeCompany({ company_name: 'LEDGER PARTNERS LLP', company_number: 'OC412345', type: 'llp', date_of_creation: '2019-03-01' }),
+    );
     const visitor = await newContext(browser, server.baseUrl, { viewport: { width: 390, height: 844 } });
     try {
       const p = await visitor.newPage();
@@ -117,7 +120,9 @@ describe('Deadlines (browser)', () => {
       await p.getByRole('button', { name: 'Look up' }).click();
       const found = p.getByRole('status').filter({ hasText: 'LEDGER PARTNERS LLP (OC412345)' });
       await found.waitFor();
-      expect(await found.textContent()).toContain('Companies House: active, incorporated 01 Mar 2019. Limited liability partnership (LLP).');
+      expect(await found.textContent()).toContain(
+        'Companies House: active, incorporated 01 Mar 2019. Limited liability partnership (LLP).',
+      );
       expect(await p.getByLabel('Company name', { exact: true }).inputValue()).toBe('LEDGER PARTNERS LLP');
       expect(await p.getByLabel('Company number').inputValue()).toBe('OC412345');
       expect(await p.getByRole('radio', { name: 'LLP' }).isChecked()).toBe(true);
@@ -140,7 +145,9 @@ describe('Deadlines (browser)', () => {
           `select company_name, business_type, company_number from billing.customers where email = $1`,
           ['partners@ledger-partners.co.uk'],
         );
-        return rows[0]?.business_type === 'llp' && rows[0]?.company_number === 'OC412345' && rows[0]?.company_name === 'LEDGER PARTNERS LLP';
+        return (
+          rows[0]?.business_type === 'llp' && rows[0]?.company_number === 'OC412345' && rows[0]?.company_name === 'LEDGER PARTNERS LLP'
+        );
       });
     } finally {
       await visitor.close();

@@ -313,7 +313,6 @@ export const CompanyLookupSchema = Type.Object({
 });
 export type CompanyLookup = Static<typeof CompanyLookupSchema>;
 
-
 export const CalendarFeedSchema = Type.Object({
   /** The secret address (shown once after a reset; otherwise null when none exists yet or only the hash is kept). */
   url: Nullable(Type.String()),

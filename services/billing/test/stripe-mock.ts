@@ -78,7 +78,9 @@ async function recordingFront(target: string, requests: StripeRequest[]) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () =>
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
       new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

@@ -369,12 +369,19 @@ describe('billing: Stripe (stripe-mock)', () => {
     expect((await checkout(gw, dave.token, 'Scale')).statusCode).toBe(200);
     const again = mock.requests.slice(before);
     expect(again.filter((r) => r.path === '/v1/tax_rates')).toHaveLength(0);
-    expect(again.find((r) => r.path === '/v1/checkout/sessions')?.form['line_items[0][tax_rates][0]']).toBe(line['line_items[0][tax_rates][0]']);
+    expect(again.find((r) => r.path === '/v1/checkout/sessions')?.form['line_items[0][tax_rates][0]']).toBe(
+      line['line_items[0][tax_rates][0]'],
+    );
   });
 
   it('a practice not registered for VAT: no tax rate on the Stripe line', async () => {
     const admin = await adminToken(gw.app);
-    const put = await gw.app.inject({ method: 'PUT', url: '/api/billing/vat', headers: bearer(admin), payload: { vat_number: '', rate: 20, address: '' } });
+    const put = await gw.app.inject({
+      method: 'PUT',
+      url: '/api/billing/vat',
+      headers: bearer(admin),
+      payload: { vat_number: '', rate: 20, address: '' },
+    });
     expect(put.statusCode, put.body).toBe(200);
     const erin = await makePerson(gw, 'erin.stripe@example.co.uk');
     const before = mock.requests.length;

@@ -151,7 +151,9 @@ describe('billing: terms before payment', () => {
     const noName = await signup({ ...base, business_type: 'llp', company_name: '  ' });
     expect(noName.statusCode).toBe(400);
     expect(noName.json().error.details[0].path).toBe('/company_name');
-    expect((await signup({ ...base, business_type: 'llp', company_name: 'Ledger Partners LLP', company_number: 'oc412345' })).statusCode).toBe(201);
+    expect(
+      (await signup({ ...base, business_type: 'llp', company_name: 'Ledger Partners LLP', company_number: 'oc412345' })).statusCode,
+    ).toBe(201);
     const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: base });
     const token = li.json().access_token as string;
     const userId = li.json().user.user_id as string;

@@ -58,7 +58,11 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
     today: deps.today,
     linked: async (clientId: string) => {
       if (!ch) return;
-      await runtime.jobs.enqueue('deadlines.companies_house_refresh', { clientId }, { jobId: `signup-company-${clientId}`, delayMs: 2_000 });
+      await runtime.jobs.enqueue(
+        'deadlines.companies_house_refresh',
+        { clientId },
+        { jobId: `signup-company-${clientId}`, delayMs: 2_000 },
+      );
     },
   };
   await subscribeClientDirectory(runtime, signup);

@@ -293,11 +293,15 @@ describe('a company number given at sign-up (issue 33, decision 665)', () => {
     // The payment's event: crm makes the client from it, and deadlines keeps the number until then.
     await activated(userId, '9876543');
     const clientId = await clientOf(userId);
-    const record = await waitFor(async () => {
-      const r = await inject(admin, 'GET', `/api/deadlines/clients/${clientId}`);
-      const rec = r.json() as ClientTaxRecord;
-      return rec.profile.company_number === '09876543' && rec.company?.company_name === 'ACME WIDGETS LIMITED' ? rec : null;
-    }, 'the profile linked and read from Companies House', 20_000);
+    const record = await waitFor(
+      async () => {
+        const r = await inject(admin, 'GET', `/api/deadlines/clients/${clientId}`);
+        const rec = r.json() as ClientTaxRecord;
+        return rec.profile.company_number === '09876543' && rec.company?.company_name === 'ACME WIDGETS LIMITED' ? rec : null;
+      },
+      'the profile linked and read from Companies House',
+      20_000,
+    );
     expect(record.updated_by_name).toBe('The client, at sign-up');
     // Companies House's next accounts date, then the rule's year after it.
     expect(pick(await deadlinesOf(admin, clientId), 'accounts')).toEqual(['2026-12-31', '2027-12-31']);
@@ -308,8 +312,7 @@ describe('a company number given at sign-up (issue 33, decision 665)', () => {
   it('waiting for a client record that arrives later works the same; a number staff already entered is kept', async () => {
     const waiting = (userId: string) =>
       gw.kit.runtime.pool.query(`insert into deadlines.signup_companies (user_id, company_number) values ($1, '09876543')`, [userId]);
-    const record = async (clientId: string) =>
-      (await inject(admin, 'GET', `/api/deadlines/clients/${clientId}`)).json() as ClientTaxRecord;
+    const record = async (clientId: string) => (await inject(admin, 'GET', `/api/deadlines/clients/${clientId}`)).json() as ClientTaxRecord;
 
     const userId = randomUUID();
     const clientId = randomUUID();

@@ -277,7 +277,13 @@ describe('a limited liability partnership', () => {
 
   it('the same details as a limited company do have Corporation Tax (payment 9 months and 1 day, return 12 months)', () => {
     const ds = computeDeadlines({
-      profile: profile({ company_number: '09876543', incorporation_date: '2016-01-10', ard_day: 31, ard_month: 3, last_accounts_made_up_to: '2025-03-31' }),
+      profile: profile({
+        company_number: '09876543',
+        incorporation_date: '2016-01-10',
+        ard_day: 31,
+        ard_month: 3,
+        last_accounts_made_up_to: '2025-03-31',
+      }),
       businessType: 'limited',
       company: null,
       from: '2026-07-01',

@@ -84,7 +84,8 @@ function CompanyNumberField() {
       form.setFields([{ name: 'company_number', errors: [] }]);
     } catch (error) {
       const message = errorBody(error)?.message;
-      if (httpStatus(error) === 404) form.setFields([{ name: 'company_number', errors: [message ?? COMPANY_LOOKUP_MESSAGES.companyNotFound] }]);
+      if (httpStatus(error) === 404)
+        form.setFields([{ name: 'company_number', errors: [message ?? COMPANY_LOOKUP_MESSAGES.companyNotFound] }]);
       else if (httpStatus(error) === 400 && message) form.setFields([{ name: 'company_number', errors: [message] }]);
       else setNote(httpStatus(error) === 429 && message ? message : COMPANY_LOOKUP_MESSAGES.lookupNotAvailable);
     }

@@ -103,7 +103,10 @@ export const leads = crm.table(
       .on(sql`lower(${t.email})`)
       .where(sql`${t.email} is not null`),
     check('leads_stage_check', sql`${t.stage} in ('new_enquiry', 'qualified', 'proposal_sent', 'negotiation', 'won', 'lost')`),
-    check('leads_business_type_check', sql`${t.businessType} is null or ${t.businessType} in ('sole_trader', 'partnership', 'limited', 'llp')`),
+    check(
+      'leads_business_type_check',
+      sql`${t.businessType} is null or ${t.businessType} in ('sole_trader', 'partnership', 'limited', 'llp')`,
+    ),
     index('leads_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     index('leads_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
     index('leads_company_name_trgm').using('gin', t.companyName.op('gin_trgm_ops')),

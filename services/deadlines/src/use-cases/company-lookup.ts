@@ -25,7 +25,9 @@ export async function lookupCompany(deps: Pick<DeadlinesDeps, 'companiesHouse'>,
     };
   } catch (err) {
     if (err instanceof CompaniesHouseError && err.kind === 'not_found') {
-      throw new AppError('NOT_FOUND', DEADLINES_MESSAGES.companyNotFound, [{ path: '/company_number', message: DEADLINES_MESSAGES.companyNotFound }]);
+      throw new AppError('NOT_FOUND', DEADLINES_MESSAGES.companyNotFound, [
+        { path: '/company_number', message: DEADLINES_MESSAGES.companyNotFound },
+      ]);
     }
     if (err instanceof CompaniesHouseError) throw new AppError('UPSTREAM_UNAVAILABLE', DEADLINES_MESSAGES.lookupNotAvailable);
     throw err;

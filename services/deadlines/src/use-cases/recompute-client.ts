@@ -53,7 +53,9 @@ export async function recomputeClient(
   const window = engineWindow(today);
   const people = snapshot ? idvPeople(snapshot.officers, snapshot.pscs) : [];
   const identity = { people, practice };
-  const computed = profileRow ? computeDeadlines({ profile, company, businessType: entry?.businessType ?? null, ...window, identity, mtdObligations }) : [];
+  const computed = profileRow
+    ? computeDeadlines({ profile, company, businessType: entry?.businessType ?? null, ...window, identity, mtdObligations })
+    : [];
   // The identity verification view's rows: one per person, as the rules see them today.
   const idvCompany = {
     confirmationNextMadeUpTo: company?.confirmationNextMadeUpTo ?? null,
