@@ -330,15 +330,14 @@ describe('billing: Stripe (stripe-mock)', () => {
     expect(await count(gw, `select 1 from billing.payments where provider_invoice_id = 'in_x'`)).toBe(0);
   });
 
+  /** The practice's VAT registration, as an administrator records it in settings. */
+  async function putVat(payload: { vat_number: string; rate: number; address: string }) {
+    const put = await gw.app.inject({ method: 'PUT', url: '/api/billing/vat', headers: bearer(await adminToken(gw.app)), payload });
+    expect(put.statusCode, put.body).toBe(200);
+  }
+
   it('a VAT-registered practice: the Stripe checkout carries a GB VAT tax rate, and the session keeps the rate shown', async () => {
-    const admin = await adminToken(gw.app);
-    const put = await gw.app.inject({
-      method: 'PUT',
-      url: '/api/billing/vat',
-      headers: bearer(admin),
-      payload: { vat_number: 'GB123456789', rate: 20, address: '1 Counting Lane, London' },
-    });
-    expect(put.statusCode).toBe(200);
+    await putVat({ vat_number: 'GB123456789', rate: 20, address: '1 Counting Lane, London' });
     const carol = await makePerson(gw, 'carol.stripe@example.co.uk');
     const sent = mock.requests.length;
     const res = await checkout(gw, carol.token, 'Growth');
@@ -375,14 +374,7 @@ describe('billing: Stripe (stripe-mock)', () => {
   });
 
   it('a practice not registered for VAT: no tax rate on the Stripe line', async () => {
-    const admin = await adminToken(gw.app);
-    const put = await gw.app.inject({
-      method: 'PUT',
-      url: '/api/billing/vat',
-      headers: bearer(admin),
-      payload: { vat_number: '', rate: 20, address: '' },
-    });
-    expect(put.statusCode, put.body).toBe(200);
+    await putVat({ vat_number: '', rate: 20, address: '' });
     const erin = await makePerson(gw, 'erin.stripe@example.co.uk');
     const before = mock.requests.length;
     expect((await checkout(gw, erin.token, 'Growth')).statusCode).toBe(200);

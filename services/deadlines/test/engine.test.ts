@@ -235,21 +235,23 @@ describe('Self Assessment, PAYE and MTD for Income Tax', () => {
   });
 });
 
+/** The acceptance example's company as Companies House describes it (09876543, accounts to 31 March). */
+const ACME_LINKED: CompanyFacts = {
+  status: 'active',
+  incorporatedOn: '2016-01-10',
+  ard: { day: 31, month: 3 },
+  nextAccountsPeriodEnd: '2026-03-31',
+  nextAccountsDueOn: '2026-12-31',
+  lastAccountsMadeUpTo: '2025-03-31',
+  confirmationNextDue: '2026-08-14',
+  confirmationNextMadeUpTo: '2026-07-31',
+};
+
 // An LLP (decision 664): accounts and confirmation statements as a private company (Companies Act 2006 as
 // applied to LLPs by SI 2008/1911 and SI 2009/1804: accounts 9 months after the period end), but no
 // Corporation Tax (ITTOIA 2005 s.863, CTA 2009 s.1273): its members pay Income Tax on their shares.
 describe('a limited liability partnership', () => {
-  const facts: CompanyFacts = {
-    status: 'active',
-    type: 'llp',
-    incorporatedOn: '2016-01-10',
-    ard: { day: 31, month: 3 },
-    nextAccountsPeriodEnd: '2026-03-31',
-    nextAccountsDueOn: '2026-12-31',
-    lastAccountsMadeUpTo: '2025-03-31',
-    confirmationNextDue: '2026-08-14',
-    confirmationNextMadeUpTo: '2026-07-31',
-  };
+  const facts: CompanyFacts = { ...ACME_LINKED, type: 'llp' };
   const kinds = (ds: Array<{ kind: string; dueOn: string }>) => ds.map((d) => `${d.kind} ${d.dueOn}`);
 
   it.each([
@@ -295,16 +297,7 @@ describe('a limited liability partnership', () => {
 });
 
 describe('a company end to end', () => {
-  const linked: CompanyFacts = {
-    status: 'active',
-    incorporatedOn: '2016-01-10',
-    ard: { day: 31, month: 3 },
-    nextAccountsPeriodEnd: '2026-03-31',
-    nextAccountsDueOn: '2026-12-31',
-    lastAccountsMadeUpTo: '2025-03-31',
-    confirmationNextDue: '2026-08-14',
-    confirmationNextMadeUpTo: '2026-07-31',
-  };
+  const linked = ACME_LINKED;
 
   it('linked to Companies House (the acceptance example): its dates first, rules after', () => {
     const ds = computeDeadlines({
