@@ -35,7 +35,8 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
-      if (err.status >= 500) request.log.error({ err }, err.message);
+      // (a provider the practice has not configured is a known state, not a fault: a line at info)
+      if (err.status >= 500) request.log[err.code === 'NOT_CONFIGURED' ? 'info' : 'error']({ err }, err.message);
       return sendError(reply, err.status, err.code, err.message, err.details ? { details: err.details } : undefined);
     }
     const fe = err as FastifyError;
