@@ -23,7 +23,6 @@ import {
   WorkQuerySchema,
   WorkReplySchema,
 } from '@countinghouse/proto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AmlDeps } from '../use-cases/deps.js';
 import {
@@ -54,9 +53,7 @@ const canDelete = requireRole(rolesFor('aml.delete'));
 const tags = ['aml'];
 
 export function amlRoutes(app: App, deps: AmlDeps) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  r.get(
+  app.get(
     '/',
     {
       preHandler: canView,
@@ -70,7 +67,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => findFiles(deps, requireAuth(request), request.query),
   );
 
-  r.get(
+  app.get(
     '/work',
     {
       preHandler: requireRole(rolesFor('work.view')),
@@ -84,7 +81,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => findWorkAml(deps, requireAuth(request), request.query),
   );
 
-  r.get(
+  app.get(
     '/statuses',
     {
       preHandler: canView,
@@ -98,7 +95,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => findStatuses(deps, requireAuth(request), request.query.client_ids.split(',')),
   );
 
-  r.get(
+  app.get(
     '/report',
     {
       preHandler: canView,
@@ -107,7 +104,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => amlReport(deps, requireAuth(request)),
   );
 
-  r.get(
+  app.get(
     '/clients/:clientId',
     {
       preHandler: canView,
@@ -121,7 +118,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => getFile(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.get(
+  app.get(
     '/clients/:clientId/versions/:version',
     {
       preHandler: canView,
@@ -130,7 +127,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => getVersion(deps, requireAuth(request), request.params.clientId, request.params.version),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/versions',
     {
       preHandler: canManage,
@@ -144,7 +141,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => startNewVersion(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/people',
     {
       preHandler: canManage,
@@ -159,7 +156,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => addPerson(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
-  r.put(
+  app.put(
     '/clients/:clientId/people/:personId',
     {
       preHandler: canManage,
@@ -174,7 +171,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => updatePerson(deps, requireAuth(request), request.params.clientId, request.params.personId, request.body),
   );
 
-  r.delete(
+  app.delete(
     '/clients/:clientId/people/:personId',
     {
       preHandler: canManage,
@@ -188,7 +185,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => removePerson(deps, requireAuth(request), request.params.clientId, request.params.personId),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/people/:personId/evidence',
     {
       preHandler: canManage,
@@ -203,7 +200,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => addEvidence(deps, requireAuth(request), request.params.clientId, request.params.personId, request.body),
   );
 
-  r.put(
+  app.put(
     '/clients/:clientId/risk',
     {
       preHandler: canManage,
@@ -218,7 +215,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => answerRisk(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/submit',
     {
       preHandler: canManage,
@@ -232,7 +229,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => submitFile(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/approve',
     {
       preHandler: canApprove,
@@ -247,7 +244,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => approveFile(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/return',
     {
       preHandler: canApprove,
@@ -262,7 +259,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => returnFile(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
-  r.get(
+  app.get(
     '/retention/deletable',
     {
       preHandler: canDelete,
@@ -275,7 +272,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => findDeletable(deps, requireAuth(request)),
   );
 
-  r.get(
+  app.get(
     '/retention/deletions',
     {
       preHandler: canDelete,
@@ -284,7 +281,7 @@ export function amlRoutes(app: App, deps: AmlDeps) {
     async (request) => findDeletions(deps, requireAuth(request)),
   );
 
-  r.delete(
+  app.delete(
     '/clients/:clientId',
     {
       preHandler: canDelete,

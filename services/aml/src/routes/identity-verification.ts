@@ -10,7 +10,6 @@ import {
   DeleteReplySchema,
   rolesFor,
 } from '@countinghouse/proto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AmlDeps } from '../use-cases/deps.js';
 import {
@@ -27,9 +26,7 @@ const tags = ['aml'];
 
 /** The practice's ACSP verifications of a client's people (issue #30); guards from the permissions table. */
 export function identityVerificationRoutes(app: App, deps: AmlDeps) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  r.get(
+  app.get(
     '/acsp-settings',
     {
       preHandler: requireRole(rolesFor('identity_verification.view')),
@@ -38,7 +35,7 @@ export function identityVerificationRoutes(app: App, deps: AmlDeps) {
     async () => getAcspSettings(deps),
   );
 
-  r.put(
+  app.put(
     '/acsp-settings',
     {
       preHandler: requireRole(rolesFor('identity_verification.settings')),
@@ -52,7 +49,7 @@ export function identityVerificationRoutes(app: App, deps: AmlDeps) {
     async (request) => saveAcspSettings(deps, requireAuth(request), request.body),
   );
 
-  r.get(
+  app.get(
     '/clients/:clientId/identity-verifications',
     {
       preHandler: requireRole(rolesFor('identity_verification.view')),
@@ -66,7 +63,7 @@ export function identityVerificationRoutes(app: App, deps: AmlDeps) {
     async (request) => findAcspVerifications(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/identity-verifications',
     {
       preHandler: requireRole(rolesFor('identity_verification.record')),
@@ -82,7 +79,7 @@ export function identityVerificationRoutes(app: App, deps: AmlDeps) {
       reply.code(201).send(await recordAcspVerification(deps, requireAuth(request), request.params.clientId, request.body)),
   );
 
-  r.delete(
+  app.delete(
     '/clients/:clientId/identity-verifications/:id',
     {
       preHandler: requireRole(rolesFor('identity_verification.delete')),

@@ -24,7 +24,6 @@ import {
   WorkQuerySchema,
   WorkReplySchema,
 } from '@countinghouse/proto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CompaniesHouseError } from '../companies-house/client.js';
 import { readLeadDays, writeLeadDays } from '../db/queries.js';
@@ -57,9 +56,7 @@ const clientOnly = requireRole(['client'], { kind: 'user' });
 const canViewIdentity = requireRole(rolesFor('identity_verification.view'));
 
 export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  r.get(
+  app.get(
     '/',
     {
       preHandler: staffView,
@@ -73,7 +70,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => findDeadlines(deps, requireAuth(request), request.query),
   );
 
-  r.get(
+  app.get(
     '/identity-verification',
     {
       preHandler: canViewIdentity,
@@ -87,7 +84,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => findIdentityPeople(deps, requireAuth(request), request.query),
   );
 
-  r.post(
+  app.post(
     '/:id/done',
     {
       // The filing record is optional: a POST with no body records today, no reference, the practice.
@@ -106,7 +103,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => markDeadlineDone(deps, requireAuth(request), request.params.id, request.body),
   );
 
-  r.post(
+  app.post(
     '/:id/undo',
     {
       preHandler: canManage,
@@ -120,7 +117,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => undoDeadlineDone(deps, requireAuth(request), request.params.id),
   );
 
-  r.get(
+  app.get(
     '/next',
     {
       preHandler: staffView,
@@ -134,7 +131,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => findNextDeadlines(deps, requireAuth(request), request.query),
   );
 
-  r.get(
+  app.get(
     '/work',
     {
       preHandler: requireRole(rolesFor('work.view')),
@@ -148,7 +145,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => findWorkDeadlines(deps, requireAuth(request), request.query),
   );
 
-  r.get(
+  app.get(
     '/mine',
     {
       preHandler: clientOnly,
@@ -157,7 +154,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => findMyDeadlines(deps, requireAuth(request)),
   );
 
-  r.get(
+  app.get(
     '/clients/:clientId',
     {
       preHandler: canView,
@@ -171,7 +168,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => getClientRecord(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.put(
+  app.put(
     '/clients/:clientId',
     {
       preHandler: canManage,
@@ -186,7 +183,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => saveTaxProfile(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
-  r.post(
+  app.post(
     '/clients/:clientId/refresh',
     {
       preHandler: canManage,
@@ -200,7 +197,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => refreshClientCompany(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.get(
+  app.get(
     '/clients/:clientId/deadlines',
     {
       preHandler: canView,
@@ -214,7 +211,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => findClientDeadlines(deps, requireAuth(request), request.params.clientId),
   );
 
-  r.get(
+  app.get(
     '/companies-house/search',
     {
       preHandler: canManage,
@@ -237,7 +234,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
   );
 
   // Public (proto/src/routes.ts PUBLIC_API): the sign-up form, before the visitor has an account.
-  r.post(
+  app.post(
     '/companies-house/lookup',
     {
       schema: {
@@ -253,7 +250,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     },
   );
 
-  r.get(
+  app.get(
     '/calendar',
     {
       preHandler: staffView,
@@ -262,7 +259,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async (request) => getCalendarFeed(deps, requireAuth(request)),
   );
 
-  r.post(
+  app.post(
     '/calendar/reset',
     {
       preHandler: staffView,
@@ -278,7 +275,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     },
   );
 
-  r.get(
+  app.get(
     '/feed/:token',
     {
       schema: {
@@ -296,7 +293,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     },
   );
 
-  r.get(
+  app.get(
     '/settings',
     {
       preHandler: staffView,
@@ -305,7 +302,7 @@ export function deadlineRoutes(app: App, deps: DeadlinesDeps) {
     async () => ({ task_lead_days: await readLeadDays(deps.db) }),
   );
 
-  r.put(
+  app.put(
     '/settings',
     {
       preHandler: canSettle,

@@ -31,7 +31,6 @@ import {
   TimerSchema,
   TimerStopSchema,
 } from '@countinghouse/proto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { profitabilityCsv } from '../domain/jobs.js';
 import type { DeadlinesDeps } from '../use-cases/deps.js';
@@ -65,11 +64,10 @@ const tags = ['jobs'];
 
 /** Client jobs (issue 29) under /api/deadlines/jobs: client_jobs (accountants their clients') and client_jobs.settings. */
 export function jobRoutes(app: App, deps: DeadlinesDeps) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const canWork = requireRole(rolesFor('client_jobs'));
   const canSettle = requireRole(rolesFor('client_jobs.settings'));
 
-  r.get(
+  app.get(
     '/jobs',
     {
       preHandler: canWork,
@@ -82,7 +80,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => findJobs(deps, requireAuth(request), request.query),
   );
-  r.get(
+  app.get(
     '/jobs/board',
     {
       preHandler: canWork,
@@ -95,12 +93,12 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => findBoard(deps, requireAuth(request), request.query),
   );
-  r.get(
+  app.get(
     '/jobs/timer',
     { preHandler: canWork, schema: { tags, summary: 'My running timer', response: { 200: TimerSchema, ...E } } },
     async (request) => getTimer(deps, requireAuth(request)),
   );
-  r.delete(
+  app.delete(
     '/jobs/timer',
     {
       preHandler: canWork,
@@ -108,12 +106,12 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => stopJobTimer(deps, requireAuth(request)),
   );
-  r.get(
+  app.get(
     '/jobs/templates',
     { preHandler: canWork, schema: { tags, summary: 'The job templates of every kind', response: { 200: JobTemplateListSchema, ...E } } },
     async () => findTemplates(deps),
   );
-  r.put(
+  app.put(
     '/jobs/templates/:kind',
     {
       preHandler: canSettle,
@@ -127,7 +125,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => changeTemplate(deps, requireAuth(request), request.params.kind, request.body),
   );
-  r.get(
+  app.get(
     '/jobs/staff',
     {
       preHandler: canSettle,
@@ -135,7 +133,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async () => findStaff(deps),
   );
-  r.put(
+  app.put(
     '/jobs/staff/:userId',
     {
       preHandler: canSettle,
@@ -149,7 +147,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => changeStaff(deps, request.params.userId, request.body),
   );
-  r.get(
+  app.get(
     '/jobs/capacity',
     {
       preHandler: canWork,
@@ -162,7 +160,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => findCapacity(deps, requireAuth(request), request.query),
   );
-  r.get(
+  app.get(
     '/jobs/profitability',
     {
       preHandler: canSettle,
@@ -175,7 +173,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => findProfitability(deps, request.query.month),
   );
-  r.get(
+  app.get(
     '/jobs/delivery',
     {
       preHandler: canSettle,
@@ -189,7 +187,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => findDelivery(deps, request.query.from, request.query.to),
   );
-  r.get(
+  app.get(
     '/jobs/profitability.csv',
     {
       preHandler: canSettle,
@@ -211,7 +209,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
   );
   const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }) });
-  r.get(
+  app.get(
     '/jobs/schedules/:clientId',
     {
       preHandler: canWork,
@@ -224,7 +222,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => findSchedules(deps, requireAuth(request), request.params.clientId),
   );
-  r.put(
+  app.put(
     '/jobs/schedules/:clientId/:kind',
     {
       preHandler: canWork,
@@ -241,7 +239,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => changeSchedule(deps, requireAuth(request), request.params.clientId, request.params.kind, request.body),
   );
-  r.get(
+  app.get(
     '/jobs/:id',
     {
       preHandler: canWork,
@@ -254,7 +252,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => getJob(deps, requireAuth(request), request.params.id),
   );
-  r.patch(
+  app.patch(
     '/jobs/:id',
     {
       preHandler: canWork,
@@ -268,7 +266,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => changeJob(deps, requireAuth(request), request.params.id, request.body),
   );
-  r.post(
+  app.post(
     '/jobs/:id/move',
     {
       preHandler: canWork,
@@ -282,7 +280,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => moveJob(deps, requireAuth(request), request.params.id, request.body),
   );
-  r.post(
+  app.post(
     '/jobs/:id/checklist',
     {
       preHandler: canWork,
@@ -296,7 +294,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => tickChecklist(deps, requireAuth(request), request.params.id, request.body.index, request.body.done),
   );
-  r.post(
+  app.post(
     '/jobs/:id/notes',
     {
       preHandler: canWork,
@@ -310,7 +308,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => addJobNote(deps, requireAuth(request), request.params.id, request.body.text),
   );
-  r.post(
+  app.post(
     '/jobs/:id/time',
     {
       preHandler: canWork,
@@ -324,7 +322,7 @@ export function jobRoutes(app: App, deps: DeadlinesDeps) {
     },
     async (request) => recordTime(deps, requireAuth(request), request.params.id, request.body),
   );
-  r.post(
+  app.post(
     '/jobs/:id/timer',
     {
       preHandler: canWork,
