@@ -65,9 +65,12 @@ export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 // (llp: a limited liability partnership, Limited Liability Partnerships Act 2000; registered at Companies House
 // like a company, taxed like a partnership: decision 664)
 export const BUSINESS_TYPES = ['sole_trader', 'partnership', 'limited', 'llp'] as const;
+export type BusinessType = (typeof BUSINESS_TYPES)[number];
 /** The business types registered at Companies House: their sign-up needs the registered name (issue 33). */
 export const INCORPORATED_BUSINESS_TYPES: readonly BusinessType[] = ['limited', 'llp'];
-export type BusinessType = (typeof BUSINESS_TYPES)[number];
+export function isIncorporated(type: BusinessType | null | undefined): type is BusinessType {
+  return !!type && INCORPORATED_BUSINESS_TYPES.includes(type);
+}
 
 export const PACKAGES = [
   { name: 'Sole Trader Package', monthlyFee: 40 },

@@ -112,8 +112,22 @@ describe('billing: terms before payment', () => {
     );
   });
 
+  const signup = (payload: Record<string, unknown>) => gw.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload });
+
+  /** Sign in as the person just signed up, pay for a package on the test checkout, and wait for their client record. */
+  async function signInAndPay(credentials: { email: string; password: string }, packageName: string) {
+    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: credentials });
+    const token = li.json().access_token as string;
+    const userId = li.json().user.user_id as string;
+    await waitForCustomer(gw, userId);
+    const sessionId = (await checkout(gw, token, packageName)).json().session_id as string;
+    await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(token) });
+    expect((await verify(gw, token, sessionId)).statusCode).toBe(200);
+    const client = await waitForClient(gw, userId, (c) => c.package_name === packageName, `the client record (${packageName})`);
+    return { userId, client };
+  }
+
   it('a sign-up that knows the business: a limited company must name itself; type and phone reach the client record', async () => {
-    const signup = (payload: Record<string, unknown>) => gw.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload });
     const base = { email: 'dev@devwidgets.co.uk', password: 'a-long-pass-phrase-33' };
     const noName = await signup({ ...base, business_type: 'limited' });
     expect(noName.statusCode).toBe(400);
@@ -130,14 +144,7 @@ describe('billing: terms before payment', () => {
       phone: '020 7946 0000',
     });
     expect(ok.statusCode, ok.body).toBe(201);
-    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: base });
-    const token = li.json().access_token as string;
-    const userId = li.json().user.user_id as string;
-    await waitForCustomer(gw, userId);
-    const sessionId = (await checkout(gw, token, 'Partnership Package')).json().session_id as string;
-    await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(token) });
-    expect((await verify(gw, token, sessionId)).statusCode).toBe(200);
-    const client = await waitForClient(gw, userId, (c) => c.package_name === 'Partnership Package', 'the client record');
+    const { userId, client } = await signInAndPay(base, 'Partnership Package');
     expect(client).toMatchObject({ company_name: 'Dev & Co', business_type: 'partnership' });
     const { rows } = await gw.kit.runtime.pool.query('select contact_phone from crm.clients where user_id = $1', [userId]);
     expect(rows[0].contact_phone).toBe('020 7946 0000');
@@ -146,7 +153,6 @@ describe('billing: terms before payment', () => {
   });
 
   it('an LLP (decision 664): must name itself too, and becomes a client record of type LLP with its OC number', async () => {
-    const signup = (payload: Record<string, unknown>) => gw.app.inject({ method: 'POST', url: '/api/identity/auth/signup', payload });
     const base = { email: 'partners@ledgerllp.co.uk', password: 'a-long-pass-phrase-664' };
     const noName = await signup({ ...base, business_type: 'llp', company_name: '  ' });
     expect(noName.statusCode).toBe(400);
@@ -154,14 +160,7 @@ describe('billing: terms before payment', () => {
     expect(
       (await signup({ ...base, business_type: 'llp', company_name: 'Ledger Partners LLP', company_number: 'oc412345' })).statusCode,
     ).toBe(201);
-    const li = await gw.app.inject({ method: 'POST', url: '/api/identity/auth/login', payload: base });
-    const token = li.json().access_token as string;
-    const userId = li.json().user.user_id as string;
-    await waitForCustomer(gw, userId);
-    const sessionId = (await checkout(gw, token, 'Growth')).json().session_id as string;
-    await gw.app.inject({ method: 'POST', url: `/api/billing/test-checkout/${sessionId}/pay`, headers: bearer(token) });
-    expect((await verify(gw, token, sessionId)).statusCode).toBe(200);
-    const client = await waitForClient(gw, userId, (c) => c.package_name === 'Growth', 'the LLP client record');
+    const { userId, client } = await signInAndPay(base, 'Growth');
     expect(client).toMatchObject({ company_name: 'Ledger Partners LLP', business_type: 'llp' });
     const { rows } = await gw.kit.runtime.pool.query('select company_number from billing.customers where user_id = $1', [userId]);
     expect(rows[0].company_number).toBe('OC412345');

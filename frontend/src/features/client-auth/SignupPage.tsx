@@ -11,7 +11,7 @@ import {
   findPackage,
   formatDate,
   formatGBP,
-  INCORPORATED_BUSINESS_TYPES,
+  isIncorporated,
   MESSAGES,
   phoneProblem,
   SIGNUP_MESSAGES,
@@ -51,8 +51,6 @@ function signupFailureText(error: unknown): ToastText {
 // (the four choices are buttons in one row: "LLP" as people say it; the full name is in the lookup's answer)
 const RADIO_LABELS: Record<BusinessType, string> = { ...BUSINESS_TYPE_LABELS, llp: 'LLP' };
 
-const incorporated = (t: BusinessType | undefined) => !!t && INCORPORATED_BUSINESS_TYPES.includes(t);
-
 /**
  * The company number of a limited company or LLP, with a lookup at Companies House (issue 33): what the
  * register says is shown, and fills in the registered name and the business type. Optional: when the
@@ -79,15 +77,15 @@ function CompanyNumberField() {
       form.setFieldsValue({
         company_number: c.company_number,
         company_name: c.company_name,
-        ...(c.business_type && incorporated(c.business_type) ? { business_type: c.business_type } : {}),
+        ...(isIncorporated(c.business_type) ? { business_type: c.business_type } : {}),
       });
       form.setFields([{ name: 'company_number', errors: [] }]);
     } catch (error) {
+      const status = httpStatus(error);
       const message = errorBody(error)?.message;
-      if (httpStatus(error) === 404)
-        form.setFields([{ name: 'company_number', errors: [message ?? COMPANY_LOOKUP_MESSAGES.companyNotFound] }]);
-      else if (httpStatus(error) === 400 && message) form.setFields([{ name: 'company_number', errors: [message] }]);
-      else setNote(httpStatus(error) === 429 && message ? message : COMPANY_LOOKUP_MESSAGES.lookupNotAvailable);
+      if (status === 404) form.setFields([{ name: 'company_number', errors: [message ?? COMPANY_LOOKUP_MESSAGES.companyNotFound] }]);
+      else if (status === 400 && message) form.setFields([{ name: 'company_number', errors: [message] }]);
+      else setNote(status === 429 && message ? message : COMPANY_LOOKUP_MESSAGES.lookupNotAvailable);
     }
   }
 
@@ -216,7 +214,7 @@ export function SignupPage() {
           dependencies={['business_type']}
           rules={[
             ({ getFieldValue }) => ({
-              required: incorporated(getFieldValue('business_type') as BusinessType | undefined),
+              required: isIncorporated(getFieldValue('business_type') as BusinessType | undefined),
               whitespace: true,
               message: SIGNUP_MESSAGES.companyNameRequired,
             }),
@@ -225,7 +223,7 @@ export function SignupPage() {
           <Input autoComplete="organization" maxLength={NAME_MAX} />
         </Form.Item>
         <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.business_type !== b.business_type}>
-          {({ getFieldValue }) => incorporated(getFieldValue('business_type') as BusinessType | undefined) && <CompanyNumberField />}
+          {({ getFieldValue }) => isIncorporated(getFieldValue('business_type') as BusinessType | undefined) && <CompanyNumberField />}
         </Form.Item>
         <Form.Item label="First name" name="first_name">
           <Input autoComplete="given-name" maxLength={100} />

@@ -29,9 +29,7 @@ export async function subscribeClientDirectory(runtime: ConsumerRuntime, signup?
         monthlyFeePence: Math.round(d.monthlyFee * 100),
         at: occurredAt,
       });
-      if (!signup || !d.userId) return;
-      const linked = await applySignupCompany(tx, d.userId, signup.today());
-      if (linked) await signup.linked(linked);
+      if (signup && d.userId) await applySignupCompany(tx, d.userId, signup);
     },
   });
 }

@@ -15,19 +15,19 @@ const SIGNUP_ACTOR = { id: 'signup', name: 'The client, at sign-up' } as const;
  * both halves are here: billing's event with the number (keyed by the person) and crm's client record
  * for that person in the directory. They arrive on different topics in either order, so each side calls
  * this; the number waits in signup_companies until it is used. A number staff already entered is kept.
- * Returns the client whose profile now has the number (to read from Companies House), else null.
+ * A client whose profile gets the number is handed to `hooks.linked` (read from Companies House).
  */
-export async function applySignupCompany(tx: Tx, userId: string, today: string): Promise<string | null> {
+export async function applySignupCompany(tx: Tx, userId: string, hooks: SignupCompanyHooks): Promise<void> {
   const [pending] = await tx.select().from(signupCompanies).where(eq(signupCompanies.userId, userId));
-  if (!pending) return null;
+  if (!pending) return;
   const [entry] = await tx.select().from(clientDirectory).where(eq(clientDirectory.userId, userId)).limit(1);
-  if (!entry) return null;
+  if (!entry) return;
   await tx.delete(signupCompanies).where(eq(signupCompanies.userId, userId));
   const row = await readProfile(tx, entry.clientId);
-  if (row?.companyNumber) return null;
+  if (row?.companyNumber) return;
   await saveProfile(tx, entry.clientId, { ...profileOf(row), company_number: pending.companyNumber }, pending.companyNumber, SIGNUP_ACTOR);
-  await recomputeClient(tx, entry.clientId, today, 'profile');
-  return entry.clientId;
+  await recomputeClient(tx, entry.clientId, hooks.today(), 'profile');
+  await hooks.linked(entry.clientId);
 }
 
 export interface SignupCompanyHooks {
@@ -46,8 +46,7 @@ export async function subscribeSignupCompany(runtime: ConsumerRuntime, hooks: Si
       const n = d.companyNumber ? validateCompanyNumber(d.companyNumber) : null;
       if (!n?.ok) return;
       await tx.insert(signupCompanies).values({ userId: d.userId, companyNumber: n.value }).onConflictDoNothing();
-      const clientId = await applySignupCompany(tx, d.userId, hooks.today());
-      if (clientId) await hooks.linked(clientId);
+      await applySignupCompany(tx, d.userId, hooks);
     },
   });
 }

@@ -8,7 +8,7 @@ import {
   type Me,
   type Role,
   type SignupBody,
-  INCORPORATED_BUSINESS_TYPES,
+  isIncorporated,
 } from '@countinghouse/proto';
 import {
   activeRoles,
@@ -138,7 +138,7 @@ export async function getPersonSession(deps: SignInDeps, principal: Principal): 
  */
 function signupBusiness(body: SignupBody): { businessType: string | null; companyNumber: string | null; phone: string | null } {
   const field = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, [{ path, message }]);
-  if (body.business_type && INCORPORATED_BUSINESS_TYPES.includes(body.business_type) && !body.company_name?.trim()) {
+  if (isIncorporated(body.business_type) && !body.company_name?.trim()) {
     throw field('/company_name', SIGNUP_MESSAGES.companyNameRequired);
   }
   let companyNumber: string | null = null;

@@ -26,20 +26,27 @@ function withDatabase(url: string, db: string): string {
   return u.toString();
 }
 
-/** Build the template database once per run: every service's migrations applied. */
-export async function prepareTemplate(services: Array<{ schema: string; migrationsFolder: string }>): Promise<void> {
+/** One connection to the test server's `postgres` database, for creating and dropping databases. */
+async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: testServerUrl() });
   await admin.connect();
   try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Build the template database once per run: every service's migrations applied. */
+export async function prepareTemplate(services: Array<{ schema: string; migrationsFolder: string }>): Promise<void> {
+  await withAdmin(async (admin) => {
     await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [
       TEMPLATE_DB,
     ]);
     await dropSpares(admin);
     await admin.query(`drop database if exists ${TEMPLATE_DB}`);
     await admin.query(`create database ${TEMPLATE_DB}`);
-  } finally {
-    await admin.end();
-  }
+  });
   const pool = new pg.Pool({ connectionString: withDatabase(testServerUrl(), TEMPLATE_DB), max: 2 });
   try {
     for (const s of services) await runMigrations(pool, s.schema, s.migrationsFolder);
@@ -67,16 +74,6 @@ const SPARE_PREFIX = 'ch_spare_';
 /** How many spares may wait at once (one per worker is enough; two for two workers). */
 const SPARES_MAX = 2;
 let makingSpare: Promise<void> | null = null;
-
-async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: testServerUrl() });
-  await admin.connect();
-  try {
-    return await fn(admin);
-  } finally {
-    await admin.end();
-  }
-}
 
 /** Start making one spare clone unless this process is making one or enough wait already. */
 function makeSpare(): void {
@@ -129,17 +126,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     name,
     url: withDatabase(testServerUrl(), name),
     async drop() {
-      const c = new pg.Client({ connectionString: testServerUrl() });
-      await c.connect();
-      try {
+      await withAdmin(async (c) => {
         await c.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
         await c.query(`drop database if exists ${name}`);
         // the services' own roles made for this database (serviceRoleName: `<database>_<service>`)
         const roles = await c.query<{ rolname: string }>(`select rolname from pg_roles where starts_with(rolname, $1)`, [`${name}_`]);
         for (const r of roles.rows) await c.query(`drop role if exists ${c.escapeIdentifier(r.rolname)}`);
-      } finally {
-        await c.end();
-      }
+      });
     },
   };
 }
