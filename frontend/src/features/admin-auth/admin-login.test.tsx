@@ -69,7 +69,7 @@ describe('Admin login', () => {
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Please enter your username')).toBeInTheDocument();
-    expect(screen.getByText('Please enter your password')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter your password')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

@@ -202,7 +202,7 @@ describe('Add Client and Add Lead', { timeout: 60_000 }, () => {
     const dialog = await findDialog('Add Client');
     await user.click(within(dialog).getByRole('button', { name: 'Add Client' }));
     expect(await within(dialog).findByText('Please enter the company name')).toBeInTheDocument();
-    expect(within(dialog).getByText('Please enter the contact name')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Please enter the contact name')).toBeInTheDocument();
     expect(within(dialog).getByText('Please enter the contact e-mail')).toBeInTheDocument();
     expect(callsTo('POST /api/crm/clients')).toHaveLength(0);
 
@@ -241,7 +241,7 @@ describe('Add Client and Add Lead', { timeout: 60_000 }, () => {
     const dialog = await findDialog('Add Lead');
     await user.click(within(dialog).getByRole('button', { name: 'Add Lead' }));
     expect(await within(dialog).findByText('Please enter the name')).toBeInTheDocument();
-    expect(within(dialog).getByText('Please enter the e-mail')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Please enter the e-mail')).toBeInTheDocument();
     expect(callsTo('POST /api/crm/leads')).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText('Name'), 'Lin Lead');

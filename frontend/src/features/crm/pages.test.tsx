@@ -184,7 +184,7 @@ describe('/admin/communications', { timeout: 60_000 }, () => {
     const dialog = await findDialog('Log communication');
     await user.click(within(dialog).getByRole('button', { name: 'Log communication' }));
     expect(await within(dialog).findByText('Please choose a client')).toBeInTheDocument();
-    expect(within(dialog).getByText('Please enter a subject')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Please enter a subject')).toBeInTheDocument();
     await pick(user, within(dialog).getByRole('combobox', { name: 'Client' }), 'Acme Ltd (ada@acme.example)');
     await user.type(within(dialog).getByLabelText('Subject'), 'Sent the engagement letter');
     await user.click(within(dialog).getByRole('button', { name: 'Log communication' }));
