@@ -13,8 +13,15 @@ export interface UpstreamOptions {
   bodyTimeout?: number;
   /** How long a replica that refused a connection is left out (passive check). Default 10 s. */
   ejectMs?: number;
-  /** Interval of the active checks (GET /health/ready on every replica); 0 turns them off. Default 2 s. */
+  /**
+   * Interval of the active checks (GET /health/ready on every replica) while every replica is ready;
+   * 0 turns them off. Default 10 s: a replica that dies is left out at its first refused connection
+   * (the passive check) long before, and a check costs each replica a database, broker and Redis
+   * round trip (issue 35: idle that costs nothing).
+   */
   healthIntervalMs?: number;
+  /** The interval while a replica is not ready or left out, to take it back soon. Default 2 s (at most healthIntervalMs). */
+  healthRecheckMs?: number;
   /** Timeout of one active check. Default 1.5 s. */
   healthTimeoutMs?: number;
   /** Signs every forwarded request (method, path, time): services answer only what the gateway signed. */
@@ -88,6 +95,10 @@ export class UpstreamGroup {
   readonly replicas: Replica[];
   private next = 0;
   private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
+  private checking = false;
+  private runCheck: (() => void) | null = null;
+  private recheckMs = 2000;
   private readonly ejectMs: number;
 
   constructor(
@@ -119,14 +130,19 @@ export class UpstreamGroup {
     return scan((r) => r.available(now)) ?? scan((r) => now >= r.ejectedUntil) ?? scan(() => true);
   }
 
+  /** Leave `r` out for a while (its connection failed), and check every replica again soon. */
   eject(r: Replica): void {
     r.ejectedUntil = Date.now() + this.ejectMs;
+    this.scheduleCheck(this.recheckMs);
   }
 
   startHealthChecks(onChange?: (r: Replica, ready: boolean) => void): void {
-    const every = this.o.healthIntervalMs ?? 2000;
-    if (every <= 0 || this.timer) return;
+    const every = this.o.healthIntervalMs ?? 10_000;
+    if (every <= 0 || this.checking) return;
+    const recheck = Math.min(every, this.o.healthRecheckMs ?? 2000);
+    this.checking = true;
     const check = async () => {
+      this.timer = null;
       await Promise.all(
         this.replicas.map(async (r) => {
           const ok = await fetch(`${r.base}/health/ready`, { signal: AbortSignal.timeout(this.o.healthTimeoutMs ?? 1500) })
@@ -137,10 +153,24 @@ export class UpstreamGroup {
           r.ready = ok;
         }),
       );
+      if (!this.checking) return;
+      const now = Date.now();
+      this.scheduleCheck(this.replicas.every((r) => r.available(now)) ? every : recheck);
     };
-    this.timer = setInterval(() => void check(), every);
+    this.runCheck = () => void check();
+    this.recheckMs = recheck;
+    this.runCheck();
+  }
+
+  /** The next active check in `ms`, unless one is due sooner. */
+  private scheduleCheck(ms: number) {
+    if (!this.checking || !this.runCheck) return;
+    const at = Date.now() + ms;
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(this.runCheck, ms);
     this.timer.unref();
-    void check();
   }
 
   /** Any replica that answers /health/live (the gateway's own readiness). */
@@ -156,7 +186,8 @@ export class UpstreamGroup {
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.checking = false;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await Promise.allSettled(this.replicas.map((r) => r.pool.close()));
   }

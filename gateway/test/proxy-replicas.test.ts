@@ -18,6 +18,8 @@ interface FakeReplica {
   url: string;
   server: Server | null;
   hits: string[];
+  /** How many /health/ready checks it has answered. */
+  checks: number;
   ready: boolean;
   /** Read a write's body, then drop the connection without answering (a replica dying mid-request). */
   dropWrites: boolean;
@@ -33,11 +35,13 @@ async function fakeReplica(name: string): Promise<FakeReplica> {
     url: `http://127.0.0.1:${port}`,
     server: null,
     hits: [],
+    checks: 0,
     ready: true,
     dropWrites: false,
     async start() {
       const server = createServer((req, res) => {
         if (req.url === '/health/ready') {
+          r.checks++;
           res.writeHead(r.ready ? 200 : 503, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ status: r.ready ? 'ok' : 'degraded' }));
           return;
@@ -215,6 +219,25 @@ describe('replicas behind the gateway', () => {
     await sleep(400);
     for (let i = 0; i < 4; i++) expect((await get(base)).status).toBe(200);
     expect(a.hits.length + b.hits.length).toBe(4);
+  });
+
+  it('checks seldom while every replica is ready, often while one is left out, then seldom again', async () => {
+    const [a, b] = await three();
+    const base = await gatewayFor([a.url, b.url].join(','), { healthIntervalMs: 60_000, healthRecheckMs: 100, ejectMs: 60_000 });
+    await sleep(400);
+    expect([a.checks, b.checks]).toEqual([1, 1]); // the first check at start; the next in a minute
+    await a.stop();
+    for (let i = 0; i < 4; i++) expect((await get(base)).status).toBe(200); // a refused: left out
+    await sleep(450);
+    expect(b.checks).toBeGreaterThanOrEqual(3); // every 100 ms while a is out
+    await a.start();
+    await sleep(300);
+    a.hits.length = 0;
+    for (let i = 0; i < 4; i++) await get(base);
+    expect(a.hits.length).toBe(2); // back, well before its minute of ejection
+    const settled = b.checks;
+    await sleep(400);
+    expect(b.checks).toBe(settled); // every replica ready: quiet again
   });
 
   it('a replica left out comes back once its health check answers again', async () => {

@@ -8,7 +8,8 @@
 #   infra/kafka/kafka.sh status   prints KAFKA_BROKERS=... and exits 0 when running, exits 3 when not
 #
 # Env: KAFKA_PORT (59092), KAFKA_CONTROLLER_PORT (59093), KAFKA_DATA_DIR (infra/.run/kafka/data),
-#      KAFKA_HEAP_OPTS (-Xms256m -Xmx512m), INFRA_RUN_DIR (infra/.run), JAVA (java on PATH).
+#      KAFKA_HEAP_OPTS (-Xms256m -Xmx512m), INFRA_RUN_DIR (infra/.run), JAVA (java on PATH),
+#      KAFKA_EXTRA_CONFIG (lines added to server.properties, for experiments).
 #      KAFKA_SASL_PORT (unset): also a SASL_PLAINTEXT listener (mechanism PLAIN) on that port, for the
 #      users in KAFKA_SASL_USERS ("name:password,name:password"); start and status then also print
 #      KAFKA_SASL_BROKERS=127.0.0.1:PORT. (The clients' side: KAFKA_SASL_* in services/kit/src/config.ts.)
@@ -130,10 +131,18 @@ replica.fetch.max.bytes=16777216
 
 # small machine (2 cores)
 num.network.threads=2
-num.io.threads=4
+num.io.threads=2
+# idle costs (issue 35, docs/perf/idle-cpu.md): the controller appends a no-op record to the metadata log
+# every 500 ms by default, and the broker heartbeats to its controller every 2 s; in this single-node
+# KRaft both are in the one process and only prove liveness to itself
+metadata.max.idle.interval.ms=5000
+broker.heartbeat.interval.ms=5000
+broker.session.timeout.ms=18000
 num.recovery.threads.per.data.dir=1
 log.retention.hours=168
 log.segment.bytes=104857600
+# KAFKA_EXTRA_CONFIG: more lines, for an experiment (a later line wins over an earlier one)
+${KAFKA_EXTRA_CONFIG:-}
 EOF
   cat >"$LOG4J" <<'EOF'
 # written by infra/kafka/kafka.sh; stdout is redirected to infra/.run/kafka/kafka.out

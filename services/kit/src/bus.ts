@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@countinghouse/proto';
 import './kafkajs-request-queue.js'; // before any Kafka client: no 1 ms loop over an empty request queue
-import { Kafka, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 
 export interface BusMessage {
@@ -122,6 +122,7 @@ export class KafkaBus implements EventBus {
   private consumers: Consumer[] = [];
   private knownTopics = new Set<string>();
   private closed = false;
+  private readinessAdmin: Promise<Admin> | null = null;
 
   constructor(private readonly opts: KafkaBusOptions) {
     const log = opts.logger.child({ component: 'kafka' });
@@ -329,25 +330,37 @@ export class KafkaBus implements EventBus {
     this.consumers.push(consumer);
   }
 
+  /**
+   * The broker answers a metadata request. One admin client, connected once and kept, answers every
+   * check (the gateway asks each replica every few seconds): a new client per check cost a connection,
+   * its handshake and a disconnect on both sides each time (issue 35). A failed check drops it, so the
+   * next one connects afresh.
+   */
   async isReady(): Promise<boolean> {
     if (this.closed) return false;
     try {
       await this.connectProducer();
-      const admin = this.kafka.admin();
-      await admin.connect();
-      try {
-        await admin.describeCluster();
-      } finally {
-        await admin.disconnect();
-      }
+      this.readinessAdmin ??= (async () => {
+        const admin = this.kafka.admin();
+        await admin.connect();
+        return admin;
+      })();
+      const admin = await this.readinessAdmin;
+      await admin.describeCluster();
       return true;
     } catch {
+      const admin = this.readinessAdmin;
+      this.readinessAdmin = null;
+      void admin?.then((a) => a.disconnect()).catch(() => {});
       return false;
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    const admin = this.readinessAdmin;
+    this.readinessAdmin = null;
+    if (admin) await admin.then((a) => a.disconnect()).catch(() => {});
     await Promise.allSettled(this.consumers.map((c) => c.disconnect()));
     if (this.producerConnected) await this.producer.disconnect().catch(() => {});
   }

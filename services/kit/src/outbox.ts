@@ -1,7 +1,7 @@
 import { topicOf, type Actor, type EventEnvelope, type EventType, type EventData } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventBus, EventHandler } from './bus.js';
 import { outboxWritten, type Db, type DbOrTx } from './db.js';
@@ -11,9 +11,23 @@ export function makeEnvelope<T extends EventType>(type: T, data: EventData<T>, a
 }
 
 /**
+ * The PostgreSQL channel every outbox write is announced on (NOTIFY, payload: the schema). PostgreSQL
+ * delivers it when the writing transaction commits, and not at all when it rolls back, to every process
+ * LISTENing (OutboxListener): a replica, or a process that did not write the row, learns of it at once
+ * instead of polling for it.
+ */
+export const OUTBOX_CHANNEL = 'ch_outbox';
+
+/** `sql` (a statement returning rows) followed by the outbox's NOTIFY, in one round trip. */
+export function withOutboxNotify(insertReturning: string, schema: string): string {
+  quoteIdent(schema); // throws unless a plain lower-case name: safe inside the literal
+  return `with written as (${insertReturning}) select pg_notify('${OUTBOX_CHANNEL}', '${schema}') from written`;
+}
+
+/**
  * Write an event into the service's outbox, inside the caller's transaction: the change and its event
  * commit together or not at all. Once the transaction commits, the service's relay is kicked by itself
- * (no `relay.kick()` after the transaction).
+ * (no `relay.kick()` after the transaction), and every other process of the service by the NOTIFY.
  */
 export async function enqueueEvent<T extends EventType>(
   tx: DbOrTx,
@@ -24,8 +38,11 @@ export async function enqueueEvent<T extends EventType>(
 ): Promise<EventEnvelope<EventData<T>>> {
   const envelope = makeEnvelope(type, data, opts.actor);
   await tx.execute(sql`
-    insert into ${sql.identifier(schema)}.outbox (event_id, topic, key, type, envelope)
-    values (${envelope.id}, ${topicOf(type)}, ${opts.key ?? null}, ${type}, ${JSON.stringify(envelope)}::jsonb)`);
+    with written as (
+      insert into ${sql.identifier(schema)}.outbox (event_id, topic, key, type, envelope)
+      values (${envelope.id}, ${topicOf(type)}, ${opts.key ?? null}, ${type}, ${JSON.stringify(envelope)}::jsonb)
+      returning 1)
+    select pg_notify(${OUTBOX_CHANNEL}, ${schema}) from written`);
   outboxWritten(tx, schema);
   return envelope;
 }
@@ -35,7 +52,14 @@ export interface RelayOptions {
   schema: string;
   bus: EventBus;
   logger: Logger;
+  /** How often to look for rows when nothing tells the relay of them (no LISTEN connection). */
   intervalMs?: number;
+  /**
+   * How often to look while an OutboxListener is connected (setListening): only for rows a NOTIFY
+   * could not announce (a process that died between its commit and its publish, a notification lost
+   * in a reconnect).
+   */
+  safetyIntervalMs?: number;
   batchSize?: number;
 }
 
@@ -51,11 +75,24 @@ export class OutboxRelay {
   private stopped = false;
   private failures = 0;
   private readonly intervalMs: number;
+  private readonly safetyIntervalMs: number;
+  private pollMs: number;
   private readonly batchSize: number;
 
   constructor(private readonly o: RelayOptions) {
     this.intervalMs = o.intervalMs ?? 250;
+    this.safetyIntervalMs = Math.max(this.intervalMs, o.safetyIntervalMs ?? 10_000);
+    this.pollMs = this.intervalMs;
     this.batchSize = o.batchSize ?? 200;
+  }
+
+  /**
+   * Whether a NOTIFY reaches this relay (its process's OutboxListener is connected): then it polls only
+   * every safetyIntervalMs. Either way it looks once now, for what came while the state changed.
+   */
+  setListening(listening: boolean): void {
+    this.pollMs = listening ? this.safetyIntervalMs : this.intervalMs;
+    this.kick();
   }
 
   start(): void {
@@ -99,7 +136,7 @@ export class OutboxRelay {
       this.running = false;
     }
     const backoff = this.failures > 0 ? Math.min(5000, 200 * 2 ** (this.failures - 1)) : 0;
-    const next = backoff || (published === this.batchSize || this.again ? 0 : this.intervalMs);
+    const next = backoff || (published === this.batchSize || this.again ? 0 : this.pollMs);
     this.again = false;
     this.schedule(next);
   }
@@ -154,6 +191,96 @@ export class OutboxRelay {
     this.timer = null;
     // let a pass in flight finish
     for (let i = 0; i < 100 && this.running; i++) await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface OutboxListenerOptions {
+  connectionString: string;
+  logger: Logger;
+  /** A committed outbox write in `schema` (from any process). */
+  onWrite(schema: string): void;
+  /** Connected and listening (true), or the connection lost (false, until it is back). */
+  onState(listening: boolean): void;
+}
+
+/**
+ * One connection per process, LISTENing on OUTBOX_CHANNEL, so the relays sleep instead of polling
+ * (issue 35: idle that costs nothing). The connection is its own, not the pool's: a pooled client goes
+ * back to the pool and would stop listening. Lost, it reconnects with a backoff (0.5 s doubling to
+ * 10 s); meanwhile the relays poll as before (onState(false)).
+ */
+export class OutboxListener {
+  private client: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private failures = 0;
+
+  constructor(private readonly o: OutboxListenerOptions) {}
+
+  /** Connects (at most once at a time); a failure is retried in the background, never thrown. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+  }
+
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
+  private async connect(): Promise<void> {
+    this.timer = null;
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.o.connectionString, keepAlive: true });
+    client.on('notification', (m) => {
+      if (m.channel === OUTBOX_CHANNEL && m.payload) this.o.onWrite(m.payload);
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`listen ${OUTBOX_CHANNEL}`);
+    } catch (err) {
+      client.removeAllListeners('end');
+      client.end().catch(() => {});
+      this.failures++;
+      if (this.failures === 1) this.o.logger.warn({ err }, 'outbox listener: cannot listen, the relays poll meanwhile');
+      this.retry();
+      return;
+    }
+    if (this.stopped) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => {});
+      return;
+    }
+    if (this.failures > 0) this.o.logger.info({ failures: this.failures }, 'outbox listener: listening again');
+    this.failures = 0;
+    this.client = client;
+    this.o.onState(true);
+  }
+
+  private lost(client: pg.Client) {
+    if (this.client !== client) return;
+    this.client = null;
+    client.end().catch(() => {});
+    if (this.stopped) return;
+    this.o.logger.warn('outbox listener: connection lost, the relays poll until it is back');
+    this.o.onState(false);
+    this.retry();
+  }
+
+  private retry() {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => void this.connect(), Math.min(10_000, 500 * 2 ** Math.min(this.failures, 5)));
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const c = this.client;
+    this.client = null;
+    if (c) await c.end().catch(() => {});
   }
 }
 

@@ -9,7 +9,7 @@ import { InProcessBus, KafkaBus, type EventBus } from './bus.js';
 import type { KafkaClientOptions } from './config.js';
 import { createDb, createPool, endPool, migrateAs, onOutboxWrite, pingDb, type Db } from './db.js';
 import { BullMqJobQueue, JOBS_SCHEMA, migrateJobsSchema, PgJobQueue, type JobQueue } from './jobs.js';
-import { OutboxRelay } from './outbox.js';
+import { OutboxListener, OutboxRelay } from './outbox.js';
 
 /**
  * What a service plugin is given: the shared adapters. All-in-one builds one runtime with in-process
@@ -53,7 +53,10 @@ export interface RuntimeOptions {
   logLevel?: string;
   demoMode?: boolean;
   publicUrl?: string;
+  /** How often a relay looks for outbox rows while no NOTIFY reaches it (default 250 ms). */
   relayIntervalMs?: number;
+  /** How often it looks while this process LISTENs for outbox writes (default 10 s; OutboxRelay). */
+  relaySafetyIntervalMs?: number;
   /** PostgreSQL queue: how often idle workers poll (a job enqueued in this process starts at once). */
   jobsPollingMs?: number;
   /** PostgreSQL queue: how often this process checks its schedules for a due slot. */
@@ -123,6 +126,16 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const relays = new Map<string, OutboxRelay>();
   // An event written through this database kicks its schema's relay once the transaction commits.
   onOutboxWrite(db, (schema) => relays.get(schema)?.kick());
+  // And one written by any process (another replica, a job worker, a script) through the NOTIFY that
+  // commits with it: the relays then sleep between events instead of polling every 250 ms (issue 35).
+  const listener = new OutboxListener({
+    connectionString: o.databaseUrl,
+    logger,
+    onWrite: (schema) => relays.get(schema)?.kick(),
+    onState: (listening) => {
+      for (const r of relays.values()) r.setListening(listening);
+    },
+  });
 
   // Every instance learns of revoked sessions and withdrawn access by event. On Kafka it first replays
   // a whole token lifetime and is not created until that replay is handled, so a restarted service
@@ -136,6 +149,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   });
   const pruneTimer = setInterval(() => revocations.prune(), 60_000);
   pruneTimer.unref();
+  await listener.start();
 
   const runtime: Runtime = {
     instanceId,
@@ -150,8 +164,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     relay(schema: string) {
       let r = relays.get(schema);
       if (!r) {
-        r = new OutboxRelay({ pool, schema, bus, logger, intervalMs: o.relayIntervalMs });
+        r = new OutboxRelay({ pool, schema, bus, logger, intervalMs: o.relayIntervalMs, safetyIntervalMs: o.relaySafetyIntervalMs });
         relays.set(schema, r);
+        if (listener.listening) r.setListening(true);
         r.start();
       }
       return r;
@@ -164,6 +179,7 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
       // Jobs first: a job still finishing writes its outcome (and perhaps an event) before the relays stop.
       await jobs.close().catch(() => {});
       await Promise.allSettled([...relays.values()].map((r) => r.stop()));
+      await listener.stop();
       await bus.close().catch(() => {});
       await endPool(pool).catch(() => {});
     },

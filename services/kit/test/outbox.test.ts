@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { sql } from 'drizzle-orm';
-import { InProcessBus, OutboxRelay, enqueueEvent, idempotent, type BusMessage, type EventBus } from '../src/index.js';
+import {
+  InProcessBus,
+  OutboxListener,
+  OutboxRelay,
+  createDb,
+  createPool,
+  endPool,
+  enqueueEvent,
+  idempotent,
+  type BusMessage,
+  type EventBus,
+} from '../src/index.js';
 import { createTestKit, waitFor, type TestKit } from '../src/testing/index.js';
 
 let kit: TestKit;
@@ -104,5 +115,62 @@ describe('transactional outbox', () => {
     await expect(bus.publish('t', [{ key: null, envelope }])).rejects.toThrow('consumer down');
     await bus.publish('t', [{ key: null, envelope }]);
     expect(calls).toBe(2);
+  });
+
+  it('a write from another process reaches a sleeping relay by NOTIFY at commit, and after the listener reconnects', async () => {
+    const bus = new FlakyBus();
+    bus.down = false;
+    const logger = pino({ level: 'silent' });
+    // the relay polls once a minute: only the NOTIFY can bring an event within the test's seconds
+    const relay = new OutboxRelay({ pool: kit.runtime.pool, schema: 'identity', bus, logger, intervalMs: 60_000, safetyIntervalMs: 60_000 });
+    const states: boolean[] = [];
+    const listener = new OutboxListener({
+      connectionString: kit.db.url,
+      logger,
+      onWrite: (schema) => schema === 'identity' && relay.kick(),
+      onState: (on) => {
+        states.push(on);
+        relay.setListening(on);
+      },
+    });
+    // "another process": its own pool and database handle, which the runtime's relays know nothing of
+    const otherPool = createPool(kit.db.url, 2);
+    const other = createDb(otherPool);
+    const write = (sessionId: string, fail = false) =>
+      other.transaction(async (tx) => {
+        await enqueueEvent(tx, 'identity', 'identity.session_revoked', { sessionId, subjectId: 'x', until: 1 }, { actor });
+        if (fail) throw new Error('abort');
+      });
+    const sent = () => bus.delivered.map((m) => (m.envelope.data as { sessionId: string }).sessionId);
+    try {
+      await kit.runtime.pool.query('update identity.outbox set published_at = now() where published_at is null');
+      await listener.start();
+      expect(listener.listening).toBe(true);
+      relay.start();
+      await new Promise((r) => setTimeout(r, 300)); // the relay's first pass is over: it now sleeps for a minute
+
+      const t0 = Date.now();
+      await write('notified-1');
+      await waitFor(() => sent().includes('notified-1'), 'the event, announced by NOTIFY', 5000);
+      expect(Date.now() - t0).toBeLessThan(2000);
+
+      // a rolled-back write announces nothing (and leaves nothing to send)
+      await expect(write('rolled-back-2', true)).rejects.toThrow('abort');
+
+      // the listening connection dies (a server restart, a failover): the relay polls meanwhile, the
+      // listener comes back by itself, and NOTIFYs reach the relay again
+      await kit.runtime.pool.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+      );
+      await waitFor(() => states.length >= 3, 'the listener lost and back', 10_000);
+      expect(states.slice(0, 3)).toEqual([true, false, true]);
+      await write('notified-3');
+      await waitFor(() => sent().includes('notified-3'), 'the event after the reconnection', 5000);
+      expect(sent()).not.toContain('rolled-back-2');
+    } finally {
+      await relay.stop();
+      await listener.stop();
+      await endPool(otherPool);
+    }
   });
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { runMigrations } from '../db.js';
-import { makeEnvelope } from '../outbox.js';
+import { makeEnvelope, withOutboxNotify } from '../outbox.js';
 import { nextSlot, previousSlot, SCHEDULE_TIME_ZONE } from './slots.js';
 import { JOBS_SCHEMA } from './tables.js';
 
@@ -130,7 +130,8 @@ export async function writeJobFailed(
     { ...d, error: d.error.slice(0, 2000), failedAt: new Date().toISOString() },
     { kind: 'system', id: null },
   );
-  await db.query(`insert into jobs.outbox (event_id, topic, key, type, envelope) values ($1, $2, $3, 'jobs.failed', $4::jsonb)`, [
+  const insert = `insert into jobs.outbox (event_id, topic, key, type, envelope) values ($1, $2, $3, 'jobs.failed', $4::jsonb) returning 1`;
+  await db.query(withOutboxNotify(insert, JOBS_SCHEMA), [
     envelope.id,
     TOPICS.jobs,
     d.name,
