@@ -9,6 +9,7 @@
 #
 # Env: KAFKA_PORT (59092), KAFKA_CONTROLLER_PORT (59093), KAFKA_DATA_DIR (infra/.run/kafka/data),
 #      KAFKA_HEAP_OPTS (-Xms256m -Xmx512m), INFRA_RUN_DIR (infra/.run), JAVA (java on PATH),
+#      KAFKA_JVM_OPTS (-XX:TieredStopAtLevel=1: the C1 compiler only, see docs/perf/idle-cpu.md),
 #      KAFKA_EXTRA_CONFIG (lines added to server.properties, for experiments).
 #      KAFKA_SASL_PORT (unset): also a SASL_PLAINTEXT listener (mechanism PLAIN) on that port, for the
 #      users in KAFKA_SASL_USERS ("name:password,name:password"); start and status then also print
@@ -28,6 +29,9 @@ KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-59093}"
 KAFKA_SASL_PORT="${KAFKA_SASL_PORT:-}"
 KAFKA_SASL_USERS="${KAFKA_SASL_USERS:-}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
+# C1 only (no C2): the broker's traffic here is a few events a second, and C2 was still compiling a minute
+# after start, 19 ms of CPU a second of an idle product's total budget of 100 (issue 35)
+KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:--XX:TieredStopAtLevel=1}"
 JAVA="${JAVA:-java}"
 START_TIMEOUT=90
 STOP_TIMEOUT=60
@@ -245,7 +249,7 @@ cmd_start() {
   # The inner bash writes its own pid, then execs java, so the pid file names the JVM.
   # shellcheck disable=SC2086
   setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PIDFILE" \
-    "$JAVA" $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
+    "$JAVA" $KAFKA_HEAP_OPTS $KAFKA_JVM_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
     -Djava.awt.headless=true -Dlog4j.configuration="file:$LOG4J" -Dkafka.logs.dir="$RUN/logs" \
     -cp "$LIB/*" kafka.Kafka "$CONF" </dev/null >"$OUT" 2>&1 &
   local deadline=$((SECONDS + 5)) pid=""

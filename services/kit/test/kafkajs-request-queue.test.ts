@@ -6,15 +6,23 @@ import '../src/index.js';
 // start (TimeoutNegativeWarning) and the queue checked itself every 1 ms forever (decision 244).
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const queue = () =>
+type Queue = InstanceType<typeof KafkaRequestQueue> & {
+  throttleCheckTimeoutId: ReturnType<typeof setTimeout> | null;
+  requestTimeoutIntervalId: ReturnType<typeof setTimeout> | undefined;
+  destroy(): void;
+  scheduleRequestTimeoutCheck(): void;
+  push(r: { entry: Record<string, unknown>; expectResponse: boolean; sendRequest(): void; requestTimeout?: number }): void;
+  fulfillRequest(r: { correlationId: number; payload: null; size: number }): void;
+};
+const queue = (requestTimeout = 10_000): Queue =>
   new KafkaRequestQueue({
     maxInFlightRequests: 1,
-    requestTimeout: 10_000,
+    requestTimeout,
     enforceRequestTimeout: true,
     clientId: 'test',
     broker: '127.0.0.1:1',
     logger: silent,
-  }) as InstanceType<typeof KafkaRequestQueue> & { throttleCheckTimeoutId: ReturnType<typeof setTimeout> | null; destroy(): void };
+  }) as Queue;
 
 const warnings: Error[] = [];
 const onWarning = (w: Error) => warnings.push(w);
@@ -69,5 +77,48 @@ describe("kafkajs' request queue, idle", () => {
     expect(checks).toBeGreaterThanOrEqual(1);
     expect(checks).toBeLessThanOrEqual(2);
     expect(q.throttleCheckTimeoutId).toBeNull();
+  });
+
+  it('a connected queue with nothing in flight keeps no timer (kafkajs alone: one every 100 ms per connection)', () => {
+    const q = queue();
+    q.scheduleRequestTimeoutCheck(); // what kafkajs does when the connection is made
+    expect(q.requestTimeoutIntervalId).toBeUndefined();
+    q.destroy();
+  });
+
+  it('a request in flight still times out at its deadline; one answered in time leaves no timer behind', async () => {
+    const q = queue(40);
+    q.scheduleRequestTimeoutCheck();
+    const request = (correlationId: number) => {
+      let settle: (r: string) => void = () => {};
+      const outcome = new Promise<string>((r) => (settle = r));
+      q.push({
+        entry: {
+          correlationId,
+          apiName: 'Fetch',
+          apiKey: 1,
+          apiVersion: 11,
+          resolve: () => settle('answered'),
+          reject: (e: Error) => settle(e.name),
+        },
+        expectResponse: true,
+        sendRequest() {},
+      });
+      return outcome;
+    };
+    const t0 = Date.now();
+    expect(await request(1)).toBe('KafkaJSRequestTimeoutError');
+    const waited = Date.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(40);
+    expect(waited).toBeLessThan(500);
+    expect(q.requestTimeoutIntervalId).toBeUndefined(); // nothing in flight: no timer
+
+    const answered = request(2);
+    expect(q.requestTimeoutIntervalId).toBeDefined();
+    q.fulfillRequest({ correlationId: 2, payload: null, size: 0 });
+    expect(await answered).toBe('answered');
+    await new Promise((r) => setTimeout(r, 80)); // its deadline passes: the timer runs once, finds nothing
+    expect(q.requestTimeoutIntervalId).toBeUndefined();
+    q.destroy();
   });
 });
