@@ -13,7 +13,8 @@ export interface Row {
 
 /** 'score': a 0 to 100 score (Lighthouse); 'kB': kilobytes (1,024 bytes). */
 /** 'ms' a latency; 'ms-added' a difference of two latencies (shown with its sign). */
-export type Unit = 'ratio' | 'ms' | 'ms-added' | 'pct' | 'us' | 'score' | 'kB';
+/** 'it/s': iterations of a k6 mix a second. */
+export type Unit = 'ratio' | 'ms' | 'ms-added' | 'pct' | 'us' | 'score' | 'kB' | 'it/s';
 
 /** A derived figure (ratio, difference), optionally held against an aim. */
 export interface Check {
@@ -101,6 +102,8 @@ export function formatValue(v: number, unit: Unit): string {
       return String(Math.round(v));
     case 'kB':
       return `${v.toFixed(1)} kB`;
+    case 'it/s':
+      return `${Math.round(v)} it/s`;
   }
 }
 
@@ -131,7 +134,9 @@ export function formatAim(c: Check): string {
             ? String(c.aim.target)
             : c.unit === 'kB'
               ? `${c.aim.target} kB`
-              : `${c.aim.target} %`;
+              : c.unit === 'it/s'
+                ? `${c.aim.target} it/s`
+                : `${c.aim.target} %`;
   return `${c.aim.op} ${t}`;
 }
 

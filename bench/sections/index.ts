@@ -1,5 +1,6 @@
 import type { Section } from '../lib/section.js';
 import { allInOneSection } from './all-in-one.js';
+import { capacitySection } from './capacity.js';
 import { crmSection } from './crm.js';
 import { deadlinesSection } from './deadlines.js';
 import { documentsSection } from './documents.js';
@@ -27,4 +28,5 @@ export const SECTIONS: Section[] = [
   publicSection,
   gatewaySection,
   k6Section,
+  capacitySection,
 ];

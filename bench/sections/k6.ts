@@ -17,11 +17,21 @@ export function findK6(): string | null {
   return candidates.find((c) => existsSync(c)) ?? null;
 }
 
+/** What the product under k6 is started with: the bench's administrator, the demo practice, no sign-in limit. */
+export const K6_PRODUCT_ENV = {
+  ADMIN_USERNAME: ADMIN.username,
+  ADMIN_PASSWORD: ADMIN.password,
+  SEED_DEMO: 'true',
+  DEMO_PASSWORD: 'bench-demo-password-2026',
+  SIGN_IN_RATE_LIMIT: '1000000',
+  LOG_LEVEL: 'warn',
+};
+
 /** The k6 rate (requests per second over the whole mix) and length; stated in the report. */
 const RATE = Number(process.env.K6_RATE ?? 40);
 const DURATION_S = Number(process.env.K6_DURATION_S ?? 60);
 
-interface K6Trend {
+export interface K6Trend {
   avg: number;
   min: number;
   med: number;
@@ -30,11 +40,11 @@ interface K6Trend {
   'p(95)': number;
   'p(99)': number;
 }
-interface K6Summary {
+export interface K6Summary {
   metrics: Record<string, { values: Record<string, number> & Partial<K6Trend>; thresholds?: Record<string, { ok: boolean }> } | undefined>;
 }
 
-function loadAvg(): string {
+export function loadAvg(): string {
   return os
     .loadavg()
     .map((l) => l.toFixed(2))
@@ -42,7 +52,7 @@ function loadAvg(): string {
 }
 
 /** k6's summary as the bench's row shape (latency in ms, the whole mix as one target). */
-function rowOf(key: string, label: string, url: string, s: K6Summary): Row {
+export function rowOf(key: string, label: string, url: string, s: K6Summary, rate = RATE, durationS = DURATION_S): Row {
   const d = s.metrics.http_req_duration!.values as unknown as K6Trend;
   const reqs = s.metrics.http_reqs!.values;
   const failedRate = s.metrics.http_req_failed?.values.rate ?? 0;
@@ -52,8 +62,8 @@ function rowOf(key: string, label: string, url: string, s: K6Summary): Row {
     url,
     generator: 'paced',
     connections: 0,
-    durationS: DURATION_S,
-    targetRate: RATE,
+    durationS,
+    targetRate: rate,
     ok: count - failed,
     rps: reqs.rate ?? 0,
     latency: { samples: count, p50: d.med, p90: d['p(90)'], p99: d['p(99)'], mean: d.avg, max: d.max },
@@ -66,7 +76,7 @@ function rowOf(key: string, label: string, url: string, s: K6Summary): Row {
 }
 
 /** A launcher (npm start's server, or npm run start:distributed) as a child, stopped with SIGTERM. */
-async function launch(name: string, script: string, env: Record<string, string>, port: number, readyTimeoutMs: number) {
+export async function launch(name: string, script: string, env: Record<string, string>, port: number, readyTimeoutMs: number) {
   const log = join(LOG_DIR, `${name}.log`);
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: REPO_ROOT,
@@ -105,10 +115,17 @@ async function launch(name: string, script: string, env: Record<string, string>,
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
-  return { stop, output: () => out };
+  return { stop, output: () => out, pid: child.pid! };
 }
 
-function runK6(k6: string, baseUrl: string, summaryPath: string, log: (m: string) => void): Promise<{ code: number; stdout: string }> {
+/** k6 on infra/k6/mixed.js at `rate` for `durationS` (default: K6_RATE, K6_DURATION_S); onSpawn gets its pid. */
+export function runK6(
+  k6: string,
+  baseUrl: string,
+  summaryPath: string,
+  log: (m: string) => void,
+  o: { rate?: number; durationS?: number; onSpawn?: (pid: number) => void } = {},
+): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       k6,
@@ -123,15 +140,16 @@ function runK6(k6: string, baseUrl: string, summaryPath: string, log: (m: string
         '-e',
         `ADMIN_PASSWORD=${ADMIN.password}`,
         '-e',
-        `RATE=${RATE}`,
+        `RATE=${o.rate ?? RATE}`,
         '-e',
-        `DURATION=${DURATION_S}s`,
+        `DURATION=${o.durationS ?? DURATION_S}s`,
         '-e',
         `SUMMARY=${summaryPath}`,
         join(REPO_ROOT, 'infra/k6/mixed.js'),
       ],
       { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    if (child.pid) o.onSpawn?.(child.pid);
     let stdout = '';
     child.stdout.on('data', (b: Buffer) => void (stdout += b.toString('utf8')));
     child.stderr.on('data', (b: Buffer) => void (stdout += b.toString('utf8')));
@@ -165,14 +183,7 @@ export const k6Section: Section = {
     const rows: Row[] = [];
     const checks: Check[] = [];
     const notes: string[] = [`machine load before: ${loadAvg()} (1/5/15 min), ${os.availableParallelism()} cores`];
-    const common = {
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-      DEMO_PASSWORD: 'bench-demo-password-2026',
-      SIGN_IN_RATE_LIMIT: '1000000',
-      LOG_LEVEL: 'warn',
-    };
+    const common = K6_PRODUCT_ENV;
 
     const pgEnv = await ctx.infra.ensure('postgres');
     const products = [
