@@ -89,19 +89,29 @@ function productProcesses(launcherPid: number): Array<{ name: string; pid: numbe
   });
 }
 
-/** The distributed product's own PostgreSQL, Redis, Kafka and MinIO (started by the launcher in its DATA_DIR). */
-function infraPids(dataDir: string): Array<{ name: string; pid: number }> {
+/**
+ * The distributed product's own PostgreSQL, Redis, Kafka and MinIO (started by the launcher in its DATA_DIR;
+ * PostgreSQL's data folder may be elsewhere, so it is asked for its own).
+ */
+async function infraPids(dataDir: string): Promise<Array<{ name: string; pid: number }>> {
   const run = join(dataDir, 'infra');
   const files: Array<[string, string]> = [
-    ['postgres', join(run, 'postgres', 'data', 'postmaster.pid')],
     ['redis', join(run, 'redis', 'redis.pid')],
     ['kafka', join(run, 'kafka', 'kafka.pid')],
     ['minio', join(run, 'minio', 'minio.pid')],
   ];
-  return files
-    .filter(([, f]) => existsSync(f))
-    .map(([name, f]) => ({ name, pid: Number(readFileSync(f, 'utf8').split('\n')[0]!.trim()) }))
-    .filter((p) => p.pid > 0);
+  const ports = JSON.parse(readFileSync(join(run, 'ports.json'), 'utf8')) as Record<string, number>;
+  return [
+    { name: 'postgres', pid: await postmasterPid(`postgres://postgres@127.0.0.1:${ports.PG_PORT}/postgres`) },
+    ...files.filter(([, f]) => existsSync(f)).map(([name, f]) => ({ name, pid: Number(readFileSync(f, 'utf8').split('\n')[0]!.trim()) })),
+  ].filter((p) => p.pid > 0);
+}
+
+/** CPU seconds of this process's children that have exited and been waited for (k6, once a step ends). */
+function exitedChildrenCpu(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8');
+  const v = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(v[13]) + Number(v[14])) / 100; // cutime + cstime, in USER_HZ ticks
 }
 
 /** The postmaster of the server behind `url`. */
@@ -166,13 +176,12 @@ export const capacitySection: Section = {
       try {
         // the processes to measure, one group each (a group counts a process with its descendants)
         const procs = replicas
-          ? [...infraPids(dataDir), ...productProcesses(server.pid)]
+          ? [...(await infraPids(dataDir)), ...productProcesses(server.pid)]
           : [
               { name: 'all-in-one', pid: server.pid },
               { name: 'postgres', pid: await postmasterPid(pgEnv.DATABASE_URL!) },
             ].filter((x) => x.pid > 0);
-        let k6Pid = 0;
-        const groups = Object.fromEntries([...procs.map((x) => [x.name, () => [x.pid]] as const), ['k6', () => (k6Pid ? [k6Pid] : [])] as const]);
+        const groups = Object.fromEntries(procs.map((x) => [x.name, () => [x.pid]] as const));
         await new Promise((r) => setTimeout(r, 10_000)); // settle after ready
         const idleProbe = new CpuProbe(groups);
         idleProbe.start();
@@ -185,16 +194,16 @@ export const capacitySection: Section = {
           ctx.log(`capacity: ${label} at ${rate} iterations/s for ${STEP_S} s (load ${load})`);
           const summaryPath = join(work, `${mode}-${rate}.json`);
           const probe = new CpuProbe(groups);
+          const k6Before = exitedChildrenCpu();
           const { code } = await runK6(k6, `http://127.0.0.1:${port}`, summaryPath, (m) => ctx.log(`k6: ${m}`), {
             rate,
             durationS: STEP_S,
-            onSpawn: (pid) => {
-              k6Pid = pid;
-              probe.start();
-            },
+            onSpawn: () => probe.start(),
           });
           const cpu = probe.stop();
-          k6Pid = 0;
+          // k6 has exited by now: its CPU is in this process's children's time, not in /proc/<its pid>
+          cpu.groups.k6 = exitedChildrenCpu() - k6Before;
+          cpu.othersPct = Math.max(0, cpu.othersPct - (cpu.groups.k6 / (cpu.seconds * os.availableParallelism())) * 100);
           if (!existsSync(summaryPath)) throw new Error(`k6 wrote no summary at ${rate}/s (exit ${code})`);
           const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary;
           const v = verdictOf(summary);
