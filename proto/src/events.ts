@@ -70,7 +70,22 @@ export const EVENT_TYPES = {
 export type EventType = keyof typeof EVENT_TYPES;
 export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;
 
+/**
+ * Event types carried on a topic of their own instead of their service's: a frequent event that few
+ * consumers want, kept off a topic every process follows. Every process (each replica too) follows the
+ * identity topic for revocations, so each event there woke all of them, and each answered with a fetch
+ * and an offset commit: at 7.5 administrator sign-ins a second (the k6 mix at 150 iterations a second)
+ * that was most of the broker's CPU and about 4 ms of CPU per sign-in across the processes (issue 35,
+ * docs/perf/capacity.md). Consumers subscribe by type (kit's subscribe takes each type's topic), so the
+ * audit trail follows the sign-ins where they go.
+ */
+export const OWN_TOPICS: Readonly<Record<string, string>> = {
+  'identity.admin_signed_in': 'countinghouse.identity.sign-ins',
+};
+
 export function topicOf(type: string): string {
+  const own = OWN_TOPICS[type];
+  if (own) return own;
   const service = type.split('.')[0] as ServiceName;
   const topic = TOPICS[service];
   if (!topic) throw new Error(`No topic for event type ${type}`);

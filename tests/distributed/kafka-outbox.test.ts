@@ -1,6 +1,6 @@
 import { generateSigningKeys } from '@countinghouse/kit';
 import { createTestDatabase, waitFor, type TestDatabase } from '@countinghouse/kit/testing';
-import { TOPICS, type EventEnvelope } from '@countinghouse/proto';
+import { TOPICS, topicOf, type EventEnvelope } from '@countinghouse/proto';
 import { execFileSync } from 'node:child_process';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import pg from 'pg';
@@ -30,7 +30,8 @@ async function startConsumer() {
   });
   consumer = kafka.consumer({ groupId: `test-${Date.now()}-${Math.random()}`, sessionTimeout: 10_000, heartbeatInterval: 1000 });
   await consumer.connect();
-  await consumer.subscribe({ topic: TOPICS.identity, fromBeginning: true });
+  // sign-ins are on a topic of their own (proto's OWN_TOPICS), revocations on identity's
+  for (const topic of new Set([TOPICS.identity, topicOf('identity.admin_signed_in')])) await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
       if (message.value) events.push(JSON.parse(message.value.toString()));

@@ -282,6 +282,10 @@ export class KafkaBus implements EventBus {
       });
     }
     await consumer.run({
+      // A broadcast group is this instance's alone and starts from sinceMs ago at every start (and at every
+      // join: the seek above), so its committed offsets are never read: committing after each batch cost
+      // an OffsetCommit round trip per event per process for nothing (issue 35).
+      autoCommit: !opts.broadcast,
       eachMessage: async ({ message, topic, partition }) => {
         const k = `${topic}:${partition}`;
         // The replay position moves past a message once it is dealt with (handled or skipped), not when
