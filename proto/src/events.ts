@@ -76,8 +76,8 @@ export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]>;
  * identity topic for revocations, so each event there woke all of them, and each answered with a fetch
  * and an offset commit: at 7.5 administrator sign-ins a second (the k6 mix at 150 iterations a second)
  * that was most of the broker's CPU and about 4 ms of CPU per sign-in across the processes (issue 35,
- * docs/perf/capacity.md). Consumers subscribe by type (kit's subscribe takes each type's topic), so the
- * audit trail follows the sign-ins where they go.
+ * docs/perf/capacity.md). Consumers subscribe by type (kit's subscribe takes each type's topic), so one
+ * that wants these events follows them here (decision 670).
  */
 export const OWN_TOPICS: Readonly<Record<string, string>> = {
   'identity.admin_signed_in': 'countinghouse.identity.sign-ins',
