@@ -56,8 +56,8 @@ const product = await startDistributed({
   },
 });
 let rows: Array<[string, string, number]>;
-let machinePct = 0;
-let othersPct = 0;
+let machinePct: number;
+let othersPct: number;
 const loadBefore = os.loadavg();
 try {
   await new Promise((r) => setTimeout(r, settleS * 1000));

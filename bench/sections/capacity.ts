@@ -70,7 +70,11 @@ function productProcesses(launcherPid: number): Array<{ name: string; pid: numbe
   const stack = [launcherPid];
   while (stack.length) {
     const p = stack.pop()!;
-    for (const [pid, info] of table) if (info.ppid === p) (descendants.push(pid), stack.push(pid));
+    for (const [pid, info] of table) {
+      if (info.ppid !== p) continue;
+      descendants.push(pid);
+      stack.push(pid);
+    }
   }
   const found: Array<{ service: string; pid: number }> = [];
   for (const pid of descendants.sort((a, b) => a - b)) {
@@ -148,7 +152,8 @@ export const capacitySection: Section = {
     '(cap) each form of the product stepped up the k6 mix to its knee (p95 < 200, p99 < 400 ms, 0 failed, 0 dropped); per-process CPU, idle and under the mix (needs k6)',
   async run(ctx, scope) {
     const k6 = findK6();
-    if (!k6) throw new Error('k6 is not installed: `GOBIN=/usr/local/bin go install go.k6.io/k6@latest` (scripts/install-test-deps.sh does it)');
+    if (!k6)
+      throw new Error('k6 is not installed: `GOBIN=/usr/local/bin go install go.k6.io/k6@latest` (scripts/install-test-deps.sh does it)');
     buildUiIfStale(REPO_ROOT);
     const work = mkdtempSync(join(os.tmpdir(), 'bench-capacity-'));
     scope.onCleanup(async () => rmSync(work, { recursive: true, force: true }));
@@ -165,7 +170,13 @@ export const capacitySection: Section = {
       const dataDir = join(work, mode);
       ctx.log(`capacity: starting ${label} on ${port}`);
       const server = replicas
-        ? await launch(`capacity-${mode}`, 'scripts/start-distributed.ts', { ...K6_PRODUCT_ENV, DATA_DIR: dataDir, REPLICAS: replicas }, port, 240_000)
+        ? await launch(
+            `capacity-${mode}`,
+            'scripts/start-distributed.ts',
+            { ...K6_PRODUCT_ENV, DATA_DIR: dataDir, REPLICAS: replicas },
+            port,
+            240_000,
+          )
         : await launch(
             'capacity-aio',
             'gateway/src/all-in-one.ts',
@@ -208,7 +219,14 @@ export const capacitySection: Section = {
           const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as K6Summary;
           const v = verdictOf(summary);
           steps.push({ rate, load, summary, cpu, ...v });
-          const row = rowOf(`${mode}@${rate}`, `${label}, ${rate} it/s${v.ok ? '' : ` (missed: ${v.why})`}`, `http://127.0.0.1:${port}`, summary, rate, STEP_S);
+          const row = rowOf(
+            `${mode}@${rate}`,
+            `${label}, ${rate} it/s${v.ok ? '' : ` (missed: ${v.why})`}`,
+            `http://127.0.0.1:${port}`,
+            summary,
+            rate,
+            STEP_S,
+          );
           row.result.cpu = cpu;
           rows.push(row);
           if (!v.ok) break; // past the knee: higher rates only queue more
@@ -218,7 +236,15 @@ export const capacitySection: Section = {
         const knee = passed.length ? Math.max(...passed.map((s) => s.rate)) : 0;
         const kneeStep = steps.find((s) => s.rate === knee);
         const reqPerIt = kneeStep ? (kneeStep.summary.metrics.http_reqs!.values.rate ?? 0) / knee : 0;
-        checks.push(check(`(${mode}) knee: highest rate meeting every aim, iterations/s`, 'it/s', [], knee, mode === 'dist2' || mode === 'aio' ? { op: '>=', target: 150 } : undefined));
+        checks.push(
+          check(
+            `(${mode}) knee: highest rate meeting every aim, iterations/s`,
+            'it/s',
+            [],
+            knee,
+            mode === 'dist2' || mode === 'aio' ? { op: '>=', target: 150 } : undefined,
+          ),
+        );
         notes.push(
           `(${mode}) ${label}: knee ${knee} iterations/s (about ${Math.round(knee * reqPerIt)} req/s)` +
             (steps.at(-1) && !steps.at(-1)!.ok ? `; at ${steps.at(-1)!.rate}: ${steps.at(-1)!.why}` : '; no step missed an aim'),
@@ -255,7 +281,9 @@ export const capacitySection: Section = {
             ],
             ['l', 'r', 'r', 'r'],
           );
-          notes.push(`(${mode}) CPU per process (idle: ${IDLE_S} s, 10 s after ready; under the mix: the ${at.rate} it/s step, ${requests} requests):\n${table}`);
+          notes.push(
+            `(${mode}) CPU per process (idle: ${IDLE_S} s, 10 s after ready; under the mix: the ${at.rate} it/s step, ${requests} requests):\n${table}`,
+          );
         }
       } finally {
         await server.stop();

@@ -31,7 +31,8 @@ async function startConsumer() {
   consumer = kafka.consumer({ groupId: `test-${Date.now()}-${Math.random()}`, sessionTimeout: 10_000, heartbeatInterval: 1000 });
   await consumer.connect();
   // sign-ins are on a topic of their own (proto's OWN_TOPICS), revocations on identity's
-  for (const topic of new Set([TOPICS.identity, topicOf('identity.admin_signed_in')])) await consumer.subscribe({ topic, fromBeginning: true });
+  for (const topic of new Set([TOPICS.identity, topicOf('identity.admin_signed_in')]))
+    await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
       if (message.value) events.push(JSON.parse(message.value.toString()));

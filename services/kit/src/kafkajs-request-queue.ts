@@ -45,10 +45,9 @@ export const KafkaRequestQueue = createRequire(import.meta.url)('kafkajs/src/net
 };
 
 const proto = KafkaRequestQueue.prototype as RequestQueueInternals & TimeoutState & { [PATCHED]?: true };
-if (['scheduleCheckPendingRequests', 'scheduleRequestTimeoutCheck', 'sendSocketRequest', 'destroy'].some((m) => typeof (proto as unknown as Record<string, unknown>)[m] !== 'function'))
-  throw new Error(
-    'kafkajs: RequestQueue has changed (kafkajs upgraded?): review kit/src/kafkajs-request-queue.ts',
-  );
+const PATCHED_METHODS = ['scheduleCheckPendingRequests', 'scheduleRequestTimeoutCheck', 'sendSocketRequest', 'destroy'] as const;
+if (PATCHED_METHODS.some((m) => typeof proto[m] !== 'function'))
+  throw new Error('kafkajs: RequestQueue has changed (kafkajs upgraded?): review kit/src/kafkajs-request-queue.ts');
 if (!proto[PATCHED]) {
   const original = proto.scheduleCheckPendingRequests;
   proto.scheduleCheckPendingRequests = function (this: RequestQueueInternals) {

@@ -122,7 +122,14 @@ describe('transactional outbox', () => {
     bus.down = false;
     const logger = pino({ level: 'silent' });
     // the relay polls once a minute: only the NOTIFY can bring an event within the test's seconds
-    const relay = new OutboxRelay({ pool: kit.runtime.pool, schema: 'identity', bus, logger, intervalMs: 60_000, safetyIntervalMs: 60_000 });
+    const relay = new OutboxRelay({
+      pool: kit.runtime.pool,
+      schema: 'identity',
+      bus,
+      logger,
+      intervalMs: 60_000,
+      safetyIntervalMs: 60_000,
+    });
     const states: boolean[] = [];
     const listener = new OutboxListener({
       connectionString: kit.db.url,

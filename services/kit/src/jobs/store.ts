@@ -131,12 +131,7 @@ export async function writeJobFailed(
     { kind: 'system', id: null },
   );
   const insert = `insert into jobs.outbox (event_id, topic, key, type, envelope) values ($1, $2, $3, 'jobs.failed', $4::jsonb) returning 1`;
-  await db.query(withOutboxNotify(insert, JOBS_SCHEMA), [
-    envelope.id,
-    TOPICS.jobs,
-    d.name,
-    JSON.stringify(envelope),
-  ]);
+  await db.query(withOutboxNotify(insert, JOBS_SCHEMA), [envelope.id, TOPICS.jobs, d.name, JSON.stringify(envelope)]);
 }
 
 export function errorText(err: unknown): string {
