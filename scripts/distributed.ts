@@ -18,7 +18,7 @@ import {
 } from '@countinghouse/kit';
 import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
-import { DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
+import { assertDemoSeedAllowed, DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
 import type { TObject } from '@sinclair/typebox';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -460,6 +460,11 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   const baseUrl = `http://${env.PUBLIC_HOST || 'localhost'}:${gatewayPort}`;
   const publicUrl = env.PUBLIC_URL || baseUrl;
 
+  // A demo seed that would be refused (NODE_ENV=production, a weak DEMO_PASSWORD) stops the start before
+  // anything runs, as `npm start` does: refused at the end, it left the infrastructure running.
+  const seedDemo = bool(env.SEED_DEMO, true) && !existsSync(join(dataDir, 'demo-seeded'));
+  if (seedDemo) assertDemoSeedAllowed({ nodeEnv: env.NODE_ENV ?? 'development', password: env.DEMO_PASSWORD || undefined });
+
   let infraStop: (() => void) | null = null;
   let infra = o.infra;
   const infraInfo: ProcessInfo[] = [];
@@ -700,7 +705,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   let demoPeople = 0;
   let demoPassword: string | null = null;
   const marker = join(dataDir, 'demo-seeded');
-  if (bool(env.SEED_DEMO, true) && !existsSync(marker)) {
+  if (seedDemo) {
     const pool = createPool(infra.databaseUrl, 2);
     try {
       const db: Db = createDb(pool);
@@ -710,9 +715,14 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       await seedCrmDemo(db);
       await seedBillingDemo(db, demoClientFacts());
       writeFileSync(marker, new Date().toISOString());
-    } finally {
-      await pool.end();
+    } catch (err) {
+      // stop what started, infrastructure included, which would otherwise outlive the launcher (its
+      // servers run in sessions of their own)
+      await pool.end().catch(() => {});
+      await stop();
+      throw err;
     }
+    await pool.end();
   }
   log(`ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 

@@ -123,4 +123,14 @@ describe('a start cancelled half-way', () => {
     }
     expect(existsSync(join(runDir, 'postgres'))).toBe(true);
   });
+
+  it('a demo seed that would be refused (NODE_ENV=production) stops the start before anything runs', async () => {
+    const dataDir = tempDir();
+    await expect(
+      startDistributed({
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(await freePort()), NODE_ENV: 'production' },
+      }),
+    ).rejects.toThrow('The demo practice is not seeded when NODE_ENV=production');
+    expect(existsSync(join(dataDir, 'infra', 'postgres'))).toBe(false); // no server was started
+  });
 });
