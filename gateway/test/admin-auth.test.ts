@@ -1,4 +1,4 @@
-import { MESSAGES } from '@countinghouse/proto';
+import { MESSAGES, topicOf } from '@countinghouse/proto';
 import { waitFor } from '@countinghouse/kit/testing';
 import { generateSigningKeys, TokenSigner } from '@countinghouse/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe('administrator sign-in', () => {
     const seen: unknown[] = [];
     await gw.kit.runtime.bus.subscribe({
       group: 'test.signed-in',
-      topics: ['countinghouse.identity'],
+      topics: [topicOf('identity.admin_signed_in')], // a topic of its own (proto's OWN_TOPICS, decision 670)
       handler: async (e) => {
         if (e.type === 'identity.admin_signed_in') seen.push(e);
       },
