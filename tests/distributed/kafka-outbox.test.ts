@@ -30,9 +30,17 @@ async function startConsumer() {
   });
   consumer = kafka.consumer({ groupId: `test-${Date.now()}-${Math.random()}`, sessionTimeout: 10_000, heartbeatInterval: 1000 });
   await consumer.connect();
-  // sign-ins are on a topic of their own (proto's OWN_TOPICS), revocations on identity's
-  for (const topic of new Set([TOPICS.identity, topicOf('identity.admin_signed_in')]))
-    await consumer.subscribe({ topic, fromBeginning: true });
+  // sign-ins are on a topic of their own (proto's OWN_TOPICS), revocations on identity's; on a fresh
+  // broker neither exists before identity's first publish, so they are made here (as the bus does)
+  const topics = [...new Set([TOPICS.identity, topicOf('identity.admin_signed_in')])];
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ topics: topics.map((topic) => ({ topic })), waitForLeaders: true });
+  } finally {
+    await admin.disconnect();
+  }
+  for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
       if (message.value) events.push(JSON.parse(message.value.toString()));

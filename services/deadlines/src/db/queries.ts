@@ -50,6 +50,11 @@ export async function upsertDirectory(
     monthlyFeePence?: number | null;
   },
 ): Promise<void> {
+  // The demo seed (seed-demo.ts) computes deadlines with the accountant the directory holds, under this
+  // lock held exclusively: a directory change waits for it (and then copies its accountant onto the
+  // seeded deadlines below), or goes first (and the seed then reads it). Without it, an event applied
+  // while the seed ran left the seeded deadlines with no accountant: My work empty for a demo accountant.
+  await db.execute(sql`select pg_advisory_xact_lock_shared(hashtext('deadlines-demo-seed'))`);
   await db.execute(sql`
     insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, contact_name, contact_email, package_name, monthly_fee_pence, source_at, updated_at)
     values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.contactName ?? null}, ${e.contactEmail ?? null}, ${e.packageName ?? null}, ${e.monthlyFeePence ?? null}, ${e.at}, now())
