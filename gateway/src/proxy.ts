@@ -139,7 +139,7 @@ export class UpstreamGroup {
   startHealthChecks(onChange?: (r: Replica, ready: boolean) => void): void {
     const every = this.o.healthIntervalMs ?? 10_000;
     if (every <= 0 || this.checking) return;
-    const recheck = Math.min(every, this.o.healthRecheckMs ?? 2000);
+    this.recheckMs = Math.min(every, this.o.healthRecheckMs ?? 2000);
     this.checking = true;
     const check = async () => {
       this.timer = null;
@@ -155,10 +155,9 @@ export class UpstreamGroup {
       );
       if (!this.checking) return;
       const now = Date.now();
-      this.scheduleCheck(this.replicas.every((r) => r.available(now)) ? every : recheck);
+      this.scheduleCheck(this.replicas.every((r) => r.available(now)) ? every : this.recheckMs);
     };
     this.runCheck = () => void check();
-    this.recheckMs = recheck;
     this.runCheck();
   }
 

@@ -124,10 +124,9 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
   const revocations = new RevocationList();
   const verifier = await TokenVerifier.fromPem(o.publicKeyPem, revocations);
   const relays = new Map<string, OutboxRelay>();
-  // An event written through this database kicks its schema's relay once the transaction commits.
-  onOutboxWrite(db, (schema) => relays.get(schema)?.kick());
-  // And one written by any process (another replica, a job worker, a script) through the NOTIFY that
-  // commits with it: the relays then sleep between events instead of polling every 250 ms (issue 35).
+  // An event written by any process (this one, another replica, a job worker, a script) kicks its
+  // schema's relay through the NOTIFY that commits with it: the relays sleep between events instead of
+  // polling every 250 ms (issue 35).
   const listener = new OutboxListener({
     connectionString: o.databaseUrl,
     logger,
@@ -146,6 +145,12 @@ export async function createRuntime(o: RuntimeOptions): Promise<Runtime> {
     topics: [TOPICS.identity],
     broadcast: { sinceMs: REVOCATION_REPLAY_MS, awaitReplay: true },
     handler: async (e: EventEnvelope) => applyRevocationEvent(revocations, e),
+  });
+  // While that connection is down, an event written through this database kicks its relay itself once
+  // the transaction commits. (Not while it is up: this process's own NOTIFY kicks it too, and a second
+  // kick cost a second, empty pass over the outbox for every event.)
+  onOutboxWrite(db, (schema) => {
+    if (!listener.listening) relays.get(schema)?.kick();
   });
   const pruneTimer = setInterval(() => revocations.prune(), 60_000);
   pruneTimer.unref();
