@@ -52,6 +52,10 @@ describe('the client portal', () => {
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/dashboard/);
+    // The sign-in toast outlives the move into the portal's own shell (the root's ToastHost): before, the
+    // sign-in page took it away as the dashboard opened.
+    await page.getByRole('navigation', { name: 'Client portal' }).waitFor();
+    expect(await page.getByText('Login Successful').isVisible()).toBe(true);
     // The package first (letter, then the built-in test checkout), so every page has something to show.
     await page.goto('/checkout?package=Growth');
     await signTermsBeforePaying(page, 'Sarah Collins');

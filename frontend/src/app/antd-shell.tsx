@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import dayjs from 'dayjs';
 import 'dayjs/locale/en-gb';
+import { toastHost } from '../shared/toast-host';
 import { useDialogFocus } from './dialog-focus';
 import { useScrollRegions } from './scroll-regions';
 import { THEME } from './theme';
@@ -11,6 +12,8 @@ import './a11y.css';
 
 // Dates in pickers and antd's own texts follow en-GB (dd/mm/yyyy, Monday first).
 dayjs.locale('en-gb');
+// The root may now mount the ToastHost below: antd is loaded.
+toastHost.markShellLoaded();
 
 /** antd's theme and en-GB locale, and its App context (message, notification, modal) for useToast. */
 export function AntdProviders({ children }: { children: ReactNode }) {
@@ -33,3 +36,27 @@ export function AntdShell({ children }: { children?: ReactNode }) {
 }
 
 export default AntdShell;
+
+function HostCapture() {
+  const app = AntApp.useApp();
+  useEffect(() => {
+    toastHost.set(app);
+    return () => toastHost.set(null);
+  }, [app]);
+  return null;
+}
+
+/**
+ * The app's one toast holder (shared/toast-host.ts), mounted by the root beside the routes so that a
+ * toast outlives the navigation that follows it ("Login Successful" as the dashboard opens). Its own
+ * providers give it the theme and the en-GB locale.
+ */
+export function ToastHost() {
+  return (
+    <ConfigProvider locale={enGB} theme={THEME}>
+      <AntApp component={false}>
+        <HostCapture />
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,10 +1,11 @@
-import { Suspense } from 'react';
+import { Suspense, useSyncExternalStore } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
 import { lazyNamed } from './lazy-named';
 import { PublicLayout } from './layouts/PublicLayout';
 import { NotFound } from '../features/status-pages/NotFound';
 import { RouteErrorFallback } from '../features/status-pages/RouteErrorFallback';
 import { PageSpinner } from '../shared/PageSpinner';
+import { toastHost } from '../shared/toast-host';
 // The marketing pages are in the entry chunk, not lazy: a visitor's first paint is the whole page,
 // with no spinner that the content then pushes down (Lighthouse's layout shift), for a few kB.
 import {
@@ -20,6 +21,7 @@ import {
 // antd's providers, loaded with the first page that uses antd: the marketing pages and the entry
 // chunk carry none of it (home page JS budget, docs/decisions.md).
 const AntdShell = lazyNamed(() => import('./antd-shell'), 'AntdShell');
+const ToastHost = lazyNamed(() => import('./antd-shell'), 'ToastHost');
 
 // One loader per area: the module is fetched once and each page picks its export from it.
 const clientPages = () => import('../features/client/pages');
@@ -109,10 +111,19 @@ const CRM_PAGES = {
 };
 
 function Root() {
+  // Once a page has loaded antd, the toasts live here, outside every area's shell (shared/toast-host.ts).
+  const antdLoaded = useSyncExternalStore(toastHost.subscribe, toastHost.shellLoaded);
   return (
-    <Suspense fallback={<PageSpinner fullScreen />}>
-      <Outlet />
-    </Suspense>
+    <>
+      <Suspense fallback={<PageSpinner fullScreen />}>
+        <Outlet />
+      </Suspense>
+      {antdLoaded && (
+        <Suspense fallback={null}>
+          <ToastHost />
+        </Suspense>
+      )}
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
+import { toastHost } from './toast-host';
 import { App, message as staticMessage, notification as staticNotification } from 'antd';
 import type { MESSAGES } from '@countinghouse/proto';
 
@@ -19,12 +20,16 @@ export const formattedText = (text: string): SpecText => text as SpecText;
  * Toasts through antd's App context (so they follow the theme and locale). A `key` collapses
  * repeats, e.g. several failing calls that all end the session show one toast.
  *
- * The App context comes from the lazy AntdShell route (app/antd-shell.tsx). A component rendered
+ * They go to the root's ToastHost when it is mounted, so a toast survives the navigation after it;
+ * otherwise to the App context of the lazy AntdShell route (app/antd-shell.tsx). A component rendered
  * outside it (a route added beside the shell) gets antd's empty default context; it then falls back
  * to antd's static message and notification, so a toast is never lost.
  */
 export function useToast() {
-  const app = App.useApp();
+  const context = App.useApp();
+  // The root's ToastHost first: its toasts outlive a move to another area (shared/toast-host.ts).
+  const host = useSyncExternalStore(toastHost.subscribe, toastHost.get);
+  const app = host ?? context;
   const hasContext = typeof app.message.success === 'function';
   const message = hasContext ? app.message : staticMessage;
   const notification = hasContext ? app.notification : staticNotification;
