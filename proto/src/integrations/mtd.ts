@@ -49,6 +49,12 @@ export const MTD_TEXTS = {
   fraudHeadersMissing: 'Your browser did not send the device details HMRC requires. Reload the page and try again.',
   connected: 'Connected to HMRC',
   connectFailed: 'Could not connect to HMRC',
+  noLedger: 'This client has no Xero or QuickBooks connected. Enter the figures, or ask the client to connect their software.',
+  ledgerReconnect: (provider: string) =>
+    `${provider} refused to give its profit and loss report (the connection expired or does not allow reports). Ask the client to connect ${provider} again.`,
+  ledgerUnavailable: (provider: string) => `${provider} could not be reached. Please try again later.`,
+  ledgerPeriod: 'The period must end inside the tax year, on or after 6 April.',
+  mappingsSaved: 'Category mapping saved',
 } as const;
 
 /**
@@ -217,6 +223,78 @@ export const MtdUpdateFiguresSchema = Type.Object(
   { additionalProperties: false },
 );
 export type MtdUpdateFigures = Static<typeof MtdUpdateFiguresSchema>;
+
+/**
+ * Where a ledger account's figure goes in the cumulative update (issue 31, item 6): income to turnover
+ * or other income, an expense to one of HMRC's categories, or left out (a balance-sheet style or drawings
+ * account that a P&L report can still show, e.g. a director's own costs).
+ */
+export const MTD_LEDGER_CATEGORIES = ['turnover', 'other', ...MTD_EXPENSE_CATEGORIES, 'exclude'] as const;
+export type MtdLedgerCategory = (typeof MTD_LEDGER_CATEGORIES)[number];
+
+/** How the profit and loss counts: cash basis (the default for the self-employed from 2024-25) or accruals. */
+export const MTD_LEDGER_BASES = ['cash', 'accruals'] as const;
+export type MtdLedgerBasis = (typeof MTD_LEDGER_BASES)[number];
+
+export const MtdLedgerQuerySchema = Type.Object(
+  {
+    taxYear: Type.String({ pattern: TAX_YEAR_PATTERN }),
+    periodEndDate: IsoDate,
+    basis: Type.Optional(Type.Union(MTD_LEDGER_BASES.map((b) => Type.Literal(b)), { default: 'cash' })),
+  },
+  { additionalProperties: false },
+);
+export type MtdLedgerQuery = Static<typeof MtdLedgerQuerySchema>;
+
+export const MtdLedgerAccountSchema = Type.Object({
+  /** provider:account id, the mapping's key. */
+  key: Type.String(),
+  code: Nullable(Type.String()),
+  name: Type.String(),
+  kind: Type.Union([Type.Literal('income'), Type.Literal('expense')]),
+  /** The tax year to date, to the period's end (GBP, as the report gives it). */
+  amount: Type.Number(),
+  category: Type.Union(MTD_LEDGER_CATEGORIES.map((c) => Type.Literal(c))),
+  /** False while the category is only suggested (income to turnover, an expense to other expenses). */
+  mapped: Type.Boolean(),
+});
+export type MtdLedgerAccount = Static<typeof MtdLedgerAccountSchema>;
+
+/** The client's ledger for the tax year to date, account by account, and the figures its mapping gives. */
+export const MtdLedgerSchema = Type.Object({
+  provider: Type.Union([Type.Literal('xero'), Type.Literal('quickbooks')]),
+  organisation: Nullable(Type.String()),
+  fromDate: IsoDate,
+  toDate: IsoDate,
+  basis: Type.Union(MTD_LEDGER_BASES.map((b) => Type.Literal(b))),
+  accounts: Type.Array(MtdLedgerAccountSchema),
+  figures: Type.Object({
+    turnover: Type.Number(),
+    other: Type.Number(),
+    expenses: Type.Record(Type.String(), Type.Number()),
+  }),
+  /** Accounts whose category is only suggested. */
+  unmapped: Type.Integer(),
+});
+export type MtdLedger = Static<typeof MtdLedgerSchema>;
+
+export const MtdLedgerMappingsBodySchema = Type.Object(
+  {
+    mappings: Type.Array(
+      Type.Object(
+        {
+          key: Type.String({ minLength: 3, maxLength: 200, pattern: '^(xero|quickbooks):' }),
+          name: Type.String({ minLength: 1, maxLength: 300 }),
+          category: Type.Union(MTD_LEDGER_CATEGORIES.map((c) => Type.Literal(c))),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MtdLedgerMappingsBody = Static<typeof MtdLedgerMappingsBodySchema>;
 
 export const MtdUpdateReviewSchema = Type.Object({
   /** Exactly the JSON HMRC will receive. */

@@ -71,7 +71,7 @@ export async function integrationsPlugin(app: App, opts: IntegrationsPluginOptio
   await app.register(authContext, { verifier: runtime.verifier });
   integrationRoutes(app, deps);
   if (!hmrc.configured) runtime.logger.info('integrations: HMRC not configured; MTD runs offline (nothing is sent to HMRC)');
-  mtdRoutes(app, mtd);
+  mtdRoutes(app, mtd, deps);
 }
 
 export { SCHEMA } from './db/schema.js';

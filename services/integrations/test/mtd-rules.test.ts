@@ -4,11 +4,15 @@ import {
   authorisationExpiry,
   finalDeclarationDue,
   isOverdue,
+  ledgerFigures,
+  ledgerPeriod,
   mtdScope,
   quarterLabel,
   quarterlyPeriods,
   taxYearOf,
 } from '../src/domain/mtd-rules.js';
+import { quickbooksLedgerLines } from '../src/providers/quickbooks.js';
+import { xeroLedgerLines } from '../src/providers/xero.js';
 
 const gbp = (pounds: number) => Math.round(pounds * 100);
 
@@ -148,5 +152,89 @@ describe('fraud prevention headers, WEB_APP_VIA_SERVER', () => {
     const problems = validateFraudHeaders({ ...h, [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+});
+
+describe('the ledger period of a cumulative update (6 April to the period end, inside the tax year)', () => {
+  it.each([
+    ['2026-27', '2026-07-05', { from: '2026-04-06', to: '2026-07-05' }], // Q1
+    ['2026-27', '2026-04-06', { from: '2026-04-06', to: '2026-04-06' }], // the tax year's first day
+    ['2026-27', '2027-04-05', { from: '2026-04-06', to: '2027-04-05' }], // its last
+    ['2026-27', '2026-04-05', null], // the day before: 2025-26
+    ['2026-27', '2027-04-06', null], // the day after: 2027-28
+    ['2025-26', '2026-01-05', { from: '2025-04-06', to: '2026-01-05' }],
+    ['2026-28', '2026-07-05', null], // not a tax year
+  ])('%s to %s', (taxYear, end, expected) => {
+    expect(ledgerPeriod(taxYear, end)).toEqual(expected);
+  });
+});
+
+describe('figures from mapped ledger accounts', () => {
+  it('adds each category in pence, leaves excluded accounts and empty categories out', () => {
+    expect(
+      ledgerFigures([
+        { amount: 0.1, category: 'turnover' },
+        { amount: 0.2, category: 'turnover' },
+        { amount: -15.5, category: 'turnover' }, // a refund account nets off
+        { amount: 40, category: 'other' },
+        { amount: 99.99, category: 'exclude' },
+        { amount: 12.34, category: 'adminCosts' },
+        { amount: 0.01, category: 'adminCosts' },
+        { amount: 0, category: 'depreciation' },
+      ]),
+    ).toEqual({ turnover: -15.2, other: 40, expenses: { adminCosts: 12.35 } });
+  });
+});
+
+describe("the providers' profit and loss reports, read account by account", () => {
+  it("Xero: account rows only (no summary, gross or net profit rows); class first, else the section's 'Less'", () => {
+    const cell = (id: string | null, v: string) => ({ Value: v, ...(id ? { Attributes: [{ Id: 'account', Value: id }] } : {}) });
+    const lines = xeroLedgerLines(
+      {
+        Reports: [
+          {
+            Rows: [
+              { RowType: 'Header', Cells: [cell(null, ''), cell(null, '5 Jul 2026')] },
+              { RowType: 'Section', Title: 'Income', Rows: [{ RowType: 'Row', Cells: [cell('a', 'Sales'), cell('a', '1,200.50')] }, { RowType: 'SummaryRow', Cells: [cell(null, 'Total Income'), cell(null, '1200.50')] }] },
+              { RowType: 'Section', Title: 'Less Operating Expenses', Rows: [{ RowType: 'Row', Cells: [cell('b', 'Rent'), cell('b', '300.00')] }] },
+              { RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [cell(null, 'Net Profit'), cell(null, '900.50')] }] },
+            ],
+          },
+        ],
+      },
+      [{ AccountID: 'a', Code: '200', Name: 'Sales', Class: 'REVENUE' }],
+    );
+    expect(lines).toEqual([
+      { id: 'a', code: '200', name: 'Sales', kind: 'income', amount: 1200.5 },
+      { id: 'b', code: null, name: 'Rent', kind: 'expense', amount: 300 },
+    ]);
+    expect(() => xeroLedgerLines({ Reports: [] }, [])).toThrow(/bad_response/);
+  });
+
+  it('QuickBooks: Data rows of the income and expense groups, sub-accounts under their parent, nothing from the totals', () => {
+    const lines = quickbooksLedgerLines({
+      Rows: {
+        Row: [
+          {
+            type: 'Section',
+            group: 'Income',
+            Rows: {
+              Row: [
+                { type: 'Data', ColData: [{ value: 'Sales', id: '1' }, { value: '500.00' }] },
+                { type: 'Section', Rows: { Row: [{ type: 'Data', ColData: [{ value: 'Fitting', id: '2' }, { value: '' }] }] } },
+              ],
+            },
+          },
+          { type: 'Section', group: 'OtherExpenses', Rows: { Row: [{ type: 'Data', ColData: [{ value: 'Interest', id: '3' }, { value: '9.99' }] }] } },
+          { type: 'Section', group: 'NetIncome', Summary: { ColData: [{ value: 'Net Income' }, { value: '490.01' }] } },
+        ],
+      },
+    });
+    expect(lines).toEqual([
+      { id: '1', code: null, name: 'Sales', kind: 'income', amount: 500 },
+      { id: '2', code: null, name: 'Fitting', kind: 'income', amount: 0 },
+      { id: '3', code: null, name: 'Interest', kind: 'expense', amount: 9.99 },
+    ]);
+    expect(() => quickbooksLedgerLines({})).toThrow(/bad_response/);
   });
 });

@@ -87,6 +87,89 @@ export const EXPECTED = {
   },
 };
 
+/**
+ * Profit and loss for MTD (issue 31, item 6), in each provider's documented report shape. The cash basis
+ * (Xero paymentsOnly=true, QuickBooks accounting_method=Cash) answers the first figure, accruals the second.
+ */
+export const LEDGER = {
+  xero: [
+    { id: randomUUID(), code: '200', name: 'Sales', cls: 'REVENUE', section: 'Income', cash: 18250.4, accruals: 19000 },
+    { id: randomUUID(), code: '260', name: 'Other Revenue', cls: 'REVENUE', section: 'Income', cash: 120, accruals: 120 },
+    { id: randomUUID(), code: '310', name: 'Cost of Goods Sold', cls: 'EXPENSE', section: 'Less Cost of Sales', cash: 6400.1, accruals: 6600.1 },
+    { id: randomUUID(), code: '429', name: 'General Expenses', cls: 'EXPENSE', section: 'Less Operating Expenses', cash: 250.35, accruals: 250.35 },
+    { id: randomUUID(), code: '469', name: 'Rent', cls: 'EXPENSE', section: 'Less Operating Expenses', cash: 3000, accruals: 3000 },
+    { id: randomUUID(), code: '493', name: 'Travel - National', cls: 'EXPENSE', section: 'Less Operating Expenses', cash: 410.2, accruals: 410.2 },
+  ],
+  quickbooks: [
+    { id: '79', name: 'Sales of Product Income', group: 'Income', cash: 12500, accruals: 13100 },
+    { id: '45', name: 'Installation', group: 'Income', parent: { id: '1', name: 'Services' }, cash: 2000, accruals: 2000 },
+    { id: '80', name: 'Cost of Goods Sold', group: 'COGS', cash: 4200, accruals: 4200 },
+    { id: '17', name: 'Rent or Lease', group: 'Expenses', cash: 1800, accruals: 1800 },
+    { id: '11', name: 'Insurance', group: 'Expenses', cash: 300.55, accruals: 300.55 },
+  ],
+};
+
+const money = (n: number) => n.toFixed(2);
+
+/** Xero's ProfitAndLoss (ReportWithRows): sections of account rows with their summary rows, then gross and net profit. */
+function xeroProfitAndLoss(basis: 'cash' | 'accruals', to: string) {
+  const sections = ['Income', 'Less Cost of Sales', 'Less Operating Expenses'];
+  const cell = (id: string, value: string) => ({ Value: value, Attributes: [{ Value: id, Id: 'account' }] });
+  const rows: unknown[] = [{ RowType: 'Header', Cells: [{ Value: '' }, { Value: to }] }];
+  for (const title of sections) {
+    const lines = LEDGER.xero.filter((l) => l.section === title);
+    const total = lines.reduce((t, l) => t + l[basis], 0);
+    rows.push({
+      RowType: 'Section',
+      Title: title,
+      Rows: [
+        ...lines.map((l) => ({ RowType: 'Row', Cells: [cell(l.id, l.name), cell(l.id, money(l[basis]))] })),
+        { RowType: 'SummaryRow', Cells: [{ Value: `Total ${title.replace(/^Less /, '')}` }, { Value: money(total) }] },
+      ],
+    });
+    if (title === 'Less Cost of Sales') rows.push({ RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: 'Gross Profit' }, { Value: '0.00' }] }] });
+  }
+  rows.push({ RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: 'Net Profit' }, { Value: '0.00' }] }] });
+  return { Status: 'OK', Reports: [{ ReportID: 'ProfitAndLoss', ReportName: 'Profit and Loss', ReportType: 'ProfitAndLoss', Rows: rows }] };
+}
+
+/** QuickBooks' ProfitAndLoss (Reports API): group sections of Data rows, a sub-account in its parent's section, totals. */
+function quickbooksProfitAndLoss(basis: 'cash' | 'accruals', from: string, to: string) {
+  const data = (l: (typeof LEDGER.quickbooks)[number]) => ({ type: 'Data', ColData: [{ value: l.name, id: l.id }, { value: money(l[basis]) }] });
+  const group = (g: string, title: string) => {
+    const lines = LEDGER.quickbooks.filter((l) => l.group === g);
+    const own = lines.filter((l) => !l.parent).map(data);
+    const parents = [...new Map(lines.filter((l) => l.parent).map((l) => [l.parent!.id, l.parent!])).values()];
+    const subs = parents.map((p) => ({
+      type: 'Section',
+      Header: { ColData: [{ value: p.name, id: p.id }, { value: '' }] },
+      Rows: { Row: lines.filter((l) => l.parent?.id === p.id).map(data) },
+      Summary: { ColData: [{ value: `Total ${p.name}` }, { value: '0.00' }] },
+    }));
+    return {
+      type: 'Section',
+      group: g,
+      Header: { ColData: [{ value: title }, { value: '' }] },
+      Rows: { Row: [...own, ...subs] },
+      Summary: { ColData: [{ value: `Total ${title}` }, { value: money(lines.reduce((t, l) => t + l[basis], 0)) }] },
+    };
+  };
+  return {
+    Header: { ReportName: 'ProfitAndLoss', StartPeriod: from, EndPeriod: to, Currency: 'GBP', ReportBasis: basis === 'cash' ? 'Cash' : 'Accrual' },
+    Columns: { Column: [{ ColTitle: '', ColType: 'Account' }, { ColTitle: 'Total', ColType: 'Money' }] },
+    Rows: {
+      Row: [
+        group('Income', 'Income'),
+        group('COGS', 'Cost of Goods Sold'),
+        { type: 'Section', group: 'GrossProfit', Summary: { ColData: [{ value: 'Gross Profit' }, { value: '0.00' }] } },
+        group('Expenses', 'Expenses'),
+        { type: 'Section', group: 'NetOperatingIncome', Summary: { ColData: [{ value: 'Net Operating Income' }, { value: '0.00' }] } },
+        { type: 'Section', group: 'NetIncome', Summary: { ColData: [{ value: 'Net Income' }, { value: '0.00' }] } },
+      ],
+    },
+  };
+}
+
 const XERO_INVOICES = [
   {
     InvoiceID: randomUUID(),
@@ -269,6 +352,26 @@ function apiServer(xero: ProviderControl, qb: ProviderControl): FastifyInstance 
     const page = Number(q.page ?? 1);
     const list = XERO_INVOICES.filter((i) => !q.Statuses || q.Statuses.split(',').includes(i.Status));
     return { Status: 'OK', Invoices: page === 1 ? list : [] };
+  });
+
+  app.get('/api.xro/2.0/Accounts', { preHandler: [gate(xero), tenant] }, async () => ({
+    Status: 'OK',
+    Accounts: [
+      ...LEDGER.xero.map((l) => ({ AccountID: l.id, Code: l.code, Name: l.name, Class: l.cls, Status: 'ACTIVE' })),
+      { AccountID: randomUUID(), Code: '090', Name: 'Business Bank Account', Class: 'ASSET', Status: 'ACTIVE' },
+    ],
+  }));
+  app.get('/api.xro/2.0/Reports/ProfitAndLoss', { preHandler: [gate(xero), tenant] }, async (req, reply) => {
+    const q = req.query as { fromDate?: string; toDate?: string; paymentsOnly?: string };
+    if (!q.fromDate || !q.toDate) return reply.status(400).send({ Title: 'Bad Request' });
+    return xeroProfitAndLoss(q.paymentsOnly === 'true' ? 'cash' : 'accruals', q.toDate);
+  });
+  app.get('/v3/company/:realm/reports/ProfitAndLoss', { preHandler: gate(qb) }, async (req, reply) => {
+    const { realm } = req.params as { realm: string };
+    if (realm !== QB_REALM) return reply.status(403).send({ Fault: { type: 'AUTHENTICATION' } });
+    const q = req.query as { start_date?: string; end_date?: string; accounting_method?: string };
+    if (!q.start_date || !q.end_date) return reply.status(400).send({ Fault: { type: 'ValidationFault' } });
+    return quickbooksProfitAndLoss(q.accounting_method === 'Cash' ? 'cash' : 'accruals', q.start_date, q.end_date);
   });
 
   app.get('/v3/company/:realm/companyinfo/:id', { preHandler: gate(qb) }, async (req, reply) => {

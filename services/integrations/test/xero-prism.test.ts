@@ -44,7 +44,7 @@ beforeAll(async () => {
   const identitySpec = cutSpec(join(SPECS, 'xero-identity.yaml'), ['/Connections'], join(dir, 'identity.json'), fixConnectionsExample);
   const accountingSpec = cutSpec(
     join(SPECS, 'xero_accounting.yaml'),
-    ['/Organisation', '/Contacts', '/Invoices'],
+    ['/Organisation', '/Contacts', '/Invoices', '/Accounts', '/Reports/ProfitAndLoss'],
     join(dir, 'accounting.json'),
   );
   [identity, accounting] = await Promise.all([startPrism(identitySpec), startPrism(accountingSpec)]);
@@ -138,6 +138,30 @@ describe('Xero, against its own OpenAPI files (Prism)', () => {
         invoices: open.filter((i) => i.Type === 'ACCREC').length,
         bills: open.filter((i) => i.Type === 'ACCPAY').length,
       });
+    },
+  );
+
+  it(
+    'reads the chart of accounts and the profit and loss for MTD (issue 31) as Xero’s description allows',
+    { timeout: 120_000 },
+    async () => {
+      prismAnswers.length = 0;
+      const lines = await adapter().ledger('access-token', 'fe79f7dd-b6d4-4a92-ba7b-538af6289c58', {
+        from: '2026-04-06',
+        to: '2026-07-05',
+        basis: 'cash',
+      });
+      expect(prismAnswers.map((a) => [a.path.split('?')[0], a.status])).toEqual([
+        ['/api.xro/2.0/Accounts', 200],
+        ['/api.xro/2.0/Reports/ProfitAndLoss', 200],
+      ]);
+      // The file has no example report: Prism builds one from the schema, whose rows name no account.
+      expect(Array.isArray(lines)).toBe(true);
+      // A parameter Xero's description does not allow is refused (Prism's 422): the check above can fail.
+      const bad = await fetch(`${accounting.url}/Reports/ProfitAndLoss?standardLayout=perhaps`, {
+        headers: { authorization: 'Bearer x', 'xero-tenant-id': 'fe79f7dd-b6d4-4a92-ba7b-538af6289c58', accept: 'application/json' },
+      });
+      expect(bad.status).toBe(422);
     },
   );
 

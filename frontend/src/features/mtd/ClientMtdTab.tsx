@@ -43,6 +43,8 @@ import {
 } from './api';
 import { usePostMessageMutation } from '../requests/api';
 import { deviceData } from './device';
+import { EXPENSE_LABEL } from './labels';
+import { LedgerPanel } from './LedgerPanel';
 import './mtd.css';
 
 const SCOPE_LABEL: Record<string, string> = {
@@ -56,23 +58,6 @@ const STATUS_COLOUR: Record<string, string> = {
   Expired: 'default',
   Cancelled: 'default',
   Rejected: 'red',
-};
-const EXPENSE_LABEL: Record<string, string> = {
-  costOfGoods: 'Cost of goods',
-  paymentsToSubcontractors: 'Payments to subcontractors',
-  wagesAndStaffCosts: 'Wages and staff costs',
-  carVanTravelExpenses: 'Car, van and travel',
-  premisesRunningCosts: 'Premises running costs',
-  maintenanceCosts: 'Repairs and maintenance',
-  adminCosts: 'Phone, stationery and office',
-  businessEntertainmentCosts: 'Business entertainment',
-  advertisingCosts: 'Advertising',
-  interestOnBankOtherLoans: 'Interest on loans',
-  financeCharges: 'Bank and finance charges',
-  irrecoverableDebts: 'Irrecoverable debts',
-  professionalFees: 'Professional fees',
-  depreciation: 'Depreciation',
-  otherExpenses: 'Other expenses',
 };
 
 export function obligationStatus(o: Pick<MtdObligation, 'status' | 'overdue' | 'receivedDate'>) {
@@ -355,7 +340,12 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
   const [readCalculation, calculation] = useMtdCalculationMutation();
   const fail = useFail();
   const toast = useToast();
+  const [form] = Form.useForm<FormFigures>();
   const businesses = data.businesses.filter((b) => b.typeOfBusiness === 'self-employment');
+  const clearReview = () => {
+    setPending(null);
+    setConfirmed(false);
+  };
   const toFigures = (v: FormFigures): MtdUpdateFigures => ({
     ...v,
     other: v.other ?? 0,
@@ -364,60 +354,72 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
   });
   return (
     <Card size="small" title="Quarterly update (cumulative, self-employment)">
-      {businesses.length === 0 ? (
-        <Empty description="Refresh the obligations from HMRC to see the client's businesses" />
-      ) : (
-        <Form
-          layout="vertical"
-          aria-label="Quarterly update figures"
-          initialValues={{ businessId: businesses[0]!.businessId, taxYear: '2026-27', periodEndDate: '2026-07-05', other: 0 }}
-          onValuesChange={() => {
-            setPending(null);
-            setConfirmed(false);
-          }}
-          onFinish={(v: FormFigures) => {
-            const figures = toFigures(v);
-            void review({ clientId: data.clientId, realm, figures })
-              .unwrap()
-              .then((r) => setPending({ figures, body: r.body, reviewHash: r.reviewHash }), fail);
-          }}
-        >
-          <Flex wrap gap={16}>
+      {businesses.length === 0 && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title="Refresh the obligations from HMRC to see the client's businesses"
+          description="Until then the figures can be read from the client's software and mapped, ready for the update."
+        />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        aria-label="Quarterly update figures"
+        initialValues={{ businessId: businesses[0]?.businessId, taxYear: '2026-27', periodEndDate: '2026-07-05', other: 0 }}
+        onValuesChange={clearReview}
+        onFinish={(v: FormFigures) => {
+          const figures = toFigures(v);
+          void review({ clientId: data.clientId, realm, figures })
+            .unwrap()
+            .then((r) => setPending({ figures, body: r.body, reviewHash: r.reviewHash }), fail);
+        }}
+      >
+        <Flex wrap gap={16}>
+          {businesses.length > 0 && (
             <Form.Item name="businessId" label="Business">
               <Select
                 style={{ width: 240 }}
                 options={businesses.map((b) => ({ value: b.businessId, label: b.tradingName ?? b.businessId }))}
               />
             </Form.Item>
-            <Form.Item name="taxYear" label="Tax year">
-              <Select style={{ width: 120 }} options={['2025-26', '2026-27', '2027-28'].map((y) => ({ value: y, label: y }))} />
-            </Form.Item>
-            <Form.Item
-              name="periodEndDate"
-              label="Period to (YYYY-MM-DD)"
-              rules={[{ required: true, pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'A date like 2026-07-05' }]}
-            >
-              <Input style={{ width: 140 }} />
-            </Form.Item>
-            <Form.Item name="turnover" label="Turnover (£, year to date)" rules={[{ required: true, message: 'Enter the turnover' }]}>
-              <InputNumber min={0} step={0.01} style={{ width: 180 }} />
-            </Form.Item>
-            <Form.Item name="other" label="Other income (£)">
-              <InputNumber min={0} step={0.01} style={{ width: 160 }} />
-            </Form.Item>
-          </Flex>
-          <Flex wrap gap={12}>
-            {MTD_EXPENSE_CATEGORIES.map((c) => (
-              <Form.Item key={c} name={['expenses', c]} label={`${EXPENSE_LABEL[c]} (£)`}>
-                <InputNumber step={0.01} style={{ width: 170 }} />
+          )}
+          <Form.Item name="taxYear" label="Tax year">
+            <Select style={{ width: 120 }} options={['2025-26', '2026-27', '2027-28'].map((y) => ({ value: y, label: y }))} />
+          </Form.Item>
+          <Form.Item
+            name="periodEndDate"
+            label="Period to (YYYY-MM-DD)"
+            rules={[{ required: true, pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'A date like 2026-07-05' }]}
+          >
+            <Input style={{ width: 140 }} />
+          </Form.Item>
+        </Flex>
+        <LedgerPanel clientId={data.clientId} realm={realm} form={form} onFilled={clearReview} canFill={businesses.length > 0} />
+        {businesses.length > 0 && (
+          <>
+            <Flex wrap gap={16}>
+              <Form.Item name="turnover" label="Turnover (£, year to date)" rules={[{ required: true, message: 'Enter the turnover' }]}>
+                <InputNumber min={0} step={0.01} style={{ width: 180 }} />
               </Form.Item>
-            ))}
-          </Flex>
-          <Button htmlType="submit" loading={reviewing.isLoading}>
-            Review what will be sent
-          </Button>
-        </Form>
-      )}
+              <Form.Item name="other" label="Other income (£)">
+                <InputNumber min={0} step={0.01} style={{ width: 160 }} />
+              </Form.Item>
+            </Flex>
+            <Flex wrap gap={12}>
+              {MTD_EXPENSE_CATEGORIES.map((c) => (
+                <Form.Item key={c} name={['expenses', c]} label={`${EXPENSE_LABEL[c]} (£)`}>
+                  <InputNumber step={0.01} style={{ width: 170 }} />
+                </Form.Item>
+              ))}
+            </Flex>
+            <Button htmlType="submit" loading={reviewing.isLoading}>
+              Review what will be sent
+            </Button>
+          </>
+        )}
+      </Form>
       {pending && (
         <Card size="small" type="inner" title="Review: exactly what HMRC will receive" style={{ marginTop: 16 }}>
           <pre className="mtd-review" aria-label="Update to send">

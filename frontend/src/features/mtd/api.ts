@@ -6,6 +6,9 @@ import {
   type MtdClient,
   type MtdConnection,
   type MtdDevice,
+  type MtdLedger,
+  type MtdLedgerBasis,
+  type MtdLedgerMappingsBody,
   type MtdOverview,
   type MtdSubmission,
   type MtdUpdateFigures,
@@ -104,6 +107,24 @@ export const mtdApi = api.injectEndpoints({
         auth: realm ?? 'user',
       }),
     }),
+    /** The client's Xero or QuickBooks profit and loss, mapped to HMRC's categories (item 6). */
+    mtdLedger: build.query<MtdLedger, ClientArg & { taxYear: string; periodEndDate: string; basis: MtdLedgerBasis }>({
+      query: ({ clientId, realm, ...q }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/ledger`),
+        params: q,
+        auth: realm ?? 'user',
+      }),
+      providesTags: (_r, _e, a) => [{ type: 'Integration' as const, id: `MTD-ledger-${a.clientId}` }],
+    }),
+    saveMtdLedgerMappings: build.mutation<{ ok: boolean; message: string }, ClientArg & MtdLedgerMappingsBody>({
+      query: ({ clientId, realm, mappings }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/ledger/mappings`),
+        method: 'PUT',
+        body: { mappings },
+        auth: realm ?? 'user',
+      }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Integration' as const, id: `MTD-ledger-${a.clientId}` }],
+    }),
     mtdCalculation: build.mutation<MtdCalculationSummary, ClientArg & { calculationId: string; device: MtdDevice }>({
       query: ({ clientId, realm, calculationId, device }) => ({
         url: apiPath(`${MTD_ROUTES.client(clientId)}/calculations/${encodeURIComponent(calculationId)}`),
@@ -139,4 +160,6 @@ export const {
   useReviewMtdUpdateMutation,
   useSubmitMtdUpdateMutation,
   useMtdCalculationMutation,
+  useLazyMtdLedgerQuery,
+  useSaveMtdLedgerMappingsMutation,
 } = mtdApi;

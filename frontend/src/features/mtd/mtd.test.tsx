@@ -109,6 +109,82 @@ describe('a client’s MTD section', () => {
   });
 });
 
+describe('figures from the client’s Xero or QuickBooks (issue 31, item 6)', () => {
+  it('reads the ledger for the period, saves the mapping, and fills the update form with its figures', async () => {
+    const account = (key: string, code: string, name: string, kind: 'income' | 'expense', amount: number, category: string, mapped: boolean) => ({
+      key,
+      code,
+      name,
+      kind,
+      amount,
+      category,
+      mapped,
+    });
+    let saved = false;
+    const ledger = () =>
+      json(200, {
+        provider: 'xero',
+        organisation: 'Jo Sole Trader',
+        fromDate: '2026-04-06',
+        toDate: '2026-07-05',
+        basis: 'cash',
+        accounts: [
+          account('xero:a', '200', 'Sales', 'income', 18250.4, 'turnover', saved),
+          account('xero:b', '469', 'Rent', 'expense', 3000, saved ? 'premisesRunningCosts' : 'otherExpenses', saved),
+        ],
+        figures: saved
+          ? { turnover: 18250.4, other: 0, expenses: { premisesRunningCosts: 3000 } }
+          : { turnover: 18250.4, other: 0, expenses: { otherExpenses: 3000 } },
+        unmapped: saved ? 0 : 2,
+      });
+    const m = mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, RECORD),
+      [`GET /api/integrations/mtd/clients/${CLIENT}/ledger`]: ledger,
+      [`PUT /api/integrations/mtd/clients/${CLIENT}/ledger/mappings`]: () => {
+        saved = true;
+        return json(200, { ok: true, message: 'Category mapping saved' });
+      },
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    await userEvent.click(await screen.findByRole('button', { name: 'Take figures from Xero or QuickBooks' }));
+    const table = await screen.findByRole('table', { name: 'Accounts and where each goes' });
+    expect(within(table).getByText('£18,250.40')).toBeInTheDocument();
+    expect(within(table).getAllByText('Suggested')).toHaveLength(2);
+    expect(m.callsTo(`GET /api/integrations/mtd/clients/${CLIENT}/ledger`)[0]!.search).toBe(
+      '?taxYear=2026-27&periodEndDate=2026-07-05&basis=cash',
+    );
+    // Rent to premises running costs: the figures come after saving.
+    await userEvent.click(screen.getByRole('combobox', { name: 'Category for Rent' }));
+    await userEvent.click(await screen.findByTitle('Premises running costs'));
+    expect(screen.getByRole('button', { name: 'Use these figures' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Save mapping' }));
+    await waitFor(() => expect(m.callsTo(`PUT /api/integrations/mtd/clients/${CLIENT}/ledger/mappings`)).toHaveLength(1));
+    expect(m.callsTo(`PUT /api/integrations/mtd/clients/${CLIENT}/ledger/mappings`)[0]!.body).toEqual({
+      mappings: [
+        { key: 'xero:a', name: 'Sales', category: 'turnover' },
+        { key: 'xero:b', name: 'Rent', category: 'premisesRunningCosts' },
+      ],
+    });
+    await waitFor(() => expect(screen.queryAllByText('Suggested')).toHaveLength(0));
+    await userEvent.click(screen.getByRole('button', { name: 'Use these figures' }));
+    const form = screen.getByRole('form', { name: 'Quarterly update figures' });
+    expect(within(form).getByLabelText('Turnover (£, year to date)')).toHaveValue('18250.40');
+    expect(within(form).getByLabelText('Premises running costs (£)')).toHaveValue('3000.00');
+    expect(within(form).getByLabelText('Other expenses (£)')).toHaveValue('');
+  });
+
+  it('says why when the client has no software connected', async () => {
+    mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, RECORD),
+      [`GET /api/integrations/mtd/clients/${CLIENT}/ledger`]: () =>
+        json(409, { error: { code: 'CONFLICT', message: 'This client has no Xero or QuickBooks connected. Enter the figures, or ask the client to connect their software.' } }),
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    await userEvent.click(await screen.findByRole('button', { name: 'Take figures from Xero or QuickBooks' }));
+    expect(await screen.findByText(/has no Xero or QuickBooks connected/)).toBeInTheDocument();
+  });
+});
+
 describe('a pending authorisation', () => {
   it('shows the expiry and sends the client’s action link in their secure messages', async () => {
     const pending: MtdClient = {

@@ -8,6 +8,7 @@ import {
   mtdBusinesses,
   mtdCalculations,
   mtdClients,
+  mtdLedgerMappings,
   mtdObligations,
   mtdQualifyingIncome,
   mtdSubmissions,
@@ -22,6 +23,7 @@ export type MtdClientRow = typeof mtdClients.$inferSelect;
 export type MtdAuthorisationRow = typeof mtdAuthorisations.$inferSelect;
 export type MtdObligationRow = typeof mtdObligations.$inferSelect;
 export type MtdSubmissionRow = typeof mtdSubmissions.$inferSelect;
+export type MtdLedgerMappingRow = typeof mtdLedgerMappings.$inferSelect;
 
 export async function findConnection(db: DbOrTx): Promise<HmrcConnectionRow | null> {
   const [row] = await db.select().from(hmrcConnection).where(eq(hmrcConnection.id, PRACTICE));
@@ -170,4 +172,32 @@ export async function spendHmrcState(db: DbOrTx, stateHash: string) {
     )
     .returning();
   return st ?? null;
+}
+
+// ---- ledger category mapping (item 6) ----
+
+export async function listLedgerMappings(db: DbOrTx, clientId: string): Promise<MtdLedgerMappingRow[]> {
+  return db.select().from(mtdLedgerMappings).where(eq(mtdLedgerMappings.clientId, clientId));
+}
+
+/** Sets each account's category (one statement; the latest choice wins). */
+export async function saveLedgerMappings(
+  db: DbOrTx,
+  clientId: string,
+  rows: Array<{ accountKey: string; accountName: string; category: MtdLedgerMappingRow['category'] }>,
+  updatedBy: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(mtdLedgerMappings)
+    .values(rows.map((r) => ({ clientId, ...r, updatedBy })))
+    .onConflictDoUpdate({
+      target: [mtdLedgerMappings.clientId, mtdLedgerMappings.accountKey],
+      set: {
+        accountName: sql`excluded.account_name`,
+        category: sql`excluded.category`,
+        updatedBy: sql`excluded.updated_by`,
+        updatedAt: sql`now()`,
+      },
+    });
 }

@@ -1,4 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
+import type { MtdLedgerCategory } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -9,6 +10,7 @@ import {
   integer,
   jsonb,
   pgSchema,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -266,6 +268,24 @@ export const mtdCalculations = integrations.table('mtd_calculations', {
   calculationType: text('calculation_type').notNull(),
   triggeredAt: timestamp('triggered_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The practice's category mapping per client (issue 31, item 6): which of HMRC's self-employment
+ * categories each ledger account's figure goes to. Keyed by provider and account id (`xero:<AccountID>`,
+ * `quickbooks:<Id>`); the name is kept as it was when mapped, for the record.
+ */
+export const mtdLedgerMappings = integrations.table(
+  'mtd_ledger_mappings',
+  {
+    clientId: text('client_id').notNull(),
+    accountKey: text('account_key').notNull(),
+    accountName: text('account_name').notNull(),
+    category: text('category').$type<MtdLedgerCategory>().notNull(),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.accountKey] })],
+);
 
 /** Every HMRC call: method, path with the NINO masked, status, HMRC's correlation id. No personal data. */
 export const hmrcCalls = integrations.table(

@@ -16,7 +16,11 @@
  * - Final declaration: 31 January after the tax year's end (TMA 1970 s.8 filing date, unchanged by MTD).
  * - An agent authorisation request "will expire after 21 days" (Agent Authorisation API 2.0,
  *   POST /agents/{arn}/invitations).
+ * - The ledger's basis: from 2024-25 the cash basis is the default for the self-employed, accruals by
+ *   election (ITTOIA 2005 s.25A as amended by Finance Act 2024 Sch. 1; GOV.UK "Cash basis"), so the
+ *   profit and loss report is read on the cash basis unless the practice asks for accruals.
  */
+import { MTD_EXPENSE_CATEGORIES, type MtdExpenseCategory, type MtdLedgerCategory } from '@countinghouse/proto';
 
 export type MandateStep = 'now' | 'april_2027' | 'april_2028';
 
@@ -144,4 +148,38 @@ export function isOverdue(o: { status: string; dueDate: string }, today: string)
 /** HMRC's tax year format in paths (2026-27) must name consecutive years. */
 export function isTaxYear(v: string): boolean {
   return /^20\d{2}-\d{2}$/.test(v) && (Number(v.slice(0, 4)) + 1) % 100 === Number(v.slice(5));
+}
+
+/**
+ * A ledger account's category until the practice maps it: income to turnover, an expense to other
+ * expenses (HMRC's catch-all), so the figures are complete at once and the review shows what was guessed.
+ */
+export function suggestedCategory(kind: 'income' | 'expense'): MtdLedgerCategory {
+  return kind === 'income' ? 'turnover' : 'otherExpenses';
+}
+
+/**
+ * The cumulative update's figures from the mapped ledger accounts: each category's total, to the penny
+ * (sums in pence, so 0.1 + 0.2 is 0.30). Excluded accounts count nowhere; an expense category with
+ * nothing in it is left out (the review sends it as zero, as HMRC's note asks).
+ */
+export function ledgerFigures(accounts: ReadonlyArray<{ amount: number; category: MtdLedgerCategory }>) {
+  const pence = new Map<MtdLedgerCategory, number>();
+  for (const a of accounts) {
+    if (a.category === 'exclude') continue;
+    pence.set(a.category, (pence.get(a.category) ?? 0) + Math.round(a.amount * 100));
+  }
+  const pounds = (c: MtdLedgerCategory) => (pence.get(c) ?? 0) / 100;
+  const expenses: Partial<Record<MtdExpenseCategory, number>> = {};
+  for (const c of MTD_EXPENSE_CATEGORIES) if (pence.get(c)) expenses[c] = pounds(c);
+  return { turnover: pounds('turnover'), other: pounds('other'), expenses };
+}
+
+/**
+ * The ledger period of a cumulative update: 6 April of the tax year to the period's end, which must fall
+ * inside that tax year. Null when it does not.
+ */
+export function ledgerPeriod(taxYear: string, periodEndDate: string): { from: string; to: string } | null {
+  if (!isTaxYear(taxYear) || taxYearOf(periodEndDate) !== taxYear) return null;
+  return { from: taxYearStart(taxYear), to: periodEndDate };
 }

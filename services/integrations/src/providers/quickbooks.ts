@@ -1,6 +1,6 @@
 import type { ProviderSettings } from '../config.js';
 import { dayOf, summarise, toBase, ukDay, type OpenItem } from '../domain/summary.js';
-import type { AdapterHooks, ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
+import type { AdapterHooks, ConnectedOrganisation, LedgerLine, ProviderAdapter, SyncResult } from './adapter.js';
 import { providerCall, ProviderError } from './http.js';
 
 interface QbDocument {
@@ -8,6 +8,41 @@ interface QbDocument {
   DueDate?: string;
   CurrencyRef?: { value?: string };
   ExchangeRate?: number;
+}
+
+interface QbReportRow {
+  type?: string;
+  group?: string;
+  ColData?: Array<{ value?: string; id?: string }>;
+  Rows?: { Row?: QbReportRow[] };
+}
+
+/** QuickBooks' ProfitAndLoss groups: what the report's sections hold. Totals (GrossProfit, NetIncome) hold no accounts. */
+const QB_INCOME_GROUPS = new Set(['Income', 'OtherIncome']);
+const QB_EXPENSE_GROUPS = new Set(['COGS', 'Expenses', 'OtherExpenses']);
+
+/**
+ * The account lines of QuickBooks' ProfitAndLoss report (Reports API, one Total column): the Data rows
+ * (ColData [account name with its id, amount]) of the income and expense groups, sub-accounts' sections
+ * included (they carry no group of their own and take their parent's).
+ */
+export function quickbooksLedgerLines(report: { Rows?: { Row?: QbReportRow[] } }): LedgerLine[] {
+  if (!report.Rows) throw new ProviderError('quickbooks', 'bad_response', 'profit and loss');
+  const lines: LedgerLine[] = [];
+  const visit = (rows: QbReportRow[] | undefined, group: string) => {
+    for (const row of rows ?? []) {
+      const g = row.group && (QB_INCOME_GROUPS.has(row.group) || QB_EXPENSE_GROUPS.has(row.group)) ? row.group : group;
+      if (row.Rows?.Row) visit(row.Rows.Row, g);
+      if (row.type === 'Section' || !row.ColData) continue;
+      const [label, value] = row.ColData;
+      if (!label?.id || !(QB_INCOME_GROUPS.has(g) || QB_EXPENSE_GROUPS.has(g))) continue;
+      const amount = value?.value ? Number(value.value) : 0;
+      if (!Number.isFinite(amount)) throw new ProviderError('quickbooks', 'bad_response', 'profit and loss');
+      lines.push({ id: label.id, code: null, name: label.value || label.id, kind: QB_INCOME_GROUPS.has(g) ? 'income' : 'expense', amount });
+    }
+  };
+  visit(report.Rows.Row, '');
+  return lines;
 }
 
 /** QuickBooks' query endpoint returns at most 1000 rows a call. */
@@ -101,6 +136,17 @@ export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<Adapte
           today: ukDay(),
         }),
       };
+    },
+    async ledger(accessToken, realmId, { from, to, basis }) {
+      const q = new URLSearchParams({
+        start_date: from,
+        end_date: to,
+        accounting_method: basis === 'cash' ? 'Cash' : 'Accrual',
+        summarize_column_by: 'Total',
+        minorversion: settings.minorVersion,
+      });
+      const report = await get<{ Rows?: { Row?: QbReportRow[] } }>('profit and loss', `${company(realmId)}/reports/ProfitAndLoss?${q.toString()}`, accessToken);
+      return quickbooksLedgerLines(report);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { ProviderSettings } from '../config.js';
 import { dayOf, summarise, toBase, ukDay, type OpenItem } from '../domain/summary.js';
-import type { AdapterHooks, ConnectedOrganisation, ProviderAdapter, SyncResult } from './adapter.js';
+import type { AdapterHooks, ConnectedOrganisation, LedgerLine, ProviderAdapter, SyncResult } from './adapter.js';
 import { providerCall, ProviderError } from './http.js';
 
 interface XeroConnection {
@@ -20,6 +20,56 @@ interface XeroInvoice {
   CurrencyRate?: number;
   DueDate?: string;
   DueDateString?: string;
+}
+
+interface XeroAccount {
+  AccountID?: string;
+  Code?: string;
+  Name?: string;
+  /** ASSET, EQUITY, EXPENSE, LIABILITY, REVENUE */
+  Class?: string;
+}
+
+interface XeroReportCell {
+  Value?: string;
+  Attributes?: Array<{ Id?: string; Value?: string }>;
+}
+interface XeroReportRow {
+  RowType?: string;
+  Title?: string;
+  Cells?: XeroReportCell[];
+  Rows?: XeroReportRow[];
+}
+
+/**
+ * The account lines of Xero's ProfitAndLoss report (ReportWithRows): the Row entries of each Section
+ * whose first cell names an account (Attributes Id 'account'); totals, gross and net profit name none.
+ * The account's class says income or expense; without it, the section ("Less ..." sections are costs).
+ */
+export function xeroLedgerLines(report: { Reports?: Array<{ Rows?: XeroReportRow[] }> }, accounts: XeroAccount[]): LedgerLine[] {
+  const byId = new Map(accounts.filter((a) => a.AccountID).map((a) => [a.AccountID!, a]));
+  const lines: LedgerLine[] = [];
+  const visit = (rows: XeroReportRow[] | undefined, section: string) => {
+    for (const row of rows ?? []) {
+      if (row.RowType === 'Section') {
+        visit(row.Rows, row.Title ?? section);
+        continue;
+      }
+      if (row.RowType !== 'Row') continue;
+      const [label, value] = row.Cells ?? [];
+      const id = label?.Attributes?.find((a) => a.Id === 'account')?.Value;
+      if (!id) continue;
+      const amount = Number(String(value?.Value ?? '0').replace(/,/g, ''));
+      if (!Number.isFinite(amount)) throw new ProviderError('xero', 'bad_response', 'profit and loss');
+      const account = byId.get(id);
+      const kind = account?.Class === 'REVENUE' ? 'income' : account?.Class === 'EXPENSE' ? 'expense' : /^less\b/i.test(section) ? 'expense' : 'income';
+      lines.push({ id, code: account?.Code || null, name: account?.Name || label?.Value || id, kind, amount });
+    }
+  };
+  const first = report.Reports?.[0];
+  if (!first) throw new ProviderError('xero', 'bad_response', 'profit and loss');
+  visit(first.Rows, '');
+  return lines;
 }
 
 /** Xero's Accounting API pages hold up to this many records. */
@@ -128,6 +178,19 @@ export function xeroAdapter(settings: ProviderSettings, hooks: AdapterHooks): Pr
         companyName: org.Name ?? null,
         summary: summarise({ currency, items, contacts: contacts.length, invoices: sales, bills, today: ukDay() }),
       };
+    },
+    async ledger(accessToken, tenantId, { from, to, basis }) {
+      const accounts = await api<{ Accounts?: XeroAccount[] }>('accounts', '/Accounts', accessToken, tenantId);
+      if (!Array.isArray(accounts.Accounts)) throw new ProviderError('xero', 'bad_response', 'accounts');
+      // standardLayout: the organisation's custom layout could fold accounts together; paymentsOnly: cash basis.
+      const q = new URLSearchParams({ fromDate: from, toDate: to, standardLayout: 'true', paymentsOnly: String(basis === 'cash') });
+      const report = await api<{ Reports?: Array<{ Rows?: XeroReportRow[] }> }>(
+        'profit and loss',
+        `/Reports/ProfitAndLoss?${q.toString()}`,
+        accessToken,
+        tenantId,
+      );
+      return xeroLedgerLines(report, accounts.Accounts);
     },
   };
 }

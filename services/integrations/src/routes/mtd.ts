@@ -11,6 +11,9 @@ import {
   MtdExemptionBodySchema,
   MtdIdentifiersBodySchema,
   MtdIncomeBodySchema,
+  MtdLedgerMappingsBodySchema,
+  MtdLedgerQuerySchema,
+  MtdLedgerSchema,
   MtdOverviewSchema,
   MtdSubmissionSchema,
   MtdUpdateFiguresSchema,
@@ -42,6 +45,8 @@ import {
   submitUpdate,
   type MtdDeps,
 } from '../use-cases/mtd.js';
+import { changeLedgerMappings, readLedger } from '../use-cases/mtd-ledger.js';
+import type { IntegrationsDeps } from '../use-cases/deps.js';
 
 const ErrorRef = Type.Ref('ErrorBody');
 const errors = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 409: ErrorRef, 503: ErrorRef };
@@ -69,7 +74,7 @@ function headersFor(deps: MtdDeps, request: FastifyRequest, device: MtdDevice, u
 }
 
 /** Routes under /api/integrations/mtd (issue 31): permissions mtd, mtd.submit and mtd.connect. */
-export function mtdRoutes(app: App, deps: MtdDeps) {
+export function mtdRoutes(app: App, deps: MtdDeps, integrations: IntegrationsDeps) {
   const view = requireRole(rolesFor('mtd'));
   const connectGuard = requireRole(rolesFor('mtd.connect'));
   const submitGuard = requireRole(rolesFor('mtd.submit'));
@@ -277,6 +282,36 @@ export function mtdRoutes(app: App, deps: MtdDeps) {
       const n = await refreshObligations(deps, p, request.params.clientId, headersFor(deps, request, request.body.device, p.id));
       return { obligations: n };
     },
+  );
+
+  app.get(
+    '/mtd/clients/:clientId/ledger',
+    {
+      preHandler: view,
+      schema: {
+        tags,
+        summary: "The client's connected Xero or QuickBooks profit and loss for the tax year to date, by account, with the practice's category mapping and the figures it gives",
+        params: ClientParams,
+        querystring: MtdLedgerQuerySchema,
+        response: { 200: MtdLedgerSchema, ...errors },
+      },
+    },
+    async (request) => readLedger({ mtd: deps, integrations }, requireAuth(request), request.params.clientId, request.query),
+  );
+
+  app.put(
+    '/mtd/clients/:clientId/ledger/mappings',
+    {
+      preHandler: view,
+      schema: {
+        tags,
+        summary: "Map the client's ledger accounts to HMRC's categories (income, other income, an expense category, or left out)",
+        params: ClientParams,
+        body: MtdLedgerMappingsBodySchema,
+        response: { 200: Type.Object({ ok: Type.Boolean(), message: Type.String() }), ...errors },
+      },
+    },
+    async (request) => changeLedgerMappings(deps, requireAuth(request), request.params.clientId, request.body),
   );
 
   app.post(
