@@ -16,6 +16,7 @@ export const MTD_ROUTES = {
   arn: '/api/integrations/mtd/connection/arn',
   connect: '/api/integrations/mtd/connect',
   overview: '/api/integrations/mtd/overview',
+  refreshDue: '/api/integrations/mtd/obligations/refresh-due',
   client: (id: string) => `/api/integrations/mtd/clients/${encodeURIComponent(id)}`,
 } as const;
 
@@ -310,6 +311,14 @@ export const MtdUpdateSubmitBodySchema = Type.Composite(
 );
 
 export const MtdDeviceBodySchema = Type.Object({ device: MtdDeviceSchema }, { additionalProperties: false });
+
+/** One round of the daily refresh made from the MTD page: clients read now, refused by HMRC, still to read. */
+export const MtdRefreshDueSchema = Type.Object({
+  refreshed: Type.Integer(),
+  failed: Type.Integer(),
+  remaining: Type.Integer(),
+});
+export type MtdRefreshDue = Static<typeof MtdRefreshDueSchema>;
 
 export const MtdOverviewSchema = Type.Object({
   clients: Type.Array(

@@ -310,6 +310,36 @@ describe('obligations (Business Details 2.0, Obligations 3.0)', () => {
   });
 });
 
+describe('the daily refresh, made from the MTD page (issue 31, item 5)', () => {
+  it('reads again only what is a day old, the person’s own clients only, and counts what is left', async () => {
+    const due = (who: Person) => api('POST', '/obligations/refresh-due', who, { device });
+    const calls = async () => Number((await gw.kit.runtime.pool.query(`select count(*)::int as n from integrations.hmrc_calls`)).rows[0].n);
+    // just read (the test above): nothing is due
+    expect((await due(manager)).json()).toEqual({ refreshed: 0, failed: 0, remaining: 0 });
+    // a day and an hour later
+    await gw.kit.runtime.pool.query(
+      `update integrations.mtd_clients set obligations_refreshed_at = now() - interval '25 hours' where client_id = $1`,
+      [clientId],
+    );
+    // another accountant's round does not include this client
+    expect((await due(otherAccountant)).json()).toEqual({ refreshed: 0, failed: 0, remaining: 0 });
+    const before = await calls();
+    const r = await due(accountant);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({ refreshed: 1, failed: 0, remaining: 0 });
+    // business list, obligations, final declaration obligations
+    expect((await calls()) - before).toBe(3);
+    const { rows } = await gw.kit.runtime.pool.query(
+      `select obligations_refreshed_at > now() - interval '1 minute' as fresh from integrations.mtd_clients where client_id = $1`,
+      [clientId],
+    );
+    expect(rows[0].fresh).toBe(true);
+    expect((await due(accountant)).json()).toEqual({ refreshed: 0, failed: 0, remaining: 0 });
+    // a client cannot ask
+    expect((await due(client)).statusCode).toBe(403);
+  });
+});
+
 describe('quarterly cumulative update 2026-27 (Self Employment Business 5.0, Individual Calculations 9.0)', () => {
   const figures = {
     businessId: 'XAIS12345678910',

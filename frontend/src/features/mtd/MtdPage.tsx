@@ -6,7 +6,14 @@ import { errorBody, type AuthRealm } from '../../app/api';
 import { PageHeader } from '../../shared/PageHeader';
 import { serverText, useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
-import { useConnectHmrcMutation, useMtdConnectionQuery, useMtdOverviewQuery, useSetMtdArnMutation } from './api';
+import {
+  useConnectHmrcMutation,
+  useMtdConnectionQuery,
+  useMtdOverviewQuery,
+  useRefreshDueMtdObligationsMutation,
+  useSetMtdArnMutation,
+} from './api';
+import { deviceData } from './device';
 import { obligationStatus } from './ClientMtdTab';
 import './mtd.css';
 
@@ -23,6 +30,7 @@ export function MtdPage({ realm = 'user', base = '/work' }: { realm?: AuthRealm;
         subtitle="Authorisations, who is in scope, and HMRC's obligations for every client"
       />
       <ConnectionCard realm={realm} />
+      <DailyRefresh realm={realm} />
       {overview.isError ? (
         <Alert type="error" showIcon message={errorBody(overview.error)?.message ?? 'The MTD overview could not be loaded.'} />
       ) : !overview.data ? (
@@ -34,6 +42,57 @@ export function MtdPage({ realm = 'user', base = '/work' }: { realm?: AuthRealm;
         </>
       )}
     </Flex>
+  );
+}
+
+/**
+ * The daily refresh of obligations (issue 31, item 5; decision 675): opening this page reads again from
+ * HMRC, five clients a request, every authorised client whose obligations are a day old, from this
+ * person's browser (HMRC's fraud prevention headers are theirs). Progress shows while it runs.
+ */
+function DailyRefresh({ realm }: { realm: AuthRealm }) {
+  const c = useMtdConnectionQuery({ realm });
+  const [refresh] = useRefreshDueMtdObligationsMutation();
+  const [state, setState] = useState<{ running: boolean; done: number; failed: number; left: number; error: string | null } | null>(null);
+  const connected = c.data?.configured === true && c.data.connected && !c.data.needsReconnect;
+  useEffect(() => {
+    if (!connected) return;
+    let stop = false;
+    void (async () => {
+      let done = 0;
+      let failed = 0;
+      // Bounded: each round reads at least one client or ends, and a page never asks more than 200 times.
+      for (let round = 0; round < 200 && !stop; round++) {
+        try {
+          const r = await refresh({ device: deviceData(), realm }).unwrap();
+          done += r.refreshed;
+          failed += r.failed;
+          if (done + failed > 0 || r.remaining > 0) setState({ running: r.remaining > 0, done, failed, left: r.remaining, error: null });
+          if (r.remaining === 0 || r.refreshed + r.failed === 0) return;
+        } catch (e: unknown) {
+          setState({ running: false, done, failed, left: 0, error: errorBody(e)?.message ?? MTD_TEXTS.hmrcUnavailable });
+          return;
+        }
+      }
+    })();
+    return () => {
+      stop = true;
+    };
+  }, [connected, realm, refresh]);
+  if (!state) return null;
+  if (state.error) return <Alert type="warning" showIcon title={`Obligations could not be read from HMRC: ${state.error}`} />;
+  const clients = (n: number) => `${n} client${n === 1 ? '' : 's'}`;
+  return (
+    <Alert
+      role="status"
+      type={state.running ? 'info' : state.failed > 0 ? 'warning' : 'success'}
+      showIcon
+      title={
+        state.running
+          ? `Reading today's obligations from HMRC: ${clients(state.done)} done, ${state.left} to go…`
+          : `Obligations read from HMRC today for ${clients(state.done)}${state.failed > 0 ? `; HMRC refused ${clients(state.failed)} (open their record to see why)` : ''}.`
+      }
+    />
   );
 }
 

@@ -10,6 +10,7 @@ import {
   type MtdLedgerBasis,
   type MtdLedgerMappingsBody,
   type MtdOverview,
+  type MtdRefreshDue,
   type MtdSubmission,
   type MtdUpdateFigures,
 } from '@countinghouse/proto';
@@ -107,6 +108,16 @@ export const mtdApi = api.injectEndpoints({
         auth: realm ?? 'user',
       }),
     }),
+    /** One round of the daily refresh of obligations, from this person's browser (issue 31, item 5). */
+    refreshDueMtdObligations: build.mutation<MtdRefreshDue, { device: MtdDevice } & R>({
+      query: ({ device, realm }) => ({
+        url: apiPath(MTD_ROUTES.refreshDue),
+        method: 'POST',
+        body: { device },
+        auth: realm ?? 'user',
+      }),
+      invalidatesTags: (r) => (r && r.refreshed > 0 ? [{ type: 'Integration' as const, id: 'MTD' }] : []),
+    }),
     /** The client's Xero or QuickBooks profit and loss, mapped to HMRC's categories (item 6). */
     mtdLedger: build.query<MtdLedger, ClientArg & { taxYear: string; periodEndDate: string; basis: MtdLedgerBasis }>({
       query: ({ clientId, realm, ...q }) => ({
@@ -161,5 +172,6 @@ export const {
   useSubmitMtdUpdateMutation,
   useMtdCalculationMutation,
   useLazyMtdLedgerQuery,
+  useRefreshDueMtdObligationsMutation,
   useSaveMtdLedgerMappingsMutation,
 } = mtdApi;

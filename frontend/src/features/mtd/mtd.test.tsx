@@ -245,7 +245,7 @@ describe('the MTD page', () => {
         quarter: o.periodEndDate === '2026-07-05' ? 'Q1 2026-27' : 'Q2 2026-27',
       })),
     };
-    mockFetch({
+    const m = mockFetch({
       'GET /api/integrations/mtd/overview': () => json(200, overview),
       'GET /api/integrations/mtd/connection': () =>
         json(200, { configured: true, connected: false, needsReconnect: true, arn: 'AARN9999999', connectedAt: null }),
@@ -261,5 +261,27 @@ describe('the MTD page', () => {
     expect(await screen.findByText('Q2 2026-27')).toBeInTheDocument();
     await userEvent.click(screen.getByText('Fulfilled', { selector: '.ant-segmented-item-label' }));
     expect(await screen.findByText('Q1 2026-27')).toBeInTheDocument();
+    // needing a reconnection, the page asks HMRC for nothing
+    expect(m.callsTo('POST /api/integrations/mtd/obligations/refresh-due')).toHaveLength(0);
+  });
+
+  it("connected, it reads the day's obligations from HMRC in rounds, saying how far it has got (issue 31, item 5)", async () => {
+    const rounds = [
+      { refreshed: 5, failed: 0, remaining: 3 },
+      { refreshed: 2, failed: 1, remaining: 0 },
+    ];
+    const m = mockFetch({
+      'GET /api/integrations/mtd/overview': () => json(200, { clients: [], scope: { now: [], april2027: [], april2028: [] }, obligations: [] }),
+      'GET /api/integrations/mtd/connection': () =>
+        json(200, { configured: true, connected: true, needsReconnect: false, arn: 'AARN9999999', connectedAt: '2026-11-01T09:00:00.000Z' }),
+      'POST /api/integrations/mtd/obligations/refresh-due': () => json(200, rounds.shift() ?? { refreshed: 0, failed: 0, remaining: 0 }),
+    });
+    renderAt('/work/mtd', { routes: [{ path: '/work/mtd', element: <MtdPage /> }] });
+    expect(
+      await screen.findByText('Obligations read from HMRC today for 7 clients; HMRC refused 1 client (open their record to see why).'),
+    ).toBeInTheDocument();
+    const calls = m.callsTo('POST /api/integrations/mtd/obligations/refresh-due');
+    expect(calls).toHaveLength(2);
+    expect((calls[0]!.body as { device: { deviceId: string } }).device.deviceId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

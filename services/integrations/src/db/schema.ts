@@ -168,6 +168,8 @@ export const mtdClients = integrations.table('mtd_clients', {
   nino: text('nino'),
   postcode: text('postcode'),
   exemptionReason: text('exemption_reason'),
+  /** When HMRC's businesses and obligations were last read for this client (none may have come back). */
+  obligationsRefreshedAt: timestamp('obligations_refreshed_at', { withTimezone: true }),
   updatedBy: text('updated_by'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

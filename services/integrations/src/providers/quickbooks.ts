@@ -14,7 +14,10 @@ interface QbReportRow {
   type?: string;
   group?: string;
   ColData?: Array<{ value?: string; id?: string }>;
+  Header?: { ColData?: Array<{ value?: string; id?: string }> };
   Rows?: { Row?: QbReportRow[] };
+  /** A section's total: never an account's own figure. */
+  Summary?: { ColData?: Array<{ value?: string }> };
 }
 
 /** QuickBooks' ProfitAndLoss groups: what the report's sections hold. Totals (GrossProfit, NetIncome) hold no accounts. */

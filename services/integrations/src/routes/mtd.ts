@@ -15,6 +15,7 @@ import {
   MtdLedgerQuerySchema,
   MtdLedgerSchema,
   MtdOverviewSchema,
+  MtdRefreshDueSchema,
   MtdSubmissionSchema,
   MtdUpdateFiguresSchema,
   MtdUpdateReviewSchema,
@@ -35,6 +36,7 @@ import {
   getMtdConnection,
   getMtdOverview,
   recordQualifyingIncome,
+  refreshDueObligations,
   refreshObligations,
   requestAuthorisation,
   reviewUpdate,
@@ -281,6 +283,23 @@ export function mtdRoutes(app: App, deps: MtdDeps, integrations: IntegrationsDep
       const p = requireAuth(request);
       const n = await refreshObligations(deps, p, request.params.clientId, headersFor(deps, request, request.body.device, p.id));
       return { obligations: n };
+    },
+  );
+
+  app.post(
+    '/mtd/obligations/refresh-due',
+    {
+      preHandler: view,
+      schema: {
+        tags,
+        summary: 'Read again from HMRC the obligations of up to five authorised clients whose last reading is a day old (the MTD page asks until none remain)',
+        body: MtdDeviceBodySchema,
+        response: { 200: MtdRefreshDueSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const p = requireAuth(request);
+      return refreshDueObligations(deps, p, headersFor(deps, request, request.body.device, p.id));
     },
   );
 

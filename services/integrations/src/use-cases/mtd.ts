@@ -525,6 +525,7 @@ export async function refreshObligations(deps: MtdDeps, p: Principal | null, cli
         })),
     );
     await replaceObligations(tx, clientId, rows);
+    await saveMtdClient(tx, clientId, { obligationsRefreshedAt: now });
     await enqueueEvent(
       tx,
       SCHEMA,
@@ -546,6 +547,57 @@ export async function refreshObligations(deps: MtdDeps, p: Principal | null, cli
     );
   });
   return rows.length;
+}
+
+/** How often a client's obligations are read again from HMRC when staff open MTD (issue 31: daily). */
+export const OBLIGATIONS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** Clients read per request: three HMRC calls each, so a request stays short; the page asks again for the rest. */
+export const OBLIGATIONS_BATCH = 5;
+
+/**
+ * The daily refresh of obligations (issue 31, item 5), made from a person's browser: HMRC's Income Tax
+ * APIs take fraud prevention headers of the person at the device (WEB_APP_VIA_SERVER, decision 436), so
+ * no scheduled job calls them. When someone with the MTD permission opens the MTD page it reads, a batch
+ * at a time, every authorised client they may see whose obligations are a day old or were never read,
+ * the oldest first. A client HMRC refuses is counted and passed over; a practice-wide refusal (not
+ * connected, reconnect, HMRC down) stops the round.
+ */
+export async function refreshDueObligations(deps: MtdDeps, p: Principal, fraudHeaders: Record<string, string>) {
+  const v = clientVisibility(p);
+  const visible = new Set((await listDirectory(deps.db)).filter((d) => canSeeClient(v, d.assignedAccountantId)).map((d) => d.clientId));
+  const [clients, auths] = await Promise.all([listMtdClients(deps.db), listAuthorisations(deps.db)]);
+  const lastAuth = new Map<string, MtdAuthorisationRow>();
+  for (const a of auths) lastAuth.set(a.clientId, a);
+  const staleBefore = deps.now().getTime() - OBLIGATIONS_MAX_AGE_MS;
+  const due = clients
+    .filter(
+      (c) =>
+        visible.has(c.clientId) &&
+        c.nino &&
+        c.postcode &&
+        lastAuth.get(c.clientId)?.status === 'Accepted' &&
+        (c.obligationsRefreshedAt?.getTime() ?? 0) < staleBefore,
+    )
+    .sort((a, b) => (a.obligationsRefreshedAt?.getTime() ?? 0) - (b.obligationsRefreshedAt?.getTime() ?? 0));
+  const batch = due.slice(0, OBLIGATIONS_BATCH);
+  let refreshed = 0;
+  const failed: string[] = [];
+  for (const c of batch) {
+    try {
+      await refreshObligations(deps, p, c.clientId, fraudHeaders);
+      refreshed++;
+    } catch (err) {
+      // HMRC refused this client's request (a 4xx of its own, toAppError): the others still get theirs.
+      if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT') && err.message.startsWith('HMRC refused')) {
+        failed.push(c.clientId);
+        // counted as read for today, so one client HMRC refuses does not hold up the rest every time
+        await saveMtdClient(deps.db, c.clientId, { obligationsRefreshedAt: deps.now() });
+        continue;
+      }
+      throw err;
+    }
+  }
+  return { refreshed, failed: failed.length, remaining: due.length - batch.length };
 }
 
 // --- quarterly cumulative update -----------------------------------------------------------------------

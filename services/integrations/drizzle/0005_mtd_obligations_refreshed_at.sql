@@ -1,0 +1,1 @@
+ALTER TABLE "integrations"."mtd_clients" ADD COLUMN "obligations_refreshed_at" timestamp with time zone;
