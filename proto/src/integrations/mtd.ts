@@ -297,6 +297,69 @@ export const MtdLedgerMappingsBodySchema = Type.Object(
 );
 export type MtdLedgerMappingsBody = Static<typeof MtdLedgerMappingsBodySchema>;
 
+/**
+ * Property Business API 6.0, UK property cumulative period summary (landlords are in MTD too): the income
+ * and expense fields HMRC defines, rent-a-room flattened (rentARoomRentsReceived, rentARoomAmountClaimed).
+ */
+export const MTD_PROPERTY_INCOME = [
+  'periodAmount',
+  'premiumsOfLeaseGrant',
+  'reversePremiums',
+  'otherIncome',
+  'taxDeducted',
+  'rentARoomRentsReceived',
+] as const;
+export type MtdPropertyIncome = (typeof MTD_PROPERTY_INCOME)[number];
+export const MTD_PROPERTY_EXPENSES = [
+  'premisesRunningCosts',
+  'repairsAndMaintenance',
+  'financialCosts',
+  'professionalFees',
+  'costOfServices',
+  'other',
+  'travelCosts',
+  'residentialFinancialCost',
+  'residentialFinancialCostsCarriedForward',
+  'rentARoomAmountClaimed',
+] as const;
+export type MtdPropertyExpense = (typeof MTD_PROPERTY_EXPENSES)[number];
+/** Fields HMRC takes as zero or more (the rest of the expenses may be negative, an adjustment). */
+export const MTD_PROPERTY_NON_NEGATIVE: ReadonlyArray<MtdPropertyExpense> = [
+  'residentialFinancialCost',
+  'residentialFinancialCostsCarriedForward',
+  'rentARoomAmountClaimed',
+];
+
+const positive = Type.Number({ minimum: 0, maximum: 99999999999.99 });
+export const MtdPropertyFiguresSchema = Type.Object(
+  {
+    businessId: Type.String({ pattern: '^X[A-Z0-9]{1}IS[0-9]{11}$' }),
+    taxYear: Type.String({ pattern: TAX_YEAR_PATTERN }),
+    periodEndDate: IsoDate,
+    income: Type.Partial(
+      Type.Object(Object.fromEntries(MTD_PROPERTY_INCOME.map((c) => [c, positive])) as Record<MtdPropertyIncome, typeof positive>),
+      { additionalProperties: false },
+    ),
+    expenses: Type.Partial(
+      Type.Object(
+        Object.fromEntries(MTD_PROPERTY_EXPENSES.map((c) => [c, MTD_PROPERTY_NON_NEGATIVE.includes(c) ? positive : money])) as Record<
+          MtdPropertyExpense,
+          typeof money
+        >,
+      ),
+      { additionalProperties: false },
+    ),
+    device: MtdDeviceSchema,
+  },
+  { additionalProperties: false },
+);
+export type MtdPropertyFigures = Static<typeof MtdPropertyFiguresSchema>;
+
+export const MtdPropertySubmitBodySchema = Type.Composite(
+  [MtdPropertyFiguresSchema, Type.Object({ reviewHash: Type.String({ minLength: 10 }), confirmed: Type.Literal(true) })],
+  { additionalProperties: false },
+);
+
 export const MtdUpdateReviewSchema = Type.Object({
   /** Exactly the JSON HMRC will receive. */
   body: Type.Unknown(),

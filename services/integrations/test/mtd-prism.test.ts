@@ -27,6 +27,7 @@ const APIS: Array<{ prefix: string; spec: string }> = [
   { prefix: '/individuals/business/details/', spec: 'business-details-api/2.0/application.yaml' },
   { prefix: '/obligations/', spec: 'obligations-api/3.0/application.yaml' },
   { prefix: '/individuals/business/self-employment/', spec: 'self-employment-business-api/5.0/application.yaml' },
+  { prefix: '/individuals/business/property/', spec: 'property-business-api/6.0/application.yaml' },
   { prefix: '/individuals/calculations/', spec: 'individual-calculations-api/9.0/application.yaml' },
 ];
 const NINO = 'TC663795B';
@@ -395,6 +396,64 @@ describe('quarterly cumulative update 2026-27 (Self Employment Business 5.0, Ind
     expect(calc.json()).toMatchObject({ calculationId: 'f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c' });
     expect(typeof calc.json().totalIncomeTaxAndNicsDue).toBe('number');
     expect(forwarded.at(-1)).toMatchObject({ method: 'GET', status: 200 });
+  });
+});
+
+describe('UK property cumulative update 2026-27 (Property Business 6.0): landlords are in MTD too', () => {
+  const figures = {
+    businessId: 'XPIS12345678901',
+    taxYear: '2026-27',
+    periodEndDate: '2026-10-05',
+    income: { periodAmount: 14400, otherIncome: 120.5 },
+    expenses: { repairsAndMaintenance: 860.4, residentialFinancialCost: 2100, professionalFees: -50 },
+    device,
+  };
+
+  it('shows exactly what will be sent, sends it only as reviewed and confirmed, and keeps the receipt', async () => {
+    const review = await api('POST', `/clients/${clientId}/property-updates/review`, staff, figures);
+    expect(review.statusCode, review.body).toBe(200);
+    const { body, reviewHash, path } = review.json();
+    expect(path).toBe('/individuals/business/property/uk/{nino}/XPIS12345678901/cumulative/2026-27');
+    expect(body).toEqual({
+      fromDate: '2026-04-06',
+      toDate: '2026-10-05',
+      ukProperty: {
+        income: { periodAmount: 14400, premiumsOfLeaseGrant: 0, reversePremiums: 0, otherIncome: 120.5, taxDeducted: 0 },
+        expenses: {
+          premisesRunningCosts: 0,
+          repairsAndMaintenance: 860.4,
+          financialCosts: 0,
+          professionalFees: -50,
+          costOfServices: 0,
+          other: 0,
+          travelCosts: 0,
+          residentialFinancialCost: 2100,
+          residentialFinancialCostsCarriedForward: 0,
+        },
+      },
+    });
+    // a negative finance cost is refused at the edge (HMRC: zero or more)
+    const negative = await api('POST', `/clients/${clientId}/property-updates/review`, staff, {
+      ...figures,
+      expenses: { residentialFinancialCost: -1 },
+    });
+    expect(negative.statusCode).toBe(400);
+    expect((await api('POST', `/clients/${clientId}/property-updates`, staff, { ...figures, reviewHash, confirmed: true })).statusCode).toBe(403);
+    const changed = await api('POST', `/clients/${clientId}/property-updates`, manager, {
+      ...figures,
+      income: { periodAmount: 1 },
+      reviewHash,
+      confirmed: true,
+    });
+    expect(changed.statusCode).toBe(409);
+    const sent = await api('POST', `/clients/${clientId}/property-updates`, manager, { ...figures, reviewHash, confirmed: true });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json()).toMatchObject({ hmrcStatus: 204, businessId: 'XPIS12345678901', periodStartDate: '2026-04-06', periodEndDate: '2026-10-05' });
+    const put = forwarded.findLast((f) => f.method === 'PUT')!;
+    expect(put).toMatchObject({ path: `/individuals/business/property/uk/${NINO}/XPIS12345678901/cumulative/2026-27`, status: 204 });
+    expect(put.headers.accept).toBe('application/vnd.hmrc.6.0+json');
+    const { rows } = await gw.kit.runtime.pool.query(`select body from integrations.mtd_submissions where business_id = 'XPIS12345678901'`);
+    expect(rows[0].body).toEqual(body);
   });
 });
 

@@ -21,10 +21,17 @@ import {
   formatDateTime,
   formatGBP,
   MTD_EXPENSE_CATEGORIES,
+  MTD_PROPERTY_EXPENSES,
+  MTD_PROPERTY_INCOME,
+  MTD_PROPERTY_NON_NEGATIVE,
   NINO_PATTERN,
   POSTCODE_PATTERN,
   type MtdClient,
+  type MtdExpenseCategory,
   type MtdObligation,
+  type MtdPropertyExpense,
+  type MtdPropertyFigures,
+  type MtdPropertyIncome,
   type MtdUpdateFigures,
 } from '@countinghouse/proto';
 import { errorBody, httpStatus, type AuthRealm } from '../../app/api';
@@ -36,14 +43,16 @@ import {
   useRecordMtdIncomeMutation,
   useRefreshMtdObligationsMutation,
   useRequestMtdAuthorisationMutation,
+  useReviewMtdPropertyUpdateMutation,
   useReviewMtdUpdateMutation,
   useSetMtdExemptionMutation,
   useSetMtdIdentifiersMutation,
+  useSubmitMtdPropertyUpdateMutation,
   useSubmitMtdUpdateMutation,
 } from './api';
 import { usePostMessageMutation } from '../requests/api';
 import { deviceData } from './device';
-import { EXPENSE_LABEL } from './labels';
+import { EXPENSE_LABEL, PROPERTY_EXPENSE_LABEL, PROPERTY_INCOME_LABEL } from './labels';
 import { LedgerPanel } from './LedgerPanel';
 import './mtd.css';
 
@@ -330,30 +339,75 @@ function Obligations({ data, realm }: { data: MtdClient; realm: AuthRealm }) {
   );
 }
 
-type FormFigures = Omit<MtdUpdateFigures, 'device' | 'expenses'> & { expenses?: Record<string, number | null> };
+type FormFigures = Omit<MtdUpdateFigures, 'device' | 'expenses' | 'turnover'> & {
+  turnover?: number;
+  expenses?: Record<string, number | null>;
+  property?: { income?: Record<string, number | null>; expenses?: Record<string, number | null> };
+};
+/** The figures entered, without empty fields (a blank is not a zero the person typed). */
+const entered = <T extends string>(v: Record<string, number | null> | undefined) =>
+  Object.fromEntries(Object.entries(v ?? {}).filter(([, n]) => typeof n === 'number')) as Partial<Record<T, number>>;
+type Pending =
+  | { kind: 'self-employment'; figures: MtdUpdateFigures; body: unknown; reviewHash: string }
+  | { kind: 'uk-property'; figures: MtdPropertyFigures; body: unknown; reviewHash: string };
+
+/** Businesses whose quarterly updates the product sends: self-employment (SE Business 5.0) and UK property (Property Business 6.0). */
+const UPDATABLE = new Set(['self-employment', 'uk-property']);
 
 function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm }) {
   const [review, reviewing] = useReviewMtdUpdateMutation();
   const [submit, submitting] = useSubmitMtdUpdateMutation();
-  const [pending, setPending] = useState<{ figures: MtdUpdateFigures; body: unknown; reviewHash: string } | null>(null);
+  const [reviewProperty, reviewingProperty] = useReviewMtdPropertyUpdateMutation();
+  const [submitProperty, submittingProperty] = useSubmitMtdPropertyUpdateMutation();
+  const [pending, setPending] = useState<Pending | null>(null);
   const [confirmed, setConfirmed] = useState(false);
   const [readCalculation, calculation] = useMtdCalculationMutation();
   const fail = useFail();
   const toast = useToast();
   const [form] = Form.useForm<FormFigures>();
-  const businesses = data.businesses.filter((b) => b.typeOfBusiness === 'self-employment');
+  const businesses = data.businesses.filter((b) => UPDATABLE.has(b.typeOfBusiness));
+  const chosenId = Form.useWatch('businessId', form) as string | undefined;
+  const chosen = businesses.find((b) => b.businessId === chosenId) ?? businesses[0];
+  const isProperty = chosen?.typeOfBusiness === 'uk-property';
   const clearReview = () => {
     setPending(null);
     setConfirmed(false);
   };
-  const toFigures = (v: FormFigures): MtdUpdateFigures => ({
-    ...v,
-    other: v.other ?? 0,
-    expenses: Object.fromEntries(Object.entries(v.expenses ?? {}).filter(([, n]) => typeof n === 'number')) as MtdUpdateFigures['expenses'],
-    device: deviceData(),
-  });
+  const onFinish = (v: FormFigures) => {
+    const common = { businessId: v.businessId, taxYear: v.taxYear, periodEndDate: v.periodEndDate, device: deviceData() };
+    if (isProperty) {
+      const figures: MtdPropertyFigures = {
+        ...common,
+        income: entered<MtdPropertyIncome>(v.property?.income),
+        expenses: entered<MtdPropertyExpense>(v.property?.expenses),
+      };
+      void reviewProperty({ clientId: data.clientId, realm, figures })
+        .unwrap()
+        .then((r) => setPending({ kind: 'uk-property', figures, body: r.body, reviewHash: r.reviewHash }), fail);
+      return;
+    }
+    const figures: MtdUpdateFigures = {
+      ...common,
+      turnover: v.turnover ?? 0,
+      other: v.other ?? 0,
+      expenses: entered<MtdExpenseCategory>(v.expenses),
+    };
+    void review({ clientId: data.clientId, realm, figures })
+      .unwrap()
+      .then((r) => setPending({ kind: 'self-employment', figures, body: r.body, reviewHash: r.reviewHash }), fail);
+  };
+  const send = (p: Pending) =>
+    (p.kind === 'uk-property'
+      ? submitProperty({ clientId: data.clientId, realm, figures: p.figures, reviewHash: p.reviewHash })
+      : submit({ clientId: data.clientId, realm, figures: p.figures, reviewHash: p.reviewHash })
+    )
+      .unwrap()
+      .then(() => {
+        toast.success(serverText('Quarterly update sent to HMRC'));
+        clearReview();
+      }, fail);
   return (
-    <Card size="small" title="Quarterly update (cumulative, self-employment)">
+    <Card size="small" title="Quarterly update (cumulative, self-employment or UK property)">
       {businesses.length === 0 && (
         <Alert
           type="info"
@@ -369,19 +423,17 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
         aria-label="Quarterly update figures"
         initialValues={{ businessId: businesses[0]?.businessId, taxYear: '2026-27', periodEndDate: '2026-07-05', other: 0 }}
         onValuesChange={clearReview}
-        onFinish={(v: FormFigures) => {
-          const figures = toFigures(v);
-          void review({ clientId: data.clientId, realm, figures })
-            .unwrap()
-            .then((r) => setPending({ figures, body: r.body, reviewHash: r.reviewHash }), fail);
-        }}
+        onFinish={onFinish}
       >
         <Flex wrap gap={16}>
           {businesses.length > 0 && (
             <Form.Item name="businessId" label="Business">
               <Select
                 style={{ width: 240 }}
-                options={businesses.map((b) => ({ value: b.businessId, label: b.tradingName ?? b.businessId }))}
+                options={businesses.map((b) => ({
+                  value: b.businessId,
+                  label: `${b.tradingName ?? b.businessId} (${b.typeOfBusiness === 'uk-property' ? 'UK property' : 'self-employment'})`,
+                }))}
               />
             </Form.Item>
           )}
@@ -396,8 +448,30 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
             <Input style={{ width: 140 }} />
           </Form.Item>
         </Flex>
-        <LedgerPanel clientId={data.clientId} realm={realm} form={form} onFilled={clearReview} canFill={businesses.length > 0} />
-        {businesses.length > 0 && (
+        {!isProperty && (
+          <LedgerPanel clientId={data.clientId} realm={realm} form={form} onFilled={clearReview} canFill={businesses.length > 0} />
+        )}
+        {businesses.length > 0 && isProperty && (
+          <>
+            <Typography.Text strong>Income (£, year to date)</Typography.Text>
+            <Flex wrap gap={12}>
+              {MTD_PROPERTY_INCOME.map((c) => (
+                <Form.Item key={c} name={['property', 'income', c]} label={PROPERTY_INCOME_LABEL[c]}>
+                  <InputNumber min={0} step={0.01} style={{ width: 200 }} />
+                </Form.Item>
+              ))}
+            </Flex>
+            <Typography.Text strong>Expenses (£, year to date)</Typography.Text>
+            <Flex wrap gap={12}>
+              {MTD_PROPERTY_EXPENSES.map((c) => (
+                <Form.Item key={c} name={['property', 'expenses', c]} label={PROPERTY_EXPENSE_LABEL[c]}>
+                  <InputNumber min={MTD_PROPERTY_NON_NEGATIVE.includes(c) ? 0 : undefined} step={0.01} style={{ width: 200 }} />
+                </Form.Item>
+              ))}
+            </Flex>
+          </>
+        )}
+        {businesses.length > 0 && !isProperty && (
           <>
             <Flex wrap gap={16}>
               <Form.Item name="turnover" label="Turnover (£, year to date)" rules={[{ required: true, message: 'Enter the turnover' }]}>
@@ -414,10 +488,12 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
                 </Form.Item>
               ))}
             </Flex>
-            <Button htmlType="submit" loading={reviewing.isLoading}>
-              Review what will be sent
-            </Button>
           </>
+        )}
+        {businesses.length > 0 && (
+          <Button htmlType="submit" loading={reviewing.isLoading || reviewingProperty.isLoading}>
+            Review what will be sent
+          </Button>
         )}
       </Form>
       {pending && (
@@ -432,16 +508,8 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
             <Button
               type="primary"
               disabled={!confirmed}
-              loading={submitting.isLoading}
-              onClick={() =>
-                void submit({ clientId: data.clientId, realm, figures: pending.figures, reviewHash: pending.reviewHash })
-                  .unwrap()
-                  .then(() => {
-                    toast.success(serverText('Quarterly update sent to HMRC'));
-                    setPending(null);
-                    setConfirmed(false);
-                  }, fail)
-              }
+              loading={submitting.isLoading || submittingProperty.isLoading}
+              onClick={() => void send(pending)}
             >
               Send to HMRC
             </Button>

@@ -10,6 +10,7 @@ import {
   type MtdLedgerBasis,
   type MtdLedgerMappingsBody,
   type MtdOverview,
+  type MtdPropertyFigures,
   type MtdRefreshDue,
   type MtdSubmission,
   type MtdUpdateFigures,
@@ -136,6 +137,23 @@ export const mtdApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Integration' as const, id: `MTD-ledger-${a.clientId}` }],
     }),
+    reviewMtdPropertyUpdate: build.mutation<{ body: unknown; path: string; reviewHash: string }, ClientArg & { figures: MtdPropertyFigures }>({
+      query: ({ clientId, realm, figures }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/property-updates/review`),
+        method: 'POST',
+        body: figures,
+        auth: realm ?? 'user',
+      }),
+    }),
+    submitMtdPropertyUpdate: build.mutation<MtdSubmission, ClientArg & { figures: MtdPropertyFigures; reviewHash: string }>({
+      query: ({ clientId, realm, figures, reviewHash }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/property-updates`),
+        method: 'POST',
+        body: { ...figures, reviewHash, confirmed: true },
+        auth: realm ?? 'user',
+      }),
+      invalidatesTags: (_r, _e, a) => tag(a.clientId),
+    }),
     mtdCalculation: build.mutation<MtdCalculationSummary, ClientArg & { calculationId: string; device: MtdDevice }>({
       query: ({ clientId, realm, calculationId, device }) => ({
         url: apiPath(`${MTD_ROUTES.client(clientId)}/calculations/${encodeURIComponent(calculationId)}`),
@@ -171,6 +189,8 @@ export const {
   useReviewMtdUpdateMutation,
   useSubmitMtdUpdateMutation,
   useMtdCalculationMutation,
+  useReviewMtdPropertyUpdateMutation,
+  useSubmitMtdPropertyUpdateMutation,
   useLazyMtdLedgerQuery,
   useRefreshDueMtdObligationsMutation,
   useSaveMtdLedgerMappingsMutation,

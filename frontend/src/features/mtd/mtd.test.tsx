@@ -109,6 +109,56 @@ describe('a client’s MTD section', () => {
   });
 });
 
+describe('a landlord’s UK property update (Property Business 6.0)', () => {
+  it('shows the property fields for a property business, reviews and sends them to the property routes', async () => {
+    const landlord: MtdClient = {
+      ...RECORD,
+      businesses: [{ businessId: 'XPIS12345678901', typeOfBusiness: 'uk-property', tradingName: null }],
+    };
+    const m = mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, landlord),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/property-updates/review`]: () =>
+        json(200, { body: { fromDate: '2026-04-06', toDate: '2026-07-05' }, path: '/x', reviewHash: 'hash-property-1' }),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/property-updates`]: () =>
+        json(201, {
+          id: 's2',
+          businessId: 'XPIS12345678901',
+          taxYear: '2026-27',
+          periodStartDate: '2026-04-06',
+          periodEndDate: '2026-07-05',
+          hmrcStatus: 204,
+          correlationId: null,
+          submittedAt: '2026-11-26T10:00:00.000Z',
+          submittedBy: 'u1',
+          calculationId: null,
+        }),
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    const form = await screen.findByRole('form', { name: 'Quarterly update figures' });
+    // no self-employment fields, and no ledger panel (its categories are the self-employed's)
+    expect(within(form).queryByLabelText('Turnover (£, year to date)')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Take figures from Xero or QuickBooks' })).not.toBeInTheDocument();
+    await userEvent.type(within(form).getByLabelText('Rents and other property income'), '14400');
+    await userEvent.type(within(form).getByLabelText('Residential finance costs (mortgage interest)'), '2100');
+    await userEvent.click(screen.getByRole('button', { name: 'Review what will be sent' }));
+    await screen.findByLabelText('Update to send');
+    expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/property-updates/review`)[0]!.body).toMatchObject({
+      businessId: 'XPIS12345678901',
+      income: { periodAmount: 14400 },
+      expenses: { residentialFinancialCost: 2100 },
+    });
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Send to HMRC' }));
+    await waitFor(() => expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/property-updates`)).toHaveLength(1));
+    expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/property-updates`)[0]!.body).toMatchObject({
+      confirmed: true,
+      reviewHash: 'hash-property-1',
+      income: { periodAmount: 14400 },
+    });
+    expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/updates`)).toHaveLength(0);
+  });
+});
+
 describe('figures from the client’s Xero or QuickBooks (issue 31, item 6)', () => {
   it('reads the ledger for the period, saves the mapping, and fills the update form with its figures', async () => {
     const account = (key: string, code: string, name: string, kind: 'income' | 'expense', amount: number, category: string, mapped: boolean) => ({

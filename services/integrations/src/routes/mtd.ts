@@ -15,6 +15,8 @@ import {
   MtdLedgerQuerySchema,
   MtdLedgerSchema,
   MtdOverviewSchema,
+  MtdPropertyFiguresSchema,
+  MtdPropertySubmitBodySchema,
   MtdRefreshDueSchema,
   MtdSubmissionSchema,
   MtdUpdateFiguresSchema,
@@ -39,11 +41,13 @@ import {
   refreshDueObligations,
   refreshObligations,
   requestAuthorisation,
+  reviewPropertyUpdate,
   reviewUpdate,
   setArn,
   setExemption,
   setMtdIdentifiers,
   startHmrcConnection,
+  submitPropertyUpdate,
   submitUpdate,
   type MtdDeps,
 } from '../use-cases/mtd.js';
@@ -363,6 +367,46 @@ export function mtdRoutes(app: App, deps: MtdDeps, integrations: IntegrationsDep
     async (request, reply) => {
       const p = requireAuth(request);
       const receipt = await submitUpdate(
+        deps,
+        p,
+        request.params.clientId,
+        request.body,
+        headersFor(deps, request, request.body.device, p.id),
+      );
+      return reply.status(201).send(receipt);
+    },
+  );
+
+  app.post(
+    '/mtd/clients/:clientId/property-updates/review',
+    {
+      preHandler: view,
+      schema: {
+        tags,
+        summary: 'The exact UK property cumulative update that would be sent (Property Business 6.0), for review (nothing is sent)',
+        params: ClientParams,
+        body: MtdPropertyFiguresSchema,
+        response: { 200: MtdUpdateReviewSchema, ...errors },
+      },
+    },
+    async (request) => reviewPropertyUpdate(deps, requireAuth(request), request.params.clientId, request.body),
+  );
+
+  app.post(
+    '/mtd/clients/:clientId/property-updates',
+    {
+      preHandler: submitGuard,
+      schema: {
+        tags,
+        summary: 'Send the reviewed UK property update to HMRC (confirmed: true and the review hash), then trigger an in-year calculation',
+        params: ClientParams,
+        body: MtdPropertySubmitBodySchema,
+        response: { 201: MtdSubmissionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const p = requireAuth(request);
+      const receipt = await submitPropertyUpdate(
         deps,
         p,
         request.params.clientId,

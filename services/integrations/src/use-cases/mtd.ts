@@ -4,6 +4,8 @@ import {
   clientVisibility,
   hasPermission,
   MTD_EXPENSE_CATEGORIES,
+  MTD_PROPERTY_EXPENSES,
+  MTD_PROPERTY_INCOME,
   MTD_TEXTS,
   WORKSPACE_MESSAGES,
   type MtdAgentType,
@@ -12,6 +14,7 @@ import {
   type MtdClient,
   type MtdConnection,
   type MtdOverview,
+  type MtdPropertyFigures,
   type MtdUpdateFigures,
   type Role,
 } from '@countinghouse/proto';
@@ -613,20 +616,83 @@ export function cumulativeBody(f: Omit<MtdUpdateFigures, 'device'>) {
   };
 }
 
-function reviewOf(nino: string, f: Omit<MtdUpdateFigures, 'device'>) {
+/** The property figures' body for Property Business 6.0 (UK property cumulative summary): every field, zero when not entered. */
+export function propertyCumulativeBody(f: Omit<MtdPropertyFigures, 'device'>) {
+  const pounds = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
+  const { rentARoomRentsReceived, ...income } = f.income;
+  const { rentARoomAmountClaimed, ...expenses } = f.expenses;
+  const incomeOut: Record<string, unknown> = {};
+  for (const c of MTD_PROPERTY_INCOME) if (c !== 'rentARoomRentsReceived') incomeOut[c] = pounds(income[c]);
+  const expensesOut: Record<string, unknown> = {};
+  for (const c of MTD_PROPERTY_EXPENSES) if (c !== 'rentARoomAmountClaimed') expensesOut[c] = pounds(expenses[c]);
+  // Rent-a-room only when claimed: sending it would say the client lets a room in their home.
+  if (rentARoomRentsReceived) incomeOut.rentARoom = { rentsReceived: pounds(rentARoomRentsReceived) };
+  if (rentARoomAmountClaimed) expensesOut.rentARoom = { amountClaimed: pounds(rentARoomAmountClaimed) };
+  return { fromDate: taxYearStart(f.taxYear), toDate: f.periodEndDate, ukProperty: { income: incomeOut, expenses: expensesOut } };
+}
+
+/** What a cumulative update sends, where, to which API version, and the hash a submission must repeat. */
+interface PreparedUpdate {
+  kind: 'self-employment' | 'uk-property';
+  path: string;
+  version: string;
+  body: object;
+  periodStartDate: string;
+  periodEndDate: string;
+  reviewHash: string;
+}
+
+function checkPeriod(f: { taxYear: string; periodEndDate: string }) {
   if (!isTaxYear(f.taxYear) || f.taxYear < '2025-26') throw new AppError('VALIDATION_FAILED', 'Cumulative updates are for 2025-26 onwards');
   if (taxYearOf(f.periodEndDate) !== f.taxYear) throw new AppError('VALIDATION_FAILED', `The period must end within ${f.taxYear}`);
+}
+
+const hashOf = (path: string, body: object) => createHash('sha256').update(JSON.stringify({ path, body })).digest('hex');
+
+function prepareSelfEmployment(nino: string, f: Omit<MtdUpdateFigures, 'device'>): PreparedUpdate {
+  checkPeriod(f);
   const body = cumulativeBody(f);
   const path = `/individuals/business/self-employment/${nino}/${f.businessId}/cumulative/${f.taxYear}`;
-  const reviewHash = createHash('sha256').update(JSON.stringify({ path, body })).digest('hex');
-  return { body, path, reviewHash };
+  return {
+    kind: 'self-employment',
+    path,
+    version: '5.0',
+    body,
+    periodStartDate: body.periodDates.periodStartDate,
+    periodEndDate: body.periodDates.periodEndDate,
+    reviewHash: hashOf(path, body),
+  };
+}
+
+function prepareUkProperty(nino: string, f: Omit<MtdPropertyFigures, 'device'>): PreparedUpdate {
+  checkPeriod(f);
+  const body = propertyCumulativeBody(f);
+  const path = `/individuals/business/property/uk/${nino}/${f.businessId}/cumulative/${f.taxYear}`;
+  return {
+    kind: 'uk-property',
+    path,
+    version: '6.0',
+    body,
+    periodStartDate: body.fromDate,
+    periodEndDate: body.toDate,
+    reviewHash: hashOf(path, body),
+  };
+}
+
+async function reviewPrepared(deps: MtdDeps, p: Principal, clientId: string, prepare: (nino: string) => PreparedUpdate) {
+  await requireMtdClient(deps, p, clientId);
+  const ids = await requireIdentifiers(deps, clientId);
+  const r = prepare(ids.nino);
+  return { body: r.body, path: r.path.replace(ids.nino, '{nino}'), reviewHash: r.reviewHash };
 }
 
 export async function reviewUpdate(deps: MtdDeps, p: Principal, clientId: string, f: MtdUpdateFigures) {
-  await requireMtdClient(deps, p, clientId);
-  const ids = await requireIdentifiers(deps, clientId);
-  const r = reviewOf(ids.nino, f);
-  return { body: r.body, path: r.path.replace(ids.nino, '{nino}'), reviewHash: r.reviewHash };
+  return reviewPrepared(deps, p, clientId, (nino) => prepareSelfEmployment(nino, f));
+}
+
+/** The exact UK property update that would be sent (Property Business 6.0), for review. */
+export async function reviewPropertyUpdate(deps: MtdDeps, p: Principal, clientId: string, f: MtdPropertyFigures) {
+  return reviewPrepared(deps, p, clientId, (nino) => prepareUkProperty(nino, f));
 }
 
 /** PUT the cumulative summary (204), keep the receipt, then trigger an in-year calculation (202). */
@@ -637,20 +703,42 @@ export async function submitUpdate(
   f: MtdUpdateFigures & { reviewHash: string; confirmed: true },
   fraudHeaders: Record<string, string>,
 ) {
+  return sendPrepared(deps, p, clientId, f, fraudHeaders, (nino) => prepareSelfEmployment(nino, f));
+}
+
+/** The UK property update, sent as reviewed (Property Business 6.0), then the in-year calculation. */
+export async function submitPropertyUpdate(
+  deps: MtdDeps,
+  p: Principal,
+  clientId: string,
+  f: MtdPropertyFigures & { reviewHash: string; confirmed: true },
+  fraudHeaders: Record<string, string>,
+) {
+  return sendPrepared(deps, p, clientId, f, fraudHeaders, (nino) => prepareUkProperty(nino, f));
+}
+
+async function sendPrepared(
+  deps: MtdDeps,
+  p: Principal,
+  clientId: string,
+  f: { businessId: string; taxYear: string; reviewHash: string; confirmed: true },
+  fraudHeaders: Record<string, string>,
+  prepare: (nino: string) => PreparedUpdate,
+) {
   requireSubmitter(p);
   await requireMtdClient(deps, p, clientId);
   if (f.confirmed !== true) throw new AppError('VALIDATION_FAILED', MTD_TEXTS.confirmRequired);
   const ids = await requireIdentifiers(deps, clientId);
   const auth = await latestAuthorisation(deps.db, clientId);
   if (auth?.status !== 'Accepted') throw new AppError('CONFLICT', MTD_TEXTS.notAuthorised);
-  const r = reviewOf(ids.nino, f);
+  const r = prepare(ids.nino);
   if (r.reviewHash !== f.reviewHash) throw new AppError('CONFLICT', MTD_TEXTS.reviewChanged);
   const sent = await withHmrc(deps, (token) =>
     deps.hmrc.call({
-      step: 'cumulative update',
+      step: r.kind === 'uk-property' ? 'property cumulative update' : 'cumulative update',
       method: 'PUT',
       path: r.path,
-      version: '5.0',
+      version: r.version,
       accessToken: token,
       clientId,
       fraudHeaders,
@@ -662,8 +750,8 @@ export async function submitUpdate(
       clientId,
       businessId: f.businessId,
       taxYear: f.taxYear,
-      periodStartDate: r.body.periodDates.periodStartDate,
-      periodEndDate: r.body.periodDates.periodEndDate,
+      periodStartDate: r.periodStartDate,
+      periodEndDate: r.periodEndDate,
       body: r.body,
       reviewHash: r.reviewHash,
       hmrcStatus: sent.status,
