@@ -110,7 +110,10 @@ describe('MTD figures from the client’s own Xero (issue 31, item 6)', () => {
       )
       .toBe(0)
       .catch(async (e: unknown) => {
-        const crm = await server.pool.query('select id, user_id, contact_email, subscription_status from crm.clients where contact_email = $1', [EMAIL]);
+        const crm = await server.pool.query(
+          'select id, user_id, contact_email, subscription_status from crm.clients where contact_email = $1',
+          [EMAIL],
+        );
         const dir = await server.pool.query('select * from integrations.client_directory');
         const users = await server.pool.query('select id, email from identity.users where email = $1', [EMAIL]);
         throw new Error(`DIAG ${JSON.stringify({ crm: crm.rows, dir: dir.rows, users: users.rows })}`, { cause: e });

@@ -73,6 +73,14 @@ export const MtdUpdateSubmittedSchema = Type.Object({
   calculationId: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** A final declaration HMRC accepted for a tax year (the client's return for the year, made by the agent). */
+export const MtdFinalDeclarationSubmittedSchema = Type.Object({
+  clientId: Type.String(),
+  declarationId: Type.String(),
+  taxYear: Type.String(),
+  calculationId: Type.String(),
+});
+
 /** An agent authorisation request's status changed (requested, read back, cancelled). */
 export const MtdAuthorisationChangedSchema = Type.Object({
   clientId: Type.String(),
@@ -84,6 +92,7 @@ export const MtdAuthorisationChangedSchema = Type.Object({
 export const INTEGRATIONS_EVENTS = {
   'integrations.mtd_obligations_updated': MtdObligationsUpdatedSchema,
   'integrations.mtd_update_submitted': MtdUpdateSubmittedSchema,
+  'integrations.mtd_final_declaration_submitted': MtdFinalDeclarationSubmittedSchema,
   'integrations.mtd_authorisation_changed': MtdAuthorisationChangedSchema,
   'integrations.connected': IntegrationConnectedSchema,
   'integrations.synced': IntegrationSyncedSchema,

@@ -56,6 +56,13 @@ export const MTD_TEXTS = {
   ledgerUnavailable: (provider: string) => `${provider} could not be reached. Please try again later.`,
   ledgerPeriod: 'The period must end inside the tax year, on or after 6 April.',
   mappingsSaved: 'Category mapping saved',
+  finalTooEarly: (taxYear: string) =>
+    `A final declaration for ${taxYear} can be made only after the tax year ends on 5 April ${Number(taxYear.slice(0, 4)) + 1}.`,
+  finalNeedsCalculation: 'Calculate the final figures first: the declaration agrees to that calculation.',
+  finalApprovalRequired: 'Confirm that the client has seen and approved the calculation and the information filed.',
+  /** HMRC's declaration for an agent submitting a final declaration (shown before submitting; the agent confirms it). */
+  finalDeclarationStatement:
+    'I confirm that my client has received a copy of all the information being filed and approved the information as being correct and complete to the best of their knowledge and belief. My client understands that they may have to pay financial penalties and face prosecution if they give false information.',
 } as const;
 
 /**
@@ -172,6 +179,18 @@ export const MtdSubmissionSchema = Type.Object({
 });
 export type MtdSubmission = Static<typeof MtdSubmissionSchema>;
 
+/** A final declaration HMRC accepted (the receipt). */
+export const MtdFinalDeclarationSchema = Type.Object({
+  id: Type.String(),
+  taxYear: Type.String(),
+  calculationId: Type.String(),
+  hmrcStatus: Type.Integer(),
+  correlationId: Nullable(Type.String()),
+  submittedAt: Type.String(),
+  submittedBy: Type.String(),
+});
+export type MtdFinalDeclaration = Static<typeof MtdFinalDeclarationSchema>;
+
 export const MtdClientSchema = Type.Object({
   clientId: Type.String(),
   companyName: Type.String(),
@@ -184,6 +203,7 @@ export const MtdClientSchema = Type.Object({
   obligations: Type.Array(MtdObligationSchema),
   obligationsRefreshedAt: Nullable(Type.String()),
   submissions: Type.Array(MtdSubmissionSchema),
+  finalDeclarations: Type.Array(MtdFinalDeclarationSchema),
 });
 export type MtdClient = Static<typeof MtdClientSchema>;
 
@@ -241,7 +261,12 @@ export const MtdLedgerQuerySchema = Type.Object(
   {
     taxYear: Type.String({ pattern: TAX_YEAR_PATTERN }),
     periodEndDate: IsoDate,
-    basis: Type.Optional(Type.Union(MTD_LEDGER_BASES.map((b) => Type.Literal(b)), { default: 'cash' })),
+    basis: Type.Optional(
+      Type.Union(
+        MTD_LEDGER_BASES.map((b) => Type.Literal(b)),
+        { default: 'cash' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -374,6 +399,22 @@ export const MtdUpdateSubmitBodySchema = Type.Composite(
 );
 
 export const MtdDeviceBodySchema = Type.Object({ device: MtdDeviceSchema }, { additionalProperties: false });
+
+/** The final declaration (issue 31): first HMRC's intent-to-finalise calculation, then the declaration agreeing to it. */
+export const MtdFinalCalculationBodySchema = Type.Object(
+  { taxYear: Type.String({ pattern: TAX_YEAR_PATTERN }), device: MtdDeviceSchema },
+  { additionalProperties: false },
+);
+export const MtdFinalDeclarationBodySchema = Type.Object(
+  {
+    taxYear: Type.String({ pattern: TAX_YEAR_PATTERN }),
+    calculationId: Type.String({ minLength: 1, maxLength: 100 }),
+    /** The agent confirms HMRC's declaration statement (MTD_TEXTS.finalDeclarationStatement). */
+    confirmed: Type.Literal(true),
+    device: MtdDeviceSchema,
+  },
+  { additionalProperties: false },
+);
 
 /** One round of the daily refresh made from the MTD page: clients read now, refused by HMRC, still to read. */
 export const MtdRefreshDueSchema = Type.Object({

@@ -19,7 +19,10 @@ export const IntegrationsConfigSchema = Type.Object({
   XERO_REDIRECT_URI: Type.String({ default: '' }),
   /** Xero's granular scopes (apps created since March 2026; older apps may use accounting.transactions.read and
    * accounting.reports.read). The profit and loss report feeds MTD quarterly updates (issue 31). */
-  XERO_SCOPES: Type.String({ default: 'offline_access accounting.settings.read accounting.contacts.read accounting.invoices.read accounting.reports.profitandloss.read' }),
+  XERO_SCOPES: Type.String({
+    default:
+      'offline_access accounting.settings.read accounting.contacts.read accounting.invoices.read accounting.reports.profitandloss.read',
+  }),
   XERO_AUTH_URL: Type.String({ default: 'https://login.xero.com/identity/connect/authorize' }),
   XERO_TOKEN_URL: Type.String({ default: 'https://identity.xero.com/connect/token' }),
   XERO_REVOKE_URL: Type.String({ default: 'https://identity.xero.com/connect/revocation' }),

@@ -106,7 +106,9 @@ describe('Xero: connect, sync, refresh, revoked grant, disconnect', () => {
     expect(q.get('response_type')).toBe('code');
     expect(q.get('client_id')).toBe('xero-test-client');
     expect(q.get('redirect_uri')).toBe('http://localhost:3000/api/integrations/xero/callback');
-    expect(q.get('scope')).toBe('offline_access accounting.settings.read accounting.contacts.read accounting.invoices.read accounting.reports.profitandloss.read');
+    expect(q.get('scope')).toBe(
+      'offline_access accounting.settings.read accounting.contacts.read accounting.invoices.read accounting.reports.profitandloss.read',
+    );
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -21,7 +21,8 @@ let xeroClient: string;
 let qbClient: string;
 let bareClient: string;
 
-const ledgerUrl = (clientId: string, q = 'taxYear=2026-27&periodEndDate=2026-07-05') => `/api/integrations/mtd/clients/${clientId}/ledger?${q}`;
+const ledgerUrl = (clientId: string, q = 'taxYear=2026-27&periodEndDate=2026-07-05') =>
+  `/api/integrations/mtd/clients/${clientId}/ledger?${q}`;
 const pounds = (...xs: number[]) => Math.round(xs.reduce((t, x) => t + x * 100, 0)) / 100;
 
 async function ledger(token: string, clientId: string, q?: string) {
@@ -38,12 +39,14 @@ beforeAll(async () => {
     makePerson(gw, 'owner@acme-bakery.co.uk', ['client']),
     makePerson(gw, 'owner@brick-lane.co.uk', ['client']),
   ]);
-  xeroClient = (await upsertClient(gw, { userId: xeroOwner.id, companyName: 'Acme Bakery Ltd', assignedAccountantId: accountant.id })).clientId;
+  xeroClient = (await upsertClient(gw, { userId: xeroOwner.id, companyName: 'Acme Bakery Ltd', assignedAccountantId: accountant.id }))
+    .clientId;
   qbClient = (await upsertClient(gw, { userId: qbOwner.id, companyName: 'Brick Lane Builders Ltd' })).clientId;
   bareClient = (await upsertClient(gw, { userId: null, companyName: 'No Software Ltd' })).clientId;
   for (const id of [xeroClient, qbClient, bareClient]) {
     await waitFor(
-      async () => (await gw.inject({ method: 'GET', url: `/api/integrations/mtd/clients/${id}`, headers: bearer(staff.token) })).statusCode === 200,
+      async () =>
+        (await gw.inject({ method: 'GET', url: `/api/integrations/mtd/clients/${id}`, headers: bearer(staff.token) })).statusCode === 200,
       'the client directory',
     );
   }
@@ -61,9 +64,22 @@ describe('the ledger for a quarterly update', () => {
     const res = await ledger(staff.token, xeroClient);
     expect(res.statusCode, res.body).toBe(200);
     const l = res.json<MtdLedger>();
-    expect(l).toMatchObject({ provider: 'xero', organisation: 'Acme Bakery Ltd', fromDate: '2026-04-06', toDate: '2026-07-05', basis: 'cash' });
+    expect(l).toMatchObject({
+      provider: 'xero',
+      organisation: 'Acme Bakery Ltd',
+      fromDate: '2026-04-06',
+      toDate: '2026-07-05',
+      basis: 'cash',
+    });
     expect(l.accounts.map((a) => [a.code, a.name, a.kind, a.amount, a.category, a.mapped])).toEqual(
-      LEDGER.xero.map((x) => [x.code, x.name, x.cls === 'REVENUE' ? 'income' : 'expense', x.cash, x.cls === 'REVENUE' ? 'turnover' : 'otherExpenses', false]),
+      LEDGER.xero.map((x) => [
+        x.code,
+        x.name,
+        x.cls === 'REVENUE' ? 'income' : 'expense',
+        x.cash,
+        x.cls === 'REVENUE' ? 'turnover' : 'otherExpenses',
+        false,
+      ]),
     );
     expect(l.unmapped).toBe(6);
     expect(l.figures).toEqual({
@@ -73,7 +89,12 @@ describe('the ledger for a quarterly update', () => {
     });
     // The request Xero got: the tax year to date, standard layout, payments only (cash basis).
     const asked = new URL(`http://x${providers.xero.apiPaths.findLast((p) => p.includes('ProfitAndLoss'))}`).searchParams;
-    expect(Object.fromEntries(asked)).toEqual({ fromDate: '2026-04-06', toDate: '2026-07-05', standardLayout: 'true', paymentsOnly: 'true' });
+    expect(Object.fromEntries(asked)).toEqual({
+      fromDate: '2026-04-06',
+      toDate: '2026-07-05',
+      standardLayout: 'true',
+      paymentsOnly: 'true',
+    });
   });
 
   it('accruals when asked', async () => {
@@ -118,7 +139,12 @@ describe('the ledger for a quarterly update', () => {
       payload: { mappings: [{ key: key('429'), name: 'General Expenses', category: 'adminCosts' }] },
     });
     const again = (await ledger(staff.token, xeroClient)).json<MtdLedger>();
-    expect(again.figures.expenses).toEqual({ costOfGoods: 6400.1, premisesRunningCosts: 3000, carVanTravelExpenses: 410.2, adminCosts: 250.35 });
+    expect(again.figures.expenses).toEqual({
+      costOfGoods: 6400.1,
+      premisesRunningCosts: 3000,
+      carVanTravelExpenses: 410.2,
+      adminCosts: 250.35,
+    });
   });
 
   it('QuickBooks: the income and expense groups, a sub-account inside its parent, no totals; the cash basis asked for', async () => {
@@ -178,7 +204,9 @@ describe('who may read and map a ledger', () => {
       });
     expect((await map(otherAccountant.token)).statusCode).toBe(403);
     expect((await map(xeroOwner.token)).statusCode).toBe(403);
-    const { rows } = await gw.kit.runtime.pool.query(`select count(*)::int as n from integrations.mtd_ledger_mappings where account_key = 'xero:anything'`);
+    const { rows } = await gw.kit.runtime.pool.query(
+      `select count(*)::int as n from integrations.mtd_ledger_mappings where account_key = 'xero:anything'`,
+    );
     expect(rows[0].n).toBe(0);
   });
 

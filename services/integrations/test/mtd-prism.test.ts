@@ -1,4 +1,4 @@
-import { TOPICS, type EventEnvelope, type MtdClient } from '@countinghouse/proto';
+import { MTD_TEXTS, TOPICS, type EventEnvelope, type MtdClient } from '@countinghouse/proto';
 import { waitFor } from '@countinghouse/kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -45,6 +45,7 @@ const forwarded: Array<{ method: string; path: string; status: number; headers: 
 const tokenGrants: string[] = [];
 let invitationExample = 'pending';
 let refuseRefresh = false;
+const FINAL_CALCULATION = '9d5e3c1a-7b2f-4c8e-a1d0-3f6b2e4c8a91';
 
 const device = {
   userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
@@ -96,7 +97,10 @@ beforeAll(async () => {
       const v = res.headers.get(h);
       if (v) reply.header(h, v);
     }
-    const text = await res.text();
+    let text = await res.text();
+    // Prism's static example gives every triggered calculation the same id; HMRC gives each its own.
+    if (path.endsWith('/trigger/intent-to-finalise'))
+      text = text.replace(/"calculationId":\s*"[^"]+"/, `"calculationId":"${FINAL_CALCULATION}"`);
     return reply.status(res.status).send(text || undefined);
   });
   const url = await proxy.listen({ port: 0, host: '127.0.0.1' });
@@ -438,7 +442,9 @@ describe('UK property cumulative update 2026-27 (Property Business 6.0): landlor
       expenses: { residentialFinancialCost: -1 },
     });
     expect(negative.statusCode).toBe(400);
-    expect((await api('POST', `/clients/${clientId}/property-updates`, staff, { ...figures, reviewHash, confirmed: true })).statusCode).toBe(403);
+    expect(
+      (await api('POST', `/clients/${clientId}/property-updates`, staff, { ...figures, reviewHash, confirmed: true })).statusCode,
+    ).toBe(403);
     const changed = await api('POST', `/clients/${clientId}/property-updates`, manager, {
       ...figures,
       income: { periodAmount: 1 },
@@ -448,12 +454,68 @@ describe('UK property cumulative update 2026-27 (Property Business 6.0): landlor
     expect(changed.statusCode).toBe(409);
     const sent = await api('POST', `/clients/${clientId}/property-updates`, manager, { ...figures, reviewHash, confirmed: true });
     expect(sent.statusCode, sent.body).toBe(201);
-    expect(sent.json()).toMatchObject({ hmrcStatus: 204, businessId: 'XPIS12345678901', periodStartDate: '2026-04-06', periodEndDate: '2026-10-05' });
+    expect(sent.json()).toMatchObject({
+      hmrcStatus: 204,
+      businessId: 'XPIS12345678901',
+      periodStartDate: '2026-04-06',
+      periodEndDate: '2026-10-05',
+    });
     const put = forwarded.findLast((f) => f.method === 'PUT')!;
     expect(put).toMatchObject({ path: `/individuals/business/property/uk/${NINO}/XPIS12345678901/cumulative/2026-27`, status: 204 });
     expect(put.headers.accept).toBe('application/vnd.hmrc.6.0+json');
     const { rows } = await gw.kit.runtime.pool.query(`select body from integrations.mtd_submissions where business_id = 'XPIS12345678901'`);
     expect(rows[0].body).toEqual(body);
+  });
+});
+
+describe('final declaration 2025-26 (Individual Calculations 9.0)', () => {
+  it('needs the year to have ended, the intent-to-finalise calculation and the declaration; keeps the receipt and announces it', async () => {
+    const calcUrl = `/clients/${clientId}/final-declaration/calculation`;
+    const declUrl = `/clients/${clientId}/final-declaration`;
+    const early = await api('POST', calcUrl, manager, { taxYear: '2026-27', device });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.message).toBe(MTD_TEXTS.finalTooEarly('2026-27'));
+    expect((await api('POST', calcUrl, staff, { taxYear: '2025-26', device })).statusCode).toBe(403);
+    // without HMRC's calculation there is nothing to agree to
+    const none = await api('POST', declUrl, manager, {
+      taxYear: '2025-26',
+      calculationId: 'f2fb30e5-4ab6-4a29-b3c1-c7264259ff1c',
+      confirmed: true,
+      device,
+    });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.message).toBe(MTD_TEXTS.finalNeedsCalculation);
+    const made = await api('POST', calcUrl, accountant, { taxYear: '2025-26', device });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toEqual({ calculationId: FINAL_CALCULATION });
+    expect(forwarded.at(-1)).toMatchObject({ method: 'POST', status: 202 });
+    const shown = await api('POST', `/clients/${clientId}/calculations/${FINAL_CALCULATION}`, accountant, { device });
+    expect(shown.statusCode, shown.body).toBe(200);
+    // the agent's confirmation of HMRC's declaration is required at the edge
+    expect((await api('POST', declUrl, accountant, { taxYear: '2025-26', calculationId: FINAL_CALCULATION, device })).statusCode).toBe(400);
+    const declared = await api('POST', declUrl, accountant, {
+      taxYear: '2025-26',
+      calculationId: FINAL_CALCULATION,
+      confirmed: true,
+      device,
+    });
+    expect(declared.statusCode, declared.body).toBe(201);
+    expect(declared.json()).toMatchObject({ taxYear: '2025-26', calculationId: FINAL_CALCULATION, hmrcStatus: 204 });
+    expect(forwarded.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/individuals/calculations/${NINO}/self-assessment/2025-26/${FINAL_CALCULATION}/final-declaration`,
+      status: 204,
+    });
+    expect((await record(accountant)).finalDeclarations).toEqual([expect.objectContaining({ taxYear: '2025-26', hmrcStatus: 204 })]);
+    await waitFor(
+      async () =>
+        events.find(
+          (e) => e.type === 'integrations.mtd_final_declaration_submitted' && (e.data as { clientId: string }).clientId === clientId,
+        ) ?? null,
+      'final declaration event',
+      10_000,
+      25,
+    );
   });
 });
 

@@ -195,8 +195,19 @@ describe("the providers' profit and loss reports, read account by account", () =
           {
             Rows: [
               { RowType: 'Header', Cells: [cell(null, ''), cell(null, '5 Jul 2026')] },
-              { RowType: 'Section', Title: 'Income', Rows: [{ RowType: 'Row', Cells: [cell('a', 'Sales'), cell('a', '1,200.50')] }, { RowType: 'SummaryRow', Cells: [cell(null, 'Total Income'), cell(null, '1200.50')] }] },
-              { RowType: 'Section', Title: 'Less Operating Expenses', Rows: [{ RowType: 'Row', Cells: [cell('b', 'Rent'), cell('b', '300.00')] }] },
+              {
+                RowType: 'Section',
+                Title: 'Income',
+                Rows: [
+                  { RowType: 'Row', Cells: [cell('a', 'Sales'), cell('a', '1,200.50')] },
+                  { RowType: 'SummaryRow', Cells: [cell(null, 'Total Income'), cell(null, '1200.50')] },
+                ],
+              },
+              {
+                RowType: 'Section',
+                Title: 'Less Operating Expenses',
+                Rows: [{ RowType: 'Row', Cells: [cell('b', 'Rent'), cell('b', '300.00')] }],
+              },
               { RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [cell(null, 'Net Profit'), cell(null, '900.50')] }] },
             ],
           },
@@ -225,7 +236,11 @@ describe("the providers' profit and loss reports, read account by account", () =
               ],
             },
           },
-          { type: 'Section', group: 'OtherExpenses', Rows: { Row: [{ type: 'Data', ColData: [{ value: 'Interest', id: '3' }, { value: '9.99' }] }] } },
+          {
+            type: 'Section',
+            group: 'OtherExpenses',
+            Rows: { Row: [{ type: 'Data', ColData: [{ value: 'Interest', id: '3' }, { value: '9.99' }] }] },
+          },
           { type: 'Section', group: 'NetIncome', Summary: { ColData: [{ value: 'Net Income' }, { value: '490.01' }] } },
         ],
       },

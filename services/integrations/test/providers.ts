@@ -95,10 +95,34 @@ export const LEDGER = {
   xero: [
     { id: randomUUID(), code: '200', name: 'Sales', cls: 'REVENUE', section: 'Income', cash: 18250.4, accruals: 19000 },
     { id: randomUUID(), code: '260', name: 'Other Revenue', cls: 'REVENUE', section: 'Income', cash: 120, accruals: 120 },
-    { id: randomUUID(), code: '310', name: 'Cost of Goods Sold', cls: 'EXPENSE', section: 'Less Cost of Sales', cash: 6400.1, accruals: 6600.1 },
-    { id: randomUUID(), code: '429', name: 'General Expenses', cls: 'EXPENSE', section: 'Less Operating Expenses', cash: 250.35, accruals: 250.35 },
+    {
+      id: randomUUID(),
+      code: '310',
+      name: 'Cost of Goods Sold',
+      cls: 'EXPENSE',
+      section: 'Less Cost of Sales',
+      cash: 6400.1,
+      accruals: 6600.1,
+    },
+    {
+      id: randomUUID(),
+      code: '429',
+      name: 'General Expenses',
+      cls: 'EXPENSE',
+      section: 'Less Operating Expenses',
+      cash: 250.35,
+      accruals: 250.35,
+    },
     { id: randomUUID(), code: '469', name: 'Rent', cls: 'EXPENSE', section: 'Less Operating Expenses', cash: 3000, accruals: 3000 },
-    { id: randomUUID(), code: '493', name: 'Travel - National', cls: 'EXPENSE', section: 'Less Operating Expenses', cash: 410.2, accruals: 410.2 },
+    {
+      id: randomUUID(),
+      code: '493',
+      name: 'Travel - National',
+      cls: 'EXPENSE',
+      section: 'Less Operating Expenses',
+      cash: 410.2,
+      accruals: 410.2,
+    },
   ],
   quickbooks: [
     { id: '79', name: 'Sales of Product Income', group: 'Income', cash: 12500, accruals: 13100 },
@@ -127,7 +151,8 @@ function xeroProfitAndLoss(basis: 'cash' | 'accruals', to: string) {
         { RowType: 'SummaryRow', Cells: [{ Value: `Total ${title.replace(/^Less /, '')}` }, { Value: money(total) }] },
       ],
     });
-    if (title === 'Less Cost of Sales') rows.push({ RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: 'Gross Profit' }, { Value: '0.00' }] }] });
+    if (title === 'Less Cost of Sales')
+      rows.push({ RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: 'Gross Profit' }, { Value: '0.00' }] }] });
   }
   rows.push({ RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: 'Net Profit' }, { Value: '0.00' }] }] });
   return { Status: 'OK', Reports: [{ ReportID: 'ProfitAndLoss', ReportName: 'Profit and Loss', ReportType: 'ProfitAndLoss', Rows: rows }] };
@@ -135,7 +160,10 @@ function xeroProfitAndLoss(basis: 'cash' | 'accruals', to: string) {
 
 /** QuickBooks' ProfitAndLoss (Reports API): group sections of Data rows, a sub-account in its parent's section, totals. */
 function quickbooksProfitAndLoss(basis: 'cash' | 'accruals', from: string, to: string) {
-  const data = (l: (typeof LEDGER.quickbooks)[number]) => ({ type: 'Data', ColData: [{ value: l.name, id: l.id }, { value: money(l[basis]) }] });
+  const data = (l: (typeof LEDGER.quickbooks)[number]) => ({
+    type: 'Data',
+    ColData: [{ value: l.name, id: l.id }, { value: money(l[basis]) }],
+  });
   const group = (g: string, title: string) => {
     const lines = LEDGER.quickbooks.filter((l) => l.group === g);
     const own = lines.filter((l) => !l.parent).map(data);
@@ -155,8 +183,19 @@ function quickbooksProfitAndLoss(basis: 'cash' | 'accruals', from: string, to: s
     };
   };
   return {
-    Header: { ReportName: 'ProfitAndLoss', StartPeriod: from, EndPeriod: to, Currency: 'GBP', ReportBasis: basis === 'cash' ? 'Cash' : 'Accrual' },
-    Columns: { Column: [{ ColTitle: '', ColType: 'Account' }, { ColTitle: 'Total', ColType: 'Money' }] },
+    Header: {
+      ReportName: 'ProfitAndLoss',
+      StartPeriod: from,
+      EndPeriod: to,
+      Currency: 'GBP',
+      ReportBasis: basis === 'cash' ? 'Cash' : 'Accrual',
+    },
+    Columns: {
+      Column: [
+        { ColTitle: '', ColType: 'Account' },
+        { ColTitle: 'Total', ColType: 'Money' },
+      ],
+    },
     Rows: {
       Row: [
         group('Income', 'Income'),

@@ -53,6 +53,7 @@ import {
 import { usePostMessageMutation } from '../requests/api';
 import { deviceData } from './device';
 import { EXPENSE_LABEL, PROPERTY_EXPENSE_LABEL, PROPERTY_INCOME_LABEL } from './labels';
+import { FinalDeclaration } from './FinalDeclaration';
 import { LedgerPanel } from './LedgerPanel';
 import './mtd.css';
 
@@ -76,7 +77,7 @@ export function obligationStatus(o: Pick<MtdObligation, 'status' | 'overdue' | '
 }
 
 /** The MTD section of a client's record: identifiers, scope, authorisation, obligations and quarterly updates. */
-export function ClientMtdTab({ clientId, realm }: { clientId: string; realm: AuthRealm }) {
+export function ClientMtdTab({ clientId, realm, canSubmit = false }: { clientId: string; realm: AuthRealm; canSubmit?: boolean }) {
   const q = useMtdClientQuery({ clientId, realm });
   // Without the MTD permission (an MLRO opening the record) the section is simply not there.
   if (q.isError && httpStatus(q.error) === 403) return null;
@@ -88,6 +89,7 @@ export function ClientMtdTab({ clientId, realm }: { clientId: string; realm: Aut
       <Authorisation data={q.data} realm={realm} />
       <Obligations data={q.data} realm={realm} />
       <QuarterlyUpdate data={q.data} realm={realm} />
+      <FinalDeclaration data={q.data} realm={realm} canSubmit={canSubmit} />
     </Flex>
   );
 }

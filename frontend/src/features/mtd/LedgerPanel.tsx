@@ -97,8 +97,8 @@ export function LedgerPanel({
         <>
           <Typography.Paragraph style={{ marginTop: 12 }}>
             {PROVIDER_LABEL[data.provider]}
-            {data.organisation ? ` (${data.organisation})` : ''}: profit and loss from {formatDate(data.fromDate)} to {formatDate(data.toDate)},{' '}
-            {data.basis === 'cash' ? 'cash basis' : 'accruals'}.
+            {data.organisation ? ` (${data.organisation})` : ''}: profit and loss from {formatDate(data.fromDate)} to{' '}
+            {formatDate(data.toDate)}, {data.basis === 'cash' ? 'cash basis' : 'accruals'}.
           </Typography.Paragraph>
           <Table<MtdLedgerAccount>
             size="small"

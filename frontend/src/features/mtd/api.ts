@@ -6,6 +6,7 @@ import {
   type MtdClient,
   type MtdConnection,
   type MtdDevice,
+  type MtdFinalDeclaration,
   type MtdLedger,
   type MtdLedgerBasis,
   type MtdLedgerMappingsBody,
@@ -137,7 +138,10 @@ export const mtdApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Integration' as const, id: `MTD-ledger-${a.clientId}` }],
     }),
-    reviewMtdPropertyUpdate: build.mutation<{ body: unknown; path: string; reviewHash: string }, ClientArg & { figures: MtdPropertyFigures }>({
+    reviewMtdPropertyUpdate: build.mutation<
+      { body: unknown; path: string; reviewHash: string },
+      ClientArg & { figures: MtdPropertyFigures }
+    >({
       query: ({ clientId, realm, figures }) => ({
         url: apiPath(`${MTD_ROUTES.client(clientId)}/property-updates/review`),
         method: 'POST',
@@ -150,6 +154,26 @@ export const mtdApi = api.injectEndpoints({
         url: apiPath(`${MTD_ROUTES.client(clientId)}/property-updates`),
         method: 'POST',
         body: { ...figures, reviewHash, confirmed: true },
+        auth: realm ?? 'user',
+      }),
+      invalidatesTags: (_r, _e, a) => tag(a.clientId),
+    }),
+    triggerMtdFinalCalculation: build.mutation<{ calculationId: string }, ClientArg & { taxYear: string; device: MtdDevice }>({
+      query: ({ clientId, realm, ...body }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/final-declaration/calculation`),
+        method: 'POST',
+        body,
+        auth: realm ?? 'user',
+      }),
+    }),
+    submitMtdFinalDeclaration: build.mutation<
+      MtdFinalDeclaration,
+      ClientArg & { taxYear: string; calculationId: string; device: MtdDevice }
+    >({
+      query: ({ clientId, realm, ...body }) => ({
+        url: apiPath(`${MTD_ROUTES.client(clientId)}/final-declaration`),
+        method: 'POST',
+        body: { ...body, confirmed: true },
         auth: realm ?? 'user',
       }),
       invalidatesTags: (_r, _e, a) => tag(a.clientId),
@@ -189,6 +213,8 @@ export const {
   useReviewMtdUpdateMutation,
   useSubmitMtdUpdateMutation,
   useMtdCalculationMutation,
+  useTriggerMtdFinalCalculationMutation,
+  useSubmitMtdFinalDeclarationMutation,
   useReviewMtdPropertyUpdateMutation,
   useSubmitMtdPropertyUpdateMutation,
   useLazyMtdLedgerQuery,

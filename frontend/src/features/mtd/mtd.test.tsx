@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatDate, type MtdClient, type MtdOverview } from '@countinghouse/proto';
+import { formatDate, MTD_TEXTS, type MtdClient, type MtdOverview } from '@countinghouse/proto';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { renderAt } from '../../test/render';
 import { ClientMtdTab } from './ClientMtdTab';
+import { endedTaxYears } from './FinalDeclaration';
 import { MtdPage } from './MtdPage';
 
 const CLIENT = 'c1a2b3c4-0000-4000-8000-000000000001';
@@ -59,6 +60,7 @@ const RECORD: MtdClient = {
   ],
   obligationsRefreshedAt: '2026-11-26T10:00:00.000Z',
   submissions: [],
+  finalDeclarations: [],
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -161,7 +163,15 @@ describe('a landlord’s UK property update (Property Business 6.0)', () => {
 
 describe('figures from the client’s Xero or QuickBooks (issue 31, item 6)', () => {
   it('reads the ledger for the period, saves the mapping, and fills the update form with its figures', async () => {
-    const account = (key: string, code: string, name: string, kind: 'income' | 'expense', amount: number, category: string, mapped: boolean) => ({
+    const account = (
+      key: string,
+      code: string,
+      name: string,
+      kind: 'income' | 'expense',
+      amount: number,
+      category: string,
+      mapped: boolean,
+    ) => ({
       key,
       code,
       name,
@@ -227,7 +237,12 @@ describe('figures from the client’s Xero or QuickBooks (issue 31, item 6)', ()
     mockFetch({
       [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, RECORD),
       [`GET /api/integrations/mtd/clients/${CLIENT}/ledger`]: () =>
-        json(409, { error: { code: 'CONFLICT', message: 'This client has no Xero or QuickBooks connected. Enter the figures, or ask the client to connect their software.' } }),
+        json(409, {
+          error: {
+            code: 'CONFLICT',
+            message: 'This client has no Xero or QuickBooks connected. Enter the figures, or ask the client to connect their software.',
+          },
+        }),
     });
     renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
     await userEvent.click(await screen.findByRole('button', { name: 'Take figures from Xero or QuickBooks' }));
@@ -321,9 +336,16 @@ describe('the MTD page', () => {
       { refreshed: 2, failed: 1, remaining: 0 },
     ];
     const m = mockFetch({
-      'GET /api/integrations/mtd/overview': () => json(200, { clients: [], scope: { now: [], april2027: [], april2028: [] }, obligations: [] }),
+      'GET /api/integrations/mtd/overview': () =>
+        json(200, { clients: [], scope: { now: [], april2027: [], april2028: [] }, obligations: [] }),
       'GET /api/integrations/mtd/connection': () =>
-        json(200, { configured: true, connected: true, needsReconnect: false, arn: 'AARN9999999', connectedAt: '2026-11-01T09:00:00.000Z' }),
+        json(200, {
+          configured: true,
+          connected: true,
+          needsReconnect: false,
+          arn: 'AARN9999999',
+          connectedAt: '2026-11-01T09:00:00.000Z',
+        }),
       'POST /api/integrations/mtd/obligations/refresh-due': () => json(200, rounds.shift() ?? { refreshed: 0, failed: 0, remaining: 0 }),
     });
     renderAt('/work/mtd', { routes: [{ path: '/work/mtd', element: <MtdPage /> }] });
@@ -333,5 +355,63 @@ describe('the MTD page', () => {
     const calls = m.callsTo('POST /api/integrations/mtd/obligations/refresh-due');
     expect(calls).toHaveLength(2);
     expect((calls[0]!.body as { device: { deviceId: string } }).device.deviceId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('the final declaration (Individual Calculations 9.0)', () => {
+  it.each([
+    ['2026-04-05', []], // 2025-26 has not ended yet
+    ['2026-04-06', ['2025-26']],
+    ['2026-11-27', ['2025-26']],
+    ['2027-04-06', ['2026-27', '2025-26']],
+  ])('on %s the years that can be finalised are %j', (today, years) => {
+    expect(endedTaxYears(today)).toEqual(years);
+  });
+
+  it('calculates, shows the calculation, and sends only once HMRC’s declaration is confirmed', async () => {
+    const m = mockFetch({
+      [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, RECORD),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/final-declaration/calculation`]: () => json(201, { calculationId: 'calc-final-1' }),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/calculations/calc-final-1`]: () =>
+        json(200, {
+          calculationId: 'calc-final-1',
+          taxYear: '2025-26',
+          calculationTimestamp: '2026-11-27T10:00:00.000Z',
+          totalIncomeReceived: 41250.5,
+          totalTaxableIncome: 28680.5,
+          totalIncomeTaxAndNicsDue: 6542.1,
+        }),
+      [`POST /api/integrations/mtd/clients/${CLIENT}/final-declaration`]: () =>
+        json(201, {
+          id: 'fd1',
+          taxYear: '2025-26',
+          calculationId: 'calc-final-1',
+          hmrcStatus: 204,
+          correlationId: null,
+          submittedAt: '2026-11-27T10:01:00.000Z',
+          submittedBy: 'u1',
+        }),
+    });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" canSubmit /> }] });
+    await userEvent.click(await screen.findByRole('button', { name: 'Calculate final figures' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Show calculation' }));
+    expect(await screen.findByText('£6,542.10')).toBeInTheDocument();
+    const send = screen.getByRole('button', { name: 'Submit final declaration' });
+    expect(send).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: MTD_TEXTS.finalDeclarationStatement }));
+    await userEvent.click(send);
+    await waitFor(() => expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/final-declaration`)).toHaveLength(1));
+    expect(m.callsTo(`POST /api/integrations/mtd/clients/${CLIENT}/final-declaration`)[0]!.body).toMatchObject({
+      taxYear: expect.stringMatching(/^20\d\d-\d\d$/),
+      calculationId: 'calc-final-1',
+      confirmed: true,
+    });
+  });
+
+  it('without the permission to send, only the receipts', async () => {
+    mockFetch({ [`GET /api/integrations/mtd/clients/${CLIENT}`]: () => json(200, RECORD) });
+    renderAt('/', { routes: [{ path: '/', element: <ClientMtdTab clientId={CLIENT} realm="user" /> }] });
+    expect(await screen.findByText('No final declaration has been sent for this client.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Calculate final figures' })).not.toBeInTheDocument();
   });
 });

@@ -132,7 +132,9 @@ function Record({ record, realm, base }: { record: ClientRecord } & RecordProps)
     {
       key: 'deadlines',
       label: 'Deadlines',
-      children: <DeadlinesTab clientId={client.id} realm={realm} highlight={deadlineId} />,
+      children: (
+        <DeadlinesTab clientId={client.id} realm={realm} highlight={deadlineId} canSubmitMtd={hasPermission(roles, 'mtd.submit')} />
+      ),
     },
     {
       key: 'tasks',
@@ -246,7 +248,17 @@ function Overview({ record, realm }: { record: ClientRecord; realm: AuthRealm })
   );
 }
 
-function DeadlinesTab({ clientId, realm, highlight }: { clientId: string; realm: AuthRealm; highlight?: string | null }) {
+function DeadlinesTab({
+  clientId,
+  realm,
+  highlight,
+  canSubmitMtd,
+}: {
+  clientId: string;
+  realm: AuthRealm;
+  highlight?: string | null;
+  canSubmitMtd: boolean;
+}) {
   const deadlines = useClientDeadlinesQuery({ clientId, realm });
   const record = useClientTaxRecordQuery({ clientId, realm });
   const markDone = useMarkDone(realm);
@@ -295,7 +307,7 @@ function DeadlinesTab({ clientId, realm, highlight }: { clientId: string; realm:
         <h2 id="mtd-heading" className="client-record__section-title">
           Making Tax Digital for Income Tax
         </h2>
-        <ClientMtdTab clientId={clientId} realm={realm} />
+        <ClientMtdTab clientId={clientId} realm={realm} canSubmit={canSubmitMtd} />
       </section>
     </Flex>
   );

@@ -8,6 +8,7 @@ import {
   mtdBusinesses,
   mtdCalculations,
   mtdClients,
+  mtdFinalDeclarations,
   mtdLedgerMappings,
   mtdObligations,
   mtdQualifyingIncome,
@@ -200,4 +201,27 @@ export async function saveLedgerMappings(
         updatedAt: sql`now()`,
       },
     });
+}
+
+// ---- final declaration ----
+
+export async function findCalculation(db: DbOrTx, clientId: string, calculationId: string) {
+  const [row] = await db
+    .select()
+    .from(mtdCalculations)
+    .where(and(eq(mtdCalculations.clientId, clientId), eq(mtdCalculations.calculationId, calculationId)));
+  return row ?? null;
+}
+
+export async function insertFinalDeclaration(db: DbOrTx, row: typeof mtdFinalDeclarations.$inferInsert) {
+  const [made] = await db.insert(mtdFinalDeclarations).values(row).returning();
+  return made!;
+}
+
+export async function listFinalDeclarations(db: DbOrTx, clientId: string) {
+  return db
+    .select()
+    .from(mtdFinalDeclarations)
+    .where(eq(mtdFinalDeclarations.clientId, clientId))
+    .orderBy(desc(mtdFinalDeclarations.submittedAt));
 }

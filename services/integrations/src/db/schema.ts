@@ -261,6 +261,22 @@ export const mtdSubmissions = integrations.table(
   (t) => [index('mtd_submissions_client_idx').on(t.clientId, t.submittedAt)],
 );
 
+/** Final declarations HMRC accepted: the calculation agreed to and HMRC's answer (the receipt). Never edited. */
+export const mtdFinalDeclarations = integrations.table(
+  'mtd_final_declarations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    taxYear: text('tax_year').notNull(),
+    calculationId: text('calculation_id').notNull(),
+    hmrcStatus: integer('hmrc_status').notNull(),
+    correlationId: text('correlation_id'),
+    submittedBy: text('submitted_by').notNull(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mtd_final_declarations_client_idx').on(t.clientId, t.submittedAt)],
+);
+
 /** In-year calculations triggered after a submission (Individual Calculations API 9.0). */
 export const mtdCalculations = integrations.table('mtd_calculations', {
   calculationId: text('calculation_id').primaryKey(),

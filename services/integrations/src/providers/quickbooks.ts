@@ -148,7 +148,11 @@ export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<Adapte
         summarize_column_by: 'Total',
         minorversion: settings.minorVersion,
       });
-      const report = await get<{ Rows?: { Row?: QbReportRow[] } }>('profit and loss', `${company(realmId)}/reports/ProfitAndLoss?${q.toString()}`, accessToken);
+      const report = await get<{ Rows?: { Row?: QbReportRow[] } }>(
+        'profit and loss',
+        `${company(realmId)}/reports/ProfitAndLoss?${q.toString()}`,
+        accessToken,
+      );
       return quickbooksLedgerLines(report);
     },
   };

@@ -62,7 +62,14 @@ export function xeroLedgerLines(report: { Reports?: Array<{ Rows?: XeroReportRow
       const amount = Number(String(value?.Value ?? '0').replace(/,/g, ''));
       if (!Number.isFinite(amount)) throw new ProviderError('xero', 'bad_response', 'profit and loss');
       const account = byId.get(id);
-      const kind = account?.Class === 'REVENUE' ? 'income' : account?.Class === 'EXPENSE' ? 'expense' : /^less\b/i.test(section) ? 'expense' : 'income';
+      const kind =
+        account?.Class === 'REVENUE'
+          ? 'income'
+          : account?.Class === 'EXPENSE'
+            ? 'expense'
+            : /^less\b/i.test(section)
+              ? 'expense'
+              : 'income';
       lines.push({ id, code: account?.Code || null, name: account?.Name || label?.Value || id, kind, amount });
     }
   };

@@ -9,6 +9,9 @@ import {
   MtdConnectionSchema,
   MtdDeviceBodySchema,
   MtdExemptionBodySchema,
+  MtdFinalCalculationBodySchema,
+  MtdFinalDeclarationBodySchema,
+  MtdFinalDeclarationSchema,
   MtdIdentifiersBodySchema,
   MtdIncomeBodySchema,
   MtdLedgerMappingsBodySchema,
@@ -47,6 +50,8 @@ import {
   setExemption,
   setMtdIdentifiers,
   startHmrcConnection,
+  triggerFinalCalculation,
+  submitFinalDeclaration,
   submitPropertyUpdate,
   submitUpdate,
   type MtdDeps,
@@ -296,7 +301,8 @@ export function mtdRoutes(app: App, deps: MtdDeps, integrations: IntegrationsDep
       preHandler: view,
       schema: {
         tags,
-        summary: 'Read again from HMRC the obligations of up to five authorised clients whose last reading is a day old (the MTD page asks until none remain)',
+        summary:
+          'Read again from HMRC the obligations of up to five authorised clients whose last reading is a day old (the MTD page asks until none remain)',
         body: MtdDeviceBodySchema,
         response: { 200: MtdRefreshDueSchema, ...errors },
       },
@@ -313,7 +319,8 @@ export function mtdRoutes(app: App, deps: MtdDeps, integrations: IntegrationsDep
       preHandler: view,
       schema: {
         tags,
-        summary: "The client's connected Xero or QuickBooks profit and loss for the tax year to date, by account, with the practice's category mapping and the figures it gives",
+        summary:
+          "The client's connected Xero or QuickBooks profit and loss for the tax year to date, by account, with the practice's category mapping and the figures it gives",
         params: ClientParams,
         querystring: MtdLedgerQuerySchema,
         response: { 200: MtdLedgerSchema, ...errors },
@@ -407,6 +414,57 @@ export function mtdRoutes(app: App, deps: MtdDeps, integrations: IntegrationsDep
     async (request, reply) => {
       const p = requireAuth(request);
       const receipt = await submitPropertyUpdate(
+        deps,
+        p,
+        request.params.clientId,
+        request.body,
+        headersFor(deps, request, request.body.device, p.id),
+      );
+      return reply.status(201).send(receipt);
+    },
+  );
+
+  app.post(
+    '/mtd/clients/:clientId/final-declaration/calculation',
+    {
+      preHandler: submitGuard,
+      schema: {
+        tags,
+        summary: "Ask HMRC for the year's intent-to-finalise calculation, the figures a final declaration agrees to",
+        params: ClientParams,
+        body: MtdFinalCalculationBodySchema,
+        response: { 201: Type.Object({ calculationId: Type.String() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const p = requireAuth(request);
+      const made = await triggerFinalCalculation(
+        deps,
+        p,
+        request.params.clientId,
+        request.body.taxYear,
+        headersFor(deps, request, request.body.device, p.id),
+      );
+      return reply.status(201).send(made);
+    },
+  );
+
+  app.post(
+    '/mtd/clients/:clientId/final-declaration',
+    {
+      preHandler: submitGuard,
+      schema: {
+        tags,
+        summary:
+          "Submit the year's final declaration, agreeing to the intent-to-finalise calculation (the agent confirms HMRC's declaration)",
+        params: ClientParams,
+        body: MtdFinalDeclarationBodySchema,
+        response: { 201: MtdFinalDeclarationSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const p = requireAuth(request);
+      const receipt = await submitFinalDeclaration(
         deps,
         p,
         request.params.clientId,

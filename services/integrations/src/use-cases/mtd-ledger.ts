@@ -61,12 +61,7 @@ async function readLines(deps: IntegrationsDeps, row: IntegrationRow, period: { 
  * category the practice mapped (or the suggestion), and the figures those give. Nothing is sent or kept:
  * the figures go into the review form, where a person checks them before anything reaches HMRC.
  */
-export async function readLedger(
-  deps: MtdLedgerDeps,
-  p: Principal,
-  clientId: string,
-  q: MtdLedgerQuery,
-): Promise<MtdLedger> {
+export async function readLedger(deps: MtdLedgerDeps, p: Principal, clientId: string, q: MtdLedgerQuery): Promise<MtdLedger> {
   const basis: LedgerBasis = q.basis ?? 'cash';
   await requireMtdClient(deps.mtd, p, clientId);
   const period = ledgerPeriod(q.taxYear, q.periodEndDate);
@@ -82,7 +77,15 @@ export async function readLedger(
   const accounts = lines.map((l: LedgerLine) => {
     const key = `${provider}:${l.id}`;
     const category = mapped.get(key);
-    return { key, code: l.code, name: l.name, kind: l.kind, amount: l.amount, category: category ?? suggestedCategory(l.kind), mapped: !!category };
+    return {
+      key,
+      code: l.code,
+      name: l.name,
+      kind: l.kind,
+      amount: l.amount,
+      category: category ?? suggestedCategory(l.kind),
+      mapped: !!category,
+    };
   });
   return {
     provider,

@@ -35,6 +35,9 @@ import {
   listDirectory,
   listIncomes,
   listMtdClients,
+  listFinalDeclarations,
+  insertFinalDeclaration,
+  findCalculation,
   listObligations,
   listSubmissions,
   lockConnection,
@@ -812,7 +815,7 @@ export async function getCalculation(
 ): Promise<MtdCalculationSummary> {
   await requireMtdClient(deps, p, clientId);
   const ids = await requireIdentifiers(deps, clientId);
-  const calc = (await listSubmissions(deps.db, clientId)).find((s) => s.calculationId === calculationId);
+  const calc = await findCalculation(deps.db, clientId, calculationId);
   if (!calc) throw new AppError('NOT_FOUND', 'Calculation not found');
   const answer = await withHmrc(deps, (token) =>
     deps.hmrc.call<{
@@ -864,13 +867,14 @@ function toObligation(o: MtdObligationRow, today: string) {
 
 export async function getMtdClient(deps: MtdDeps, p: Principal, clientId: string): Promise<MtdClient> {
   const entry = await requireMtdClient(deps, p, clientId);
-  const [c, incomes, auth, businesses, obligations, submissions] = await Promise.all([
+  const [c, incomes, auth, businesses, obligations, submissions, finals] = await Promise.all([
     findMtdClient(deps.db, clientId),
     listIncomes(deps.db, [clientId]),
     latestAuthorisation(deps.db, clientId),
     listBusinesses(deps.db, clientId),
     listObligations(deps.db, clientId),
     listSubmissions(deps.db, clientId),
+    listFinalDeclarations(deps.db, clientId),
   ]);
   const today = londonDate(deps.now());
   const scope = mtdScope(incomesByClient(incomes).get(clientId) ?? {}, c?.exemptionReason ?? null);
@@ -897,6 +901,121 @@ export async function getMtdClient(deps: MtdDeps, p: Principal, clientId: string
       submittedBy: s.submittedBy,
       calculationId: s.calculationId,
     })),
+    finalDeclarations: finals.map((f) => ({
+      id: f.id,
+      taxYear: f.taxYear,
+      calculationId: f.calculationId,
+      hmrcStatus: f.hmrcStatus,
+      correlationId: f.correlationId,
+      submittedAt: f.submittedAt.toISOString(),
+      submittedBy: f.submittedBy,
+    })),
+  };
+}
+
+// --- final declaration -----------------------------------------------------------------------------------
+
+/** The last day of a tax year ("2025-26" -> 2026-04-05): a final declaration comes after it. */
+function taxYearEnd(taxYear: string): string {
+  return `${Number(taxYear.slice(0, 4)) + 1}-04-05`;
+}
+
+async function requireFinalPreconditions(deps: MtdDeps, p: Principal, clientId: string, taxYear: string) {
+  requireSubmitter(p);
+  await requireMtdClient(deps, p, clientId);
+  if (!isTaxYear(taxYear)) throw new AppError('VALIDATION_FAILED', `${taxYear} is not a tax year`);
+  // HMRC refuses a final declaration before the year ends (RULE FINAL_DECLARATION_TAX_YEAR): said here, plainly.
+  if (londonDate(deps.now()) <= taxYearEnd(taxYear)) throw new AppError('CONFLICT', MTD_TEXTS.finalTooEarly(taxYear));
+  const ids = await requireIdentifiers(deps, clientId);
+  const auth = await latestAuthorisation(deps.db, clientId);
+  if (auth?.status !== 'Accepted') throw new AppError('CONFLICT', MTD_TEXTS.notAuthorised);
+  return ids;
+}
+
+/**
+ * The first step of a final declaration: HMRC's intent-to-finalise calculation for the year (Individual
+ * Calculations 9.0, trigger). Its id is kept; the person reads it ("Show calculation", at least 5 s later,
+ * as HMRC asks), shows it to the client, and only then declares.
+ */
+export async function triggerFinalCalculation(
+  deps: MtdDeps,
+  p: Principal,
+  clientId: string,
+  taxYear: string,
+  fraudHeaders: Record<string, string>,
+) {
+  const ids = await requireFinalPreconditions(deps, p, clientId, taxYear);
+  const calc = await withHmrc(deps, (token) =>
+    deps.hmrc.call<{ calculationId?: unknown }>({
+      step: 'intent-to-finalise calculation',
+      method: 'POST',
+      path: `/individuals/calculations/${ids.nino}/self-assessment/${taxYear}/trigger/intent-to-finalise`,
+      version: '9.0',
+      accessToken: token,
+      clientId,
+      fraudHeaders,
+    }),
+  );
+  const calculationId = typeof calc.body?.calculationId === 'string' ? calc.body.calculationId : null;
+  if (!calculationId) throw new AppError('UPSTREAM_UNAVAILABLE', MTD_TEXTS.hmrcUnavailable);
+  await insertCalculation(deps.db, { calculationId, clientId, submissionId: null, taxYear, calculationType: 'intent-to-finalise' });
+  return { calculationId };
+}
+
+/**
+ * The final declaration: the agent confirms HMRC's declaration statement (the client has seen and approved
+ * the calculation and what was filed), and the product agrees to that intent-to-finalise calculation
+ * (POST …/{calculationId}/final-declaration, 204). HMRC's answer is kept as the receipt and announced.
+ */
+export async function submitFinalDeclaration(
+  deps: MtdDeps,
+  p: Principal,
+  clientId: string,
+  body: { taxYear: string; calculationId: string; confirmed: true },
+  fraudHeaders: Record<string, string>,
+) {
+  if (body.confirmed !== true) throw new AppError('VALIDATION_FAILED', MTD_TEXTS.finalApprovalRequired);
+  const ids = await requireFinalPreconditions(deps, p, clientId, body.taxYear);
+  const calc = await findCalculation(deps.db, clientId, body.calculationId);
+  if (!calc || calc.taxYear !== body.taxYear || calc.calculationType !== 'intent-to-finalise')
+    throw new AppError('CONFLICT', MTD_TEXTS.finalNeedsCalculation);
+  const sent = await withHmrc(deps, (token) =>
+    deps.hmrc.call({
+      step: 'final declaration',
+      method: 'POST',
+      path: `/individuals/calculations/${ids.nino}/self-assessment/${body.taxYear}/${encodeURIComponent(body.calculationId)}/final-declaration`,
+      version: '9.0',
+      accessToken: token,
+      clientId,
+      fraudHeaders,
+    }),
+  );
+  const made = await deps.db.transaction(async (tx) => {
+    const row = await insertFinalDeclaration(tx, {
+      clientId,
+      taxYear: body.taxYear,
+      calculationId: body.calculationId,
+      hmrcStatus: sent.status,
+      correlationId: sent.correlationId,
+      submittedBy: p.id,
+    });
+    await enqueueEvent(
+      tx,
+      SCHEMA,
+      'integrations.mtd_final_declaration_submitted',
+      { clientId, declarationId: row.id, taxYear: body.taxYear, calculationId: body.calculationId },
+      { actor: { kind: p.kind, id: p.id }, key: clientId },
+    );
+    return row;
+  });
+  return {
+    id: made.id,
+    taxYear: made.taxYear,
+    calculationId: made.calculationId,
+    hmrcStatus: made.hmrcStatus,
+    correlationId: made.correlationId,
+    submittedAt: made.submittedAt.toISOString(),
+    submittedBy: made.submittedBy,
   };
 }
 

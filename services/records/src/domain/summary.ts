@@ -27,6 +27,8 @@ export const AUDITED_EVENTS = [
   'documents.records_erased',
   'aml.records_erased',
   'engagement.records_erased',
+  'integrations.mtd_update_submitted',
+  'integrations.mtd_final_declaration_submitted',
 ] as const satisfies readonly EventType[];
 export type AuditedEvent = (typeof AUDITED_EVENTS)[number];
 
@@ -133,5 +135,9 @@ export function describe(e: EventEnvelope<unknown> & { type: Exclude<AuditedEven
     case 'aml.records_erased':
     case 'engagement.records_erased':
       return { clientId, summary: `Retention: ${(d.items as unknown[] | undefined)?.length ?? 0} ${s('recordType')} erased` };
+    case 'integrations.mtd_update_submitted':
+      return { clientId, summary: `MTD quarterly update sent to HMRC: ${s('taxYear')} to ${s('periodEndDate')}` };
+    case 'integrations.mtd_final_declaration_submitted':
+      return { clientId, summary: `MTD final declaration sent to HMRC for ${s('taxYear')}` };
   }
 }
