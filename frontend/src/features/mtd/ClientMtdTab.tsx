@@ -53,7 +53,7 @@ import {
 import { usePostMessageMutation } from '../requests/api';
 import { deviceData } from './device';
 import { EXPENSE_LABEL, PROPERTY_EXPENSE_LABEL, PROPERTY_INCOME_LABEL } from './labels';
-import { FinalDeclaration } from './FinalDeclaration';
+import { CalculationFigures, FinalDeclaration } from './FinalDeclaration';
 import { LedgerPanel } from './LedgerPanel';
 import './mtd.css';
 
@@ -553,21 +553,7 @@ function QuarterlyUpdate({ data, realm }: { data: MtdClient; realm: AuthRealm })
           ]}
         />
       )}
-      {calculation.data && (
-        <Descriptions size="small" title="In-year calculation (HMRC)" column={{ xs: 1, md: 2 }} style={{ marginTop: 16 }}>
-          <Descriptions.Item label="Calculation id">{calculation.data.calculationId}</Descriptions.Item>
-          <Descriptions.Item label="Calculated">{formatDateTime(calculation.data.calculationTimestamp)}</Descriptions.Item>
-          <Descriptions.Item label="Income received">
-            {calculation.data.totalIncomeReceived === null ? '—' : formatGBP(calculation.data.totalIncomeReceived)}
-          </Descriptions.Item>
-          <Descriptions.Item label="Taxable income">
-            {calculation.data.totalTaxableIncome === null ? '—' : formatGBP(calculation.data.totalTaxableIncome)}
-          </Descriptions.Item>
-          <Descriptions.Item label="Income Tax and NICs due">
-            {calculation.data.totalIncomeTaxAndNicsDue === null ? '—' : formatGBP(calculation.data.totalIncomeTaxAndNicsDue)}
-          </Descriptions.Item>
-        </Descriptions>
-      )}
+      {calculation.data && <CalculationFigures title="In-year calculation (HMRC)" c={calculation.data} id />}
     </Card>
   );
 }

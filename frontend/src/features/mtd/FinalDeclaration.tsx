@@ -1,10 +1,24 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Checkbox, Descriptions, Flex, Select, Table, Typography } from 'antd';
-import { formatDateTime, formatGBP, MTD_TEXTS, type MtdClient } from '@countinghouse/proto';
+import { formatDateTime, formatGBP, MTD_TEXTS, type MtdCalculationSummary, type MtdClient } from '@countinghouse/proto';
 import { errorBody, type AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { useMtdCalculationMutation, useSubmitMtdFinalDeclarationMutation, useTriggerMtdFinalCalculationMutation } from './api';
 import { deviceData } from './device';
+
+/** HMRC's calculation, its headline figures (Individual Calculations 9.0): in-year and final alike. */
+export function CalculationFigures({ title, c, id = false }: { title: string; c: MtdCalculationSummary; id?: boolean }) {
+  const money = (v: number | null) => (v === null ? '—' : formatGBP(v));
+  return (
+    <Descriptions size="small" title={title} column={{ xs: 1, md: 2 }} style={{ marginTop: 16 }}>
+      {id && <Descriptions.Item label="Calculation id">{c.calculationId}</Descriptions.Item>}
+      <Descriptions.Item label="Calculated">{formatDateTime(c.calculationTimestamp)}</Descriptions.Item>
+      <Descriptions.Item label="Income received">{money(c.totalIncomeReceived)}</Descriptions.Item>
+      <Descriptions.Item label="Taxable income">{money(c.totalTaxableIncome)}</Descriptions.Item>
+      <Descriptions.Item label="Income Tax and NICs due">{money(c.totalIncomeTaxAndNicsDue)}</Descriptions.Item>
+    </Descriptions>
+  );
+}
 
 /** Tax years that have ended by `today` (YYYY-MM-DD, London), newest first, from 2025-26 (cumulative MTD's first). */
 export function endedTaxYears(today: string): string[] {
@@ -89,18 +103,7 @@ export function FinalDeclaration({ data, realm, canSubmit }: { data: MtdClient; 
           {declared && <Alert type="success" showIcon title={`The final declaration for ${taxYear} has been sent.`} />}
           {shown && calculation.data && (
             <>
-              <Descriptions size="small" title={`HMRC's final calculation for ${taxYear}`} column={{ xs: 1, md: 2 }}>
-                <Descriptions.Item label="Calculated">{formatDateTime(calculation.data.calculationTimestamp)}</Descriptions.Item>
-                <Descriptions.Item label="Income received">
-                  {calculation.data.totalIncomeReceived === null ? '—' : formatGBP(calculation.data.totalIncomeReceived)}
-                </Descriptions.Item>
-                <Descriptions.Item label="Taxable income">
-                  {calculation.data.totalTaxableIncome === null ? '—' : formatGBP(calculation.data.totalTaxableIncome)}
-                </Descriptions.Item>
-                <Descriptions.Item label="Income Tax and NICs due">
-                  {calculation.data.totalIncomeTaxAndNicsDue === null ? '—' : formatGBP(calculation.data.totalIncomeTaxAndNicsDue)}
-                </Descriptions.Item>
-              </Descriptions>
+              <CalculationFigures title={`HMRC's final calculation for ${taxYear}`} c={calculation.data} />
               <Typography.Paragraph>
                 Send the client this calculation and what was filed for the year; declare once they approve it.
               </Typography.Paragraph>
