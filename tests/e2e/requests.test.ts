@@ -109,17 +109,45 @@ describe('Records requested from a client, sent back once, accepted', () => {
     await manager.getByLabel('Password').press('Enter');
     await manager.waitForURL('**/staff/dashboard');
     await openRequests(manager);
-    await manager.getByLabel('Client', { exact: true }).click();
-    await manager.getByLabel('Client', { exact: true }).fill(companyName);
-    await manager
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-      .filter({ hasText: companyName })
-      .first()
-      .click();
+    // The client is chosen once the select shows the name (on a loaded machine a click on the opening list
+    // has been seen not to take: the form then waited with Send disabled).
+    const clientSelect = manager
+      .locator('.ant-select')
+      .filter({ has: manager.getByLabel('Client', { exact: true }) })
+      .first();
+    const chosen = clientSelect.filter({ hasText: companyName });
+    await expect
+      .poll(
+        async () => {
+          if ((await chosen.count()) > 0) return 1;
+          await manager.getByLabel('Client', { exact: true }).click();
+          await manager.getByLabel('Client', { exact: true }).fill(companyName);
+          await manager
+            .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+            .filter({ hasText: companyName })
+            .first()
+            .click();
+          return chosen.count();
+        },
+        { timeout: 60_000 },
+      )
+      .toBeGreaterThan(0);
     await manager.getByLabel('Title', { exact: true }).fill(TITLE);
     await manager.getByLabel('Due date', { exact: true }).fill(inTenDays());
     await manager.getByLabel('Item 1', { exact: true }).fill(TITLE);
-    await manager.getByRole('button', { name: 'Send request' }).click();
+    const send = manager.getByRole('button', { name: 'Send request' });
+    await expect
+      .poll(() => send.isEnabled(), { timeout: 15_000 })
+      .toBe(true)
+      .catch(async (e: unknown) => {
+        const values = await Promise.all(
+          ['Title', 'Due date', 'Item 1'].map(
+            async (l) => `${l}=${JSON.stringify(await manager.getByLabel(l, { exact: true }).inputValue())}`,
+          ),
+        );
+        throw new Error(`Send request stays disabled: client chosen ${await chosen.count()}, ${values.join(', ')}`, { cause: e });
+      });
+    await send.click();
     await manager.getByText('Request sent').first().waitFor();
     await manager.getByRole('cell', { name: TITLE }).first().waitFor();
     await manager.getByRole('cell', { name: 'waiting 0 days' }).waitFor();
