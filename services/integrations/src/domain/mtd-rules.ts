@@ -100,6 +100,11 @@ export function taxYearStart(taxYear: string): string {
   return `${taxYear.slice(0, 4)}-04-06`;
 }
 
+/** The last day of a tax year ("2025-26" -> 2026-04-05): a final declaration comes after it. */
+export function taxYearEnd(taxYear: string): string {
+  return `${Number(taxYear.slice(0, 4)) + 1}-04-05`;
+}
+
 export interface QuarterlyPeriod {
   quarter: 1 | 2 | 3 | 4;
   /** Cumulative: always 6 April of the tax year. */

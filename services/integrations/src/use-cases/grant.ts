@@ -54,3 +54,21 @@ export async function obtainAccessToken(
     return tokens.accessToken;
   });
 }
+
+/**
+ * Runs a provider call with the integration's access token. An access token the provider refuses before
+ * its time (revoked, or the clock is off) is refreshed once and the call made again.
+ */
+export async function withAccessToken<T>(
+  deps: IntegrationsDeps,
+  integrationId: string,
+  provider: IntegrationType,
+  call: (accessToken: string) => Promise<T>,
+): Promise<T> {
+  try {
+    return await call(await obtainAccessToken(deps, integrationId, provider, false));
+  } catch (err) {
+    if (!(err instanceof ProviderError && err.failure === 'unauthorized')) throw err;
+    return call(await obtainAccessToken(deps, integrationId, provider, true));
+  }
+}

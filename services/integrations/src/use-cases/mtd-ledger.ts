@@ -14,7 +14,7 @@ import { ledgerFigures, ledgerPeriod, suggestedCategory } from '../domain/mtd-ru
 import type { LedgerBasis, LedgerLine } from '../providers/adapter.js';
 import { ProviderError } from '../providers/http.js';
 import type { IntegrationsDeps } from './deps.js';
-import { obtainAccessToken } from './grant.js';
+import { withAccessToken } from './grant.js';
 import { requireMtdClient, type MtdDeps } from './mtd.js';
 
 /** The quarterly update's figures from the client's own ledger (issue 31, item 6): MTD and the accounting grants. */
@@ -38,15 +38,7 @@ async function readLines(deps: IntegrationsDeps, row: IntegrationRow, period: { 
     if (row.needsReconnect) throw new ProviderError(provider, 'invalid_grant', 'stored grant (needs reconnecting)');
     const cred = await findCredentials(deps.db, row.id);
     if (!cred) throw new ProviderError(provider, 'invalid_grant', 'stored grant (missing)');
-    let access = await obtainAccessToken(deps, row.id, provider, false);
-    try {
-      return await adapter.ledger(access, cred.externalId, period);
-    } catch (err) {
-      // An access token refused before its time: refresh once, as a sync does.
-      if (!(err instanceof ProviderError && err.failure === 'unauthorized')) throw err;
-      access = await obtainAccessToken(deps, row.id, provider, true);
-      return await adapter.ledger(access, cred.externalId, period);
-    }
+    return await withAccessToken(deps, row.id, provider, (access) => adapter.ledger(access, cred.externalId, period));
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     deps.logger.warn({ provider, step: err.message, status: err.status }, 'mtd: the ledger could not be read');

@@ -61,6 +61,7 @@ import {
   mtdScope,
   quarterLabel,
   taxYearOf,
+  taxYearEnd,
   taxYearStart,
 } from '../domain/mtd-rules.js';
 import { randomSecret, sha256, type TokenCipher } from '../domain/token-cipher.js';
@@ -569,8 +570,7 @@ export const OBLIGATIONS_BATCH = 5;
  * connected, reconnect, HMRC down) stops the round.
  */
 export async function refreshDueObligations(deps: MtdDeps, p: Principal, fraudHeaders: Record<string, string>) {
-  const v = clientVisibility(p);
-  const visible = new Set((await listDirectory(deps.db)).filter((d) => canSeeClient(v, d.assignedAccountantId)).map((d) => d.clientId));
+  const visible = new Set((await visibleDirectory(deps, p)).map((d) => d.clientId));
   const [clients, auths] = await Promise.all([listMtdClients(deps.db), listAuthorisations(deps.db)]);
   const lastAuth = new Map<string, MtdAuthorisationRow>();
   for (const a of auths) lastAuth.set(a.clientId, a);
@@ -915,11 +915,6 @@ export async function getMtdClient(deps: MtdDeps, p: Principal, clientId: string
 
 // --- final declaration -----------------------------------------------------------------------------------
 
-/** The last day of a tax year ("2025-26" -> 2026-04-05): a final declaration comes after it. */
-function taxYearEnd(taxYear: string): string {
-  return `${Number(taxYear.slice(0, 4)) + 1}-04-05`;
-}
-
 async function requireFinalPreconditions(deps: MtdDeps, p: Principal, clientId: string, taxYear: string) {
   requireSubmitter(p);
   await requireMtdClient(deps, p, clientId);
@@ -1020,9 +1015,14 @@ export async function submitFinalDeclaration(
 }
 
 /** Every visible client's authorisation status, scope and obligations (the back office's MTD page). */
-export async function getMtdOverview(deps: MtdDeps, p: Principal): Promise<MtdOverview> {
+/** The clients this person may see (an accountant: their own), from the directory. */
+async function visibleDirectory(deps: MtdDeps, p: Principal) {
   const v = clientVisibility(p);
-  const directory = (await listDirectory(deps.db)).filter((d) => canSeeClient(v, d.assignedAccountantId));
+  return (await listDirectory(deps.db)).filter((d) => canSeeClient(v, d.assignedAccountantId));
+}
+
+export async function getMtdOverview(deps: MtdDeps, p: Principal): Promise<MtdOverview> {
+  const directory = await visibleDirectory(deps, p);
   const ids = new Set(directory.map((d) => d.clientId));
   const [mtd, incomes, auths, obligations] = await Promise.all([
     listMtdClients(deps.db),

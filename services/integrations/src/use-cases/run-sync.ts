@@ -7,7 +7,7 @@ import { MAX_SYNC_WAIT_MS } from '../domain/rate-limit.js';
 import { safeReason } from '../domain/safe-reason.js';
 import { ProviderError } from '../providers/http.js';
 import type { SYNC_JOB, IntegrationsDeps } from './deps.js';
-import { obtainAccessToken } from './grant.js';
+import { withAccessToken } from './grant.js';
 import { recordSyncFailure } from './record-sync-failure.js';
 
 const SYSTEM: Actor = { kind: 'system', id: null };
@@ -31,16 +31,9 @@ export async function runSync(
     await ctx.reportProgress(5);
     const cred = await findCredentials(deps.db, row.id);
     if (!cred) throw new ProviderError(provider, 'invalid_grant', 'stored grant (missing)');
-    let access = await obtainAccessToken(deps, row.id, provider, false);
-    let result;
-    try {
-      result = await adapter.summarise(access, cred.externalId, ctx.reportProgress);
-    } catch (err) {
-      // The access token was refused before its time (revoked, or the clock is off): refresh once.
-      if (!(err instanceof ProviderError && err.failure === 'unauthorized')) throw err;
-      access = await obtainAccessToken(deps, row.id, provider, true);
-      result = await adapter.summarise(access, cred.externalId, ctx.reportProgress);
-    }
+    const result = await withAccessToken(deps, row.id, provider, (access) =>
+      adapter.summarise(access, cred.externalId, ctx.reportProgress),
+    );
     const syncedAt = new Date();
     const s = result.summary;
     await deps.db.transaction(async (tx) => {
