@@ -52,6 +52,7 @@ import {
 } from './api';
 import { usePostMessageMutation } from '../requests/api';
 import { deviceData } from './device';
+import { useFail } from './use-fail';
 import { EXPENSE_LABEL, PROPERTY_EXPENSE_LABEL, PROPERTY_INCOME_LABEL } from './labels';
 import { CalculationFigures, FinalDeclaration } from './FinalDeclaration';
 import { LedgerPanel } from './LedgerPanel';
@@ -92,11 +93,6 @@ export function ClientMtdTab({ clientId, realm, canSubmit = false }: { clientId:
       <FinalDeclaration data={q.data} realm={realm} canSubmit={canSubmit} />
     </Flex>
   );
-}
-
-function useFail() {
-  const toast = useToast();
-  return (e: unknown) => toast.error(serverText(errorBody(e)?.message ?? 'Something went wrong. Try again.'));
 }
 
 function IdentifiersAndScope({ data, realm }: { data: MtdClient; realm: AuthRealm }) {

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Checkbox, Descriptions, Flex, Select, Table, Typography } from 'antd';
-import { formatDateTime, formatGBP, MTD_TEXTS, type MtdCalculationSummary, type MtdClient } from '@countinghouse/proto';
-import { errorBody, type AuthRealm } from '../../app/api';
+import { formatDateTime, formatGBP, londonDate, MTD_TEXTS, type MtdCalculationSummary, type MtdClient } from '@countinghouse/proto';
+import type { AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { useMtdCalculationMutation, useSubmitMtdFinalDeclarationMutation, useTriggerMtdFinalCalculationMutation } from './api';
 import { deviceData } from './device';
+import { useFail } from './use-fail';
 
 /** HMRC's calculation, its headline figures (Individual Calculations 9.0): in-year and final alike. */
 export function CalculationFigures({ title, c, id = false }: { title: string; c: MtdCalculationSummary; id?: boolean }) {
@@ -27,16 +28,13 @@ export function endedTaxYears(today: string): string[] {
   return years;
 }
 
-const londonToday = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-
 /**
  * The year's final declaration (issue 31; decision 677): HMRC's intent-to-finalise calculation, read and
  * shown to the client, then HMRC's agent declaration confirmed and sent. Only for people who may send
  * to HMRC (mtd.submit); everyone with MTD sees the receipts.
  */
 export function FinalDeclaration({ data, realm, canSubmit }: { data: MtdClient; realm: AuthRealm; canSubmit: boolean }) {
-  const years = endedTaxYears(londonToday());
+  const years = endedTaxYears(londonDate(new Date()));
   const [taxYear, setTaxYear] = useState(years[0] ?? null);
   const [calculationId, setCalculationId] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
@@ -44,7 +42,7 @@ export function FinalDeclaration({ data, realm, canSubmit }: { data: MtdClient; 
   const [read, calculation] = useMtdCalculationMutation();
   const [declare, declaring] = useSubmitMtdFinalDeclarationMutation();
   const toast = useToast();
-  const fail = (e: unknown) => toast.error(serverText(errorBody(e)?.message ?? 'Something went wrong. Try again.'));
+  const fail = useFail();
   const base = { clientId: data.clientId, realm };
   const declared = taxYear ? data.finalDeclarations.some((f) => f.taxYear === taxYear) : false;
   const shown = calculation.data && calculation.data.calculationId === calculationId;
