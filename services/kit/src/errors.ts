@@ -21,10 +21,30 @@ export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
 
+/**
+ * The message of a thrown value, as text: an Error's message; anything else's own `message` when it has
+ * one, else the value itself as a string (`String((err as Error)?.message ?? err)` without the cast).
+ */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  const message = propertyOf(err, 'message');
+  return String(message ?? err);
+}
+
+/** A property of a thrown value that may be anything (undefined when it is not an object). */
+function propertyOf(v: unknown, key: string): unknown {
+  return typeof v === 'object' && v !== null ? Reflect.get(v, key) : undefined;
+}
+
+/** The property a `required` validation error names (ajv's params.missingProperty), if any. */
+function missingPropertyOf(params: unknown): string | undefined {
+  const p = propertyOf(params, 'missingProperty');
+  return typeof p === 'string' ? p : undefined;
+}
+
 /** Postgres error code, whether the driver error arrives directly or wrapped in a Drizzle error. */
 export function pgErrorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
-  const code = e?.cause?.code ?? e?.code;
+  const code = propertyOf(propertyOf(err, 'cause'), 'code') ?? propertyOf(err, 'code');
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -33,27 +53,27 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 }
 
 export function installErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+  // (Fastify's own error type: an AppError is one too, and the other errors reaching here are Fastify's)
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
       // (a provider the practice has not configured is a known state, not a fault: a line at info)
       if (err.status >= 500) request.log[err.code === 'NOT_CONFIGURED' ? 'info' : 'error']({ err }, err.message);
       return sendError(reply, err.status, err.code, err.message, err.details ? { details: err.details } : undefined);
     }
-    const fe = err as FastifyError;
-    if (fe.validation) {
-      const details = fe.validation.map((v) => ({
-        path: (v.instancePath || (v.params as { missingProperty?: string })?.missingProperty || '').replace(/^\//, '').replace(/\//g, '.'),
+    if (err.validation) {
+      const details = err.validation.map((v) => ({
+        path: (v.instancePath || missingPropertyOf(v.params) || '').replace(/^\//, '').replace(/\//g, '.'),
         message:
           v.keyword === 'pattern' && isTextRulePattern(v.params?.pattern) ? EDGE_MESSAGES.controlCharacters : (v.message ?? 'is not valid'),
       }));
       return sendError(reply, 400, 'VALIDATION_FAILED', MESSAGES.validationFailed, { details });
     }
-    if (isMalformedMultipart(fe)) return sendError(reply, 400, 'BAD_REQUEST', EDGE_MESSAGES.malformedMultipart);
-    const status = fe.statusCode ?? 500;
+    if (isMalformedMultipart(err)) return sendError(reply, 400, 'BAD_REQUEST', EDGE_MESSAGES.malformedMultipart);
+    const status = err.statusCode ?? 500;
     if (status === 429) return sendError(reply, 429, 'RATE_LIMITED', MESSAGES.tooManyRequests);
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type): their text is safe.
-      return sendError(reply, status, fe.code ?? 'BAD_REQUEST', fe.message);
+      return sendError(reply, status, err.code ?? 'BAD_REQUEST', err.message);
     }
     // 5xx never leaks internals: the person gets an error id to quote, the log gets the detail.
     const errorId = randomUUID();
