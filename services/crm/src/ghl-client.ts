@@ -107,7 +107,8 @@ export class GhlClient {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (err) {
-        if (attempt > this.maxRetries) throw new GhlError('unavailable', `GoHighLevel could not be reached: ${(err as Error).message}`);
+        if (attempt > this.maxRetries)
+          throw new GhlError('unavailable', `GoHighLevel could not be reached: ${err instanceof Error ? err.message : String(err)}`);
         await this.sleep(retryDelayMs(attempt, null));
         continue;
       }
@@ -141,14 +142,21 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
 /** Keep the documented fields, tolerate extra ones, refuse a body without a contacts list. */
 export function parsePage(json: unknown): ContactsPage {
-  const body = json as { contacts?: unknown; total?: unknown; count?: unknown };
-  if (!body || !Array.isArray(body.contacts)) throw new GhlError('bad_response', 'GoHighLevel answered without a contacts list.');
+  if (!isRecord(json) || !Array.isArray(json.contacts)) throw new GhlError('bad_response', 'GoHighLevel answered without a contacts list.');
+  const body = json;
+  const list: unknown[] = json.contacts;
   const contacts: GhlContact[] = [];
   let searchAfter: unknown[] | undefined;
-  for (const raw of body.contacts as Array<Record<string, unknown>>) {
-    const id = str(raw?.id);
+  for (const raw of list) {
+    // (a contact that is not an object has no id either: skipped, as one without an id)
+    if (!isRecord(raw)) continue;
+    const id = str(raw.id);
     if (!id) continue;
     contacts.push({
       id,

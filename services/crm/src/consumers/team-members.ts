@@ -28,7 +28,7 @@ export async function subscribeCrmConsumers(runtime: ConsumerRuntime): Promise<v
   });
 }
 
-const isTeamRole = (role: string) => (TEAM_MEMBER_ROLES as readonly string[]).includes(role);
+const isTeamRole = (role: string) => TEAM_MEMBER_ROLES.some((r) => r === role);
 
 export async function applyRoleChanged(tx: DbOrTx, e: EventOf<'identity.role_changed'>): Promise<void> {
   const d = e.data;

@@ -1,5 +1,5 @@
 import { subscribe, type ConsumerRuntime, type DbOrTx, type EventOf } from '@countinghouse/kit';
-import { AML_EVIDENCE_DOCUMENT_TYPE, DEADLINE_KINDS, formatGBP, RISK_LABELS, type RiskLevel } from '@countinghouse/proto';
+import { AML_EVIDENCE_DOCUMENT_TYPE, DEADLINE_KINDS, formatGBP, RISK_LABELS, RISK_LEVELS } from '@countinghouse/proto';
 import { getClientByUserId } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { attachOrphanEntries, changeSignals, insertTimelineEntry, isUuid } from '../db/workspace.js';
@@ -23,6 +23,10 @@ const TIMELINE_EVENT_TYPES = [
 type TimelineEvent = EventOf<(typeof TIMELINE_EVENT_TYPES)[number]>;
 
 const kindLabel = (k: string) => DEADLINE_KINDS.find((x) => x.value === k)?.label ?? k;
+const riskLabel = (level: string) => {
+  const known = RISK_LEVELS.find((l) => l === level);
+  return known ? RISK_LABELS[known] : level;
+};
 
 /**
  * The Timeline read model and the record's badges (decision 142): each event a service publishes about
@@ -137,7 +141,7 @@ export async function applyTimelineEvent(tx: DbOrTx, e: TimelineEvent): Promise<
         ...base,
         clientId: d.clientId,
         kind: 'aml_approved',
-        summary: `Due diligence approved (version ${d.version}, ${RISK_LABELS[d.riskLevel as RiskLevel] ?? d.riskLevel} risk)`,
+        summary: `Due diligence approved (version ${d.version}, ${riskLabel(d.riskLevel)} risk)`,
         actorName: d.approvedByName,
         source: 'aml',
       });

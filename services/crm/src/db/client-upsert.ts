@@ -1,11 +1,9 @@
 import type { Db } from '@countinghouse/kit';
-import { BUSINESS_TYPES, CLIENT_PLACEHOLDERS, type Actor, type BusinessType, type SubscriptionStatus } from '@countinghouse/proto';
+import { CLIENT_PLACEHOLDERS, isBusinessType, type Actor, type SubscriptionStatus } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { feeForPackage } from '../domain/clients.js';
 import { publishClientUpserted } from './queries.js';
 import { clients } from './schema.js';
-
-const isBusinessType = (t: string | null | undefined): t is BusinessType => BUSINESS_TYPES.includes(t as BusinessType);
 
 export interface SubscriptionUpsert {
   userId: string;

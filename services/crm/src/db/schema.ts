@@ -1,4 +1,16 @@
 import { outboxTables } from '@countinghouse/kit';
+import type {
+  BusinessType,
+  ClientBadges,
+  CommunicationChannel,
+  CommunicationDirection,
+  LeadStage,
+  SubscriptionStatus,
+  TaskPriority,
+  TaskStatus,
+  TimelineKind,
+  UpgradeStatus,
+} from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -34,10 +46,10 @@ export const clients = crm.table(
     contactName: text('contact_name'),
     contactEmail: text('contact_email').notNull(),
     contactPhone: text('contact_phone'),
-    businessType: text('business_type').notNull().default('limited'),
+    businessType: text('business_type').$type<BusinessType>().notNull().default('limited'),
     packageName: text('package_name'),
     monthlyFee: numeric('monthly_fee', { precision: 10, scale: 2, mode: 'number' }).notNull(),
-    subscriptionStatus: text('subscription_status').notNull().default('pending'),
+    subscriptionStatus: text('subscription_status').$type<SubscriptionStatus>().notNull().default('pending'),
     nextBillingDate: date('next_billing_date', { mode: 'string' }),
     registrationDate: timestamp('registration_date', { withTimezone: true }).notNull().defaultNow(),
     onboardingCompleted: boolean('onboarding_completed').notNull().default(false),
@@ -80,8 +92,8 @@ export const leads = crm.table(
     email: text('email'),
     phone: text('phone'),
     companyName: text('company_name'),
-    stage: text('stage').notNull().default('new_enquiry'),
-    businessType: text('business_type'),
+    stage: text('stage').$type<LeadStage>().notNull().default('new_enquiry'),
+    businessType: text('business_type').$type<BusinessType>(),
     quoteAmount: numeric('quote_amount', { precision: 12, scale: 2, mode: 'number' }),
     source: text('source'),
     tags: text('tags')
@@ -125,8 +137,8 @@ export const tasks = crm.table(
     clientId: uuid('client_id').references(() => clients.id, { onDelete: 'set null' }),
     assigneeId: uuid('assignee_id'),
     dueDate: date('due_date', { mode: 'string' }),
-    status: text('status').notNull().default('pending'),
-    priority: text('priority').notNull().default('medium'),
+    status: text('status').$type<TaskStatus>().notNull().default('pending'),
+    priority: text('priority').$type<TaskPriority>().notNull().default('medium'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -158,7 +170,7 @@ export const clientUpgrades = crm.table(
       .references(() => clients.id, { onDelete: 'cascade' }),
     fromPackage: text('from_package'),
     toPackage: text('to_package').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<UpgradeStatus>().notNull().default('pending'),
     notes: text('notes'),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
@@ -179,8 +191,8 @@ export const communications = crm.table(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
-    channel: text('channel').notNull(),
-    direction: text('direction').notNull(),
+    channel: text('channel').$type<CommunicationChannel>().notNull(),
+    direction: text('direction').$type<CommunicationDirection>().notNull(),
     subject: text('subject').notNull(),
     body: text('body'),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
@@ -273,7 +285,7 @@ export const timelineEntries = crm.table(
     sourceId: text('source_id').notNull(),
     clientId: uuid('client_id'),
     userId: text('user_id'),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TimelineKind>().notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     summary: text('summary').notNull(),
     actorName: text('actor_name'),
@@ -295,9 +307,9 @@ export const timelineEntries = crm.table(
 export const clientSignals = crm.table('client_signals', {
   clientId: uuid('client_id').primaryKey(),
   /** outstanding, awaiting_approval or approved. */
-  dueDiligence: text('due_diligence').notNull().default('outstanding'),
+  dueDiligence: text('due_diligence').$type<ClientBadges['due_diligence']>().notNull().default('outstanding'),
   /** none, awaiting_signature or signed. */
-  letter: text('letter').notNull().default('none'),
+  letter: text('letter').$type<ClientBadges['letter']>().notNull().default('none'),
   overdueDeadlineIds: text('overdue_deadline_ids')
     .array()
     .notNull()

@@ -83,7 +83,7 @@ export function toTimelineEntry(r: typeof timelineEntries.$inferSelect): Timelin
   return {
     id: String(r.id),
     client_id: r.clientId ?? '',
-    kind: r.kind as TimelineKind,
+    kind: r.kind,
     at: r.at.toISOString(),
     summary: r.summary,
     actor_name: r.actorName,
@@ -115,8 +115,8 @@ export async function countTimeline(db: DbOrTx, clientId: string): Promise<numbe
 export async function readSignals(db: DbOrTx, clientId: string): Promise<ClientBadges> {
   const [r] = await db.select().from(clientSignals).where(eq(clientSignals.clientId, clientId));
   return {
-    due_diligence: (r?.dueDiligence ?? 'outstanding') as ClientBadges['due_diligence'],
-    letter: (r?.letter ?? 'none') as ClientBadges['letter'],
+    due_diligence: r?.dueDiligence ?? 'outstanding',
+    letter: r?.letter ?? 'none',
     overdue_deadlines: r?.overdueDeadlineIds.length ?? 0,
   };
 }

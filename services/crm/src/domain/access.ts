@@ -12,8 +12,8 @@ export type CrmScope = { kind: 'staff' } | { kind: 'accountant'; userId: string 
 
 export function scopeOf(p: Pick<Principal, 'id' | 'roles' | 'kind'> | null): CrmScope {
   if (!p) return { kind: 'none' };
-  const roles = p.roles as readonly Role[];
-  if (roles.some((r) => (CRM_STAFF_ROLES as readonly Role[]).includes(r))) return { kind: 'staff' };
+  const roles = p.roles;
+  if (roles.some((r) => CRM_STAFF_ROLES.includes(r))) return { kind: 'staff' };
   if (p.kind === 'user' && roles.includes('accountant')) return { kind: 'accountant', userId: p.id };
   if (p.kind === 'user') return { kind: 'client', userId: p.id };
   return { kind: 'none' };

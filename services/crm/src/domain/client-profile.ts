@@ -3,6 +3,7 @@ import {
   companyNameProblem,
   contactNameProblem,
   employeesProblem,
+  isBusinessType,
   profilePhoneProblem,
   type BusinessType,
   type ClientProfileBody,
@@ -45,7 +46,10 @@ export function checkProfile(body: ClientProfileBody): { changes: ProfileChanges
   }
   if (body.business_type !== undefined) {
     const v = body.business_type;
-    check('business_type', businessTypeProblem(v), () => (changes.businessType = v as BusinessType));
+    // (businessTypeProblem is null exactly when isBusinessType holds: the guard only narrows v)
+    check('business_type', businessTypeProblem(v), () => {
+      if (isBusinessType(v)) changes.businessType = v;
+    });
   }
   if (body.employees_count !== undefined) {
     const n = body.employees_count;

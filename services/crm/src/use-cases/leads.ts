@@ -6,7 +6,6 @@ import type {
   LeadCreateBody,
   LeadList,
   LeadListQuery,
-  LeadStage,
   LeadUpdateBody,
 } from '@countinghouse/proto';
 import { insertClient } from '../db/clients.js';
@@ -59,7 +58,7 @@ export async function changeLead(deps: CrmDeps, id: string, b: LeadUpdateBody): 
       const cur = await lockLead(tx, id);
       if (!cur) throw new AppError('NOT_FOUND', LEAD_MESSAGES.notFound);
       if (b.stage !== undefined) {
-        const d = decideStageChange({ stage: cur.stage as LeadStage, convertedClientId: cur.convertedClientId }, b.stage);
+        const d = decideStageChange({ stage: cur.stage, convertedClientId: cur.convertedClientId }, b.stage);
         if (!d.ok) throw new AppError(d.code, d.message);
       }
       const set: Partial<typeof leads.$inferInsert> = { updatedAt: new Date() };
@@ -87,7 +86,7 @@ export async function convertLead(deps: CrmDeps, principal: Principal, id: strin
   const result = await deps.db.transaction(async (tx) => {
     const lead = await lockLead(tx, id);
     if (!lead) throw new AppError('NOT_FOUND', LEAD_MESSAGES.notFound);
-    const d = decideConversion({ stage: lead.stage as LeadStage, convertedClientId: lead.convertedClientId });
+    const d = decideConversion({ stage: lead.stage, convertedClientId: lead.convertedClientId });
     if (!d.ok) throw new AppError(d.code, d.message);
     if (!lead.email) throw new AppError('VALIDATION_FAILED', NEEDS_EMAIL);
     const packageName = cleanOptional(b.package_name) ?? null;
@@ -96,7 +95,7 @@ export async function convertLead(deps: CrmDeps, principal: Principal, id: strin
       contactName: lead.name,
       contactEmail: lead.email,
       contactPhone: lead.phone,
-      businessType: b.business_type ?? (lead.businessType as 'limited' | null) ?? 'limited',
+      businessType: b.business_type ?? lead.businessType ?? 'limited',
       packageName,
       monthlyFee: feeForPackage(packageName),
       subscriptionStatus: b.subscription_status ?? 'pending',

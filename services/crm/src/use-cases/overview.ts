@@ -1,14 +1,5 @@
 import type { Principal } from '@countinghouse/kit';
-import type {
-  CrmStats,
-  LeadStage,
-  SearchQuery,
-  SearchResult,
-  SidebarCounts,
-  SubscriptionStatus,
-  TaskStatus,
-  TeamMemberList,
-} from '@countinghouse/proto';
+import type { CrmStats, SearchQuery, SearchResult, SidebarCounts, TeamMemberList } from '@countinghouse/proto';
 import { listTeamMembers, readSidebarCounts, readStats, searchAll } from '../db/overview.js';
 import { scopeOf } from '../domain/access.js';
 import type { CrmDeps } from './deps.js';
@@ -39,9 +30,9 @@ export async function searchCrm(deps: CrmDeps, principal: Principal, q: SearchQu
   if (!text) return { clients: [], leads: [], tasks: [] };
   const [c, l, t] = await searchAll(deps.db, s, text, q.limit);
   return {
-    clients: c.map((r) => ({ ...r, subscription_status: r.subscription_status as SubscriptionStatus })),
-    leads: l.map((r) => ({ ...r, stage: r.stage as LeadStage })),
-    tasks: t.map((r) => ({ ...r, status: r.status as TaskStatus })),
+    clients: c,
+    leads: l,
+    tasks: t,
   };
 }
 

@@ -68,7 +68,7 @@ export async function reportClients(deps: CrmDeps, range: ReportRangeQuery): Pro
 export async function reportLeads(deps: CrmDeps, range: ReportRangeQuery): Promise<LeadsReport> {
   const { from, to } = reportRangeOf(range);
   const rows = await leadsBySourceAndStage(deps.db, from, to);
-  const stages = new Map(LEAD_STAGES.map((s) => [s as string, 0]));
+  const stages = new Map<string, number>(LEAD_STAGES.map((s) => [s, 0]));
   const sources = new Map<string | null, LeadsBySource>();
   for (const r of rows) {
     const n = Number(r.n);

@@ -1,12 +1,5 @@
 import { AppError, type Principal } from '@countinghouse/kit';
-import type {
-  ClientUpgrade,
-  UpgradeCreateBody,
-  UpgradeList,
-  UpgradeListQuery,
-  UpgradeStatus,
-  UpgradeUpdateBody,
-} from '@countinghouse/proto';
+import type { ClientUpgrade, UpgradeCreateBody, UpgradeList, UpgradeListQuery, UpgradeUpdateBody } from '@countinghouse/proto';
 import { lockClient, updateClient } from '../db/clients.js';
 import { publishClientUpserted } from '../db/queries.js';
 import type { clientUpgrades } from '../db/schema.js';
@@ -51,7 +44,7 @@ export async function decideUpgrade(deps: CrmDeps, principal: Principal, id: str
   await deps.db.transaction(async (tx) => {
     const cur = await lockUpgrade(tx, id);
     if (!cur) throw new AppError('NOT_FOUND', UPGRADE_MESSAGES.notFound);
-    const from = cur.status as UpgradeStatus;
+    const from = cur.status;
     const set: Partial<typeof clientUpgrades.$inferInsert> = {};
     if (b.notes !== undefined) set.notes = cleanOptional(b.notes) ?? null;
     if (b.status !== undefined && b.status !== from) {
