@@ -2,7 +2,7 @@ import { AppError } from '@countinghouse/kit';
 import { BILLING_MESSAGES, type BillingProvider, type PackageInfo } from '@countinghouse/proto';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { addOneMonth, fromUnix, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from './domain/subscriptions.js';
+import { addOneMonth, fromUnix, pathOf, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from './domain/subscriptions.js';
 
 export interface StripeOptions {
   secretKey: string;
@@ -121,7 +121,7 @@ export class StripeProvider implements PaymentProvider {
       return await fn();
     } catch (err) {
       throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerUnavailable, [
-        { path: 'stripe', message: String((err as Error)?.message ?? err).slice(0, 200) },
+        { path: 'stripe', message: String(pathOf(err, 'message') ?? err).slice(0, 200) },
       ]);
     }
   }
@@ -179,12 +179,12 @@ export class StripeProvider implements PaymentProvider {
   async paidFromSession(session: Stripe.Checkout.Session): Promise<PaidCheckout | null> {
     const paid = session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
     if (!paid) return null;
-    const subscriptionId = idOf(session.subscription as string | { id: string } | null);
+    const subscriptionId = idOf(session.subscription);
     let currentPeriodEnd: Date | null = null;
     if (session.subscription && typeof session.subscription === 'object') currentPeriodEnd = stripePeriodEnd(session.subscription);
     else if (subscriptionId) currentPeriodEnd = await this.periodEnd(subscriptionId);
     return {
-      providerCustomerId: idOf(session.customer as string | { id: string } | null),
+      providerCustomerId: idOf(session.customer),
       providerSubscriptionId: subscriptionId,
       email: session.customer_details?.email ?? session.customer_email ?? null,
       currentPeriodEnd,

@@ -1,5 +1,13 @@
 import { enqueueEvent, type DbOrTx } from '@countinghouse/kit';
-import type { Actor, AdminSubscription, EventData, MonthlyRevenue, SubscriptionCheck, SubscriptionStatus } from '@countinghouse/proto';
+import type {
+  Actor,
+  AdminSubscription,
+  BillingProvider,
+  EventData,
+  MonthlyRevenue,
+  SubscriptionCheck,
+  SubscriptionStatus,
+} from '@countinghouse/proto';
 import { REPORT_TIME_ZONE } from '@countinghouse/proto';
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
@@ -27,7 +35,7 @@ export async function findLiveSubscription(
 
 export async function findByProviderSubscription(
   db: DbOrTx,
-  provider: string,
+  provider: BillingProvider,
   providerSubscriptionId: string,
 ): Promise<SubscriptionRow | null> {
   const [row] = await db
@@ -50,9 +58,9 @@ export function toCheck(row: SubscriptionRow | null): SubscriptionCheck {
     subscribed: row.status === 'active' || row.status === 'overdue',
     package_name: row.packageName,
     subscription_end: row.currentPeriodEnd?.toISOString() ?? null,
-    status: row.status as SubscriptionStatus,
+    status: row.status,
     monthly_fee: row.monthlyFee,
-    provider: row.provider as 'stripe' | 'test',
+    provider: row.provider,
   };
 }
 
@@ -63,8 +71,8 @@ export function toAdmin(row: SubscriptionRow): AdminSubscription {
     email: row.email,
     package_name: row.packageName,
     monthly_fee: row.monthlyFee,
-    status: row.status as SubscriptionStatus,
-    provider: row.provider as 'stripe' | 'test',
+    status: row.status,
+    provider: row.provider,
     provider_subscription_id: row.providerSubscriptionId,
     current_period_end: row.currentPeriodEnd?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -80,9 +88,9 @@ export function eventState(row: SubscriptionRow) {
     email: row.email,
     packageName: row.packageName,
     monthlyFee: row.monthlyFee,
-    status: row.status as SubscriptionStatus,
+    status: row.status,
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
-    provider: row.provider as 'stripe' | 'test',
+    provider: row.provider,
   };
 }
 
@@ -91,7 +99,7 @@ type BillingEventType =
 
 /** Write a billing event into the outbox, in the caller's transaction; keyed by person so one person's events stay in order. */
 export async function publish<T extends BillingEventType>(tx: DbOrTx, type: T, data: EventData<T>, actor: Actor) {
-  return enqueueEvent(tx, SCHEMA, type, data, { actor, key: (data as { userId: string }).userId });
+  return enqueueEvent(tx, SCHEMA, type, data, { actor, key: data.userId });
 }
 
 const toPounds = (v: string | null | undefined) => Math.round(Number(v ?? 0) * 100) / 100;
@@ -259,7 +267,7 @@ export async function recordWebhookEvent(tx: DbOrTx, eventId: string, type: stri
 
 // ---- the back office ----
 
-export async function listSubscriptions(db: DbOrTx, q: { status?: string; page: number; pageSize: number }) {
+export async function listSubscriptions(db: DbOrTx, q: { status?: SubscriptionStatus; page: number; pageSize: number }) {
   const where = q.status ? eq(subscriptions.status, q.status) : undefined;
   const [rows, total] = await Promise.all([
     db

@@ -1,4 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
+import type { BillingProvider, Invoice, PackageName, SubscriptionStatus } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   check,
@@ -67,11 +68,12 @@ export const checkoutSessions = billing.table(
   {
     id: text('id').primaryKey(),
     userId: uuid('user_id').notNull(),
-    packageName: text('package_name').notNull(),
+    /** Always a catalogue package: a checkout starts only for one (packageOrFail). */
+    packageName: text('package_name').$type<PackageName>().notNull(),
     monthlyFee: fee('monthly_fee').notNull(),
     /** Issue 33: the VAT rate (percent) when the checkout started; 0 when the practice was not registered. */
     vatRate: numeric('vat_rate', { precision: 5, scale: 2, mode: 'number' }).notNull().default(0),
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<BillingProvider>().notNull(),
     status: text('status').notNull().default('open'),
     url: text('url').notNull(),
     providerCustomerId: text('provider_customer_id'),
@@ -97,8 +99,8 @@ export const subscriptions = billing.table(
     email: text('email').notNull(),
     packageName: text('package_name').notNull(),
     monthlyFee: fee('monthly_fee').notNull(),
-    status: text('status').notNull(),
-    provider: text('provider').notNull(),
+    status: text('status').$type<SubscriptionStatus>().notNull(),
+    provider: text('provider').$type<BillingProvider>().notNull(),
     providerCustomerId: text('provider_customer_id'),
     providerSubscriptionId: text('provider_subscription_id'),
     checkoutSessionId: text('checkout_session_id').notNull(),
@@ -181,7 +183,7 @@ export const invoices = billing.table(
   'invoices',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<Invoice['kind']>().notNull(),
     seq: integer('seq').notNull(),
     number: text('number').notNull(),
     userId: uuid('user_id').notNull(),

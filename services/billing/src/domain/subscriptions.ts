@@ -62,7 +62,7 @@ export function pathOf(value: unknown, ...path: string[]): unknown {
   let v = value;
   for (const key of path) {
     if (!v || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[key];
+    v = Reflect.get(v, key);
   }
   return v;
 }

@@ -28,7 +28,7 @@ const SessionParams = Type.Object({ id: SessionIdSchema });
 function testSession(s: SessionRow): TestCheckoutSession {
   return {
     session_id: s.id,
-    package_name: s.packageName as TestCheckoutSession['package_name'],
+    package_name: s.packageName,
     monthly_fee: s.monthlyFee,
     ...((l) => ({ vat_rate: l.rate, vat: l.vat, gross: l.gross }))(vatLines(Number(s.monthlyFee), Number(s.vatRate))),
     status: s.status === 'completed' ? 'completed' : s.status === 'paid' ? 'paid' : 'open',

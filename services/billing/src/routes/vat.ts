@@ -78,7 +78,7 @@ export function vatRoutes(app: App, d: BillingDeps) {
     },
     async (request, reply) => {
       const p = requireAuth(request);
-      const staff = p.kind === 'admin' || p.roles.some((r) => (billingStaff as readonly string[]).includes(r));
+      const staff = p.kind === 'admin' || p.roles.some((r) => billingStaff.includes(r));
       const { pdf, number } = await invoicePdf(d, p, request.params.id, staff);
       return reply
         .header('content-type', 'application/pdf')

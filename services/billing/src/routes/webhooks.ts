@@ -2,7 +2,7 @@ import { AppError, type App } from '@countinghouse/kit';
 import { BILLING_MESSAGES } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type Stripe from 'stripe';
-import type { StripeProvider } from '../providers.js';
+import { StripeProvider } from '../providers.js';
 import type { BillingDeps } from '../use-cases/deps.js';
 import { handleStripeEvent } from '../use-cases/stripe-events.js';
 import { errors } from './shared.js';
@@ -27,8 +27,9 @@ export async function webhookRoutes(app: App, d: BillingDeps) {
         },
       },
       async (request) => {
-        if (d.provider.kind !== 'stripe') throw new AppError('NOT_CONFIGURED', BILLING_MESSAGES.stripeNotConfigured);
-        const provider = d.provider as StripeProvider;
+        // (kind 'stripe' is the StripeProvider: the plugin makes no other)
+        const provider = d.provider;
+        if (!(provider instanceof StripeProvider)) throw new AppError('NOT_CONFIGURED', BILLING_MESSAGES.stripeNotConfigured);
         const signature = request.headers['stripe-signature'];
         const raw = request.body;
         if (typeof signature !== 'string' || !Buffer.isBuffer(raw)) throw new AppError('BAD_REQUEST', BILLING_MESSAGES.badSignature);

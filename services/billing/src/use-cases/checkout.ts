@@ -1,13 +1,5 @@
 import { AppError, pgErrorCode } from '@countinghouse/kit';
-import {
-  BILLING_MESSAGES,
-  findPackage,
-  MESSAGES,
-  type Actor,
-  type PackageInfo,
-  type SubscriptionStatus,
-  type VerifyReply,
-} from '@countinghouse/proto';
+import { BILLING_MESSAGES, findPackage, MESSAGES, type Actor, type PackageInfo, type VerifyReply } from '@countinghouse/proto';
 import {
   customerNames,
   emailOf,
@@ -143,12 +135,14 @@ function verifyReply(row: SubscriptionRow): VerifyReply {
   const pkg = findPackage(row.packageName);
   return {
     success: true,
+    // A subscription's package may have left the catalogue (the demo seeds one that never was in it);
+    // the reply names it all the same, as before the catalogue changed.
     package_name: (pkg?.name ?? row.packageName) as VerifyReply['package_name'],
     monthly_fee: row.monthlyFee,
     features: [...(pkg?.features ?? [])],
-    subscription_status: row.status as SubscriptionStatus,
+    subscription_status: row.status,
     subscription_end: row.currentPeriodEnd?.toISOString() ?? null,
-    provider: row.provider as VerifyReply['provider'],
+    provider: row.provider,
   };
 }
 
@@ -197,12 +191,12 @@ function processingReply(session: SessionRow): VerifyReply {
   return {
     success: false,
     payment_processing: true,
-    package_name: (pkg?.name ?? session.packageName) as VerifyReply['package_name'],
+    package_name: pkg?.name ?? session.packageName,
     monthly_fee: session.monthlyFee,
     features: [...(pkg?.features ?? [])],
     subscription_status: 'pending',
     subscription_end: null,
-    provider: session.provider as VerifyReply['provider'],
+    provider: session.provider,
   };
 }
 

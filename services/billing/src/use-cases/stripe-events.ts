@@ -35,7 +35,8 @@ export const HANDLED_STRIPE_EVENTS = [
 function idOf(v: unknown): string | null {
   if (!v) return null;
   if (typeof v === 'string') return v;
-  return typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
+  const id = pathOf(v, 'id');
+  return typeof id === 'string' ? id : null;
 }
 
 /** The subscription an invoice bills: `parent.subscription_details` in current API versions, `subscription` in older ones. */

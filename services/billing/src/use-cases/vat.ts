@@ -68,7 +68,7 @@ function toInvoice(r: InvoiceRow): Invoice {
   return {
     id: r.id,
     number: r.number,
-    kind: r.kind as Invoice['kind'],
+    kind: r.kind,
     issued_at: r.issuedAt.toISOString(),
     client_name: r.clientName,
     email: r.email,
