@@ -79,7 +79,7 @@ const validators = new WeakMap<object, Partial<Record<ValidatorKind, (data: unkn
  * body, query string or path parameter keeps proto's text rule (no NUL, no control characters; see
  * proto/src/text.ts).
  */
-function compiledValidator(schema: object, httpPart: string | undefined): (data: unknown) => boolean {
+function compiledValidator(schema: Record<string, unknown>, httpPart: string | undefined): (data: unknown) => boolean {
   ajvs ??= {
     coercing: addFormats.default(
       new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false }),
@@ -93,7 +93,7 @@ function compiledValidator(schema: object, httpPart: string | undefined): (data:
   let fn = byKind[kind];
   if (!fn) {
     const ajv = kind === 'body' ? ajvs.strict : ajvs.coercing;
-    fn = ajv.compile(kind === 'headers' ? schema : withTextRules(schema as Record<string, unknown>));
+    fn = ajv.compile(kind === 'headers' ? schema : withTextRules(schema));
     byKind[kind] = fn;
     validators.set(schema, byKind);
   }
@@ -123,8 +123,10 @@ function compiledSerializer(schema: ResponseSchema): (doc: unknown) => string {
 
 /** The one Fastify factory: request ids, the error shape, schema-validated routes. Only main files listen. */
 export function createApp(opts: CreateAppOptions): App {
+  // (typed as Fastify's logger: inferred as pino's own, the app would not be an App)
+  const loggerInstance: FastifyBaseLogger = opts.logger;
   const app = Fastify({
-    loggerInstance: opts.logger as FastifyBaseLogger,
+    loggerInstance,
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: opts.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
@@ -136,8 +138,7 @@ export function createApp(opts: CreateAppOptions): App {
     return503OnClosing: false,
     // The router's own refusals (a path it cannot decode: 400; a path parameter past maxParamLength:
     // 414) in the error shape, not Fastify's body
-    frameworkErrors: (error, _request, reply) =>
-      sendError(reply, (error as { statusCode?: number }).statusCode ?? 400, 'BAD_REQUEST', EDGE_MESSAGES.badRequestTarget),
+    frameworkErrors: (error, _request, reply) => sendError(reply, error.statusCode ?? 400, 'BAD_REQUEST', EDGE_MESSAGES.badRequestTarget),
     ...(opts.pluginTimeout ? { pluginTimeout: opts.pluginTimeout } : {}),
     // One path for the router and every guard (see request-target.ts): `request.url` is the normal form.
     rewriteUrl: (req) => {
@@ -171,7 +172,7 @@ export function createApp(opts: CreateAppOptions): App {
       'request',
     );
   });
-  app.setValidatorCompiler(({ schema, httpPart }) => compiledValidator(schema as object, httpPart));
+  app.setValidatorCompiler<Record<string, unknown>>(({ schema, httpPart }) => compiledValidator(schema, httpPart));
   app.setSerializerCompiler<ResponseSchema>(({ schema }) => compiledSerializer(schema));
   // (the one shared schema: compiledSerializer resolves `$ref: 'ErrorBody'` with it)
   app.addSchema(ErrorBodySchema);
@@ -184,7 +185,7 @@ export function createApp(opts: CreateAppOptions): App {
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: BAD_TARGET_PATH,
-    schema: { hide: true } as object,
+    schema: { hide: true },
     onRequest: async (request, reply) => {
       const reason = BAD_TARGET.get(request.raw);
       if (reason) request.log.info({ url: request.originalUrl, reason }, 'request target refused');
@@ -205,8 +206,8 @@ export interface HealthChecks {
  * down must not take every gateway out of its load balancer).
  */
 export function addHealthRoutes(app: App, checks: HealthChecks, report?: HealthChecks) {
-  app.get('/health/live', { logLevel: 'warn', schema: { hide: true } as object }, async () => ({ status: 'ok' }));
-  app.get('/health/ready', { logLevel: 'warn', schema: { hide: true } as object }, async (_req, reply) => {
+  app.get('/health/live', { logLevel: 'warn', schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/health/ready', { logLevel: 'warn', schema: { hide: true } }, async (_req, reply) => {
     const results: Record<string, 'ok' | 'down'> = {};
     await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {

@@ -1,4 +1,5 @@
-import { MESSAGES, SESSION, type Actor, type EventData, type EventEnvelope, type Role, type SecondFactorUse } from '@countinghouse/proto';
+import { EVENT_TYPES, MESSAGES, SESSION, type Actor, type EventEnvelope, type Role, type SecondFactorUse } from '@countinghouse/proto';
+import { Value } from '@sinclair/typebox/value';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type KeyObject } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
@@ -118,12 +119,13 @@ export const REVOCATION_REPLAY_MS = (SESSION.accessTokenSeconds + 5 * 60) * 1000
 
 /** Apply one of identity's events to a revocation list (other events are ignored). */
 export function applyRevocationEvent(list: RevocationList, e: EventEnvelope): void {
+  // (the data is checked against its proto schema, as every consumer's is: a malformed one revokes nothing)
   if (e.type === 'identity.session_revoked') {
-    const d = e.data as EventData<'identity.session_revoked'>;
-    list.revokeSession(d.sessionId, d.until);
+    const d = e.data;
+    if (Value.Check(EVENT_TYPES['identity.session_revoked'], d)) list.revokeSession(d.sessionId, d.until);
   } else if (e.type === 'identity.subject_access_revoked') {
-    const d = e.data as EventData<'identity.subject_access_revoked'>;
-    list.revokeSubjectBefore(d.subjectId, d.issuedBefore);
+    const d = e.data;
+    if (Value.Check(EVENT_TYPES['identity.subject_access_revoked'], d)) list.revokeSubjectBefore(d.subjectId, d.issuedBefore);
   }
 }
 
@@ -131,13 +133,15 @@ interface CacheEntry {
   principal: Principal;
 }
 
-function isSecondFactorUse(v: unknown): v is SecondFactorUse {
-  const o = v as Partial<SecondFactorUse> | null;
+function isSecondFactorUse(o: unknown): o is SecondFactorUse {
   return (
     typeof o === 'object' &&
     o !== null &&
+    'type' in o &&
     (o.type === 'TOTP' || o.type === 'AUTH_CODE' || o.type === 'OTHER') &&
+    'at' in o &&
     typeof o.at === 'number' &&
+    'reference' in o &&
     typeof o.reference === 'string'
   );
 }
@@ -178,6 +182,7 @@ export class TokenVerifier {
           kind: knd,
           id: sub,
           sessionId: sid,
+          // (identity signs Role[]; each is checked to be a string only, so a role added later does not refuse the token)
           roles: roles as AccessClaims['roles'],
           name: String(name ?? ''),
           issuedAt: iat,
@@ -202,7 +207,7 @@ export class TokenVerifier {
 export function tokenFrom(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
   if (h && h.startsWith('Bearer ')) return h.slice(7).trim() || null;
-  const c = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[ACCESS_COOKIE];
+  const c = request.cookies?.[ACCESS_COOKIE];
   return c || null;
 }
 

@@ -2,6 +2,7 @@ import type { EventEnvelope } from '@countinghouse/proto';
 import './kafkajs-request-queue.js'; // before any Kafka client: no 1 ms loop over an empty request queue
 import { Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
+import { errorMessage } from './errors.js';
 
 export interface BusMessage {
   key: string | null;
@@ -114,6 +115,17 @@ export interface KafkaBusOptions {
   partitions?: number;
 }
 
+/**
+ * The SASL settings as kafkajs types them (a union keyed by mechanism): the same three fields, built for
+ * the mechanism named.
+ */
+export function kafkaSasl(s: NonNullable<KafkaBusOptions['sasl']>): SASLOptions {
+  const { username, password } = s;
+  if (s.mechanism === 'plain') return { mechanism: 'plain', username, password };
+  if (s.mechanism === 'scram-sha-256') return { mechanism: 'scram-sha-256', username, password };
+  return { mechanism: 'scram-sha-512', username, password };
+}
+
 export class KafkaBus implements EventBus {
   readonly kind = 'kafka' as const;
   private kafka: Kafka;
@@ -130,8 +142,7 @@ export class KafkaBus implements EventBus {
       clientId: opts.clientId,
       brokers: opts.brokers,
       ...(opts.ssl ? { ssl: opts.ssl } : {}),
-      // (kafkajs' SASL type is a union keyed by mechanism: this object is one of its members)
-      ...(opts.sasl ? { sasl: opts.sasl as SASLOptions } : {}),
+      ...(opts.sasl ? { sasl: kafkaSasl(opts.sasl) } : {}),
       connectionTimeout: 3000,
       requestTimeout: 10000,
       retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 5000 },
@@ -194,7 +205,7 @@ export class KafkaBus implements EventBus {
         return;
       } catch (err) {
         if (this.closed || Date.now() > until) throw err;
-        this.opts.logger.warn({ err: (err as Error).message, attempt, topics: missing }, 'kafka: topics not ready yet; asking again');
+        this.opts.logger.warn({ err: errorMessage(err), attempt, topics: missing }, 'kafka: topics not ready yet; asking again');
         await new Promise((r) => setTimeout(r, Math.min(2000, 250 * attempt)));
       } finally {
         await admin.disconnect().catch(() => {});
@@ -297,6 +308,7 @@ export class KafkaBus implements EventBus {
           if (!message.value) return done();
           let envelope: EventEnvelope;
           try {
+            // (the publishers' makeEnvelope wrote it; consumers check each type's data against its schema)
             envelope = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
           } catch (err) {
             // A poison message would block the partition forever; log and skip it.

@@ -54,6 +54,7 @@ export interface ConsumerRuntime {
  */
 export async function subscribe<T extends EventType>(runtime: ConsumerRuntime, spec: ConsumerSpec<T>): Promise<void> {
   const handles = new Set<string>(spec.types);
+  const isHandled = (type: string): type is T => handles.has(type);
   const topics = [...new Set(spec.types.map((t) => topicOf(t)))];
   const log = runtime.logger.child({ consumer: spec.schema ? (spec.consumer ?? spec.group) : spec.group });
   const apply = durableOrNot(runtime.db, spec);
@@ -62,18 +63,26 @@ export async function subscribe<T extends EventType>(runtime: ConsumerRuntime, s
     topics,
     ...(spec.broadcast ? { broadcast: spec.broadcast } : {}),
     handler: async (envelope: EventEnvelope) => {
-      if (!handles.has(envelope.type)) return;
-      const check = validatorOf(envelope.type as T);
-      if (!check.Check(envelope.data)) {
+      if (!isHandled(envelope.type)) return;
+      const check = validatorOf(envelope.type);
+      if (!isEventOf<T>(envelope, check)) {
         log.error(
           { eventId: envelope.id, type: envelope.type, errors: [...check.Errors(envelope.data)].slice(0, 5).map(errorText) },
           'malformed event skipped',
         );
         return;
       }
-      await apply(envelope as EventOf<T>);
+      await apply(envelope);
     },
   });
+}
+
+/**
+ * An envelope whose data passed its type's schema (`check`, validatorOf its type): an EventOf that type.
+ * (The caller has checked that its type is one of T.)
+ */
+function isEventOf<T extends EventType>(envelope: EventEnvelope, check: TypeCheck<TSchema>): envelope is EventOf<T> {
+  return check.Check(envelope.data);
 }
 
 function durableOrNot<T extends EventType>(db: Db, spec: ConsumerSpec<T>): (event: EventOf<T>) => Promise<void> {
@@ -98,7 +107,8 @@ export function validatorOf(type: EventType): TypeCheck<TSchema> {
   let v = validators.get(type);
   if (!v) {
     registerFormats();
-    v = TypeCompiler.Compile(EVENT_TYPES[type] as TSchema);
+    const schema: TSchema = EVENT_TYPES[type];
+    v = TypeCompiler.Compile(schema);
     validators.set(type, v);
   }
   return v;
@@ -122,7 +132,8 @@ export function registerFormats(): void {
         : typeof f === 'function'
           ? (v: string) => Boolean(f(v))
           : typeof f === 'object' && f !== null && 'validate' in f
-            ? (v: string) => (f.validate instanceof RegExp ? f.validate.test(v) : Boolean((f.validate as (s: string) => boolean)(v)))
+            ? // (ajv's type admits number and async validators too; these formats' validators take a string and answer at once)
+              (v: string) => (f.validate instanceof RegExp ? f.validate.test(v) : Boolean((f.validate as (s: string) => boolean)(v)))
             : () => true;
     FormatRegistry.Set(name, test);
   }

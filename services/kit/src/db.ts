@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PgTransaction, type PgDatabase, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { pgErrorCode } from './errors.js';
 
 export type Db = NodePgDatabase<Record<string, unknown>>;
 /** The transaction `db.transaction(async (tx) => …)` hands over. */
@@ -209,7 +210,7 @@ export async function ensureLoginRole(client: pg.ClientBase, role: string, passw
     await client.query(`CREATE ROLE ${r} ${attrs}`);
   } catch (err) {
     // (another process created it meanwhile: set the password we were given)
-    if ((err as { code?: string }).code !== '42710') throw err;
+    if (pgErrorCode(err) !== '42710') throw err;
     await client.query(`ALTER ROLE ${r} ${attrs}`);
   }
 }

@@ -11,6 +11,7 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullm
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { errorMessage } from './errors.js';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
@@ -20,6 +21,7 @@ import {
   RetryLaterJobError,
   validate,
   type EnqueueOptions,
+  type JobContext,
   type JobProcessor,
   type JobQueue,
   type JobState,
@@ -34,6 +36,13 @@ export { PgJobQueue, PGBOSS_SCHEMA, type PgJobQueueOptions } from './jobs/pg-que
 export { assertCron, dueSlots, nextSlot, previousSlot, MAX_CATCH_UP_SLOTS, SCHEDULE_TIME_ZONE } from './jobs/slots.js';
 export { jobUuid, migrateJobsSchema, jobsMigrationsFolder } from './jobs/store.js';
 export { JOBS_SCHEMA } from './jobs/tables.js';
+
+const KNOWN_STATES: readonly JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
+
+/** A BullMQ job state that is one of ours as it is. */
+function isKnownState(state: string): state is JobState {
+  return KNOWN_STATES.some((s) => s === state);
+}
 
 /** A scheduled run's key and slot, from the id BullMQ gives a scheduler's job (repeat:<key>:<ms>) or ours. */
 function scheduledRun(job: Job): { key: string; slot: string } | null {
@@ -53,7 +62,8 @@ export class BullMqJobQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
   private queues = new Map<string, Queue>();
   private workers = new Map<string, Worker>();
-  private processors = new Map<string, { fn: JobProcessor<JobName> }>();
+  /** Per job name: check a payload against the job's schema (throws when it fails), then the run of its processor. */
+  private processors = new Map<string, { prepare: (payload: unknown) => (ctx: JobContext) => Promise<unknown> }>();
   private connection: Redis;
   private workerConnections: Redis[] = [];
   private scheduleSpecs = new Map<string, ScheduleSpec<JobName>>();
@@ -100,7 +110,12 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   process<N extends JobName>(name: N, processor: JobProcessor<N>, opts: { concurrency?: number } = {}): void {
-    this.processors.set(name, { fn: (payload, ctx) => processor(payload as JobPayload<N>, ctx) });
+    this.processors.set(name, {
+      prepare: (raw) => {
+        const payload = validate(name, raw);
+        return (ctx) => processor(payload, ctx);
+      },
+    });
     const queueName = JOBS[name].queue;
     if (this.workers.has(queueName)) return;
     const workerConnection = new Redis(this.redisUrl, { maxRetriesPerRequest: null });
@@ -111,16 +126,16 @@ export class BullMqJobQueue implements JobQueue {
       async (job: Job, token?: string) => {
         const proc = this.processors.get(job.name);
         if (!proc) throw new UnrecoverableError(`No processor for ${job.name}`);
-        let payload: unknown;
+        let runProcessor: (ctx: JobContext) => Promise<unknown>;
         try {
-          payload = validate(job.name as JobName, job.data);
+          runProcessor = proc.prepare(job.data);
         } catch (err) {
-          throw new UnrecoverableError((err as Error).message);
+          throw new UnrecoverableError(errorMessage(err));
         }
         const run = scheduledRun(job);
         if (run) await this.startScheduledRun(job, run);
         try {
-          const result = await proc.fn(payload as never, {
+          const result = await runProcessor({
             id: job.id!,
             attempt: job.attemptsMade + 1,
             scheduledFor: run?.slot,
@@ -224,19 +239,14 @@ export class BullMqJobQueue implements JobQueue {
     const queue = this.queue(JOBS[name].queue);
     // State first, then the job's fields: read the other way round, a job that fails in between
     // would show 'failed' without its reason.
-    const state = (await queue.getJobState(id)) as string;
+    const state: string = await queue.getJobState(id);
     if (state === 'unknown') return null;
     const job = await queue.getJob(id);
     if (!job) return null;
-    const known: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
     return {
       id,
       name: job.name,
-      state: known.includes(state as JobState)
-        ? (state as JobState)
-        : state === 'prioritized' || state === 'waiting-children'
-          ? 'waiting'
-          : 'unknown',
+      state: isKnownState(state) ? state : state === 'prioritized' || state === 'waiting-children' ? 'waiting' : 'unknown',
       attemptsMade: job.attemptsMade,
       progress: typeof job.progress === 'number' ? job.progress : 0,
       result: job.returnvalue,

@@ -39,12 +39,12 @@ const TIMEOUT_AT = Symbol('countinghouse.kafkajs.timeoutAt');
 const PATCHED = Symbol.for('countinghouse.kafkajs.requestQueue.noIdleLoop');
 
 /** kafkajs' RequestQueue class (the one its connections use: same module, kafkajs stays in node_modules). */
-export const KafkaRequestQueue = createRequire(import.meta.url)('kafkajs/src/network/requestQueue/index.js') as {
+export const KafkaRequestQueue: {
   prototype: RequestQueueInternals;
   new (o: Record<string, unknown>): RequestQueueInternals & { checkPendingRequests(): void };
-};
+} = createRequire(import.meta.url)('kafkajs/src/network/requestQueue/index.js');
 
-const proto = KafkaRequestQueue.prototype as RequestQueueInternals & TimeoutState & { [PATCHED]?: true };
+const proto: RequestQueueInternals & TimeoutState & { [PATCHED]?: true } = KafkaRequestQueue.prototype;
 const PATCHED_METHODS = ['scheduleCheckPendingRequests', 'scheduleRequestTimeoutCheck', 'sendSocketRequest', 'destroy'] as const;
 if (PATCHED_METHODS.some((m) => typeof proto[m] !== 'function'))
   throw new Error('kafkajs: RequestQueue has changed (kafkajs upgraded?): review kit/src/kafkajs-request-queue.ts');

@@ -16,6 +16,11 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const SHADOW = Symbol.for('countinghouse.routePaths');
 
 type Shadow = ReturnType<typeof FindMyWay>;
+type Method = (typeof METHODS)[number];
+
+function isMethod(m: string): m is Method {
+  return METHODS.some((known) => known === m);
+}
 
 export function trackRoutePaths(app: FastifyInstance) {
   const shadow = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
@@ -27,7 +32,7 @@ export function trackRoutePaths(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => String(m).toUpperCase());
     for (const m of methods) {
-      if (!(METHODS as readonly string[]).includes(m)) continue;
+      if (!isMethod(m)) continue;
       if (route.url.startsWith('/__countinghouse/')) continue;
       // (route.url carries the prefix of the plugin that registered it)
       // (a plugin's '/' route answers at its prefix with and without the slash)
@@ -35,7 +40,7 @@ export function trackRoutePaths(app: FastifyInstance) {
       for (const url of urls) {
         if (!/[:*]/.test(url)) staticPaths.set(url, (staticPaths.get(url) ?? new Set()).add(m));
         try {
-          shadow.on(m as 'GET', url, () => undefined);
+          shadow.on(m, url, () => undefined);
         } catch {
           // registered twice (another constraint, or the prefix's two forms): one entry is enough here
         }
@@ -65,7 +70,7 @@ export function trackRoutePaths(app: FastifyInstance) {
 
 /** The methods a path has routes for, or [] when it has none (then it is a 404). */
 export function allowedMethods(app: FastifyInstance, url: string): string[] {
-  const shadow = Reflect.get(app, SHADOW) as Shadow | undefined;
+  const shadow: Shadow | undefined = Reflect.get(app, SHADOW);
   if (!shadow) return [];
   const path = url.split('?', 1)[0]!;
   return METHODS.filter((m) => shadow.find(m, path) !== null);

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventBus, EventHandler } from './bus.js';
 import { outboxWritten, type Db, type DbOrTx } from './db.js';
+import { errorMessage } from './errors.js';
 
 export function makeEnvelope<T extends EventType>(type: T, data: EventData<T>, actor: Actor, version = 1): EventEnvelope<EventData<T>> {
   return { id: randomUUID(), type, version, occurredAt: new Date().toISOString(), actor, data };
@@ -169,7 +170,7 @@ export class OutboxRelay {
         await this.o.pool
           .query(`update ${table} set attempts = attempts + 1, last_error = $2 where id = any($1::bigint[])`, [
             rows.map((r) => r.id),
-            String((err as Error)?.message ?? err).slice(0, 500),
+            errorMessage(err).slice(0, 500),
           ])
           .catch(() => {});
         throw err;

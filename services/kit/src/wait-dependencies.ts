@@ -1,5 +1,6 @@
 import './kafkajs-request-queue.js'; // before any Kafka client: no 1 ms loop over an empty request queue
-import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
+import { kafkaSasl } from './bus.js';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -46,7 +47,7 @@ export function kafkaDependency(brokers: string[], clientId: string, security: P
         retry: { retries: 0 },
         connectionTimeout: 5000,
         ...(security.ssl ? { ssl: security.ssl } : {}),
-        ...(security.sasl ? { sasl: security.sasl as SASLOptions } : {}),
+        ...(security.sasl ? { sasl: kafkaSasl(security.sasl) } : {}),
       }).admin();
       try {
         await admin.connect();

@@ -100,7 +100,7 @@ export function validate<N extends JobName>(name: N, payload: unknown): JobPaylo
     const first = [...Value.Errors(def.schema, payload)][0];
     throw new PermanentJobError(`Invalid payload for ${name}: ${first?.path} ${first?.message}`);
   }
-  return payload as JobPayload<N>;
+  return payload;
 }
 
 export const DEFAULT_ATTEMPTS = 5;

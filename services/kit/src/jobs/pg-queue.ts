@@ -12,6 +12,7 @@ import {
   RetryLaterJobError,
   validate,
   type EnqueueOptions,
+  type JobContext,
   type JobProcessor,
   type JobQueue,
   type JobState,
@@ -50,7 +51,7 @@ interface JobRow {
   start_after: Date;
   created_on: Date;
   completed_on: Date | null;
-  output: { value?: unknown; progress?: number; error?: string } | null;
+  output: { value?: unknown; progress?: number; error?: string; message?: string } | null;
 }
 
 export interface PgJobQueueOptions {
@@ -66,7 +67,8 @@ export interface PgJobQueueOptions {
 }
 
 type Running = {
-  fn: JobProcessor<JobName>;
+  /** The processor, given a job's payload as stored: checked against the job's schema first (validate). */
+  fn: (payload: unknown, ctx: JobContext) => Promise<unknown>;
   concurrency: number;
   active: number;
   timer: NodeJS.Timeout | null;
@@ -172,7 +174,7 @@ export class PgJobQueue implements JobQueue {
     const prev = this.running.get(name);
     if (prev?.timer) clearTimeout(prev.timer);
     this.running.set(name, {
-      fn: (payload, ctx) => processor(payload as JobPayload<N>, ctx),
+      fn: (payload, ctx) => processor(validate(name, payload), ctx),
       concurrency: opts.concurrency ?? 2,
       active: 0,
       timer: null,
@@ -243,8 +245,8 @@ export class PgJobQueue implements JobQueue {
     const scheduleKey = env.schedule?.key ?? null;
     if (scheduleKey) await recordScheduleRun(this.pool, scheduleKey, job.id, 'running').catch(() => {});
     try {
-      const payload = validate(name, env.payload);
-      const result = await r.fn(payload, {
+      // (fn checks the payload against the job's schema before the processor sees it)
+      const result = await r.fn(env.payload, {
         id: job.id,
         attempt,
         scheduledFor: env.schedule?.slot,
@@ -459,7 +461,7 @@ export class PgJobQueue implements JobQueue {
       failedView({
         id: j.id,
         name: j.name,
-        error: typeof j.output?.error === 'string' ? j.output.error : ((j.output as { message?: string })?.message ?? 'Failed'),
+        error: typeof j.output?.error === 'string' ? j.output.error : (j.output?.message ?? 'Failed'),
         attempts: j.retry_count + 1,
         createdAt: j.created_on,
         failedAt: j.completed_on,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { runMigrations } from '../db.js';
+import { errorMessage } from '../errors.js';
 import { makeEnvelope, withOutboxNotify } from '../outbox.js';
 import { nextSlot, previousSlot, SCHEDULE_TIME_ZONE } from './slots.js';
 import { JOBS_SCHEMA } from './tables.js';
@@ -34,7 +35,7 @@ export interface ScheduleRow {
   last_slot: Date | null;
   last_job_id: string | null;
   last_run_at: Date | null;
-  last_outcome: string | null;
+  last_outcome: ScheduleOutcome | null;
   last_error: string | null;
 }
 
@@ -93,7 +94,7 @@ export function toScheduleView(r: ScheduleRow, now = new Date()): ScheduleView {
     time_zone: r.time_zone,
     catch_up: r.catch_up,
     last_run_at: r.last_run_at ? r.last_run_at.toISOString() : null,
-    last_outcome: (r.last_outcome as ScheduleOutcome | null) ?? null,
+    last_outcome: r.last_outcome ?? null,
     last_error: r.last_error,
     next_run_at: nextSlot(r.cron, now).toISOString(),
   };
@@ -135,5 +136,5 @@ export async function writeJobFailed(
 }
 
 export function errorText(err: unknown): string {
-  return ((err as Error)?.message ?? String(err)) || 'Unknown error';
+  return errorMessage(err) || 'Unknown error';
 }
