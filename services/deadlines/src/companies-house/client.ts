@@ -1,6 +1,7 @@
 // Companies House Public Data API client: HTTP Basic with the API key as user name and an empty
 // password; at most 600 requests per 5 minutes (a sliding window here, and backing off on 429).
 import type { CompanyOfficer, CompanyPsc, CompanySearchResult, IdentityVerificationDetails } from '@countinghouse/proto';
+import { errorMessage } from '@countinghouse/kit';
 
 export const COMPANIES_HOUSE_DEFAULT_BASE_URL = 'https://api.company-information.service.gov.uk';
 export const RATE_LIMIT = { requests: 600, windowMs: 5 * 60 * 1000 } as const;
@@ -49,7 +50,8 @@ const isoDate = (v: unknown): string | null => {
   const s = str(v);
   return s && /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : null;
 };
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: unknown): Json => (isJson(v) ? v : {});
 /** Real answers carry accounting_reference_date's day and month as strings ("31", "03"): accept both. */
 const int = (v: unknown): number | null => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,2}$/.test(v.trim()) ? Number(v) : NaN;
@@ -213,7 +215,7 @@ export class CompaniesHouseClient {
           await this.sleep(500 * 2 ** attempt);
           continue;
         }
-        throw new CompaniesHouseError('unavailable', `Companies House unreachable: ${(err as Error).message}`);
+        throw new CompaniesHouseError('unavailable', `Companies House unreachable: ${errorMessage(err)}`);
       }
       if (res.status === 200) return res.json();
       await res.body?.cancel().catch(() => {});

@@ -1,4 +1,4 @@
-import type { JobKind, JobListQuery, JobSummary, JobTemplateInput } from '@countinghouse/proto';
+import type { DeadlineKind, JobKind, JobListQuery, JobSummary, JobTemplateInput } from '@countinghouse/proto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { IsoDate } from '../domain/dates.js';
 import type { Exec } from './queries.js';
@@ -169,7 +169,7 @@ export async function saveTemplate(db: Exec, kind: JobKind, t: JobTemplateInput,
 export type DeadlineForJob = {
   id: string;
   client_id: string;
-  kind: string;
+  kind: DeadlineKind;
   period: string;
   due_on: string;
   company_name: string;

@@ -5,6 +5,7 @@ import {
   type Deadline,
   type DeadlineKind,
   type DeadlineListQuery,
+  type IdentityPerson,
   type TaxProfileInput,
 } from '@countinghouse/proto';
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
@@ -25,7 +26,7 @@ import {
   taxProfiles,
 } from './schema.js';
 import type { MtdObligationFact } from '../domain/mtd-obligations.js';
-import type { PracticeVerification } from '../domain/identity-verification.js';
+import type { IdvRule, PracticeVerification } from '../domain/identity-verification.js';
 
 export type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
 
@@ -164,7 +165,7 @@ export async function deleteCompany(db: Exec, clientId: string) {
   await db.delete(companyCache).where(eq(companyCache.clientId, clientId));
 }
 
-export async function storedDeadlines(db: Exec, clientId: string): Promise<Array<StoredDeadline & { kind: string }>> {
+export async function storedDeadlines(db: Exec, clientId: string): Promise<Array<StoredDeadline & { kind: DeadlineKind }>> {
   const rows = await db
     .select({
       id: deadlines.id,
@@ -213,7 +214,7 @@ export async function removeDeadlines(db: Exec, ids: string[]) {
 
 export async function recordChanges(
   db: Exec,
-  rows: Array<{ deadlineId: string; clientId: string; kind: string; period: string; fromDue: string; toDue: string; reason: string }>,
+  rows: Array<{ deadlineId: string; clientId: string; kind: DeadlineKind; period: string; fromDue: string; toDue: string; reason: string }>,
 ) {
   if (rows.length) await db.insert(deadlineChanges).values(rows);
 }
@@ -535,13 +536,13 @@ export interface IdentityListRow extends Record<string, unknown> {
   assigned_accountant_id: string | null;
   person_key: string;
   name: string;
-  person_kind: string;
+  person_kind: IdentityPerson['person_kind'];
   verified_on: string | null;
   verified_by: string | null;
-  verified_source: string | null;
+  verified_source: IdentityPerson['verified_source'];
   due_on: string | null;
-  due_source: string | null;
-  due_rule: string | null;
+  due_source: IdentityPerson['due_source'];
+  due_rule: IdvRule | null;
 }
 
 export type IdentityFilter = 'overdue' | 'due_30' | 'unknown' | 'not_verified' | 'verified' | 'all';

@@ -1,6 +1,14 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { CompanySnapshot, IdentityVerificationDetails, JobStage, TaxProfileInput } from '@countinghouse/proto';
+import type {
+  CompanySnapshot,
+  DeadlineKind,
+  IdentityPerson,
+  IdentityVerificationDetails,
+  JobStage,
+  TaxProfileInput,
+} from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
+import type { IdvRule } from '../domain/identity-verification.js';
 import type { MtdObligationFact } from '../domain/mtd-obligations.js';
 import {
   bigserial,
@@ -113,7 +121,7 @@ export const deadlines = deadlinesSchema.table(
     assignedAccountantId: text('assigned_accountant_id'),
     /** The engine's stable key of the obligation (kind, period end, taxpayer). */
     key: text('key').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<DeadlineKind>().notNull(),
     period: text('period').notNull(),
     periodEnd: date('period_end', { mode: 'string' }),
     dueOn: date('due_on', { mode: 'string' }).notNull(),
@@ -161,7 +169,7 @@ export const deadlineChanges = deadlinesSchema.table(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     deadlineId: uuid('deadline_id').notNull(),
     clientId: text('client_id').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<DeadlineKind>().notNull(),
     period: text('period').notNull(),
     fromDue: date('from_due', { mode: 'string' }).notNull(),
     toDue: date('to_due', { mode: 'string' }).notNull(),
@@ -209,16 +217,16 @@ export const identityPeople = deadlinesSchema.table(
     /** Companies House's order (officers, then PSCs). */
     position: integer('position').notNull(),
     name: text('name').notNull(),
-    personKind: text('person_kind').notNull(),
+    personKind: text('person_kind').$type<IdentityPerson['person_kind']>().notNull(),
     startedOn: date('started_on', { mode: 'string' }),
     details: jsonb('details').$type<IdentityVerificationDetails>(),
     verifiedOn: date('verified_on', { mode: 'string' }),
     verifiedBy: text('verified_by'),
     /** 'companies_house' or 'practice' when verified. */
-    verifiedSource: text('verified_source'),
+    verifiedSource: text('verified_source').$type<NonNullable<IdentityPerson['verified_source']>>(),
     dueOn: date('due_on', { mode: 'string' }),
-    dueSource: text('due_source'),
-    dueRule: text('due_rule'),
+    dueSource: text('due_source').$type<NonNullable<IdentityPerson['due_source']>>(),
+    dueRule: text('due_rule').$type<IdvRule>(),
     /** The client's accountant, copied from the directory like deadlines.assigned_accountant_id. */
     assignedAccountantId: text('assigned_accountant_id'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

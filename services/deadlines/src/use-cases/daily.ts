@@ -1,5 +1,5 @@
 import { enqueueEvent } from '@countinghouse/kit';
-import { deadlineKindLabel, type DeadlineKind } from '@countinghouse/proto';
+import { deadlineKindLabel } from '@countinghouse/proto';
 import {
   claimIdentityReminder,
   deadlinesNeedingTasks,
@@ -67,7 +67,7 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
             idempotencyKey: `deadline:${d.id}:${d.due_on}`,
             deadlineId: d.id,
             clientId: d.client_id,
-            kind: d.kind as DeadlineKind,
+            kind: d.kind,
             title: `${label}: ${d.company_name}`.slice(0, 200),
             description: `${label} for ${d.company_name}, ${d.period}. Due ${enGb(d.due_on)}.`,
             dueOn: d.due_on,
@@ -99,7 +99,7 @@ export async function runDaily(deps: DeadlinesDeps, day?: string): Promise<Daily
             deadlineId: d.id,
             clientId: d.client_id,
             clientName: d.company_name,
-            kind: d.kind as DeadlineKind,
+            kind: d.kind,
             period: d.period,
             dueOn: d.due_on,
             assigneeId: d.assigned_accountant_id,

@@ -3,7 +3,7 @@ import { blockedText, type Deadline, type IdentityList, type IdentityListQuery, 
 import { listIdentityPeople, unverifiedCounts, type Exec, type IdentityListRow } from '../db/queries.js';
 import { scopeOf } from '../domain/access.js';
 import type { IsoDate } from '../domain/dates.js';
-import { identityStatusText, type IdvRule, type IdvStatus } from '../domain/identity-verification.js';
+import { identityStatusText, type IdvStatus } from '../domain/identity-verification.js';
 import type { DeadlinesDeps } from './deps.js';
 
 /** A stored row's status on `today` (verified_on and due_on were worked out by the rules at the last refresh). */
@@ -17,7 +17,7 @@ export function statusOfRow(
     status: r.due_on < today ? 'overdue' : 'due',
     dueOn: r.due_on,
     source: r.due_source === 'rule' ? 'rule' : 'companies_house',
-    rule: (r.due_rule as IdvRule | null) ?? null,
+    rule: r.due_rule ?? null,
   };
 }
 
@@ -29,13 +29,13 @@ export function toIdentityPerson(r: IdentityListRow, today: IsoDate): IdentityPe
     assigned_accountant_id: r.assigned_accountant_id,
     person_key: r.person_key,
     name: r.name,
-    person_kind: r.person_kind as IdentityPerson['person_kind'],
+    person_kind: r.person_kind,
     status: s.status,
     verified_on: r.verified_on,
     verified_by: r.verified_by,
-    verified_source: r.verified_source as IdentityPerson['verified_source'],
+    verified_source: r.verified_source,
     due_on: r.due_on,
-    due_source: r.due_source as IdentityPerson['due_source'],
+    due_source: r.due_source,
     status_text: identityStatusText(s),
   };
 }

@@ -23,7 +23,6 @@ import {
   type JobScheduleInput,
   type ProfitabilityReply,
   type TimeEntryInput,
-  type DeadlineKind,
 } from '@countinghouse/proto';
 import {
   addNote,
@@ -154,7 +153,7 @@ export async function openJobsFromDeadlines(deps: DeadlinesDeps, today: string):
   for (;;) {
     const rows = await deadlinesWithoutJobs(deps.db, today, leads, BATCH);
     for (const d of rows) {
-      const kind = JOB_KIND_OF_DEADLINE[d.kind as DeadlineKind]!;
+      const kind = JOB_KIND_OF_DEADLINE[d.kind]!;
       const t = all.get(kind)!;
       const dueOn = internalTarget(d.due_on, t.target_days_before, today);
       const ok = await deps.db.transaction(async (tx) => {

@@ -24,7 +24,7 @@ import { SCHEMA } from '../db/schema.js';
 import type { Tx } from './deps.js';
 
 export interface Recomputed {
-  moves: Array<DateMove & { kind: string; period: string }>;
+  moves: Array<DateMove & { kind: DeadlineKind; period: string }>;
   inserted: number;
   removed: number;
 }
@@ -106,7 +106,7 @@ export async function recomputeClient(
         clientId,
         deadlines: now.map((d) => ({
           deadlineId: d.id,
-          kind: d.kind as DeadlineKind,
+          kind: d.kind,
           period: d.period,
           dueOn: d.dueOn,
           done: d.doneAt !== null,
@@ -140,7 +140,7 @@ async function markFulfilledDone(tx: Tx, clientId: string, computed: ComputedDea
       {
         deadlineId: s.id,
         clientId,
-        kind: s.kind as DeadlineKind,
+        kind: s.kind,
         period: c.period,
         dueOn: c.dueOn,
         doneAt: doneAt.toISOString(),

@@ -38,7 +38,7 @@ export async function refreshCompany(deps: DeadlinesDeps, clientId: string, acto
           companyStatus: profile.companyStatus,
           officers,
           pscs,
-          changes: r.moves.map((m) => ({ kind: m.kind as never, period: m.period, from: m.from, to: m.to })),
+          changes: r.moves.map((m) => ({ kind: m.kind, period: m.period, from: m.from, to: m.to })),
         },
         { actor, key: clientId },
       );
