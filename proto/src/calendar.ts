@@ -17,6 +17,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** 2026-12-31 → 31 Dec 2026 (en-GB, no leading zero). */
 export function enGbDate(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return `${d} ${MONTHS[m - 1]} ${y}`;
+  const [y, m, d] = day.split('-').map(Number);
+  return `${d} ${MONTHS[Number(m) - 1]} ${y}`;
 }

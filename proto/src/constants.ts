@@ -40,10 +40,10 @@ export const DOCUMENT_TYPES = [
   { value: 'engagement', label: 'Engagement Letters', uploadLabel: 'Engagement Letters' },
 ] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number]['value'];
-export const DOCUMENT_TYPE_VALUES = DOCUMENT_TYPES.map((t) => t.value) as DocumentType[];
+export const DOCUMENT_TYPE_VALUES: DocumentType[] = DOCUMENT_TYPES.map((t) => t.value);
 /** The types a person may upload: every type but the signed engagement letters the product files itself. */
 export const UPLOAD_DOCUMENT_TYPES = DOCUMENT_TYPES.filter((t) => t.value !== 'engagement');
-export const UPLOAD_DOCUMENT_TYPE_VALUES = UPLOAD_DOCUMENT_TYPES.map((t) => t.value) as DocumentType[];
+export const UPLOAD_DOCUMENT_TYPE_VALUES: DocumentType[] = UPLOAD_DOCUMENT_TYPES.map((t) => t.value);
 
 export const DOCUMENT_STATUSES = ['active', 'completed', 'pending'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];

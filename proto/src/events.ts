@@ -83,11 +83,14 @@ export const OWN_TOPICS: Readonly<Record<string, string>> = {
   'identity.admin_signed_in': 'countinghouse.identity.sign-ins',
 };
 
+/** TOPICS looked up by any string (the part of an event type before its first dot). */
+const TOPIC_OF_SERVICE: Readonly<Record<string, string>> = TOPICS;
+
 export function topicOf(type: string): string {
   const own = OWN_TOPICS[type];
   if (own) return own;
-  const service = type.split('.')[0] as ServiceName;
-  const topic = TOPICS[service];
+  const [service = ''] = type.split('.');
+  const topic = TOPIC_OF_SERVICE[service];
   if (!topic) throw new Error(`No topic for event type ${type}`);
   return topic;
 }

@@ -17,7 +17,8 @@ export const JOB_LABELS: Record<JobName, string> = {
   'requests.daily': 'Client requests opened and chased',
   'records.retention': 'Retention: expired records erased',
 };
-export const jobLabel = (name: string): string => JOB_LABELS[name as JobName] ?? name;
+const LABEL_OF_NAME: Readonly<Record<string, string>> = JOB_LABELS;
+export const jobLabel = (name: string): string => LABEL_OF_NAME[name] ?? name;
 
 export const JOBS_ROUTES = {
   overview: '/api/jobs',

@@ -248,22 +248,27 @@ export const PERMISSIONS = [
 ] as const satisfies readonly Permission[];
 
 export type PermissionKey = (typeof PERMISSIONS)[number]['key'];
-export const PERMISSION_KEYS = PERMISSIONS.map((p) => p.key) as PermissionKey[];
+export const PERMISSION_KEYS: PermissionKey[] = PERMISSIONS.map((p) => p.key);
+
+/** The table as plain rows: its literal rows narrow `roles` to tuples whose includes takes their own members only. */
+const PERMISSION_ROWS: readonly Permission[] = PERMISSIONS;
+const admits = (roles: readonly Role[], role: Role): boolean => roles.includes(role);
 
 /** The roles a permission admits: what its guards pass to requireRole. */
 export function rolesFor(key: PermissionKey): readonly Role[] {
-  const p = (PERMISSIONS as readonly Permission[]).find((x) => x.key === key);
+  const p = PERMISSION_ROWS.find((x) => x.key === key);
   if (!p) throw new Error(`unknown permission ${key}`);
   return p.roles;
 }
 
 /** The permissions a role holds, in table order. */
 export function permissionsOf(role: Role): PermissionKey[] {
-  return PERMISSIONS.filter((p) => (p.roles as readonly Role[]).includes(role)).map((p) => p.key);
+  return PERMISSIONS.filter((p) => admits(p.roles, role)).map((p) => p.key);
 }
 
-export function hasPermission(roles: readonly Role[], key: PermissionKey): boolean {
-  const allowed = rolesFor(key);
+/** Roles as a token carries them (strings): one the table does not know is in no permission's list. */
+export function hasPermission(roles: readonly string[], key: PermissionKey): boolean {
+  const allowed: readonly string[] = rolesFor(key);
   return roles.some((r) => allowed.includes(r));
 }
 

@@ -48,7 +48,8 @@ export function isCalendarDay(s: string): boolean {
 }
 
 function parseDay(s: string): Date {
-  const [y, m, d] = s.split('-').map(Number) as [number, number, number];
+  // A missing part is NaN: an invalid date.
+  const [y = NaN, m = NaN, d = NaN] = s.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d));
 }
 

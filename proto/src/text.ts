@@ -54,6 +54,9 @@ export function isSafeText(s: string): boolean {
 
 type Node = Record<string | symbol, unknown>;
 
+/** A schema object (not an array, not a value such as an enum's). */
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 function isStringNode(n: Node): boolean {
   const t = n.type;
   return t === 'string' || (Array.isArray(t) && t.includes('string'));
@@ -65,33 +68,35 @@ function isStringNode(n: Node): boolean {
  * as well (through allOf). Constants and enumerations are left alone (their values are ours).
  */
 export function withTextRules<T extends TSchema | Record<string, unknown>>(schema: T): T {
-  return walk(schema as unknown as Node) as unknown as T;
+  // walk returns a copy of the schema with patterns added to its strings, so of T's shape; being
+  // generic over any JSON schema, it cannot say so in its own type.
+  return walk(schema) as T;
 }
 
 const NESTED_ONE = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'additionalItems'] as const;
 const NESTED_LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
 
-function walk(node: Node): Node {
-  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+function walk(node: unknown): unknown {
+  if (!isNode(node)) return node;
   const out: Node = { ...node };
   for (const k of NESTED_ONE) {
     const v = node[k];
-    if (Array.isArray(v)) out[k] = v.map((x) => walk(x as Node));
-    else if (v && typeof v === 'object') out[k] = walk(v as Node);
+    if (Array.isArray(v)) out[k] = v.map((x) => walk(x));
+    else if (v && typeof v === 'object') out[k] = walk(v);
   }
   for (const k of NESTED_LIST) {
     const v = node[k];
-    if (Array.isArray(v)) out[k] = v.map((x) => walk(x as Node));
+    if (Array.isArray(v)) out[k] = v.map((x) => walk(x));
   }
   for (const k of NESTED_MAP) {
     const v = node[k];
-    if (v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, walk(s as Node)]));
+    if (v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, walk(s)]));
   }
   if (isStringNode(node) && node.const === undefined && node.enum === undefined) {
     const own = node.pattern;
     if (own === undefined) out.pattern = SINGLE_LINE_PATTERN;
-    else if (!isTextRulePattern(own)) out.allOf = [...((out.allOf as Node[] | undefined) ?? []), { pattern: SINGLE_LINE_PATTERN }];
+    else if (!isTextRulePattern(own)) out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { pattern: SINGLE_LINE_PATTERN }];
   }
   return out;
 }

@@ -45,7 +45,7 @@ export const AML_STATUSES = [
   { value: 'expired', label: 'Expired' },
 ] as const;
 export type AmlStatus = (typeof AML_STATUSES)[number]['value'];
-export const AML_STATUS_VALUES = AML_STATUSES.map((s) => s.value) as AmlStatus[];
+export const AML_STATUS_VALUES: AmlStatus[] = AML_STATUSES.map((s) => s.value);
 export const AmlStatusSchema = Type.Union(AML_STATUSES.map((s) => Type.Literal(s.value)));
 /** Statuses that leave a client's due diligence outstanding (no approved file in date). */
 export const AML_OUTSTANDING_STATUSES: readonly AmlStatus[] = ['not_started', 'in_progress', 'awaiting_approval', 'expired'];

@@ -50,7 +50,7 @@ export const DEADLINE_KINDS = [
   { value: 'identity_verification', label: 'Identity verification (Companies House)', group: 'company' },
 ] as const;
 export type DeadlineKind = (typeof DEADLINE_KINDS)[number]['value'];
-export const DEADLINE_KIND_VALUES = DEADLINE_KINDS.map((k) => k.value) as DeadlineKind[];
+export const DEADLINE_KIND_VALUES: DeadlineKind[] = DEADLINE_KINDS.map((k) => k.value);
 export function deadlineKindLabel(kind: string): string {
   return DEADLINE_KINDS.find((k) => k.value === kind)?.label ?? kind;
 }

@@ -50,7 +50,7 @@ export const JOB_KINDS = [
   { value: 'ad_hoc', label: 'Ad hoc' },
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number]['value'];
-export const JOB_KIND_VALUES = JOB_KINDS.map((k) => k.value) as JobKind[];
+export const JOB_KIND_VALUES: JobKind[] = JOB_KINDS.map((k) => k.value);
 export const JobKindSchema = literals(JOB_KIND_VALUES);
 export const jobKindLabel = (k: string) => JOB_KINDS.find((x) => x.value === k)?.label ?? k;
 

@@ -40,16 +40,19 @@ export const UPLOAD_ACCEPT = ACCEPTED_FILE_KINDS.flatMap((k) => k.extensions.map
 /** Declared types that make no claim (curl, some browsers for unknown files): the content decides. */
 export const NEUTRAL_MIME_TYPES = ['', 'application/octet-stream'] as const;
 
+/** A literal list (a kind's extensions, its types) holds this string. */
+const listed = (list: readonly string[], s: string): boolean => list.includes(s);
+
 /** The kind a file name and declared type point to, or null when either is not accepted (a cheap pre-check). */
 export function fileKindFor(filename: string, mimeType: string): FileKind | null {
   const dot = filename.lastIndexOf('.');
   if (dot < 0) return null;
   const ext = filename.slice(dot + 1).toLowerCase();
-  const kind = ACCEPTED_FILE_KINDS.find((k) => (k.extensions as readonly string[]).includes(ext));
+  const kind = ACCEPTED_FILE_KINDS.find((k) => listed(k.extensions, ext));
   if (!kind) return null;
   const mime = mimeType.toLowerCase().split(';')[0]!.trim();
-  if ((NEUTRAL_MIME_TYPES as readonly string[]).includes(mime)) return kind.kind;
-  return (kind.mimeTypes as readonly string[]).includes(mime) ? kind.kind : null;
+  if (listed(NEUTRAL_MIME_TYPES, mime)) return kind.kind;
+  return listed(kind.mimeTypes, mime) ? kind.kind : null;
 }
 
 export const DocumentTypeSchema = Type.Union(DOCUMENT_TYPE_VALUES.map((t) => Type.Literal(t)));

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 // HTTP contracts of Making Tax Digital for Income Tax (issue 31), served by the integrations service
 // under /api/integrations/mtd. Browser-safe. Amounts in GBP (pounds, two decimals), dates en-GB on
@@ -207,6 +207,11 @@ export const MtdClientSchema = Type.Object({
 });
 export type MtdClient = Static<typeof MtdClientSchema>;
 
+/** A TypeBox property for each field, in the list's order: the schema of a group of HMRC's fields. */
+function propertiesOf<K extends string, S extends TSchema>(fields: readonly K[], schemaOf: (field: K) => S): Record<K, S> {
+  // Object.fromEntries types its result by string keys; it holds one entry for each field.
+  return Object.fromEntries(fields.map((f) => [f, schemaOf(f)])) as Record<K, S>;
+}
 const money = Type.Number({ minimum: -99999999999.99, maximum: 99999999999.99 });
 
 /** Self Employment Business API 5.0 cumulative period summary: income and HMRC's expense categories. */
@@ -236,9 +241,7 @@ export const MtdUpdateFiguresSchema = Type.Object(
     periodEndDate: IsoDate,
     turnover: Type.Number({ minimum: 0, maximum: 99999999999.99 }),
     other: Type.Number({ minimum: 0, maximum: 99999999999.99 }),
-    expenses: Type.Partial(
-      Type.Object(Object.fromEntries(MTD_EXPENSE_CATEGORIES.map((c) => [c, money])) as Record<MtdExpenseCategory, typeof money>),
-    ),
+    expenses: Type.Partial(Type.Object(propertiesOf(MTD_EXPENSE_CATEGORIES, () => money))),
     device: MtdDeviceSchema,
   },
   { additionalProperties: false },
@@ -361,17 +364,9 @@ export const MtdPropertyFiguresSchema = Type.Object(
     businessId: Type.String({ pattern: '^X[A-Z0-9]{1}IS[0-9]{11}$' }),
     taxYear: Type.String({ pattern: TAX_YEAR_PATTERN }),
     periodEndDate: IsoDate,
-    income: Type.Partial(
-      Type.Object(Object.fromEntries(MTD_PROPERTY_INCOME.map((c) => [c, positive])) as Record<MtdPropertyIncome, typeof positive>),
-      { additionalProperties: false },
-    ),
+    income: Type.Partial(Type.Object(propertiesOf(MTD_PROPERTY_INCOME, () => positive)), { additionalProperties: false }),
     expenses: Type.Partial(
-      Type.Object(
-        Object.fromEntries(MTD_PROPERTY_EXPENSES.map((c) => [c, MTD_PROPERTY_NON_NEGATIVE.includes(c) ? positive : money])) as Record<
-          MtdPropertyExpense,
-          typeof money
-        >,
-      ),
+      Type.Object(propertiesOf(MTD_PROPERTY_EXPENSES, (c) => (MTD_PROPERTY_NON_NEGATIVE.includes(c) ? positive : money))),
       { additionalProperties: false },
     ),
     device: MtdDeviceSchema,

@@ -16,7 +16,7 @@ export const NOTIFICATION_KINDS = [
   { value: 'engagement_signed', label: 'Engagement letter signed' },
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['value'];
-export const NOTIFICATION_KIND_VALUES = NOTIFICATION_KINDS.map((k) => k.value) as NotificationKind[];
+export const NOTIFICATION_KIND_VALUES: NotificationKind[] = NOTIFICATION_KINDS.map((k) => k.value);
 
 export const NOTIFICATIONS_ROUTES = {
   list: '/api/notifications',

@@ -61,7 +61,7 @@ export function profilePhoneProblem(text: string | null): string | null {
 }
 
 export function isBusinessType(value: unknown): value is BusinessType {
-  return typeof value === 'string' && (BUSINESS_TYPES as readonly string[]).includes(value);
+  return typeof value === 'string' && BUSINESS_TYPES.some((t) => t === value);
 }
 
 export function businessTypeProblem(value: unknown): string | null {

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Role } from '../constants.js';
 import { hasPermission } from '../permissions.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, literals } from '../crm/common.js';
 
@@ -21,7 +20,7 @@ export type ClientVisibility = { all: true } | { all: false; accountantId: strin
  */
 export function clientVisibility(p: { id: string; roles: readonly string[]; kind?: string } | null): ClientVisibility {
   if (!p) return null;
-  const roles = p.roles as readonly Role[];
+  const roles = p.roles;
   if (p.kind === 'admin' || hasPermission(roles, 'clients.edit')) return { all: true };
   if (roles.includes('accountant') && hasPermission(roles, 'clients.view')) return { all: false, accountantId: p.id };
   return null;
