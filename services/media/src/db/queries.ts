@@ -1,5 +1,5 @@
 import type { Db } from '@countinghouse/kit';
-import type { RequestedBy, ScriptRecord, ScriptStatus, ScriptSummary, VideoScript, VideoType } from '@countinghouse/proto';
+import type { RequestedBy, ScriptRecord, ScriptSummary, VideoScript, VideoType } from '@countinghouse/proto';
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { generatedScripts, type GeneratedScriptRow } from './schema.js';
 
@@ -8,19 +8,19 @@ type Tx = Pick<Db, 'update' | 'select' | 'insert' | 'execute'>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function requestedBy(row: GeneratedScriptRow): RequestedBy {
-  return { kind: row.requestedByKind as RequestedBy['kind'], id: row.requestedById, name: row.requestedByName };
+  return { kind: row.requestedByKind, id: row.requestedById, name: row.requestedByName };
 }
 
 export function toRecord(row: GeneratedScriptRow): ScriptRecord {
   return {
     id: row.id,
-    type: row.type as VideoType,
+    type: row.type,
     prompt: row.prompt,
-    status: row.status as ScriptStatus,
+    status: row.status,
     progress: row.progress,
     script: row.script ?? null,
     text: row.text,
-    generator: (row.generator as ScriptRecord['generator']) ?? null,
+    generator: row.generator ?? null,
     model: row.model,
     error: row.error,
     attempts: row.attempts,
@@ -35,12 +35,12 @@ export function toRecord(row: GeneratedScriptRow): ScriptRecord {
 export function toSummary(row: GeneratedScriptRow): ScriptSummary {
   return {
     id: row.id,
-    type: row.type as VideoType,
+    type: row.type,
     prompt: row.prompt,
-    status: row.status as ScriptStatus,
+    status: row.status,
     title: row.script?.title ?? null,
     total_seconds: row.script?.total_seconds ?? null,
-    generator: (row.generator as ScriptRecord['generator']) ?? null,
+    generator: row.generator ?? null,
     error: row.error,
     requested_by: requestedBy(row),
     created_at: row.createdAt.toISOString(),

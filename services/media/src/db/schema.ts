@@ -1,7 +1,7 @@
 import { outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { VideoScript } from '@countinghouse/proto';
+import type { RequestedBy, ScriptGenerator, ScriptStatus, VideoScript, VideoType } from '@countinghouse/proto';
 
 export const SCHEMA = 'media';
 export const media = pgSchema(SCHEMA);
@@ -13,17 +13,17 @@ export const generatedScripts = media.table(
   'generated_scripts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    type: text('type').notNull(),
+    type: text('type').$type<VideoType>().notNull(),
     prompt: text('prompt'),
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<ScriptStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     script: jsonb('script').$type<VideoScript>(),
     text: text('text'),
-    generator: text('generator'),
+    generator: text('generator').$type<ScriptGenerator>(),
     model: text('model'),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
-    requestedByKind: text('requested_by_kind').notNull(),
+    requestedByKind: text('requested_by_kind').$type<RequestedBy['kind']>().notNull(),
     requestedById: text('requested_by_id').notNull(),
     requestedByName: text('requested_by_name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -23,7 +23,9 @@ export function checkScriptAnswer(content: string | null | undefined, type: Vide
     const where = e?.path ? e.path.replace(/^\//, '').replace(/\//g, '.') : 'the answer';
     return { ok: false, kind: 'malformed', problem: `the JSON did not have the required shape (${where}: ${e?.message ?? 'invalid'})` };
   }
-  const script = Value.Clean(VideoScriptSchema, Value.Clone(parsed)) as VideoScript;
+  // Clean returns unknown (TypeBox asks for a Check after it): dropping unknown properties keeps a valid script valid.
+  const script = Value.Clean(VideoScriptSchema, Value.Clone(parsed));
+  if (!Value.Check(VideoScriptSchema, script)) return { ok: false, kind: 'malformed', problem: 'the JSON did not have the required shape' };
   let previousEnd = 0;
   for (const [i, scene] of script.scenes.entries()) {
     if (scene.end_second <= scene.start_second) {
@@ -64,22 +66,19 @@ function stripFences(s: string): string {
   return m ? m[1]! : t;
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
 function roundSeconds(v: unknown): unknown {
-  if (!v || typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
+  if (!isRecord(v)) return v;
+  const o = v;
   const round = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? Math.round(x) : x);
   const out: Record<string, unknown> = { ...o };
   if ('total_seconds' in o) out.total_seconds = round(o.total_seconds);
   if (Array.isArray(o.scenes)) {
-    out.scenes = o.scenes.map((s) =>
-      s && typeof s === 'object'
-        ? {
-            ...(s as object),
-            start_second: round((s as Record<string, unknown>).start_second),
-            end_second: round((s as Record<string, unknown>).end_second),
-          }
-        : s,
-    );
+    const scenes: unknown[] = o.scenes;
+    out.scenes = scenes.map((s) => (isRecord(s) ? { ...s, start_second: round(s.start_second), end_second: round(s.end_second) } : s));
   }
   return out;
 }

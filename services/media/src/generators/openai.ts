@@ -148,8 +148,9 @@ export class OpenAiScriptGenerator implements ScriptGenerator {
 }
 
 function providerDetail(err: InstanceType<typeof OpenAI.APIError>): string {
-  const e = err.error as { message?: unknown } | undefined;
-  const m = typeof e?.message === 'string' ? e.message : '';
+  const e: unknown = err.error;
+  const message = typeof e === 'object' && e !== null ? Reflect.get(e, 'message') : undefined;
+  const m = typeof message === 'string' ? message : '';
   return m.slice(0, 200);
 }
 

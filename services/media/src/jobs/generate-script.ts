@@ -1,5 +1,5 @@
 import { enqueueEvent, PermanentJobError, type Db, type JobProcessor } from '@countinghouse/kit';
-import { renderScriptText, type VideoType } from '@countinghouse/proto';
+import { renderScriptText } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { findScriptById, markCompleted, markFailed, markRunning, setProgress } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
@@ -31,8 +31,8 @@ export function generateScriptProcessor(deps: GenerateScriptDeps): JobProcessor<
     const row = await markRunning(db, scriptId, 5);
     if (!row) return { status: existing.status };
     await ctx.reportProgress(5);
-    const type = row.type as VideoType;
-    const actor = { kind: row.requestedByKind as 'admin' | 'user', id: row.requestedById };
+    const type = row.type;
+    const actor = { kind: row.requestedByKind, id: row.requestedById };
     const progress = async (pct: number) => {
       await setProgress(db, scriptId, pct);
       await ctx.reportProgress(pct);
