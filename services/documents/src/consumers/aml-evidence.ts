@@ -1,5 +1,5 @@
 import { idempotent, type ConsumerRuntime, type Db, type EventHandler } from '@countinghouse/kit';
-import { AML_EVIDENCE_DOCUMENT_TYPE, AmlFileDeletedSchema, TOPICS } from '@countinghouse/proto';
+import { AML_EVIDENCE_DOCUMENT_TYPE, AmlFileDeletedSchema, TOPICS, type EventData } from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -14,9 +14,8 @@ export const AML_EVIDENCE_CONSUMER = 'documents.aml-evidence';
  * unreachable without its row; a row is never left without its file).
  */
 export function amlEvidenceHandler(db: Db, storage: DocumentStorage, logger: Logger): EventHandler {
-  const deleteRows = (removed: string[]) =>
-    idempotent(db, SCHEMA, AML_EVIDENCE_CONSUMER, async (envelope, tx) => {
-      const d = envelope.data as { clientId: string; documentIds: string[] };
+  const deleteRows = (removed: string[], d: EventData<'aml.file_deleted'>) =>
+    idempotent(db, SCHEMA, AML_EVIDENCE_CONSUMER, async (_envelope, tx) => {
       if (d.documentIds.length === 0) return;
       const res = await tx.execute<{ file_path: string }>(sql`
       delete from documents.client_documents
@@ -35,7 +34,7 @@ export function amlEvidenceHandler(db: Db, storage: DocumentStorage, logger: Log
       return;
     }
     const removed: string[] = [];
-    await deleteRows(removed)(envelope);
+    await deleteRows(removed, envelope.data)(envelope);
     for (const key of removed) await storage.remove(key).catch((err) => logger.warn({ err, key }, 'evidence file not removed'));
   };
 }

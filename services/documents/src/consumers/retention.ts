@@ -1,5 +1,5 @@
 import { enqueueEvent, idempotent, type ConsumerRuntime, type Db, type EventHandler } from '@countinghouse/kit';
-import { AML_EVIDENCE_DOCUMENT_TYPE, EraseRequestedSchema, TOPICS } from '@countinghouse/proto';
+import { AML_EVIDENCE_DOCUMENT_TYPE, EraseRequestedSchema, TOPICS, type EventData } from '@countinghouse/proto';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -18,9 +18,8 @@ const ENGAGEMENT_TYPE = 'engagement';
  * never left without its file), as for the AML evidence.
  */
 export function retentionHandler(db: Db, storage: DocumentStorage, logger: Logger): EventHandler {
-  const deleteRows = (removed: string[]) =>
+  const deleteRows = (removed: string[], d: EventData<'records.erase_requested'>) =>
     idempotent(db, SCHEMA, RETENTION_CONSUMER, async (envelope, tx) => {
-      const d = envelope.data as { runId: string; clientId: string; recordType: string; recordedBefore: string | null };
       if (d.recordType !== 'documents' && d.recordType !== 'engagement_letters') return;
       const which =
         d.recordType === 'engagement_letters'
@@ -52,7 +51,7 @@ export function retentionHandler(db: Db, storage: DocumentStorage, logger: Logge
       return;
     }
     const removed: string[] = [];
-    await deleteRows(removed)(envelope);
+    await deleteRows(removed, envelope.data)(envelope);
     for (const key of removed) await storage.remove(key).catch((err) => logger.warn({ err, key }, 'document file not removed'));
   };
 }

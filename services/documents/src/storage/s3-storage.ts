@@ -66,7 +66,7 @@ export class S3DocumentStorage implements DocumentStorage {
       await this.client.send(new HeadBucketCommand({ Bucket: this.o.bucket }));
     } catch (err) {
       throw new Error(
-        `documents: the object store bucket "${this.o.bucket}" at ${this.o.endpoint} is not reachable (${(err as Error).name}: ${(err as Error).message})`,
+        `documents: the object store bucket "${this.o.bucket}" at ${this.o.endpoint} is not reachable (${err instanceof Error ? `${err.name}: ${err.message}` : String(err)})`,
         { cause: err },
       );
     }
@@ -88,11 +88,15 @@ export class S3DocumentStorage implements DocumentStorage {
       // on failure the multipart upload is aborted: no orphaned parts
       leavePartsOnError: false,
     });
-    let failed: Error | null = null;
+    // The upload's rejection, kept as thrown (boxed: whatever was thrown is rethrown as it was).
+    let failed: { err: unknown } | null = null;
+    const throwIfFailed = () => {
+      if (failed) throw failed.err;
+    };
     const done = upload.done().then(
       () => undefined,
       (err: unknown) => {
-        failed = err as Error;
+        failed = { err };
         throw err;
       },
     );
@@ -101,10 +105,10 @@ export class S3DocumentStorage implements DocumentStorage {
     let state: 'open' | 'committed' | 'aborted' = 'open';
     return {
       async write(chunk) {
-        if (failed) throw failed;
+        throwIfFailed();
         if (!body.write(chunk)) {
           await Promise.race([once(body, 'drain'), done]);
-          if (failed) throw failed;
+          throwIfFailed();
         }
       },
       async commit() {
