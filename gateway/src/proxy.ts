@@ -1,7 +1,6 @@
 import { MESSAGES } from '@countinghouse/proto';
 import { GATEWAY_SIGNATURE_HEADER, type App, type GatewaySigner } from '@countinghouse/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and host: never forwarded in either direction.
@@ -44,9 +43,12 @@ const CONNECTION_FAILURES = new Set([
 /** Of those, the ones where no connection was ever made: the replica cannot have seen a byte of the request. */
 const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** The error, or one of the errors it was caused by (up to three deep), has one of these codes. */
 function hasCode(err: unknown, codes: Set<string>): boolean {
-  for (let e = err as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (e.code && codes.has(e.code)) return true;
+  let e = err;
+  for (let depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+    if ('code' in e && typeof e.code === 'string' && codes.has(e.code)) return true;
+    e = 'cause' in e ? e.cause : undefined;
   }
   return false;
 }
@@ -232,7 +234,7 @@ export async function registerUpstream(app: App, name: string, bases: string | s
 }
 
 function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyReply, signer?: GatewaySigner): void {
-  const incoming = request.headers as IncomingHttpHeaders;
+  const incoming = request.headers;
   const headers: Record<string, string | string[]> = {};
   for (const k in incoming) {
     const v = incoming[k];
@@ -240,7 +242,7 @@ function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyRepl
   }
   headers['x-request-id'] = request.id;
   headers['x-forwarded-for'] = request.ip;
-  const method = request.method as Dispatcher.HttpMethod;
+  const method: Dispatcher.HttpMethod = request.method;
   // a caller's own signature header never passes; the gateway's, over what it forwards, replaces it
   delete headers[GATEWAY_SIGNATURE_HEADER];
   if (signer) headers[GATEWAY_SIGNATURE_HEADER] = signer.sign(method, request.url);
@@ -278,7 +280,7 @@ function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyRepl
         answered = true;
         for (const k in upstream) if (!HOP.has(k)) out[k] = upstream[k];
         out['x-request-id'] = request.id;
-        res.writeHead(statusCode, out as OutgoingHttpHeaders);
+        res.writeHead(statusCode, out);
       },
       onResponseData(controller, chunk) {
         if (!res.write(chunk)) {
@@ -308,7 +310,7 @@ function proxy(group: UpstreamGroup, request: FastifyRequest, reply: FastifyRepl
     try {
       replica.pool.dispatch({ path: request.url, method, headers, body: safe ? null : request.raw }, handler);
     } catch (err) {
-      unavailable(err as Error);
+      unavailable(err instanceof Error ? err : new Error(String(err)));
     }
   };
 

@@ -84,6 +84,12 @@ end
 return {n, ttl}
 `;
 
+/** TAKE_SCRIPT's answer, {n, ttl}: anything else is an error (the attempt is then counted in this process). */
+function takeReply(reply: unknown): { count: number; ttl: number } {
+  if (Array.isArray(reply) && typeof reply[0] === 'number') return { count: reply[0], ttl: Number(reply[1]) };
+  throw new Error('unexpected answer from the sign-in limit script');
+}
+
 /** The smallest part of an ioredis client the shared limiter needs (an ioredis `Redis` fits). */
 export interface RedisLike {
   eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
@@ -109,9 +115,8 @@ export class RedisSignInLimiter implements SignInLimit {
   }
   async take(key: string): Promise<number> {
     try {
-      const res = (await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + key, this.windowMs)) as [number, number];
-      const [count, ttl] = res;
-      return count > this.max ? Math.max(1, Math.ceil(Number(ttl) / 1000)) : 0;
+      const { count, ttl } = takeReply(await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + key, this.windowMs));
+      return count > this.max ? Math.max(1, Math.ceil(ttl / 1000)) : 0;
     } catch (err) {
       this.onError(err);
       return this.fallback.takeNow(key);
