@@ -1,4 +1,4 @@
-import type { Db } from '@countinghouse/kit';
+import { errorMessage, type Db } from '@countinghouse/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { outgoingMail } from './db/schema.js';
@@ -61,7 +61,7 @@ export class Mailer {
         body: logged,
         transport: 'smtp',
         status: 'failed',
-        error: String((err as Error)?.message ?? err).slice(0, 500),
+        error: errorMessage(err).slice(0, 500),
       });
       return 'failed';
     }

@@ -36,10 +36,15 @@ let common: Set<string> | null = null;
 export function commonPasswords(): ReadonlySet<string> {
   if (!common) {
     const require = createRequire(import.meta.url);
-    const ranked = JSON.parse(readFileSync(require.resolve('@zxcvbn-ts/language-common/src/passwords.json'), 'utf8')) as string[];
+    const ranked: unknown = JSON.parse(readFileSync(require.resolve('@zxcvbn-ts/language-common/src/passwords.json'), 'utf8'));
+    if (!isTextList(ranked)) throw new Error('@zxcvbn-ts/language-common: passwords.json is not a list of passwords');
     common = new Set(ranked.slice(0, COMMON_PASSWORDS_CHECKED).map((p) => p.toLowerCase()));
   }
   return common;
+}
+
+function isTextList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((p) => typeof p === 'string');
 }
 
 export function isCommonPassword(password: string): boolean {

@@ -65,8 +65,10 @@ export async function withdrawnRolesTakeEffect(
   // Every other bearer secret goes too (issue 32): the invitations they sent that their remaining roles
   // no longer cover, their unspent reset links, and (through identity.subject_access_revoked, which
   // deadlines consumes) their calendar feed.
-  const left = await tx.execute(sql`select role from identity.user_roles where user_id = ${userId} and is_active and role <> 'client'`);
-  const remaining = left.rows.map((r) => String(r.role) as Role);
+  const left = await tx.execute<{ role: Role }>(
+    sql`select role from identity.user_roles where user_id = ${userId} and is_active and role <> 'client'`,
+  );
+  const remaining = left.rows.map((r) => r.role);
   await cancelInvitationsSentBy(tx, { kind: 'user', id: userId, isActive: remaining.length > 0, roles: remaining });
   await spendOutstandingResets(tx, userId);
   await o.revoke.subject(userId, actor);

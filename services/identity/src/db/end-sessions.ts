@@ -1,6 +1,5 @@
-import type { Actor } from '@countinghouse/proto';
 import type { Db } from '@countinghouse/kit';
-import type { Revoker } from './revocations.js';
+import type { RevocationActor, Revoker } from './revocations.js';
 import type { SessionStore } from './session-store.js';
 
 type Tx = Pick<Db, 'execute'>;
@@ -16,9 +15,9 @@ type Tx = Pick<Db, 'execute'>;
 export async function endEverySession(
   tx: Tx,
   r: Revoker,
-  o: { sessions: SessionStore; ownerId: string; actor: Actor; cutOffTokens: boolean },
+  o: { sessions: SessionStore; ownerId: string; actor: RevocationActor; cutOffTokens: boolean },
 ): Promise<string[]> {
-  const actor = o.actor as { kind: 'admin' | 'user'; id: string };
+  const { actor } = o;
   const ids = await o.sessions.revokeOthersOf(tx, r, o.ownerId, null, actor);
   if (o.cutOffTokens) await r.subject(o.ownerId, actor);
   return ids;

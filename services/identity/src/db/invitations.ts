@@ -1,15 +1,11 @@
 import type { DbOrTx } from '@countinghouse/kit';
-import type { Role } from '@countinghouse/proto';
+import type { Invitation, Role } from '@countinghouse/proto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { isInvitableRole } from '../domain/roles.js';
 import { adminUsers, staffInvitations, userRoles } from './schema.js';
 
 export type InvitationRow = typeof staffInvitations.$inferSelect;
 type NewInvitation = typeof staffInvitations.$inferInsert;
-
-function roleOf(value: unknown): Role {
-  // (the column holds a role: written only from a validated body)
-  return String(value) as Role;
-}
 
 /**
  * The inviter as they are now, their rows locked against a concurrent revoke until the acceptance
@@ -18,12 +14,14 @@ function roleOf(value: unknown): Role {
 export async function inviterNow(tx: DbOrTx, inv: InvitationRow): Promise<{ isActive: boolean; roles: Role[] } | null> {
   if (!inv.invitedBy) return null;
   if (inv.invitedByKind === 'admin') {
-    const res = await tx.execute(sql`select role, is_active from ${adminUsers} where id = ${inv.invitedBy} for share`);
+    const res = await tx.execute<{ role: Role; is_active: boolean }>(
+      sql`select role, is_active from ${adminUsers} where id = ${inv.invitedBy} for share`,
+    );
     const a = res.rows[0];
-    return a ? { isActive: Boolean(a.is_active), roles: [roleOf(a.role)] } : null;
+    return a ? { isActive: Boolean(a.is_active), roles: [a.role] } : null;
   }
-  const res = await tx.execute(sql`select role from ${userRoles} where user_id = ${inv.invitedBy} and is_active for share`);
-  const roles = res.rows.map((r) => roleOf(r.role));
+  const res = await tx.execute<{ role: Role }>(sql`select role from ${userRoles} where user_id = ${inv.invitedBy} and is_active for share`);
+  const roles = res.rows.map((r) => r.role);
   return { isActive: roles.length > 0, roles };
 }
 
@@ -50,7 +48,7 @@ export async function insertInvitation(tx: DbOrTx, values: NewInvitation): Promi
 }
 
 /** Record how the e-mail with the link went. */
-export async function setInvitationDelivery(db: DbOrTx, id: string, delivery: string): Promise<InvitationRow> {
+export async function setInvitationDelivery(db: DbOrTx, id: string, delivery: NonNullable<Invitation['delivery']>): Promise<InvitationRow> {
   const [updated] = await db.update(staffInvitations).set({ delivery }).where(eq(staffInvitations.id, id)).returning();
   return updated!;
 }
@@ -60,12 +58,12 @@ export async function findInvitation(db: DbOrTx, id: string): Promise<Invitation
   return r ?? null;
 }
 
-/** Invitations to these roles, newest first (at most 500). */
-export async function listInvitations(db: DbOrTx, roles: string[]): Promise<InvitationRow[]> {
+/** Invitations to these roles, newest first (at most 500). (Only an invitable role has invitations.) */
+export async function listInvitations(db: DbOrTx, roles: readonly Role[]): Promise<InvitationRow[]> {
   return db
     .select()
     .from(staffInvitations)
-    .where(inArray(staffInvitations.role, roles))
+    .where(inArray(staffInvitations.role, roles.filter(isInvitableRole)))
     .orderBy(desc(staffInvitations.createdAt))
     .limit(500);
 }

@@ -12,11 +12,11 @@ export async function cancelInvitationsSentBy(
   tx: DbOrTx,
   inviter: { kind: 'admin' | 'user'; id: string; isActive: boolean; roles: readonly Role[] },
 ): Promise<string[]> {
-  const res = await tx.execute(sql`
+  const res = await tx.execute<{ id: string; role: Role }>(sql`
     select id, role from identity.staff_invitations
      where invited_by = ${inviter.id} and invited_by_kind = ${inviter.kind} and status = 'pending' for update`);
-  const ids = (res.rows as { id: string; role: string }[])
-    .filter((r) => !inviterStillAllows({ isActive: inviter.isActive, roles: inviter.roles }, r.role as Role))
+  const ids = res.rows
+    .filter((r) => !inviterStillAllows({ isActive: inviter.isActive, roles: inviter.roles }, r.role))
     .map((r) => String(r.id));
   if (ids.length > 0)
     await tx.execute(sql`
@@ -28,7 +28,8 @@ export async function cancelInvitationsSentBy(
   return ids;
 }
 
-const iso = (v: unknown) => new Date(v as string).toISOString();
+/** A timestamp as the driver gives it (text), in ISO form. */
+const iso = (v: string) => new Date(v).toISOString();
 
 /**
  * What a person can still reach: active roles other than client, live sessions (each holds a refresh
@@ -37,19 +38,28 @@ const iso = (v: unknown) => new Date(v as string).toISOString();
  */
 export async function stillReachable(db: DbOrTx, userId: string): Promise<StillReachable> {
   const [roles, sessions, invitations, resets, outside] = await Promise.all([
-    db.execute(
+    db.execute<{ role: string; granted_at: string }>(
       sql`select role, granted_at from identity.user_roles where user_id = ${userId} and is_active and role <> 'client' order by role`,
     ),
-    db.execute(sql`
+    db.execute<{
+      id: string;
+      created_at: string;
+      last_used_at: string;
+      expires_at: string;
+      ip: string | null;
+      user_agent: string | null;
+    }>(sql`
       select id, created_at, last_used_at, expires_at, ip, user_agent from identity.user_sessions
        where user_id = ${userId} and revoked_at is null and expires_at > now() order by created_at`),
-    db.execute(sql`
+    db.execute<{ id: string; email: string; role: string; expires_at: string }>(sql`
       select id, email, role, expires_at from identity.staff_invitations
        where invited_by = ${userId} and invited_by_kind = 'user' and status = 'pending' and expires_at > now() order by created_at`),
-    db.execute(sql`
+    db.execute<{ created_at: string; expires_at: string }>(sql`
       select created_at, expires_at from identity.password_resets
        where user_id = ${userId} and used_at is null and expires_at > now() order by created_at`),
-    db.execute(sql`select service, kind, since from identity.outside_secrets where principal_id = ${userId} order by service, kind`),
+    db.execute<{ service: string; kind: string; since: string }>(
+      sql`select service, kind, since from identity.outside_secrets where principal_id = ${userId} order by service, kind`,
+    ),
   ]);
   const r: StillReachable = {
     user_id: userId,

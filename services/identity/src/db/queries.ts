@@ -46,7 +46,7 @@ export async function activeRoles(db: DbOrTx, userId: string): Promise<Role[]> {
     .select({ role: userRoles.role })
     .from(userRoles)
     .where(and(eq(userRoles.userId, userId), eq(userRoles.isActive, true)));
-  return rows.map((r) => r.role as Role);
+  return rows.map((r) => r.role);
 }
 
 /** Grant a role, or re-activate a revoked grant. */
@@ -123,7 +123,7 @@ export async function insertProfile(tx: DbOrTx, p: typeof profiles.$inferInsert)
 }
 
 /** A client's profile shows the staff role they were just given (a staff profile keeps its own). */
-export async function promoteClientProfile(tx: DbOrTx, userId: string, role: string): Promise<void> {
+export async function promoteClientProfile(tx: DbOrTx, userId: string, role: Role): Promise<void> {
   await tx
     .update(profiles)
     .set({ role })
@@ -214,12 +214,26 @@ export async function activeGrantsOf(db: DbOrTx, roles: Role[]) {
 // ── the user list and the outgoing mail ─────────────────────────────────────────────────────────────
 
 /** One page of people, newest first, searched by e-mail, name or company; with the list's three counts. */
+/** A person as listPeople selects them (timestamps as the driver gives them: text; the count a bigint, text too). */
+type PersonDbRow = {
+  user_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company_name: string | null;
+  role: Role;
+  created_at: string;
+  has_active_role: boolean;
+  locked: boolean;
+  total: string;
+};
+
 export async function listPeople(db: DbOrTx, q: { search?: string; page: number; page_size: number }) {
   const like = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const filter = like
     ? sql`where p.email ilike ${like} or coalesce(p.first_name,'') || ' ' || coalesce(p.last_name,'') ilike ${like} or coalesce(p.company_name,'') ilike ${like}`
     : sql``;
-  const rows = await db.execute(sql`
+  const rows = await db.execute<PersonDbRow>(sql`
         select p.user_id, p.email, p.first_name, p.last_name, p.company_name, p.role, p.created_at,
                exists (select 1 from identity.user_roles r where r.user_id = p.user_id and r.is_active) as has_active_role,
                exists (select 1 from identity.sign_in_throttle t where t.scope = 'user' and t.key = lower(p.email) and t.delay_until > now()) as locked,

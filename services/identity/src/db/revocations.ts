@@ -4,7 +4,9 @@ import { sql } from 'drizzle-orm';
 import { SCHEMA } from './schema.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Actor = { kind: 'admin' | 'user'; id: string };
+/** Who revokes: a person or an admin panel account (never the system). */
+export type RevocationActor = { kind: 'admin' | 'user'; id: string };
+type Actor = RevocationActor;
 
 /** A token may be checked a little after its expiry by a clock running behind: keep entries this much longer. */
 const SKEW_SECONDS = 60;
@@ -90,7 +92,7 @@ export async function liveRevocations(db: Pick<Db, 'execute'>): Promise<Entry[]>
   const res = await db.execute(sql`
     select kind, target_id, subject_id, issued_before, extract(epoch from expires_at)::bigint as until
       from identity.revocations where expires_at > now()`);
-  return (res.rows as Record<string, unknown>[]).map((r) =>
+  return res.rows.map((r) =>
     r.kind === 'session'
       ? { kind: 'session' as const, sessionId: String(r.target_id), subjectId: String(r.subject_id), until: Number(r.until) }
       : { kind: 'subject' as const, subjectId: String(r.subject_id), issuedBefore: Number(r.issued_before) },

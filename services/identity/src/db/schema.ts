@@ -1,4 +1,6 @@
+import type { Invitation, InvitationStatus, OutgoingMail, Role, SecondFactorUse } from '@countinghouse/proto';
 import { outboxTables } from '@countinghouse/kit';
+import type { ThrottleScope } from '../domain/throttle.js';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -24,7 +26,7 @@ export const adminUsers = identity.table(
     id: uuid('id').primaryKey().defaultRandom(),
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
-    role: text('role').notNull().default('admin'),
+    role: text('role').$type<Role>().notNull().default('admin'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
@@ -84,7 +86,7 @@ export const profiles = identity.table(
     firstName: text('first_name'),
     lastName: text('last_name'),
     companyName: text('company_name'),
-    role: text('role').notNull().default('client'),
+    role: text('role').$type<Role>().notNull().default('client'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('profiles_created_at_idx').on(t.createdAt)],
@@ -97,7 +99,7 @@ export const userRoles = identity.table(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role').notNull(),
+    role: text('role').$type<Role>().notNull(),
     isActive: boolean('is_active').notNull().default(true),
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
     grantedBy: uuid('granted_by'),
@@ -160,7 +162,7 @@ export const signInThrottle = identity.table(
   'sign_in_throttle',
   {
     /** 'user' | 'admin' | 'address' */
-    scope: text('scope').notNull(),
+    scope: text('scope').$type<ThrottleScope>().notNull(),
     key: text('key').notNull(),
     failures: integer('failures').notNull().default(0),
     windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
@@ -176,7 +178,7 @@ export const signInThrottle = identity.table(
 export const signInKnownAddresses = identity.table(
   'sign_in_known_addresses',
   {
-    scope: text('scope').notNull(),
+    scope: text('scope').$type<ThrottleScope>().notNull(),
     accountKey: text('account_key').notNull(),
     addressHash: text('address_hash').notNull(),
     lastSuccessAt: timestamp('last_success_at', { withTimezone: true }).notNull().defaultNow(),
@@ -189,7 +191,7 @@ export const signInLockouts = identity.table(
   'sign_in_lockouts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    scope: text('scope').notNull(),
+    scope: text('scope').$type<ThrottleScope>().notNull(),
     /** The e-mail or username (account scopes) or the address (address scope). */
     key: text('key').notNull(),
     /** The address of the attempt that started it. */
@@ -207,15 +209,16 @@ export const staffInvitations = identity.table(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
-    role: text('role').notNull(),
+    role: text('role').$type<Invitation['role']>().notNull(),
     invitedBy: uuid('invited_by'),
     invitedByKind: text('invited_by_kind').notNull().default('admin'),
     invitedByName: text('invited_by_name'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    status: text('status').notNull().default('pending'),
+    /** pending, accepted or cancelled ('expired' is worked out from expires_at: domain/invitations.ts) */
+    status: text('status').$type<InvitationStatus>().notNull().default('pending'),
     /** SHA-256 of the sign-up link's token: the link itself is shown once, to its creator, and never stored. */
     inviteTokenHash: text('invite_token_hash').notNull(),
-    delivery: text('delivery'),
+    delivery: text('delivery').$type<NonNullable<Invitation['delivery']>>(),
     acceptedUserId: uuid('accepted_user_id'),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
@@ -249,8 +252,8 @@ export const outgoingMail = identity.table(
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
-    transport: text('transport').notNull(),
-    status: text('status').notNull(),
+    transport: text('transport').$type<OutgoingMail['transport']>().notNull(),
+    status: text('status').$type<OutgoingMail['status']>().notNull(),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -393,7 +396,7 @@ export const sessionSecondFactors = identity.table('session_second_factors', {
     .primaryKey()
     .references(() => userSessions.id, { onDelete: 'cascade' }),
   /** TOTP or OTHER (a recovery code, a passkey). */
-  type: text('type').notNull(),
+  type: text('type').$type<SecondFactorUse['type']>().notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }).notNull(),
   /** SHA-256 hex identifying the factor (never the secret). */
   reference: text('reference').notNull(),
@@ -404,7 +407,7 @@ export const adminSessionSecondFactors = identity.table('admin_session_second_fa
   sessionId: uuid('session_id')
     .primaryKey()
     .references(() => adminSessions.id, { onDelete: 'cascade' }),
-  type: text('type').notNull(),
+  type: text('type').$type<SecondFactorUse['type']>().notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }).notNull(),
   reference: text('reference').notNull(),
 });

@@ -5,6 +5,9 @@ import type { RevocationBook, Revoker } from './revocations.js';
 
 type Exec = Pick<Db, 'execute'>;
 
+/** A session as its queries select it (timestamps as the driver gives them: text). */
+type SessionDbRow = { id: string; owner_id: string; expires_at: string; revoked_at: string | null };
+
 export interface SessionRow {
   id: string;
   ownerId: string;
@@ -33,12 +36,12 @@ export class SessionStore {
     return sql.raw(this.ownerColumn);
   }
 
-  private row(r: Record<string, unknown>): SessionRow {
+  private row(r: SessionDbRow): SessionRow {
     return {
       id: String(r.id),
       ownerId: String(r.owner_id),
-      expiresAt: new Date(r.expires_at as string),
-      revokedAt: r.revoked_at ? new Date(r.revoked_at as string) : null,
+      expiresAt: new Date(r.expires_at),
+      revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
     };
   }
 
@@ -49,7 +52,7 @@ export class SessionStore {
   ): Promise<{ session: SessionRow; refreshToken: string }> {
     const refreshToken = newOpaqueToken();
     const expiresAt = addHours(new Date(), this.ttlHours);
-    const res = await tx.execute(sql`
+    const res = await tx.execute<SessionDbRow>(sql`
       insert into ${this.t} (${this.owner}, refresh_hash, expires_at, ip, user_agent)
       values (${ownerId}, ${hashToken(refreshToken)}, ${expiresAt.toISOString()}, ${meta.ip}, ${meta.userAgent.slice(0, 300)})
       returning id, ${this.owner} as owner_id, expires_at, revoked_at`);
@@ -58,14 +61,14 @@ export class SessionStore {
 
   /** A session that is neither revoked nor expired. */
   async findLive(sessionId: string): Promise<SessionRow | null> {
-    const res = await this.db.execute(sql`
+    const res = await this.db.execute<SessionDbRow>(sql`
       select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t}
       where id = ${sessionId} and revoked_at is null and expires_at > now()`);
     return res.rows[0] ? this.row(res.rows[0]) : null;
   }
 
   async findByRefreshToken(token: string): Promise<SessionRow | null> {
-    const res = await this.db.execute(sql`
+    const res = await this.db.execute<SessionDbRow>(sql`
       select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t} where refresh_hash = ${hashToken(token)}`);
     return res.rows[0] ? this.row(res.rows[0]) : null;
   }
@@ -79,10 +82,10 @@ export class SessionStore {
     presented: string,
   ): Promise<{ kind: 'ok'; session: SessionRow; refreshToken: string } | { kind: 'reused'; session: SessionRow } | { kind: 'invalid' }> {
     const presentedHash = hashToken(presented);
-    const current = await this.db.execute(sql`
+    const current = await this.db.execute<SessionDbRow>(sql`
       select id, ${this.owner} as owner_id, expires_at, revoked_at from ${this.t} where refresh_hash = ${presentedHash}`);
     if (!current.rows[0]) {
-      const old = await this.db.execute(sql`
+      const old = await this.db.execute<SessionDbRow>(sql`
         select s.id, s.${this.owner} as owner_id, s.expires_at, s.revoked_at
           from identity.retired_refresh_tokens r join ${this.t} s on s.id = r.session_id
          where r.refresh_hash = ${presentedHash} and r.session_kind = ${this.actorKind}`);

@@ -10,13 +10,16 @@ export function addressHash(address: string): string {
   return createHash('sha256').update(address).digest('hex');
 }
 
-function rowOf(r: Record<string, unknown>): ThrottleRow {
+/** A counter as the queries select it (timestamps as the driver gives them: text). */
+type ThrottleDbRow = { scope: ThrottleScope; key: string; failures: number; delay_level: number; delay_until: string | null };
+
+function rowOf(r: ThrottleDbRow): ThrottleRow {
   return {
-    scope: String(r.scope) as ThrottleScope,
+    scope: r.scope,
     key: String(r.key),
     failures: Number(r.failures),
     delayLevel: Number(r.delay_level),
-    delayUntil: r.delay_until ? new Date(r.delay_until as string) : null,
+    delayUntil: r.delay_until ? new Date(r.delay_until) : null,
   };
 }
 
@@ -26,7 +29,8 @@ export async function readThrottle(
   account: { scope: 'user' | 'admin'; key: string },
   address: string,
 ): Promise<{ account: ThrottleRow | null; address: ThrottleRow | null; knownAddress: boolean }> {
-  const res = await db.execute(sql`
+  // (the counters, and a row of scope 'known' when the address is known to the account)
+  const res = await db.execute<ThrottleDbRow | { scope: 'known' }>(sql`
     select scope, key, failures, delay_level, delay_until, null::boolean as known
       from identity.sign_in_throttle
      where (scope = ${account.scope} and key = ${account.key}) or (scope = 'address' and key = ${address})
@@ -35,11 +39,13 @@ export async function readThrottle(
       from identity.sign_in_known_addresses
      where scope = ${account.scope} and account_key = ${account.key} and address_hash = ${addressHash(address)}
        and last_success_at > now() - make_interval(days => ${KNOWN_ADDRESS_DAYS})`);
-  const rows = res.rows as Record<string, unknown>[];
+  const rows = res.rows;
   const find = (scope: string) => rows.find((r) => r.scope === scope);
-  const acc = find(account.scope);
-  const addr = find('address');
-  return { account: acc ? rowOf(acc) : null, address: addr ? rowOf(addr) : null, knownAddress: Boolean(find('known')) };
+  const counter = (scope: ThrottleScope) => {
+    const r = find(scope);
+    return r && r.scope !== 'known' ? rowOf(r) : null;
+  };
+  return { account: counter(account.scope), address: counter('address'), knownAddress: Boolean(find('known')) };
 }
 
 export interface CountedFailure {
@@ -59,7 +65,7 @@ export async function countFailure(
   address: string,
 ): Promise<{ account: CountedFailure; address: CountedFailure }> {
   const window = (scope: ThrottleScope) => sql`make_interval(mins => ${RULES[scope].windowMinutes})`;
-  const res = await db.execute(sql`
+  const res = await db.execute<ThrottleDbRow>(sql`
     insert into identity.sign_in_throttle as t (scope, key, failures, window_start, last_failure_at)
     values (${account.scope}, ${account.key}, 1, now(), now()), ('address', ${address}, 1, now(), now())
     on conflict (scope, key) do update set
@@ -70,8 +76,8 @@ export async function countFailure(
       delay_level = case when t.last_failure_at < now() - make_interval(hours => ${LEVEL_RESET_HOURS}) then 0 else t.delay_level end,
       last_failure_at = now()
     returning scope, key, failures, delay_level, delay_until`);
-  const rows = (res.rows as Record<string, unknown>[]).map(rowOf);
-  const out = {} as { account: CountedFailure; address: CountedFailure };
+  const rows = res.rows.map(rowOf);
+  const out: Partial<Record<'account' | 'address', CountedFailure>> = {};
   for (const row of rows) {
     const which = row.scope === 'address' ? 'address' : 'account';
     const rule = RULES[row.scope];
@@ -80,14 +86,14 @@ export async function countFailure(
       // Exactly one attempt sees each multiple of the limit: it starts the delay (level read and raised
       // in the same statement; the length is delayMinutes() of domain/throttle.ts) and logs it, in one transaction.
       delayStarted = await db.transaction(async (tx) => {
-        const started = await tx.execute(sql`
+        const started = await tx.execute<{ level: number; delay_until: string }>(sql`
           update identity.sign_in_throttle as t
              set delay_level = t.delay_level + 1,
                  delay_until = greatest(coalesce(t.delay_until, now()), now() + make_interval(mins => (
                    select least(${rule.maxDelayMinutes}, ${rule.firstDelayMinutes} * power(2, least(t.delay_level, 30)))::int)))
            where t.scope = ${row.scope} and t.key = ${row.key}
           returning t.delay_level - 1 as level, t.delay_until`);
-        const s = started.rows[0] as { level: number; delay_until: string };
+        const s = started.rows[0]!;
         const until = new Date(s.delay_until);
         await tx.execute(sql`
           insert into identity.sign_in_lockouts (scope, key, address, failures, level, until)
@@ -99,7 +105,9 @@ export async function countFailure(
     }
     out[which] = { row, delayStarted };
   }
-  return out;
+  // (the upsert of the two rows returns both)
+  if (!out.account || !out.address) throw new Error('sign-in throttle: the account and address counters were not both returned');
+  return { account: out.account, address: out.address };
 }
 
 /**
@@ -139,18 +147,27 @@ export interface LockoutRow {
 
 /** The most recent delays, newest first. */
 export async function listLockouts(db: Exec, limit: number): Promise<LockoutRow[]> {
-  const res = await db.execute(sql`
+  const res = await db.execute<{
+    id: string;
+    scope: ThrottleScope;
+    key: string;
+    address: string | null;
+    failures: number;
+    level: number;
+    started_at: string;
+    until: string;
+  }>(sql`
     select id, scope, key, address, failures, level, started_at, until
       from identity.sign_in_lockouts order by started_at desc limit ${limit}`);
-  return (res.rows as Record<string, unknown>[]).map((r) => ({
+  return res.rows.map((r) => ({
     id: String(r.id),
-    scope: String(r.scope) as ThrottleScope,
+    scope: r.scope,
     key: String(r.key),
-    address: (r.address as string | null) ?? null,
+    address: r.address ?? null,
     failures: Number(r.failures),
     level: Number(r.level),
-    startedAt: new Date(r.started_at as string),
-    until: new Date(r.until as string),
+    startedAt: new Date(r.started_at),
+    until: new Date(r.until),
   }));
 }
 

@@ -132,14 +132,27 @@ export interface PasskeyRow {
   lastUsedAt: Date | null;
 }
 
-function passkeyOf(r: Record<string, unknown>): PasskeyRow {
+/** identity.passkeys as `select *` gives it (bigint and timestamps as text, transports a text[]). */
+type PasskeyDbRow = {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: string;
+  transports: string[] | null;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+};
+
+function passkeyOf(r: PasskeyDbRow): PasskeyRow {
   return {
     id: String(r.id),
     userId: String(r.user_id),
     credentialId: String(r.credential_id),
     publicKey: String(r.public_key),
     counter: Number(r.counter),
-    transports: (r.transports as string[] | null) ?? [],
+    transports: r.transports ?? [],
     name: String(r.name),
     createdAt: new Date(String(r.created_at)),
     lastUsedAt: r.last_used_at == null ? null : new Date(String(r.last_used_at)),
@@ -147,12 +160,12 @@ function passkeyOf(r: Record<string, unknown>): PasskeyRow {
 }
 
 export async function passkeysOf(db: DbOrTx, userId: string): Promise<PasskeyRow[]> {
-  const res = await db.execute(sql`select * from identity.passkeys where user_id = ${userId} order by created_at`);
+  const res = await db.execute<PasskeyDbRow>(sql`select * from identity.passkeys where user_id = ${userId} order by created_at`);
   return res.rows.map(passkeyOf);
 }
 
 export async function passkeyByCredential(db: DbOrTx, credentialId: string): Promise<PasskeyRow | null> {
-  const res = await db.execute(sql`select * from identity.passkeys where credential_id = ${credentialId}`);
+  const res = await db.execute<PasskeyDbRow>(sql`select * from identity.passkeys where credential_id = ${credentialId}`);
   return res.rows[0] ? passkeyOf(res.rows[0]) : null;
 }
 
@@ -215,11 +228,13 @@ export async function recordSessionSecondFactor(db: DbOrTx, t: FactorTables, ses
 }
 
 export async function sessionSecondFactor(db: DbOrTx, t: FactorTables, sessionId: string): Promise<SecondFactorUse | null> {
-  const res = await db.execute(sql`select type, used_at, reference from ${t.sessions} where session_id = ${sessionId}`);
+  const res = await db.execute<{ type: SecondFactorUse['type']; used_at: string; reference: string }>(
+    sql`select type, used_at, reference from ${t.sessions} where session_id = ${sessionId}`,
+  );
   const r = res.rows[0];
   return r
     ? {
-        type: String(r.type) as SecondFactorUse['type'],
+        type: r.type,
         at: Math.floor(new Date(String(r.used_at)).getTime() / 1000),
         reference: String(r.reference),
       }

@@ -5,9 +5,9 @@ export function invitationExpiry(now = new Date()): Date {
 }
 
 /** The status people see: a pending invitation past its expiry shows as expired. */
-export function effectiveStatus(status: string, expiresAt: Date, now = new Date()): InvitationStatus {
+export function effectiveStatus(status: InvitationStatus, expiresAt: Date, now = new Date()): InvitationStatus {
   if (status === 'pending' && expiresAt <= now) return 'expired';
-  return status as InvitationStatus;
+  return status;
 }
 
 export function inviteUrl(publicUrl: string, token: string): string {

@@ -1,4 +1,14 @@
-import { hasPermission, type Role } from '@countinghouse/proto';
+import { hasPermission, INVITABLE_ROLES, ROLES, type Invitation, type Role } from '@countinghouse/proto';
+
+/** A text (a column, a claim) that is one of the roles. */
+export function isRole(v: unknown): v is Role {
+  return ROLES.some((r) => r === v);
+}
+
+/** A role an invitation may carry (proto's INVITABLE_ROLES). */
+export function isInvitableRole(v: unknown): v is Invitation['role'] {
+  return INVITABLE_ROLES.some((r) => r === v);
+}
 
 const STAFF_RANK: Role[] = ['admin', 'manager', 'staff'];
 

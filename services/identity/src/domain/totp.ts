@@ -9,7 +9,11 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 export type TotpAlgorithm = 'sha1' | 'sha256' | 'sha512';
 
 /** What every authenticator app reads by default: SHA-1, 6 digits, 30-second steps. */
-export const TOTP_DEFAULTS = { algorithm: 'sha1' as TotpAlgorithm, digits: 6, stepSeconds: 30 };
+export const TOTP_DEFAULTS: { algorithm: TotpAlgorithm; digits: number; stepSeconds: number } = {
+  algorithm: 'sha1',
+  digits: 6,
+  stepSeconds: 30,
+};
 
 /** Steps either side of now a code may come from (a phone's clock a little off): RFC 6238 section 5.2. */
 export const TOTP_DRIFT_STEPS = 1;

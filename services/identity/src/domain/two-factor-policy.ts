@@ -9,6 +9,11 @@ import type { Role } from '@countinghouse/proto';
  */
 export const TWO_FACTOR_REQUIRED_ROLES: readonly Role[] = ['admin', 'manager', 'staff', 'accountant', 'mlro'];
 
+/** Whether any of these roles is one the rule covers. */
+export function holdsRequiredRole(roles: readonly string[]): boolean {
+  return roles.some((r) => TWO_FACTOR_REQUIRED_ROLES.some((required) => required === r));
+}
+
 /** Today's calendar day in London as YYYY-MM-DD. */
 export function londonDay(at: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
@@ -23,5 +28,5 @@ export function mustEnrolSecondFactor(o: {
 }): boolean {
   if (o.hasSecondFactor || !o.requiredFrom) return false;
   if (o.today < o.requiredFrom) return false;
-  return o.roles.some((r) => (TWO_FACTOR_REQUIRED_ROLES as readonly string[]).includes(r));
+  return holdsRequiredRole(o.roles);
 }

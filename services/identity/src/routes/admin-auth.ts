@@ -32,19 +32,19 @@ export function adminAuthRoutes(app: App, deps: AdminAuthDeps) {
   const { db, signer, sessions } = deps;
   const cookies = sessionCookies({ secure: deps.cookieSecure, ...ADMIN_COOKIES });
 
-  const toUser = (a: { id: string; username: string; role: string }): AdminUser => ({
+  const toUser = (a: { id: string; username: string; role: Role }): AdminUser => ({
     id: a.id,
     username: a.username,
-    role: a.role as Role,
+    role: a.role,
   });
   /** Whether the practice's rule holds this account to set up a second factor first (issue 32). */
-  const mustEnrol = (a: { id: string; role: string }) => enrolmentRequired(deps, a.id, [a.role], ADMIN_TWO_FACTOR);
-  const signFor = (a: { id: string; username: string; role: string }, sessionId: string, enr: boolean, mfa: SecondFactorUse | null) =>
+  const mustEnrol = (a: { id: string; role: Role }) => enrolmentRequired(deps, a.id, [a.role], ADMIN_TWO_FACTOR);
+  const signFor = (a: { id: string; username: string; role: Role }, sessionId: string, enr: boolean, mfa: SecondFactorUse | null) =>
     signer.sign({
       sub: a.id,
       sid: sessionId,
       knd: 'admin',
-      roles: [a.role as Role],
+      roles: [a.role],
       name: a.username,
       enr,
       ...(mfa ? { mfa } : {}),

@@ -6,7 +6,6 @@ import {
   MESSAGES,
   ResetLookupSchema,
   ResetPasswordBodySchema,
-  type Role,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import { activeRoles, findProfile } from '../db/queries.js';
@@ -118,7 +117,7 @@ export function passwordRoutes(app: App, deps: PasswordDeps & { signer: TokenSig
     async (request, reply) => {
       const p = request.principal!;
       const { session, refreshToken, admin } = await changeAdminPassword(deps, p, request.body, sessionOrigin(request));
-      const access = await signer.sign({ sub: admin.id, sid: session.id, knd: 'admin', roles: [admin.role as Role], name: admin.username });
+      const access = await signer.sign({ sub: admin.id, sid: session.id, knd: 'admin', roles: [admin.role], name: admin.username });
       adminCookies.set(reply, access, { token: refreshToken, expiresAt: session.expiresAt });
       return { success: true, message: MESSAGES.passwordChanged };
     },

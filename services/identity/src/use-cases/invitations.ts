@@ -41,8 +41,8 @@ export interface InvitationDeps {
 }
 
 /** Nobody invites to, sees, re-sends or cancels an invitation for a role above their own (INVITE_HIERARCHY). */
-function assertMayInviteTo(p: Principal, role: string) {
-  if (!canInviteTo(p.roles, role as Role)) throw new AppError('FORBIDDEN', MESSAGES.inviteRoleNotAllowed);
+function assertMayInviteTo(p: Principal, role: Role) {
+  if (!canInviteTo(p.roles, role)) throw new AppError('FORBIDDEN', MESSAGES.inviteRoleNotAllowed);
 }
 
 const actorOf = (p: Principal) => ({ kind: p.kind, id: p.id }) as const;
@@ -52,13 +52,13 @@ export function toInvitation(r: InvitationRow): Invitation {
   return {
     id: r.id,
     email: r.email,
-    role: r.role as Invitation['role'],
+    role: r.role,
     invited_by: r.invitedBy,
     invited_by_name: r.invitedByName,
     status,
     expires_at: r.expiresAt.toISOString(),
     created_at: r.createdAt.toISOString(),
-    delivery: (r.delivery as Invitation['delivery']) ?? null,
+    delivery: r.delivery ?? null,
   };
 }
 
@@ -85,7 +85,7 @@ export async function inviteStaff(deps: InvitationDeps, p: Principal, body: Invi
   const email = normaliseEmail(body.email);
   assertMayInviteTo(p, body.role);
   const existing = await findUserByEmail(db, email);
-  if (existing && (await activeRoles(db, existing.id)).includes(body.role as Role))
+  if (existing && (await activeRoles(db, existing.id)).includes(body.role))
     throw new AppError('CONFLICT', `${email} already has the ${body.role} role.`);
   const token = newOpaqueToken();
   const row = await db.transaction(async (tx) => {
@@ -93,7 +93,7 @@ export async function inviteStaff(deps: InvitationDeps, p: Principal, body: Invi
     // replacing one is cancelling it, which nobody may do to an invitation above their own rank.
     const replaced = await lockPendingInvitationsOf(tx, email);
     // (an expired one is dead already: replacing it takes nothing from anyone)
-    if (replaced.some((r) => r.expiresAt > new Date() && !canInviteTo(p.roles, r.role as Role)))
+    if (replaced.some((r) => r.expiresAt > new Date() && !canInviteTo(p.roles, r.role)))
       throw new AppError('FORBIDDEN', MESSAGES.inviteReplacesHigherRole);
     await cancelPendingInvitationsOf(tx, email);
     const r = await insertInvitation(tx, {
@@ -158,8 +158,8 @@ export async function lookUpInvitation(deps: Pick<InvitationDeps, 'db'>, input: 
   const r = await findInvitationByTokenHash(deps.db, hashToken(token));
   if (!r || r.status !== 'pending') return { ...none, message: MESSAGES.invalidOrExpiredInvitation };
   if (r.expiresAt <= new Date()) return { ...none, message: MESSAGES.invitationExpired };
-  if (!inviterStillAllows(await inviterNow(deps.db, r), r.role as Role)) return { ...none, message: MESSAGES.inviterNoLongerAllowed };
-  return { valid: true, message: null, email: r.email, role: r.role as Invitation['role'], expires_at: r.expiresAt.toISOString() };
+  if (!inviterStillAllows(await inviterNow(deps.db, r), r.role)) return { ...none, message: MESSAGES.inviterNoLongerAllowed };
+  return { valid: true, message: null, email: r.email, role: r.role, expires_at: r.expiresAt.toISOString() };
 }
 
 /** Accept an invitation: creates the account or adds the role to an existing one (whose password is required). */
@@ -179,7 +179,7 @@ export async function acceptInvitation(deps: Pick<InvitationDeps, 'db'>, body: A
     if (body.email && normaliseEmail(body.email) !== normaliseEmail(inv.email))
       throw new AppError('BAD_REQUEST', MESSAGES.invalidOrExpiredInvitation);
     // The link carries its inviter's authority: gone if they were deactivated or lost the rank.
-    if (!inviterStillAllows(await inviterNow(tx, inv), inv.role as Role)) throw new AppError('GONE', MESSAGES.inviterNoLongerAllowed);
+    if (!inviterStillAllows(await inviterNow(tx, inv), inv.role)) throw new AppError('GONE', MESSAGES.inviterNoLongerAllowed);
     let user = await findUserByEmail(tx, inv.email);
     if (user) {
       // An existing account joins with its own password: a link alone must not take over an account.
@@ -201,7 +201,7 @@ export async function acceptInvitation(deps: Pick<InvitationDeps, 'db'>, body: A
         role: inv.role,
       });
     }
-    await grantRole(tx, user.id, inv.role as Role, inv.invitedBy);
+    await grantRole(tx, user.id, inv.role, inv.invitedBy);
     await markInvitationAccepted(tx, inv.id, user.id);
     const actor = { kind: 'user' as const, id: user.id };
     await enqueueEvent(

@@ -62,8 +62,9 @@ export function relyingParty(publicUrl: string, name: string): RelyingParty {
 export type BrowserAnswer = { id: string } & Record<string, unknown>;
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-const partsOf = (a: BrowserAnswer) =>
-  typeof a.response === 'object' && a.response !== null ? (a.response as Record<string, unknown>) : {};
+/** Any object's fields can be read by name (as unknowns). */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const partsOf = (a: BrowserAnswer) => (isRecord(a.response) ? a.response : {});
 
 /** The answer's shape checked before the library checks its content (a malformed one is a 400, not a 500). */
 function registrationAnswer(a: BrowserAnswer): RegistrationResponseJSON {
@@ -77,7 +78,7 @@ function registrationAnswer(a: BrowserAnswer): RegistrationResponseJSON {
     type: 'public-key',
     response: { clientDataJSON: r.clientDataJSON, attestationObject: r.attestationObject, ...(transports ? { transports } : {}) },
     clientExtensionResults: {},
-  } as RegistrationResponseJSON;
+  };
 }
 
 function authenticationAnswer(a: BrowserAnswer): AuthenticationResponseJSON {

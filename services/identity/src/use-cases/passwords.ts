@@ -1,5 +1,5 @@
 import { AppError, type Db, type Principal } from '@countinghouse/kit';
-import { MESSAGES, type ChangePasswordBody, type ResetLookup, type ResetPasswordBody } from '@countinghouse/proto';
+import { MESSAGES, type ChangePasswordBody, type Role, type ResetLookup, type ResetPasswordBody } from '@countinghouse/proto';
 import { endEverySession } from '../db/end-sessions.js';
 import {
   countRecentResets,
@@ -144,7 +144,7 @@ export async function changeAdminPassword(
   principal: Principal,
   input: ChangePasswordBody,
   origin: Origin,
-): Promise<{ session: SessionRow; refreshToken: string; admin: { id: string; username: string; role: string } }> {
+): Promise<{ session: SessionRow; refreshToken: string; admin: { id: string; username: string; role: Role } }> {
   const admin = await findAdminById(deps.db, principal.id);
   if (!admin?.isActive) throw new AppError('SESSION_EXPIRED', MESSAGES.adminSessionExpired);
   if (!(await verifyPassword(admin.passwordHash, input.current_password)))

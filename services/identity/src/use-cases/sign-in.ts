@@ -6,7 +6,6 @@ import {
   SIGNUP_MESSAGES,
   validateCompanyNumber,
   type Me,
-  type Role,
   type SignupBody,
   isIncorporated,
 } from '@countinghouse/proto';
@@ -100,7 +99,7 @@ export async function getMe(deps: Pick<SignInDeps, 'db'>, userId: string, sessio
       first_name: profile.firstName,
       last_name: profile.lastName,
       company_name: profile.companyName,
-      role: (profile.role || 'client') as Role,
+      role: profile.role || 'client',
       created_at: profile.createdAt.toISOString(),
     },
     roles,

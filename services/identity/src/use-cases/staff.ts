@@ -26,7 +26,7 @@ export async function findStaff(deps: Pick<StaffDeps, 'db'>, _principal: Princip
       email: profile.email,
       first_name: profile.firstName,
       last_name: profile.lastName,
-      role: grant.role as Role,
+      role: grant.role,
       is_active: grant.isActive,
       granted_at: grant.grantedAt.toISOString(),
     })),

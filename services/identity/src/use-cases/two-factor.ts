@@ -21,7 +21,7 @@ import {
 import { SCHEMA } from '../db/schema.js';
 import { verifyPassword } from '../passwords.js';
 import { adminTotpContext, SecretCipher, totpContext } from '../domain/secret-cipher.js';
-import { londonDay, mustEnrolSecondFactor, TWO_FACTOR_REQUIRED_ROLES } from '../domain/two-factor-policy.js';
+import { holdsRequiredRole, londonDay, mustEnrolSecondFactor, TWO_FACTOR_REQUIRED_ROLES } from '../domain/two-factor-policy.js';
 import { base32Decode, base32Encode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, verifyTotp } from '../domain/totp.js';
 
 /**
@@ -98,7 +98,7 @@ export async function enrolmentRequired(
   roles: readonly string[],
   owner: TwoFactorOwner = PEOPLE_TWO_FACTOR,
 ): Promise<boolean> {
-  if (!roles.some((r) => (TWO_FACTOR_REQUIRED_ROLES as readonly string[]).includes(r))) return false;
+  if (!holdsRequiredRole(roles)) return false;
   const policy = await readTwoFactorPolicy(deps.db);
   if (!policy.requiredFrom) return false;
   const f = await factorOf(deps.db, owner.tables, userId);

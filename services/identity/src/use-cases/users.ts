@@ -1,5 +1,5 @@
 import type { Db, Principal } from '@countinghouse/kit';
-import type { OutgoingMailListSchema, Role, UserList, UserListQuerySchema, UserRow } from '@countinghouse/proto';
+import type { OutgoingMailListSchema, UserList, UserListQuerySchema, UserRow } from '@countinghouse/proto';
 import type { Static } from '@sinclair/typebox';
 import { listPeople, recentOutgoingMail } from '../db/queries.js';
 import type { Mailer } from '../mailer.js';
@@ -20,10 +20,10 @@ export async function findUsers(
     user_id: String(r.user_id),
     name: [r.first_name, r.last_name].filter(Boolean).join(' ') || String(r.email),
     email: String(r.email),
-    company_name: (r.company_name as string | null) ?? null,
-    role: ((r.role as string) || 'client') as Role,
+    company_name: r.company_name ?? null,
+    role: r.role || 'client',
     status: r.locked ? 'locked' : r.has_active_role ? 'active' : 'inactive',
-    created_at: new Date(r.created_at as string).toISOString(),
+    created_at: new Date(r.created_at).toISOString(),
   }));
   return {
     users,
@@ -42,8 +42,8 @@ export async function findOutgoingMail(deps: UserDeps, _principal: Principal): P
       to: m.to,
       subject: m.subject,
       body: m.body,
-      transport: m.transport as 'smtp' | 'log',
-      status: m.status as 'sent' | 'logged' | 'failed',
+      transport: m.transport,
+      status: m.status,
       error: m.error,
       created_at: m.createdAt.toISOString(),
     })),
