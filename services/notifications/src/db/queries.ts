@@ -111,7 +111,7 @@ export async function listNotifications(
       ? sql`n.kind = any(${textArray(kinds)}) and n.seq > ${state.read_through} and not ${readReceipt}`
       : sql`n.kind = any(${textArray(kinds)})`;
   const offset = (q.page - 1) * q.page_size;
-  const rows = await db.execute<Record<string, unknown>>(sql`
+  const rows = await db.execute<NotificationDbRow>(sql`
     select n.id, n.kind, n.title, n.body, n.link, n.created_at, n.source_event_id,
            (n.seq <= ${state.read_through} or ${readReceipt}) as is_read
     from notifications.notifications n
@@ -128,15 +128,27 @@ export async function listNotifications(
   };
 }
 
-function toNotification(row: Record<string, unknown>): Notification {
+/** A notification as the list selects it (created_at as the driver gives it: text). */
+type NotificationDbRow = {
+  id: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  link: string;
+  created_at: string;
+  source_event_id: string;
+  is_read: boolean | null;
+};
+
+function toNotification(row: NotificationDbRow): Notification {
   return {
-    id: row.id as string,
-    kind: row.kind as NotificationKind,
-    title: row.title as string,
-    body: row.body as string,
-    link: row.link as string,
-    created_at: new Date(row.created_at as string).toISOString(),
-    source_event_id: row.source_event_id as string,
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    link: row.link,
+    created_at: new Date(row.created_at).toISOString(),
+    source_event_id: row.source_event_id,
     is_read: row.is_read === true,
   };
 }
@@ -187,5 +199,18 @@ export async function savePreferences(db: DbOrTx, r: Recipient, p: NotificationP
 }
 
 function toPreferences(muted: string[]): NotificationPreferences {
-  return { kinds: Object.fromEntries(NOTIFICATION_KIND_VALUES.map((k) => [k, !muted.includes(k)])) as NotificationPreferences['kinds'] };
+  const on = (k: NotificationKind) => !muted.includes(k);
+  return {
+    kinds: {
+      new_client: on('new_client'),
+      payment_failed: on('payment_failed'),
+      document_uploaded: on('document_uploaded'),
+      invitation_accepted: on('invitation_accepted'),
+      integration_sync_failed: on('integration_sync_failed'),
+      job_failed: on('job_failed'),
+      deadline_overdue: on('deadline_overdue'),
+      aml_review_due: on('aml_review_due'),
+      engagement_signed: on('engagement_signed'),
+    },
+  };
 }
