@@ -1,5 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { MtdLedgerCategory } from '@countinghouse/proto';
+import type { IntegrationData, IntegrationType, MtdLedgerCategory } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -45,10 +45,11 @@ export const clientIntegrations = integrations.table(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     clientId: text('client_id').notNull(),
-    integrationType: text('integration_type').notNull(),
+    integrationType: text('integration_type').$type<IntegrationType>().notNull(),
     isActive: boolean('is_active').notNull().default(false),
     /** company_name and the latest sync summary (IntegrationData in proto). */
     integrationData: jsonb('integration_data')
+      .$type<Partial<IntegrationData>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
     lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
@@ -225,7 +226,7 @@ export const mtdObligations = integrations.table(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     clientId: text('client_id').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<'quarterly' | 'final_declaration'>().notNull(),
     businessId: text('business_id'),
     typeOfBusiness: text('type_of_business'),
     periodStartDate: text('period_start_date').notNull(),

@@ -28,9 +28,14 @@ export class ProviderError extends Error {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
+/** A field of a provider's JSON answer, whatever it is (undefined when the answer is not an object). */
+export function fieldOf(body: unknown, key: string): unknown {
+  return typeof body === 'object' && body !== null ? Reflect.get(body, key) : undefined;
+}
+
 /** The OAuth `error` field, reduced to its code (providers may echo input in descriptions). */
 function oauthErrorCode(body: unknown): string {
-  const e = (body as { error?: unknown } | null)?.error;
+  const e = fieldOf(body, 'error');
   return typeof e === 'string' && /^[a-z_]{1,50}$/.test(e) ? e : '';
 }
 
@@ -74,7 +79,9 @@ const INLINE_429_TRIES = 3;
 export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> {
   for (let waited = 0; ; waited++) {
     try {
-      return await providerCallOnce<T>(r);
+      // The provider's JSON is taken to be the shape the caller declares (its fields optional, each
+      // checked where it is used): the one place an answer gets its type.
+      return (await providerCallOnce(r)) as T;
     } catch (err) {
       const now = (r.now ?? (() => new Date()))().getTime();
       const wait = err instanceof ProviderError && err.status === 429 && err.retryAt ? err.retryAt.getTime() - now : Infinity;
@@ -85,7 +92,7 @@ export async function providerCall<T = unknown>(r: ProviderRequest): Promise<T> 
   }
 }
 
-async function providerCallOnce<T>(r: ProviderRequest): Promise<T> {
+async function providerCallOnce(r: ProviderRequest): Promise<object | undefined> {
   await r.beforeCall?.();
   let res: Response;
   try {
@@ -118,9 +125,9 @@ async function providerCallOnce<T>(r: ProviderRequest): Promise<T> {
         : undefined;
     throw new ProviderError(r.provider, failure, r.step, res.status, retryAt);
   }
-  if (r.expectBody === false) return undefined as T;
+  if (r.expectBody === false) return undefined;
   if (body === null || typeof body !== 'object') throw new ProviderError(r.provider, 'bad_response', r.step, res.status);
-  return body as T;
+  return body;
 }
 
 export function basicAuth(clientId: string, clientSecret: string): string {

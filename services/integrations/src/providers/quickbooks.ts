@@ -64,8 +64,9 @@ export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<Adapte
       now: hooks.now,
       timeoutMs: settings.timeoutMs,
     });
-  const query = <T>(step: string, realmId: string, q: string, accessToken: string) =>
-    get<{ QueryResponse?: Record<string, unknown> } & T>(
+  /** A query's answer: QueryResponse holds what `R` declares (the entity's list, totalCount, Preferences). */
+  const query = <R>(step: string, realmId: string, q: string, accessToken: string) =>
+    get<{ QueryResponse?: R }>(
       step,
       `${company(realmId)}/query?query=${encodeURIComponent(q)}&minorversion=${encodeURIComponent(settings.minorVersion)}`,
       accessToken,
@@ -86,14 +87,14 @@ export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<Adapte
     const all: QbDocument[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
       const start = page * QB_PAGE_SIZE + 1;
-      const body = await query(
+      const body = await query<Partial<Record<typeof entity, QbDocument[]>>>(
         entity.toLowerCase(),
         realmId,
         `select * from ${entity} where Balance > '0' startposition ${start} maxresults ${QB_PAGE_SIZE}`,
         accessToken,
       );
       if (!body.QueryResponse) throw new ProviderError('quickbooks', 'bad_response', entity.toLowerCase());
-      const list = (body.QueryResponse[entity] ?? []) as QbDocument[];
+      const list = body.QueryResponse[entity] ?? [];
       all.push(...list);
       if (list.length < QB_PAGE_SIZE) break;
     }
@@ -110,11 +111,16 @@ export function quickbooksAdapter(settings: ProviderSettings, hooks: Pick<Adapte
     },
     async summarise(accessToken, realmId, progress): Promise<SyncResult> {
       const name = await companyName(accessToken, realmId);
-      const prefs = await query<unknown>('preferences', realmId, 'select * from Preferences', accessToken);
-      const prefList = prefs.QueryResponse?.Preferences as Array<{ CurrencyPrefs?: { HomeCurrency?: { value?: string } } }> | undefined;
+      const prefs = await query<{ Preferences?: Array<{ CurrencyPrefs?: { HomeCurrency?: { value?: string } } }> }>(
+        'preferences',
+        realmId,
+        'select * from Preferences',
+        accessToken,
+      );
+      const prefList = prefs.QueryResponse?.Preferences;
       const currency = prefList?.[0]?.CurrencyPrefs?.HomeCurrency?.value || 'GBP';
       await progress(20);
-      const customers = await query<unknown>('customers', realmId, 'select count(*) from Customer', accessToken);
+      const customers = await query<{ totalCount?: unknown }>('customers', realmId, 'select count(*) from Customer', accessToken);
       const contacts = Number(customers.QueryResponse?.totalCount ?? 0);
       await progress(40);
       const invoices = await open('Invoice', accessToken, realmId);

@@ -1,7 +1,7 @@
 import type { ProviderSettings } from '../config.js';
 import { dayOf, summarise, toBase, ukDay, type OpenItem } from '../domain/summary.js';
 import type { AdapterHooks, ConnectedOrganisation, LedgerLine, ProviderAdapter, SyncResult } from './adapter.js';
-import { providerCall, ProviderError } from './http.js';
+import { fieldOf, providerCall, ProviderError } from './http.js';
 
 interface XeroConnection {
   id?: string;
@@ -86,8 +86,9 @@ const MAX_PAGES = 200;
 /** The authentication_event_id claim of Xero's access token (a JWT from the token endpoint), if any. */
 function authEventOf(accessToken: string): string | null {
   try {
-    const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
-    return typeof payload.authentication_event_id === 'string' ? payload.authentication_event_id : null;
+    const payload: unknown = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const id = fieldOf(payload, 'authentication_event_id');
+    return typeof id === 'string' ? id : null;
   } catch {
     return null;
   }
@@ -111,10 +112,15 @@ export function xeroAdapter(settings: ProviderSettings, hooks: AdapterHooks): Pr
     const all: T[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const sep = path.includes('?') ? '&' : '?';
-      const body = await api<Record<string, unknown>>(step, `${path}${sep}page=${page}&pageSize=${XERO_PAGE_SIZE}`, accessToken, tenantId);
+      const body = await api<Record<string, T[] | undefined>>(
+        step,
+        `${path}${sep}page=${page}&pageSize=${XERO_PAGE_SIZE}`,
+        accessToken,
+        tenantId,
+      );
       const list = body[key];
       if (!Array.isArray(list)) throw new ProviderError('xero', 'bad_response', step);
-      all.push(...(list as T[]));
+      all.push(...list);
       if (list.length < XERO_PAGE_SIZE) break;
     }
     return all;

@@ -1,4 +1,4 @@
-import { INTEGRATION_TEXTS, MESSAGES, type IntegrationType, type SyncJob } from '@countinghouse/proto';
+import { INTEGRATION_TEXTS, MESSAGES, type SyncJob } from '@countinghouse/proto';
 import { findSyncJobRetryAt, type IntegrationRow } from '../db/queries.js';
 import { SYNC_JOB, type IntegrationsDeps } from './deps.js';
 
@@ -6,7 +6,7 @@ import { SYNC_JOB, type IntegrationsDeps } from './deps.js';
 export async function describeSyncJob(deps: IntegrationsDeps, row: IntegrationRow, jobId: string): Promise<SyncJob | null> {
   const s = await deps.jobs.status(SYNC_JOB, jobId);
   if (!s) return null;
-  const view: SyncJob = { id: jobId, integration_type: row.integrationType as IntegrationType, state: s.state, progress: s.progress };
+  const view: SyncJob = { id: jobId, integration_type: row.integrationType, state: s.state, progress: s.progress };
   if (s.state === 'delayed' || s.state === 'waiting') {
     const retryAt = await findSyncJobRetryAt(deps.db, jobId);
     if (retryAt && retryAt.getTime() > deps.now().getTime()) {

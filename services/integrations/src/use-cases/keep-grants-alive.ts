@@ -1,4 +1,3 @@
-import type { IntegrationType } from '@countinghouse/proto';
 import { listLiveGrants, recordKeepAlive } from '../db/queries.js';
 import { assumedExpiry, keepAliveHorizon } from '../domain/keep-alive.js';
 import { safeReason } from '../domain/safe-reason.js';
@@ -26,7 +25,7 @@ export async function keepGrantsAlive(deps: IntegrationsDeps): Promise<KeepAlive
   const report: KeepAliveReport = { refreshed: [], refused: [], unavailable: [] };
   const horizon = keepAliveHorizon(now).getTime();
   for (const r of rows) {
-    const provider = r.integration.integrationType as IntegrationType;
+    const provider = r.integration.integrationType;
     if (!deps.providers[provider].configured) continue;
     if (assumedExpiry(provider, r.refreshExpiresAt, r.updatedAt).getTime() > horizon) continue;
     let outcome: 'refreshed' | 'refused' | 'unavailable';

@@ -1,12 +1,5 @@
 import { AppError, type Principal } from '@countinghouse/kit';
-import {
-  MTD_TEXTS,
-  PROVIDER_LABELS,
-  type IntegrationType,
-  type MtdLedger,
-  type MtdLedgerMappingsBody,
-  type MtdLedgerQuery,
-} from '@countinghouse/proto';
+import { MTD_TEXTS, PROVIDER_LABELS, type MtdLedger, type MtdLedgerMappingsBody, type MtdLedgerQuery } from '@countinghouse/proto';
 import { listLedgerMappings, saveLedgerMappings } from '../db/mtd-queries.js';
 import { findCredentials, listIntegrationsOfClient, type IntegrationRow } from '../db/queries.js';
 import { integrationDataOf } from '../domain/integration-data.js';
@@ -31,7 +24,7 @@ function ledgerOf(rows: IntegrationRow[]): IntegrationRow | null {
 }
 
 async function readLines(deps: IntegrationsDeps, row: IntegrationRow, period: { from: string; to: string; basis: LedgerBasis }) {
-  const provider = row.integrationType as IntegrationType;
+  const provider = row.integrationType;
   const label = PROVIDER_LABELS[provider];
   const adapter = deps.adapters[provider];
   try {
@@ -64,7 +57,7 @@ export async function readLedger(deps: MtdLedgerDeps, p: Principal, clientId: st
     readLines(deps.integrations, row, { ...period, basis }),
     listLedgerMappings(deps.mtd.db, clientId),
   ]);
-  const provider = row.integrationType as 'xero' | 'quickbooks';
+  const provider = row.integrationType;
   const mapped = new Map(mappings.map((m) => [m.accountKey, m.category]));
   const accounts = lines.map((l: LedgerLine) => {
     const key = `${provider}:${l.id}`;

@@ -16,7 +16,6 @@ import {
   type MtdOverview,
   type MtdPropertyFigures,
   type MtdUpdateFigures,
-  type Role,
 } from '@countinghouse/proto';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -99,7 +98,7 @@ export async function requireMtdClient(deps: MtdDeps, p: Principal, clientId: st
 }
 
 function requireSubmitter(p: Principal) {
-  if (p.kind !== 'admin' && !hasPermission(p.roles as Role[], 'mtd.submit'))
+  if (p.kind !== 'admin' && !hasPermission(p.roles, 'mtd.submit'))
     throw new AppError('FORBIDDEN', 'Sending updates to HMRC needs the "Send quarterly updates to HMRC" permission.');
 }
 
@@ -541,7 +540,7 @@ export async function refreshObligations(deps: MtdDeps, p: Principal | null, cli
         clientId,
         refreshedAt: now.toISOString(),
         obligations: rows.map((r) => ({
-          kind: r.kind as 'quarterly' | 'final_declaration',
+          kind: r.kind,
           businessId: r.businessId,
           periodStartDate: r.periodStartDate,
           periodEndDate: r.periodEndDate,
@@ -853,7 +852,7 @@ export async function getCalculation(
 
 function toObligation(o: MtdObligationRow, today: string) {
   return {
-    kind: o.kind as 'quarterly' | 'final_declaration',
+    kind: o.kind,
     businessId: o.businessId,
     typeOfBusiness: o.typeOfBusiness,
     periodStartDate: o.periodStartDate,
@@ -1034,7 +1033,7 @@ export async function getMtdOverview(deps: MtdDeps, p: Principal): Promise<MtdOv
   const lastAuth = new Map<string, MtdAuthorisationRow>();
   for (const a of auths) lastAuth.set(a.clientId, a);
   const today = londonDate(deps.now());
-  const scope = { now: [] as string[], april2027: [] as string[], april2028: [] as string[] };
+  const scope: Record<'now' | 'april2027' | 'april2028', string[]> = { now: [], april2027: [], april2028: [] };
   const clients = directory
     .filter(
       (d) =>

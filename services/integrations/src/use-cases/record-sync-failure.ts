@@ -1,5 +1,5 @@
 import { enqueueEvent } from '@countinghouse/kit';
-import type { Actor, IntegrationType } from '@countinghouse/proto';
+import type { Actor } from '@countinghouse/proto';
 import { findDirectoryEntry, recordSyncError, type IntegrationRow } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import type { IntegrationsDeps } from './deps.js';
@@ -27,7 +27,7 @@ export async function recordSyncFailure(
       {
         integrationId: row.id,
         clientId: row.clientId,
-        integrationType: row.integrationType as IntegrationType,
+        integrationType: row.integrationType,
         reason,
         trigger,
         clientUserId: client?.userId ?? null,

@@ -1,5 +1,5 @@
 import { enqueueEvent, PermanentJobError, RetryLaterJobError, type JobContext } from '@countinghouse/kit';
-import type { Actor, IntegrationData, IntegrationType, JobPayload } from '@countinghouse/proto';
+import type { Actor, IntegrationData, JobPayload } from '@countinghouse/proto';
 import { deferSyncJob, findCredentials, findIntegration, recordSyncResult, type IntegrationRow } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { integrationDataOf } from '../domain/integration-data.js';
@@ -25,7 +25,7 @@ export async function runSync(
   const row = await findIntegration(deps.db, payload.integrationId);
   if (!row || !row.isActive) throw new PermanentJobError('The integration is not connected');
   if (row.needsReconnect) throw new PermanentJobError('The integration needs reconnecting');
-  const provider = row.integrationType as IntegrationType;
+  const provider = row.integrationType;
   const adapter = deps.adapters[provider];
   try {
     await ctx.reportProgress(5);
