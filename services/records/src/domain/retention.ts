@@ -34,7 +34,7 @@ export interface Decision {
  * ends the day before that anniversary, so the record may go on it: MLR 2017 reg. 40(3)).
  */
 export function addYears(day: string, years: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const [y = NaN, m = NaN, d = NaN] = day.split('-').map(Number);
   const last = new Date(Date.UTC(y + years, m, 0)).getUTCDate();
   return `${String(y + years).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
 }

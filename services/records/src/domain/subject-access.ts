@@ -6,7 +6,7 @@ import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
  * next month has no such day, its last day (31 Jan → 28 Feb, or 29 Feb in a leap year).
  */
 export function dueOn(requestedOn: string): string {
-  const [y, m, d] = requestedOn.split('-').map(Number) as [number, number, number];
+  const [y = NaN, m = NaN, d = NaN] = requestedOn.split('-').map(Number);
   const ny = m === 12 ? y + 1 : y;
   const nm = m === 12 ? 1 : m + 1;
   const last = new Date(Date.UTC(ny, nm, 0)).getUTCDate();

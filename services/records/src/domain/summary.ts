@@ -1,4 +1,5 @@
-import type { EventData, EventEnvelope, EventType } from '@countinghouse/proto';
+import type { EventOf } from '@countinghouse/kit';
+import type { EventData, EventType } from '@countinghouse/proto';
 import { createHash } from 'node:crypto';
 
 /** Every event the audit trail records (views, and changes to a client's data in each service). */
@@ -82,11 +83,11 @@ const VIEWED_LABELS: Record<string, string> = {
  * The client and the short summary of every audited event but crm.client_upserted (which needs the
  * last hashes). Names of records and fields only, never their content (no message text, no file data).
  */
-export function describe(e: EventEnvelope<unknown> & { type: Exclude<AuditedEvent, 'crm.client_upserted'> }): {
+export function describe(e: EventOf<Exclude<AuditedEvent, 'crm.client_upserted'>>): {
   clientId: string | null;
   summary: string;
 } {
-  const d = e.data as Record<string, unknown>;
+  const d: Record<string, unknown> = e.data;
   const clientId = typeof d.clientId === 'string' ? d.clientId : null;
   const s = (k: string) => String(d[k] ?? '');
   switch (e.type) {
@@ -134,7 +135,7 @@ export function describe(e: EventEnvelope<unknown> & { type: Exclude<AuditedEven
     case 'documents.records_erased':
     case 'aml.records_erased':
     case 'engagement.records_erased':
-      return { clientId, summary: `Retention: ${(d.items as unknown[] | undefined)?.length ?? 0} ${s('recordType')} erased` };
+      return { clientId, summary: `Retention: ${Array.isArray(d.items) ? d.items.length : 0} ${s('recordType')} erased` };
     case 'integrations.mtd_update_submitted':
       return { clientId, summary: `MTD quarterly update sent to HMRC: ${s('taxYear')} to ${s('periodEndDate')}` };
     case 'integrations.mtd_final_declaration_submitted':

@@ -1,12 +1,5 @@
-import { AppError, type DbOrTx } from '@countinghouse/kit';
-import {
-  AUDIT_MESSAGES,
-  type AuditList,
-  type AuditQuery,
-  type AuditRecord,
-  type ChainCheck,
-  type EventEnvelope,
-} from '@countinghouse/proto';
+import { AppError, type DbOrTx, type EventOf } from '@countinghouse/kit';
+import { AUDIT_MESSAGES, type AuditList, type AuditQuery, type AuditRecord, type ChainCheck } from '@countinghouse/proto';
 import {
   chainRows,
   findAudit,
@@ -22,7 +15,7 @@ import { GENESIS_HASH, hashEntry, PRACTICE_CHAIN, verifyChain, type ChainedConte
 import { clientChangeSummary, clientFieldHashes, describe, type AuditedEvent } from '../domain/summary.js';
 import type { RecordsDeps } from './deps.js';
 
-type Audited = EventEnvelope<unknown> & { type: AuditedEvent };
+type Audited = EventOf<AuditedEvent>;
 
 /**
  * Append one event to its client's chain, in the consumer's transaction: who (the envelope's actor),
@@ -33,7 +26,7 @@ export async function appendAudit(tx: DbOrTx, e: Audited): Promise<void> {
   let clientId: string | null;
   let summary: string | null;
   if (e.type === 'crm.client_upserted') {
-    const data = e.data as Parameters<typeof clientFieldHashes>[0];
+    const data = e.data;
     clientId = data.clientId;
     await lockChain(tx, clientId);
     const before = await readFieldHashes(tx, clientId);
@@ -41,7 +34,7 @@ export async function appendAudit(tx: DbOrTx, e: Audited): Promise<void> {
     summary = clientChangeSummary(before, after);
     await writeFieldHashes(tx, clientId, after);
   } else {
-    ({ clientId, summary } = describe(e as Audited & { type: Exclude<AuditedEvent, 'crm.client_upserted'> }));
+    ({ clientId, summary } = describe(e));
   }
   if (summary === null) return;
   await appendEntry(tx, {
