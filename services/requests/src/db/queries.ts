@@ -163,11 +163,15 @@ export async function requestById(db: Db, id: string, opts: { forUpdate?: boolea
   return row ?? null;
 }
 
-export async function findRequests(db: Db, scope: ClientScope, f: { status?: string; clientId?: string }): Promise<RequestRow[]> {
+export async function findRequests(
+  db: Db,
+  scope: ClientScope,
+  f: { status?: RequestRow['status']; clientId?: string },
+): Promise<RequestRow[]> {
   const conds = [];
   const s = scopeClients(scope);
   if (s) conds.push(s);
-  if (f.status) conds.push(eq(requests.status, f.status as RequestRow['status']));
+  if (f.status) conds.push(eq(requests.status, f.status));
   if (f.clientId) conds.push(eq(requests.clientId, f.clientId));
   return db
     .select()

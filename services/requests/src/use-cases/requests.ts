@@ -3,6 +3,7 @@ import {
   isCalendarDay,
   REQUEST_DOCUMENT_TYPES,
   type NewRequestBody,
+  type RequestStatus,
   type ReviewItemBody,
   type SubmitItemBody,
   londonDate,
@@ -25,7 +26,7 @@ import {
   type RequestRow,
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { canSee, isPracticeSide, scopeOf } from '../domain/access.js';
+import { canSee, isPracticeSide, scopeOf, type ClientScope } from '../domain/access.js';
 import type { RequestsDeps } from './deps.js';
 import { prepareFile } from './files.js';
 import { sendReminder } from './reminders.js';
@@ -49,7 +50,7 @@ async function practiceClientFor(db: DbOrTx, p: Principal, clientId: string): Pr
   return c;
 }
 
-export async function findClientRequests(deps: RequestsDeps, p: Principal, q: { status?: string; client_id?: string }) {
+export async function findClientRequests(deps: RequestsDeps, p: Principal, q: { status?: RequestStatus; client_id?: string }) {
   if (q.client_id) await clientFor(deps.db, p, q.client_id);
   const rows = await findRequests(deps.db, scopeOf(p), { status: q.status, clientId: q.client_id });
   return { requests: await toRequests(deps.db, rows, deps.now()) };
@@ -64,8 +65,9 @@ export async function getRequest(deps: RequestsDeps, p: Principal, id: string) {
 
 export async function findRequestClients(deps: RequestsDeps, p: Principal) {
   const scope = scopeOf(p);
-  // A client is never on the practice's side: they see no list of clients.
-  return { clients: scope.all || scope.accountantId ? await clientsIn(deps.db, { ...scope, ownerUserId: null } as typeof scope) : [] };
+  // A client is never on the practice's side: they see no list of clients (their own part of the scope is dropped).
+  const practiceSide: ClientScope = scope.all ? scope : { ...scope, ownerUserId: null };
+  return { clients: scope.all || scope.accountantId ? await clientsIn(deps.db, practiceSide) : [] };
 }
 
 export async function findAwaitingReview(deps: RequestsDeps, p: Principal) {
