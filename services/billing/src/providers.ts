@@ -1,8 +1,8 @@
-import { AppError } from '@countinghouse/kit';
+import { AppError, errorMessage } from '@countinghouse/kit';
 import { BILLING_MESSAGES, type BillingProvider, type PackageInfo } from '@countinghouse/proto';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { addOneMonth, fromUnix, pathOf, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from './domain/subscriptions.js';
+import { addOneMonth, fromUnix, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from './domain/subscriptions.js';
 
 export interface StripeOptions {
   secretKey: string;
@@ -121,7 +121,7 @@ export class StripeProvider implements PaymentProvider {
       return await fn();
     } catch (err) {
       throw new AppError('UPSTREAM_UNAVAILABLE', BILLING_MESSAGES.providerUnavailable, [
-        { path: 'stripe', message: String(pathOf(err, 'message') ?? err).slice(0, 200) },
+        { path: 'stripe', message: errorMessage(err).slice(0, 200) },
       ]);
     }
   }

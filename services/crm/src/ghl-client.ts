@@ -1,3 +1,4 @@
+import { errorMessage } from '@countinghouse/kit';
 import type { GhlContact } from '@countinghouse/proto';
 import { retryDelayMs } from './domain/ghl.js';
 
@@ -107,8 +108,7 @@ export class GhlClient {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (err) {
-        if (attempt > this.maxRetries)
-          throw new GhlError('unavailable', `GoHighLevel could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+        if (attempt > this.maxRetries) throw new GhlError('unavailable', `GoHighLevel could not be reached: ${errorMessage(err)}`);
         await this.sleep(retryDelayMs(attempt, null));
         continue;
       }
