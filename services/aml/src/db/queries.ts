@@ -268,7 +268,7 @@ export async function listFiles(db: Exec, scope: FileScope, q: AmlListQuery, tod
       order by lower(c.company_name), c.client_id
       limit ${q.page_size} offset ${(q.page - 1) * q.page_size}`),
     db.execute<{ n: number }>(sql`select count(*)::int as n from ${from} where ${where}`),
-    db.execute<{ status: string; risk: string | null; n: number }>(sql`
+    db.execute<{ status: AmlStatus; risk: string | null; n: number }>(sql`
       select ${status} as status, f.approved_risk_level as risk, count(*)::int as n
       from ${from} where ${sql.join(base, sql` and `)} group by 1, 2`),
   ]);
@@ -287,7 +287,7 @@ export async function listFiles(db: Exec, scope: FileScope, q: AmlListQuery, tod
   for (const c of counts.rows) {
     byStatus[c.status] = (byStatus[c.status] ?? 0) + c.n;
     byRisk[c.risk ?? 'none'] = (byRisk[c.risk ?? 'none'] ?? 0) + c.n;
-    if (AML_OUTSTANDING_STATUSES.includes(c.status as AmlStatus)) outstanding += c.n;
+    if (AML_OUTSTANDING_STATUSES.includes(c.status)) outstanding += c.n;
   }
   const summary: AmlCounts = { by_status: byStatus, by_risk: byRisk, outstanding };
   return { items, total: total.rows[0]?.n ?? 0, counts: summary, report: counts.rows };

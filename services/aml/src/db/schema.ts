@@ -1,5 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { CompanyOfficer, CompanyPsc, Evidence, Person, RiskAnswers, RiskAssessment } from '@countinghouse/proto';
+import type { CompanyOfficer, CompanyPsc, Evidence, Person, RiskAnswers, RiskAssessment, VersionState } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -53,7 +53,7 @@ export const files = amlSchema.table(
   {
     clientId: text('client_id').primaryKey(),
     latestVersion: integer('latest_version').notNull().default(1),
-    latestState: text('latest_state').notNull().default('draft'),
+    latestState: text('latest_state').$type<VersionState>().notNull().default('draft'),
     approvedVersion: integer('approved_version'),
     approvedNextReviewOn: date('approved_next_review_on', { mode: 'string' }),
     approvedRiskLevel: text('approved_risk_level'),
@@ -85,7 +85,7 @@ export const versions = amlSchema.table(
   {
     clientId: text('client_id').notNull(),
     version: integer('version').notNull(),
-    state: text('state').notNull(),
+    state: text('state').$type<VersionState>().notNull(),
     content: jsonb('content').$type<VersionContent>().notNull(),
     risk: jsonb('risk').$type<RiskAssessment>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -3,7 +3,10 @@ export type IsoDate = string;
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
 const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-const parts = (d: IsoDate) => d.split('-').map(Number) as [number, number, number];
+const parts = (d: IsoDate): [number, number, number] => {
+  const [y = NaN, m = NaN, day = NaN] = d.split('-').map(Number);
+  return [y, m, day];
+};
 
 /** Today in London (YYYY-MM-DD). */
 export function londonToday(now = new Date()): IsoDate {

@@ -20,7 +20,7 @@ export type RetentionVerdict =
 export function retentionVerdict(relationshipEndedOn: IsoDate | null, today: IsoDate): RetentionVerdict {
   if (!relationshipEndedOn) return { deletable: false, keepUntil: null, reason: 'not_ended' };
   const from = deletableFrom(relationshipEndedOn);
-  const [y, m, d] = from.split('-').map(Number) as [number, number, number];
+  const [y = NaN, m = NaN, d = NaN] = from.split('-').map(Number);
   const keepUntil = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
   return today >= from ? { deletable: true, keepUntil } : { deletable: false, keepUntil, reason: 'running' };
 }

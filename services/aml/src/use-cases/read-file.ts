@@ -1,5 +1,5 @@
 import { AppError, auditActor, enqueueEvent, type Principal } from '@countinghouse/kit';
-import { AML_MESSAGES, type AmlFile, type AmlVersion, type VersionState } from '@countinghouse/proto';
+import { AML_MESSAGES, type AmlFile, type AmlVersion } from '@countinghouse/proto';
 import {
   addAudit,
   auditOf,
@@ -34,7 +34,7 @@ export async function visibleClient(db: Exec, p: Principal, clientId: string): P
 export function toVersion(row: VersionRow, filenames: Map<string, string>): AmlVersion {
   return {
     version: row.version,
-    state: row.state as VersionState,
+    state: row.state,
     people: row.content.people.map(({ ch_key, ...p }) => ({
       ...p,
       person_key: ch_key,
@@ -86,7 +86,7 @@ export async function readWholeFile(db: Exec, p: Principal, client: DirectoryRow
   ]);
   const status = amlStatus(
     {
-      latestState: (file?.latestState ?? 'draft') as VersionState,
+      latestState: file?.latestState ?? 'draft',
       approvedNextReviewOn: file?.approvedNextReviewOn ?? null,
       started: Boolean(file?.startedAt),
     },
