@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutSpec, startPrism, type PrismServer } from '../../integrations/test/prism.js';
-import { GhlClient } from '../src/ghl-client.js';
+import { GhlClient } from '../src/adapters/ghl-client.js';
 
 /**
  * The GoHighLevel client against GoHighLevel's own API file (highlevel-api-docs apps/contacts.json)

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@countinghouse/kit';
 import { ADMIN } from '../../../gateway/test/helpers.js';
-import { GhlClient, GhlError } from '../src/ghl-client.js';
+import { GhlClient, GhlError } from '../src/adapters/ghl-client.js';
 import { bearer, login, startTestGateway, type TestGateway } from './helpers.js';
 
 /**

@@ -5,7 +5,7 @@ import { leadsMatching, lockGhlImport, readGhlSync, recordGhlError, recordGhlImp
 import { insertLead, updateLead } from '../db/leads.js';
 import { toLead, type LeadRow } from '../db/queries.js';
 import { contactToLead } from '../domain/ghl.js';
-import { GhlClient, GhlError } from '../ghl-client.js';
+import { GhlClient, GhlError } from '../adapters/ghl-client.js';
 import type { CrmDeps } from './deps.js';
 
 export interface GhlOptions {

@@ -1,6 +1,6 @@
 import { errorMessage } from '@countinghouse/kit';
 import type { GhlContact } from '@countinghouse/proto';
-import { retryDelayMs } from './domain/ghl.js';
+import { retryDelayMs } from '../domain/ghl.js';
 
 export const GHL_DEFAULT_BASE_URL = 'https://services.leadconnectorhq.com';
 export const GHL_API_VERSION = '2021-07-28';
