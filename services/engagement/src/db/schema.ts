@@ -1,5 +1,5 @@
 import { outboxTables } from '@countinghouse/kit';
-import type { TemplateSet } from '@countinghouse/proto';
+import type { LetterAuditList, LetterReason, TemplateSet } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -66,7 +66,7 @@ export const letters = engagementSchema.table(
     id: uuid('id').primaryKey().defaultRandom(),
     clientId: text('client_id').notNull(),
     version: integer('version').notNull(),
-    reason: text('reason').notNull(),
+    reason: text('reason').$type<LetterReason>().notNull(),
     templateVersion: integer('template_version').notNull(),
     packageName: text('package_name').notNull(),
     monthlyFee: numeric('monthly_fee', { precision: 10, scale: 2, mode: 'number' }).notNull(),
@@ -118,7 +118,7 @@ export const audit = engagementSchema.table(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     letterId: uuid('letter_id').notNull(),
     clientId: text('client_id').notNull(),
-    action: text('action').notNull(),
+    action: text('action').$type<LetterAuditList['entries'][number]['action']>().notNull(),
     principalKind: text('principal_kind').notNull(),
     principalId: text('principal_id'),
     principalName: text('principal_name').notNull(),

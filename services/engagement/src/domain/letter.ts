@@ -11,6 +11,7 @@ import { isPrintable, toPrintable } from './printable.js';
 
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
 const KNOWN = new Set<string>(LETTER_PLACEHOLDERS.map((p) => p.key));
+const isPlaceholder = (name: string): name is LetterPlaceholder => KNOWN.has(name);
 
 export type LetterValues = Record<LetterPlaceholder, string>;
 
@@ -40,7 +41,7 @@ export function valuesOf(f: LetterFacts): LetterValues {
 
 /** Fill the placeholders; every value is made printable, so the stored text is what the PDF shows. */
 export function fill(template: string, values: LetterValues): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => (KNOWN.has(name) ? toPrintable(values[name as LetterPlaceholder]) : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) => (isPlaceholder(name) ? toPrintable(values[name]) : whole));
 }
 
 export interface TemplateProblem {

@@ -100,7 +100,7 @@ export async function findAudit(deps: EngagementDeps, principal: Principal, id: 
   const rows = await auditOf(deps.db, letter.id);
   return {
     entries: rows.map((r) => ({
-      action: r.action as LetterAuditList['entries'][number]['action'],
+      action: r.action,
       principal_name: r.principalName,
       principal_kind: r.principalKind,
       ip: r.ip,

@@ -12,7 +12,7 @@ export function toSummary(l: LetterRow, newestVersion: number): LetterSummary {
     client_id: l.clientId,
     version: l.version,
     status: versionStatus(l, newestVersion),
-    reason: l.reason as LetterSummary['reason'],
+    reason: l.reason,
     package_name: l.packageName,
     monthly_fee: Number(l.monthlyFee),
     is_consumer: l.isConsumer,
