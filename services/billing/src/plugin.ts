@@ -2,7 +2,7 @@ import { authContext, ConfigError, runMigrations, type App, type Runtime } from 
 import { fileURLToPath } from 'node:url';
 import { SCHEMA } from './db/schema.js';
 import { subscribeBillingConsumers } from './consumers/customers.js';
-import { StripeProvider, TestProvider, type StripeOptions } from './providers.js';
+import { StripeProvider, TestProvider, type StripeOptions } from './adapters/payment-providers.js';
 import { adminRoutes } from './routes/admin.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { reportRoutes } from './routes/reports.js';
@@ -66,4 +66,4 @@ export function stripeOptionsFromEnv(env: {
 
 export { SCHEMA } from './db/schema.js';
 export { seedBillingDemo, type DemoBillingClient } from './seed-demo.js';
-export type { StripeOptions } from './providers.js';
+export type { StripeOptions } from './adapters/payment-providers.js';

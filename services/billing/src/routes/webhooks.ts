@@ -2,7 +2,7 @@ import { AppError, type App } from '@countinghouse/kit';
 import { BILLING_MESSAGES } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 import type Stripe from 'stripe';
-import { StripeProvider } from '../providers.js';
+import { StripeProvider } from '../adapters/payment-providers.js';
 import type { BillingDeps } from '../use-cases/deps.js';
 import { handleStripeEvent } from '../use-cases/stripe-events.js';
 import { errors } from './shared.js';

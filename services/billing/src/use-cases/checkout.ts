@@ -20,7 +20,7 @@ import {
   type SessionRow,
   type SubscriptionRow,
 } from '../db/queries.js';
-import { TestProvider, type PaidCheckout } from '../providers.js';
+import { TestProvider, type PaidCheckout } from '../adapters/payment-providers.js';
 import type { BillingDeps } from './deps.js';
 import { chargedRate, issueInvoiceForCheckout } from './vat.js';
 

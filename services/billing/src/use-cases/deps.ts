@@ -1,5 +1,5 @@
 import type { Db, OutboxRelay } from '@countinghouse/kit';
-import type { PaymentProvider } from '../providers.js';
+import type { PaymentProvider } from '../adapters/payment-providers.js';
 
 /** What every billing use case is handed: built once by the plugin. */
 export interface BillingDeps {

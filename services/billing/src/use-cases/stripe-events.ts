@@ -14,7 +14,7 @@ import {
 } from '../db/queries.js';
 import type { subscriptions } from '../db/schema.js';
 import { fromPence, fromUnix, pathOf, statusFromStripe, unixAt } from '../domain/subscriptions.js';
-import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from '../providers.js';
+import { isProcessing, stripePeriodEnd, type PaidCheckout, type StripeProvider } from '../adapters/payment-providers.js';
 import { completeCheckout, DEFAULT_PRACTICE_NAME } from './checkout.js';
 import type { BillingDeps } from './deps.js';
 import { customerLabel, issueCreditNote, issueInvoiceForRenewal } from './vat.js';

@@ -25,7 +25,7 @@ import {
   type InvoiceRow,
   type VatRow,
 } from '../db/vat-queries.js';
-import { renderInvoice } from '../pdf/invoice.js';
+import { renderInvoice } from '../adapters/pdf/invoice.js';
 import type { BillingDeps } from './deps.js';
 
 export async function currentVat(db: DbOrTx): Promise<VatRow | null> {

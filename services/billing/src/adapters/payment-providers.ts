@@ -2,7 +2,7 @@ import { AppError, errorMessage } from '@countinghouse/kit';
 import { BILLING_MESSAGES, type BillingProvider, type PackageInfo } from '@countinghouse/proto';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { addOneMonth, fromUnix, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from './domain/subscriptions.js';
+import { addOneMonth, fromUnix, TEST_SESSION_PREFIX, TEST_SUBSCRIPTION_PREFIX, toPence, unixAt } from '../domain/subscriptions.js';
 
 export interface StripeOptions {
   secretKey: string;
