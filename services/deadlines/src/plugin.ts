@@ -1,6 +1,6 @@
 import { authContext, runMigrations, type App, type Runtime } from '@countinghouse/kit';
 import { fileURLToPath } from 'node:url';
-import { CompaniesHouseClient } from './companies-house/client.js';
+import { CompaniesHouseClient } from './adapters/companies-house/client.js';
 import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { subscribeJobRequests } from './consumers/job-requests.js';
 import { subscribeJobStaff } from './consumers/job-staff.js';
@@ -81,7 +81,7 @@ export async function deadlinesPlugin(app: App, opts: DeadlinesPluginOptions) {
 }
 
 export { SCHEMA } from './db/schema.js';
-export { CompaniesHouseClient } from './companies-house/client.js';
+export { CompaniesHouseClient } from './adapters/companies-house/client.js';
 export { computeDeadlines } from './domain/engine.js';
 export { registerSchedules, DEADLINE_SCHEDULES } from './jobs/processors.js';
 export { seedDeadlinesDemo, demoProfile, type DemoTaxClient } from './seed-demo.js';

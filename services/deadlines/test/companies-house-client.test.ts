@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompaniesHouseClient, CompaniesHouseError, parseCompanyProfile, retryAfterMs, RATE_LIMIT } from '../src/companies-house/client.js';
+import {
+  CompaniesHouseClient,
+  CompaniesHouseError,
+  parseCompanyProfile,
+  retryAfterMs,
+  RATE_LIMIT,
+} from '../src/adapters/companies-house/client.js';
 import { acmeCompany, startFakeCompaniesHouse, type FakeCompaniesHouse } from './fake-companies-house.js';
 
 let ch: FakeCompaniesHouse;

@@ -2,7 +2,7 @@
 // every case of issue #30 item 2, with month ends and leap years.
 import type { CompanyOfficer, CompanyPsc, IdentityVerificationDetails } from '@countinghouse/proto';
 import { describe, expect, it } from 'vitest';
-import { parseOfficers, parsePscs } from '../src/companies-house/client.js';
+import { parseOfficers, parsePscs } from '../src/adapters/companies-house/client.js';
 import {
   derivedDueDate,
   identityStatus,

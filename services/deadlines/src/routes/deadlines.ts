@@ -25,7 +25,7 @@ import {
   WorkReplySchema,
 } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
-import { CompaniesHouseError } from '../companies-house/client.js';
+import { CompaniesHouseError } from '../adapters/companies-house/client.js';
 import { readLeadDays, writeLeadDays } from '../db/queries.js';
 import { getCalendarFeed, renderFeed, resetCalendarFeed } from '../use-cases/calendar.js';
 import { getClientRecord, refreshClientCompany, saveTaxProfile } from '../use-cases/client-record.js';

@@ -1,6 +1,6 @@
 import { AppError } from '@countinghouse/kit';
 import { businessTypeForCompanyType, DEADLINES_MESSAGES, validateCompanyNumber, type CompanyLookup } from '@countinghouse/proto';
-import { CompaniesHouseError } from '../companies-house/client.js';
+import { CompaniesHouseError } from '../adapters/companies-house/client.js';
 import type { DeadlinesDeps } from './deps.js';
 
 /**

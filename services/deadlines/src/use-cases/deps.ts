@@ -1,6 +1,6 @@
 import type { Db, OutboxRelay, RevocationList } from '@countinghouse/kit';
 import type { Logger } from 'pino';
-import type { CompaniesHouseClient } from '../companies-house/client.js';
+import type { CompaniesHouseClient } from '../adapters/companies-house/client.js';
 
 export interface DeadlinesDeps {
   db: Db;

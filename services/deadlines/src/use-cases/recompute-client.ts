@@ -1,6 +1,6 @@
 import { enqueueEvent } from '@countinghouse/kit';
 import type { DeadlineKind, TaxProfileInput } from '@countinghouse/proto';
-import { companyFactsOf } from '../companies-house/snapshot.js';
+import { companyFactsOf } from '../adapters/companies-house/snapshot.js';
 import {
   directoryEntry,
   insertDeadlines,

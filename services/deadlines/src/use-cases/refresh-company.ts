@@ -1,7 +1,7 @@
 import { AppError, enqueueEvent } from '@countinghouse/kit';
 import { DEADLINES_MESSAGES, type Actor } from '@countinghouse/proto';
-import { CompaniesHouseError } from '../companies-house/client.js';
-import { snapshotOf } from '../companies-house/snapshot.js';
+import { CompaniesHouseError } from '../adapters/companies-house/client.js';
+import { snapshotOf } from '../adapters/companies-house/snapshot.js';
 import { readProfile, profileOf, saveCompany } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import type { DeadlinesDeps } from './deps.js';

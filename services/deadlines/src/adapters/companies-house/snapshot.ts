@@ -1,5 +1,5 @@
 import type { CompanyOfficer, CompanyPsc, CompanySnapshot } from '@countinghouse/proto';
-import type { CompanyFacts } from '../domain/engine.js';
+import type { CompanyFacts } from '../../domain/engine.js';
 import type { CompanyProfile } from './client.js';
 
 export function snapshotOf(p: CompanyProfile, officers: CompanyOfficer[], pscs: CompanyPsc[], at: Date): CompanySnapshot {
