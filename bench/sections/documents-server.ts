@@ -21,8 +21,8 @@ const app = await composeAllInOne({
   logger,
   frontendDir: null,
   signInMax: 1_000_000,
-  documentsStorageDir: env.DOCUMENTS_STORAGE_DIR!,
-  documentsLinkSecret: env.DOCUMENTS_LINK_SECRET!,
+  // the documents' folder and link secret, read from the environment as the service's own process does
+  env: { DOCUMENTS_STORAGE_DIR: env.DOCUMENTS_STORAGE_DIR, DOCUMENTS_LINK_SECRET: env.DOCUMENTS_LINK_SECRET },
   publicConfig: () => ({ demoMode: false, maintenance: false, practice: { name: 'Bench', phone: '0', email: 'bench@example.invalid' } }),
 });
 await ensureInitialAdmin(runtime.db, { username: env.ADMIN_USERNAME!, password: env.ADMIN_PASSWORD! });

@@ -3,25 +3,28 @@ import {
   createLogger,
   createRuntime,
   generateSigningKeys,
+  dataFolderEnv,
   parseConfig,
+  parseServicesConfig,
   TokenSigner,
+  type ServiceDescriptor,
   closeOnSignals,
 } from '@countinghouse/kit';
 import { demoClientFacts, linkedClientUserIds, seedCrmDemo } from '@countinghouse/crm';
 import { seedDeadlinesDemo } from '@countinghouse/deadlines';
-import { seedBillingDemo, stripeOptionsFromEnv } from '@countinghouse/billing';
+import { seedBillingDemo } from '@countinghouse/billing';
 import { assertDemoSeedAllowed, demoSignIns, ensureInitialAdmin, formatDemoSignIns, seedIdentityDemo } from '@countinghouse/identity';
-import { parseIntegrationsConfig } from '@countinghouse/integrations';
-import { Type } from '@sinclair/typebox';
-import { randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { leaveStopSignalsToTheServer, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres.js';
 import { composeAllInOne } from './compose.js';
+import { loadServices } from './services.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The all-in-one launcher's own settings; each service's come from its descriptor (parseAllInOneConfig). */
 export const AllInOneConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
   HOST: Type.String({ default: '127.0.0.1' }),
@@ -31,41 +34,50 @@ export const AllInOneConfigSchema = Type.Object({
   /** When set, this PostgreSQL is used and no embedded server starts. */
   DATABASE_URL: Type.String({ default: '' }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
-  ADMIN_USERNAME: Type.String({ default: 'admin' }),
-  ADMIN_PASSWORD: Type.String({ default: '' }),
   DEMO_MODE: Type.Boolean({ default: true }),
   /** Unset: seed a fresh data folder unless NODE_ENV=production; true with production is refused. */
   SEED_DEMO: Type.Optional(Type.Boolean()),
   /** The demo people's shared password; unset, one is generated and printed once. */
   DEMO_PASSWORD: Type.String({ default: '' }),
   PUBLIC_URL: Type.String({ default: '' }),
-  COOKIE_SECURE: Type.Boolean({ default: false }),
-  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
-  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
-  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
   FRONTEND_DIR: Type.String({ default: '' }),
   SIGN_IN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
   /** Strict-Transport-Security max-age in seconds (behind HTTPS only); 0: not sent. */
   HSTS_MAX_AGE: Type.Integer({ minimum: 0, maximum: 63_072_000, default: 0 }),
-  SMTP_URL: Type.String({ default: '' }),
-  MAIL_FROM: Type.String({ default: '' }),
-  /** GoHighLevel (LeadConnector) lead import: both or neither. */
-  GHL_API_KEY: Type.String({ default: '' }),
-  GHL_LOCATION_ID: Type.String({ default: '' }),
-  GHL_BASE_URL: Type.String({ default: '' }),
-  /** Video scripts: an OpenAI-compatible provider; without a key the built-in template generator writes them. */
-  OPENAI_API_KEY: Type.String({ default: '' }),
-  OPENAI_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
-  OPENAI_MODEL: Type.String({ default: '' }),
-  OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
   /** The durable job queue: how often idle workers look for jobs enqueued by another instance (a job enqueued here starts at once). */
   JOBS_POLL_MS: Type.Integer({ minimum: 500, maximum: 60_000, default: 1000 }),
   /** How often schedules are checked for a due slot (a slot is a minute: a check starts it within this). */
   JOBS_SCHEDULE_CHECK_MS: Type.Integer({ minimum: 200, maximum: 60_000, default: 15_000 }),
-  /** Companies House Public Data API; without a key the company fields of a client are entered by hand. */
-  COMPANIES_HOUSE_API_KEY: Type.String({ default: '' }),
-  COMPANIES_HOUSE_BASE_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
 });
+
+/**
+ * The all-in-one's settings: its own, and every service's with the rules the service's own process
+ * applies (its schema and checkConfig), every problem said at once. A setting refused in distributed
+ * mode is refused here (issue 27; gateway/test/config-parity.test.ts).
+ */
+export function parseAllInOneConfig(env: Record<string, string | undefined>, descriptors: readonly ServiceDescriptor[]) {
+  const problems: string[] = [];
+  let config: Static<typeof AllInOneConfigSchema> | null = null;
+  try {
+    config = parseConfig(AllInOneConfigSchema, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(err.message.replace(/^Invalid configuration:\n/, ''));
+  }
+  let services: Map<string, Record<string, unknown>> | null = null;
+  try {
+    // what the data folder will hand the services (its secrets, its folders) counts as set, as in distributed mode
+    const dataDir = config?.DATA_DIR ?? '.data';
+    services = parseServicesConfig(descriptors, { ...dataFolderEnv(descriptors, env, null, (folder) => join(dataDir, folder)), ...env });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(err.message.replace(/^Invalid configuration:\n/, ''));
+  }
+  if (!config || !services) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return { config, services };
+}
+
+const text = (v: unknown, dflt: string) => (typeof v === 'string' ? v : dflt);
 
 function loadKeys(dataDir: string) {
   const dir = join(dataDir, 'keys');
@@ -80,31 +92,13 @@ function loadKeys(dataDir: string) {
   return { privateKeyPem: readFileSync(priv, 'utf8'), publicKeyPem: readFileSync(pub, 'utf8') };
 }
 
-/** The documents' view-link secret: random once, kept in the data folder so links survive a restart. */
-function loadLinkSecret(dataDir: string): string {
-  const file = join(dataDir, 'keys', 'documents-link.secret');
-  if (!existsSync(file)) {
-    mkdirSync(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  }
-  return readFileSync(file, 'utf8').trim();
-}
-
-/** The integrations' token key: 32 random bytes once, kept in the data folder so stored grants survive a restart. */
-function loadIntegrationsKey(dataDir: string, name = 'integrations-tokens.key'): Buffer {
-  const file = join(dataDir, 'keys', name);
-  if (!existsSync(file)) {
-    mkdirSync(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-}
-
 /** The all-in-one server: embedded PostgreSQL, every service plugin in-process, the gateway, the UI. */
 export async function startAllInOne(env: Record<string, string | undefined> = process.env) {
-  let config;
+  const descriptors = await loadServices();
+  let config: Static<typeof AllInOneConfigSchema>;
+  let services: Map<string, Record<string, unknown>>;
   try {
-    config = parseConfig(AllInOneConfigSchema, env);
+    ({ config, services } = parseAllInOneConfig(env, descriptors));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -112,6 +106,10 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     }
     throw err;
   }
+  const identity = services.get('identity') ?? {};
+  const settings = services.get('settings') ?? {};
+  const adminUsername = text(identity.ADMIN_USERNAME, 'admin');
+  const adminPassword = text(identity.ADMIN_PASSWORD, '');
   // Demo people hold staff roles with one shared password: never in a production deployment.
   if (config.SEED_DEMO === true && config.NODE_ENV === 'production') {
     process.stderr.write(
@@ -122,21 +120,6 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
   const seedDemo = config.SEED_DEMO ?? config.NODE_ENV !== 'production';
   const demoSeed = { nodeEnv: config.NODE_ENV, password: config.DEMO_PASSWORD || undefined };
   if (seedDemo) assertDemoSeedAllowed(demoSeed); // a bad DEMO_PASSWORD stops the start before anything is created
-  // Stripe is all or nothing: STRIPE_SECRET_KEY with STRIPE_WEBHOOK_SECRET (optional STRIPE_API_BASE).
-  let stripe;
-  try {
-    stripe = stripeOptionsFromEnv(env);
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.exit(78);
-  }
-  let integrationsConfig;
-  try {
-    integrationsConfig = parseIntegrationsConfig(env);
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.exit(78);
-  }
   const logger = createLogger('countinghouse', config.LOG_LEVEL);
   const dataDir = resolve(repoRoot, config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -167,35 +150,26 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
     signer,
     logger,
     frontendDir,
-    cookieSecure: config.COOKIE_SECURE,
     signInMax: config.SIGN_IN_RATE_LIMIT,
     hstsMaxAge: config.HSTS_MAX_AGE,
-    smtpUrl: config.SMTP_URL,
-    mailFrom: config.MAIL_FROM,
-    ghl: { apiKey: config.GHL_API_KEY, locationId: config.GHL_LOCATION_ID, baseUrl: config.GHL_BASE_URL || undefined },
-    stripe,
-    documentsStorageDir: join(dataDir, 'documents'),
-    documentsLinkSecret: loadLinkSecret(dataDir),
-    integrationsEncryptionKey: integrationsConfig.INTEGRATIONS_ENCRYPTION_KEY ? undefined : loadIntegrationsKey(dataDir),
-    integrationsConfig,
-    // identity's second-factor secrets at rest (issue 32): a key made once beside the integrations' one
-    identityEncryptionKey: loadIntegrationsKey(dataDir, 'identity-secrets.key'),
+    // the services' settings, with the secrets and folders of the data folder (made once, as the distributed launcher's)
+    env: { ...dataFolderEnv(descriptors, env, dataDir), ...env },
     production: config.NODE_ENV === 'production',
-    openai: config.OPENAI_API_KEY
-      ? { apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS }
-      : null,
-    companiesHouse: { apiKey: config.COMPANIES_HOUSE_API_KEY, baseUrl: config.COMPANIES_HOUSE_BASE_URL || undefined },
     publicConfig: () => ({
       demoMode: config.DEMO_MODE,
       maintenance: false,
-      practice: { name: config.PRACTICE_NAME, phone: config.PRACTICE_PHONE, email: config.PRACTICE_EMAIL },
+      practice: {
+        name: text(settings.PRACTICE_NAME, ''),
+        phone: text(settings.PRACTICE_PHONE, ''),
+        email: text(settings.PRACTICE_EMAIL, ''),
+      },
     }),
   });
 
-  const made = await ensureInitialAdmin(runtime.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD || undefined });
+  const made = await ensureInitialAdmin(runtime.db, { username: adminUsername, password: adminPassword || undefined });
   if (made.generatedPassword) {
     process.stdout.write(
-      `\n  First administrator created (sign in at /admin/login).\n  Username: ${config.ADMIN_USERNAME}\n  Password: ${made.generatedPassword}\n  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)\n\n`,
+      `\n  First administrator created (sign in at /admin/login).\n  Username: ${adminUsername}\n  Password: ${made.generatedPassword}\n  (shown once; set ADMIN_PASSWORD on a fresh data folder to choose it)\n\n`,
     );
   }
 

@@ -1,5 +1,6 @@
 import { createTestKit, type TestKit } from '@countinghouse/kit/testing';
 import type { App } from '@countinghouse/kit';
+import type { StripeOptions } from '@countinghouse/billing';
 import { ensureInitialAdmin } from '@countinghouse/identity';
 import { pino } from 'pino';
 import { composeAllInOne } from '../src/compose.js';
@@ -14,9 +15,7 @@ export interface TestGateway {
 }
 
 /** The all-in-one app on a fresh real database, with one administrator (and Stripe, when a test gives its mock). */
-export async function startTestGateway(
-  o: { signInMax?: number; stripe?: Parameters<typeof composeAllInOne>[0]['stripe'] } = {},
-): Promise<TestGateway> {
+export async function startTestGateway(o: { signInMax?: number; stripe?: StripeOptions } = {}): Promise<TestGateway> {
   const kit = await createTestKit();
   const app = await composeAllInOne({
     runtime: kit.runtime,
@@ -25,7 +24,7 @@ export async function startTestGateway(
     frontendDir: null,
     signInMax: o.signInMax ?? 1000,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
-    ...(o.stripe ? { stripe: o.stripe } : {}),
+    ...(o.stripe ? { services: { billing: { stripe: o.stripe } } } : {}),
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   return {

@@ -56,20 +56,4 @@ export const SIGN_IN_ROUTES: ReadonlyArray<string> = [
   '/api/deadlines/companies-house/lookup',
 ];
 
-/** The services behind the gateway, each mounted at /api/<name>. */
-export const SERVICES = [
-  'identity',
-  'crm',
-  'documents',
-  'billing',
-  'integrations',
-  'media',
-  'settings',
-  'notifications',
-  'deadlines',
-  'aml',
-  'engagement',
-  'requests',
-  'records',
-] as const;
-export type GatewayService = (typeof SERVICES)[number];
+export { SERVICES, type GatewayService } from './services.js';

@@ -1,11 +1,6 @@
+// The service as its own process (distributed mode): the kit parses its settings, waits for PostgreSQL
+// and Kafka, registers it under /api/<name> and listens (services/kit/src/service-main.ts).
 import { startService } from '@countinghouse/kit';
-import { AmlConfigSchema } from './config.js';
-import { amlPlugin } from './plugin.js';
+import { service } from './service.js';
 
-await startService({
-  name: 'aml',
-  configSchema: AmlConfigSchema,
-  async register(scope, runtime, config) {
-    await scope.register(amlPlugin, { runtime, evidenceWaitMs: config.AML_EVIDENCE_WAIT_MS });
-  },
-});
+await startService(service);

@@ -82,11 +82,12 @@ beforeAll(async () => {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    documentsStorageDir: storageDir,
-    companiesHouse: { apiKey: ch.apiKey, baseUrl: ch.url },
-    deadlinesToday: () => TODAY,
-    amlToday: () => TODAY,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
+    services: {
+      documents: { storageDir },
+      deadlines: { companiesHouse: { apiKey: ch.apiKey, baseUrl: ch.url }, today: () => TODAY },
+      aml: { today: () => TODAY },
+    },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };

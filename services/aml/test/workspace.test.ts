@@ -64,9 +64,8 @@ beforeAll(async () => {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    documentsStorageDir: storageDir,
-    amlToday: () => today,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
+    services: { documents: { storageDir }, aml: { today: () => today } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };

@@ -1,14 +1,6 @@
+// The service as its own process (distributed mode): the kit parses its settings, waits for PostgreSQL
+// and Kafka, registers it under /api/<name> and listens (services/kit/src/service-main.ts).
 import { startService } from '@countinghouse/kit';
-import { CrmConfigSchema } from './config.js';
-import { crmPlugin } from './plugin.js';
+import { service } from './service.js';
 
-await startService({
-  name: 'crm',
-  configSchema: CrmConfigSchema,
-  async register(scope, runtime, config) {
-    await scope.register(crmPlugin, {
-      runtime,
-      ghl: { apiKey: config.GHL_API_KEY, locationId: config.GHL_LOCATION_ID, baseUrl: config.GHL_BASE_URL || undefined },
-    });
-  },
-});
+await startService(service);

@@ -129,7 +129,7 @@ beforeAll(async () => {
     frontendDir: null,
     signInMax: 1000,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'T', phone: '0', email: 'a@b.c' } }),
-    ghl: { apiKey: KEY, locationId: LOCATION, baseUrl: ghlUrl },
+    services: { crm: { ghl: { apiKey: KEY, locationId: LOCATION, baseUrl: ghlUrl } } },
   });
   admin = bearer((await login(gw.app)).json().session_token);
 

@@ -1,14 +1,6 @@
+// The service as its own process (distributed mode): the kit parses its settings, waits for PostgreSQL
+// and Kafka, registers it under /api/<name> and listens (services/kit/src/service-main.ts).
 import { startService } from '@countinghouse/kit';
-import { DeadlinesConfigSchema } from './config.js';
-import { deadlinesPlugin } from './plugin.js';
+import { service } from './service.js';
 
-await startService({
-  name: 'deadlines',
-  configSchema: DeadlinesConfigSchema,
-  async register(scope, runtime, config) {
-    await scope.register(deadlinesPlugin, {
-      runtime,
-      companiesHouse: { apiKey: config.COMPANIES_HOUSE_API_KEY, baseUrl: config.COMPANIES_HOUSE_BASE_URL || undefined },
-    });
-  },
-});
+await startService(service);

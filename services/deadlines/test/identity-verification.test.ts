@@ -68,8 +68,7 @@ beforeAll(async () => {
     frontendDir: null,
     signInMax: 1000,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
-    companiesHouse: { apiKey: ch.apiKey, baseUrl: ch.url },
-    deadlinesToday: () => TODAY,
+    services: { deadlines: { companiesHouse: { apiKey: ch.apiKey, baseUrl: ch.url }, today: () => TODAY } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };

@@ -79,7 +79,7 @@ beforeAll(async () => {
     frontendDir: null,
     signInMax: 1000,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
-    deadlinesToday: () => TODAY,
+    services: { deadlines: { today: () => TODAY } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };

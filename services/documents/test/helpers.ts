@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { composeAllInOne } from '../../../gateway/src/compose.js';
 import { ADMIN, type TestGateway } from '../../../gateway/test/helpers.js';
-import type { DocumentStorage } from '../src/storage/storage.js';
+import type { DocumentStorage } from '../src/adapters/storage/storage.js';
 
 export interface DocumentsGateway extends TestGateway {
   storageDir: string;
@@ -27,10 +27,8 @@ export async function startDocumentsGateway(o: { storage?: DocumentStorage } = {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    documentsStorageDir: storageDir,
-    documentsStorage: o.storage,
-    documentsLinkSecret: linkSecret,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
+    services: { documents: { storageDir, storage: o.storage, linkSecret } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   return {

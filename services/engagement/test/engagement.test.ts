@@ -78,7 +78,7 @@ beforeAll(async () => {
       maintenance: false,
       practice: { name: 'Test Practice', phone: '0100 000', email: 'practice@test.co.uk' },
     }),
-    engagementNow: () => clock,
+    services: { engagement: { now: () => clock } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };

@@ -48,13 +48,12 @@ async function compose(mailFrom: string) {
     logger: pino({ level: 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    smtpUrl,
-    mailFrom,
     publicConfig: () => ({
       demoMode: true,
       maintenance: false,
       practice: { name: 'Test Practice', phone: '0100', email: 'office@test-practice.co.uk' },
     }),
+    services: { identity: { smtpUrl, mailFrom } },
   });
 }
 

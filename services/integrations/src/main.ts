@@ -1,14 +1,6 @@
-import { readFileSync } from 'node:fs';
+// The service as its own process (distributed mode): the kit parses its settings, waits for PostgreSQL
+// and Kafka, registers it under /api/<name> and listens (services/kit/src/service-main.ts).
 import { startService } from '@countinghouse/kit';
-import { IntegrationsConfigSchema } from './config.js';
-import { integrationsPlugin } from './plugin.js';
+import { service } from './service.js';
 
-await startService({
-  name: 'integrations',
-  configSchema: IntegrationsConfigSchema,
-  async register(scope, runtime, config) {
-    if (config.INTEGRATIONS_ENCRYPTION_KEY_FILE)
-      config.INTEGRATIONS_ENCRYPTION_KEY = readFileSync(config.INTEGRATIONS_ENCRYPTION_KEY_FILE, 'utf8').trim();
-    await scope.register(integrationsPlugin, { runtime, config, production: config.NODE_ENV === 'production' });
-  },
-});
+await startService(service);

@@ -68,8 +68,8 @@ export async function startIntegrationsGateway(env: Record<string, string>): Pro
     logger,
     frontendDir: null,
     signInMax: 1000,
-    integrationsConfig: config,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
+    services: { integrations: { config } },
   });
   await ensureInitialAdmin(runtime.db, ADMIN);
   const answers: string[] = [];

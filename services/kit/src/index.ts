@@ -19,3 +19,4 @@ export * from './wait-dependencies.js';
 export { MIN_NODE, nodeVersionProblem } from './node-version.js';
 export * from './gateway-signature.js';
 export * from './method-not-allowed.js';
+export * from './descriptor.js';

@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import { type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
 import {
@@ -14,18 +14,31 @@ import {
 import { GatewaySignatureVerifier, requireGatewaySignature } from './gateway-signature.js';
 import { jobsAdminPlugin } from './jobs/admin-routes.js';
 import { createLogger, createRuntime, type Runtime } from './runtime.js';
+import { parseServiceConfig, PracticeConfigProperties, type ServiceDescriptor, type ServiceHost } from './descriptor.js';
+import { followPracticeSettings, type PracticeDetails } from './live-settings.js';
 import { kafkaDependency, postgresDependency, waitForDependencies } from './wait-dependencies.js';
 
-export interface StartServiceOptions<P extends TProperties> {
-  name: string;
-  configSchema: TObject<P>;
-  /** Further checks of the parsed configuration; a ConfigError thrown here is said and the process exits 78, before any wait. */
-  checkConfig?: (config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => void;
-  register: (scope: App, runtime: Runtime, config: Static<typeof BaseConfigSchema> & Static<TObject<P>>) => Promise<void>;
-  /** Full paths (GET only) answered without the gateway's signature: public reads other services fetch directly. */
-  unsignedGets?: string[];
-  /** Also serve the job status API at /api/jobs (one service does, for every queue: docs/decisions.md). */
-  jobsAdmin?: boolean;
+/**
+ * The practice's details for a service in its own process: a service whose settings include SETTINGS_URL
+ * follows /admin/settings (read at start, then every settings.changed); another has the defaults.
+ */
+async function followedPractice(name: string, runtime: Runtime, own: Record<string, unknown>, scope: App): Promise<() => PracticeDetails> {
+  const text = (k: string, dflt: string) => (typeof own[k] === 'string' && own[k] ? String(own[k]) : dflt);
+  const defaults: PracticeDetails = {
+    name: text('PRACTICE_NAME', PracticeConfigProperties.PRACTICE_NAME.default),
+    phone: text('PRACTICE_PHONE', PracticeConfigProperties.PRACTICE_PHONE.default),
+    email: text('PRACTICE_EMAIL', PracticeConfigProperties.PRACTICE_EMAIL.default),
+  };
+  if (!('SETTINGS_URL' in own)) return () => defaults;
+  const followed = await followPracticeSettings({
+    service: name,
+    bus: runtime.bus,
+    logger: runtime.logger,
+    defaults,
+    settingsUrl: text('SETTINGS_URL', ''),
+  });
+  scope.addHook('onClose', async () => followed.stop());
+  return () => followed.live.practice();
 }
 
 /** Register OpenAPI generation for an app; the service's document is served at `/api/<name>/openapi.json`. */
@@ -90,11 +103,14 @@ export function withPlatformStatuses(response: Record<string, unknown> | undefin
  * The standalone entry of a service in distributed mode: parse config (fail fast), build the runtime on
  * Kafka and BullMQ, register the service plugin under /api/<name>, listen, close cleanly on signals.
  */
-export async function startService<P extends TProperties>(o: StartServiceOptions<P>): Promise<App> {
-  let config: Static<typeof BaseConfigSchema> & Static<TObject<P>>;
+export async function startService(o: ServiceDescriptor, env: Record<string, string | undefined> = process.env): Promise<App> {
+  let config: Static<typeof BaseConfigSchema>;
+  let own: Record<string, unknown>;
   let kafka: KafkaClientOptions;
   try {
-    config = parseConfigs(BaseConfigSchema, o.configSchema);
+    // the kit's settings and the service's, every problem of both said together
+    config = parseConfigs(BaseConfigSchema, Type.Object(o.configSchema.properties), env);
+    own = parseServiceConfig(o, env);
     kafka = kafkaClientOptions(config);
     if (!config.KAFKA_BROKERS)
       throw new ConfigError(
@@ -108,7 +124,6 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
       throw new ConfigError(
         'Invalid configuration:\n  - GATEWAY_PUBLIC_KEY or GATEWAY_PUBLIC_KEY_FILE: required in production (the service answers only requests the gateway signed)',
       );
-    o.checkConfig?.(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${o.name}: ${err.message}\n`);
@@ -158,7 +173,19 @@ export async function startService<P extends TProperties>(o: StartServiceOptions
   else logger.warn('GATEWAY_PUBLIC_KEY(_FILE) not set: this service answers requests that did not come through the gateway');
   addHealthRoutes(app, runtime.healthChecks());
   await registerOpenApi(app, `Countinghouse ${o.name}`);
-  await app.register(async (scope) => o.register(scope, runtime, config), { prefix: `/api/${o.name}` });
+  await app.register(
+    async (scope) => {
+      const host: ServiceHost = {
+        mode: 'distributed',
+        runtime,
+        practice: await followedPractice(o.name, runtime, own, scope),
+        production: config.NODE_ENV === 'production',
+      };
+      await scope.register(o.plugin, await o.options(own, host, scope));
+      await o.standalone?.(runtime, own);
+    },
+    { prefix: `/api/${o.name}` },
+  );
   if (o.jobsAdmin) await app.register(async (scope) => scope.register(jobsAdminPlugin, { runtime }), { prefix: '/api/jobs' });
   app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } as object }, async () => app.swagger());
   closeOnSignals(app, () => runtime.close());

@@ -1,3 +1,4 @@
+import { FollowsPracticeConfigProperties } from '@countinghouse/kit';
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_OPENAI_MODEL } from './generators/openai.js';
 
@@ -10,9 +11,5 @@ export const MediaConfigSchema = Type.Object({
   OPENAI_MODEL: Type.String({ minLength: 1, default: DEFAULT_OPENAI_MODEL }),
   OPENAI_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
   /** Until the settings service answers: afterwards the details follow /admin/settings (settings.changed). */
-  PRACTICE_NAME: Type.String({ default: 'Countinghouse Accountants' }),
-  PRACTICE_PHONE: Type.String({ default: '020 7946 0321' }),
-  PRACTICE_EMAIL: Type.String({ default: 'hello@countinghouse.co.uk' }),
-  /** The settings service, read once at start for the current practice details (empty: events only). */
-  SETTINGS_URL: Type.String({ pattern: '^(https?://.*)?$', default: '' }),
+  ...FollowsPracticeConfigProperties,
 });

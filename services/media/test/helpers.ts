@@ -18,8 +18,8 @@ export async function startMediaGateway(openai: OpenAiOptions | null): Promise<T
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    openai,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: PRACTICE }),
+    services: { media: { openai } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   return {

@@ -1,11 +1,6 @@
+// The service as its own process (distributed mode): the kit parses its settings, waits for PostgreSQL
+// and Kafka, registers it under /api/<name> and listens (services/kit/src/service-main.ts).
 import { startService } from '@countinghouse/kit';
-import { RecordsConfigSchema } from './config.js';
-import { recordsPlugin } from './plugin.js';
+import { service } from './service.js';
 
-await startService({
-  name: 'records',
-  configSchema: RecordsConfigSchema,
-  async register(scope, runtime, config) {
-    await scope.register(recordsPlugin, { runtime, retentionHour: config.RETENTION_RUN_HOUR });
-  },
-});
+await startService(service);

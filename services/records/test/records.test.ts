@@ -59,10 +59,8 @@ beforeAll(async () => {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     frontendDir: null,
     signInMax: 1000,
-    documentsStorageDir: storageDir,
     publicConfig: () => ({ demoMode: true, maintenance: false, practice: { name: 'Test Practice', phone: '0100', email: 'a@b.c' } }),
-    recordsNow: () => clock,
-    recordsSchedules: false,
+    services: { documents: { storageDir }, records: { now: () => clock, schedules: false } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };

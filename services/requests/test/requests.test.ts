@@ -84,8 +84,7 @@ beforeAll(async () => {
       maintenance: false,
       practice: { name: 'Test Practice', phone: '0100 000', email: 'practice@test.co.uk' },
     }),
-    requestsNow: () => clock,
-    requestsSchedules: false,
+    services: { requests: { now: () => clock, schedules: false } },
   });
   await ensureInitialAdmin(kit.runtime.db, ADMIN);
   gw = { kit, app, close: async () => (await app.close(), await kit.close()) };
