@@ -1,7 +1,7 @@
 import { ConfigError } from '@countinghouse/kit';
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
-import type { S3StorageOptions } from './storage/s3-storage.js';
+import type { S3StorageOptions } from './adapters/storage/s3-storage.js';
 
 /** The documents service's own settings (beside the kit's BaseConfigSchema), parsed once at start. */
 export const DocumentsConfigSchema = Type.Object({

@@ -12,7 +12,7 @@ import { SCHEMA } from './db/schema.js';
 import { documentRoutes } from './routes/documents.js';
 import { fileRoutes } from './routes/files.js';
 import { reportRoutes } from './routes/reports.js';
-import { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
+import { LocalDiskStorage, type DocumentStorage } from './adapters/storage/storage.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -64,5 +64,5 @@ export async function documentsPlugin(app: App, opts: DocumentsPluginOptions) {
 export { SCHEMA } from './db/schema.js';
 export { subscribeClientDirectory, CLIENT_DIRECTORY_CONSUMER } from './consumers/client-directory.js';
 export { signViewLink } from './domain/signed-links.js';
-export { LocalDiskStorage, type DocumentStorage } from './storage/storage.js';
-export { S3DocumentStorage, type S3StorageOptions } from './storage/s3-storage.js';
+export { LocalDiskStorage, type DocumentStorage } from './adapters/storage/storage.js';
+export { S3DocumentStorage, type S3StorageOptions } from './adapters/storage/s3-storage.js';

@@ -4,8 +4,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../gateway/test/helpers.js';
 import { storageChoice, DocumentsConfigSchema } from '../src/config.js';
-import { S3DocumentStorage, type S3StorageOptions } from '../src/storage/s3-storage.js';
-import { storageKey } from '../src/storage/storage.js';
+import { S3DocumentStorage, type S3StorageOptions } from '../src/adapters/storage/s3-storage.js';
+import { storageKey } from '../src/adapters/storage/storage.js';
 import { parseConfig } from '@countinghouse/kit';
 import { multipart, SAMPLES, startDocumentsGateway, upsertClient, type DocumentsGateway } from './helpers.js';
 

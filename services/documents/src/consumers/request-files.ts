@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { logAccess, searchText } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import type { DocumentStorage } from '../storage/storage.js';
+import type { DocumentStorage } from '../adapters/storage/storage.js';
 
 export const REQUEST_FILES_CONSUMER = 'documents.request-files';
 

@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { SCHEMA } from '../db/schema.js';
-import type { DocumentStorage } from '../storage/storage.js';
+import type { DocumentStorage } from '../adapters/storage/storage.js';
 
 export const RETENTION_CONSUMER = 'documents.retention';
 /** Signed engagement letters stored here (engagement's PDFs): erased with the engagement letters. */

@@ -2,7 +2,7 @@ import { enqueueEvent, subscribe, type Runtime } from '@countinghouse/kit';
 import { and, eq } from 'drizzle-orm';
 import { buffer } from 'node:stream/consumers';
 import { clientDocuments, SCHEMA } from '../db/schema.js';
-import type { DocumentStorage } from '../storage/storage.js';
+import type { DocumentStorage } from '../adapters/storage/storage.js';
 
 /**
  * records.subject_access_requested (UK GDPR Art. 15, issue 34): the documents this person uploaded for

@@ -1,5 +1,5 @@
 import type { Db, OutboxRelay } from '@countinghouse/kit';
-import type { DocumentStorage } from '../storage/storage.js';
+import type { DocumentStorage } from '../adapters/storage/storage.js';
 
 /** What every documents use case is handed: built once by the plugin. */
 export interface DocumentsDeps {

@@ -3,7 +3,7 @@ import { AML_EVIDENCE_DOCUMENT_TYPE, LIMITS } from '@countinghouse/proto';
 import { findDocument, logAccess, type DocumentRow } from '../db/queries.js';
 import { checkViewLink, signViewLink } from '../domain/signed-links.js';
 import { SCHEMA } from '../db/schema.js';
-import type { DocumentStorage } from '../storage/storage.js';
+import type { DocumentStorage } from '../adapters/storage/storage.js';
 import type { DocumentsDeps, RequestOrigin } from './deps.js';
 import { documentNotFound, findVisibleDocument } from './read-documents.js';
 

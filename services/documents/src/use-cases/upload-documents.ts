@@ -16,7 +16,7 @@ import { findClient, insertDocument, logAccess, ownClients, toDocument, type Dir
 import { SCHEMA } from '../db/schema.js';
 import { amlEvidenceScopeOf, scopeOf, type DocumentScope } from '../domain/access.js';
 import { cleanFilename, CONTENT_TYPE, FileInspector, STORED_EXTENSION, type CheckFailure } from '../domain/file-check.js';
-import { storageKey } from '../storage/storage.js';
+import { storageKey } from '../adapters/storage/storage.js';
 import type { DocumentsDeps, RequestOrigin } from './deps.js';
 import { who } from './open-documents.js';
 
