@@ -1,6 +1,6 @@
 import { FollowsPracticeConfigProperties } from '@countinghouse/kit';
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_OPENAI_MODEL } from './generators/openai.js';
+import { DEFAULT_OPENAI_MODEL } from './adapters/generators/openai.js';
 
 /** The media service's own settings (beside the kit's BaseConfigSchema), parsed once at start. */
 export const MediaConfigSchema = Type.Object({

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { unfinishedScriptIds } from './db/queries.js';
 import { SCHEMA } from './db/schema.js';
 import { buildPracticeFacts, type PracticeContact } from './domain/facts.js';
-import { OpenAiScriptGenerator, type OpenAiOptions } from './generators/openai.js';
-import { templateGenerator } from './generators/template.js';
-import type { ScriptGenerator } from './generators/types.js';
+import { OpenAiScriptGenerator, type OpenAiOptions } from './adapters/generators/openai.js';
+import { templateGenerator } from './adapters/generators/template.js';
+import type { ScriptGenerator } from './adapters/generators/types.js';
 import { GENERATE_JOB_ATTEMPTS, GENERATE_JOB_BACKOFF_MS, generateScriptProcessor } from './jobs/generate-script.js';
 import { scriptRoutes } from './routes/scripts.js';
 
@@ -52,5 +52,5 @@ export async function mediaPlugin(app: App, opts: MediaPluginOptions) {
 }
 
 export { SCHEMA } from './db/schema.js';
-export { DEFAULT_OPENAI_MODEL, type OpenAiOptions } from './generators/openai.js';
+export { DEFAULT_OPENAI_MODEL, type OpenAiOptions } from './adapters/generators/openai.js';
 export type { PracticeContact } from './domain/facts.js';

@@ -4,7 +4,7 @@ import { checkScriptAnswer } from '../src/domain/check-script.js';
 import { buildPracticeFacts } from '../src/domain/facts.js';
 import { systemPrompt, userPrompt } from '../src/domain/prompt.js';
 import { templateScript } from '../src/domain/template-script.js';
-import { retryAfterMs } from '../src/generators/openai.js';
+import { retryAfterMs } from '../src/adapters/generators/openai.js';
 import { scriptOf } from './helpers.js';
 
 const facts = buildPracticeFacts({ name: 'Ledger & Co', phone: '020 7946 0000', email: 'hello@ledger.example' });

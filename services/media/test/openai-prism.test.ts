@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutSpec, startPrism, type PrismServer } from '../../integrations/test/prism.js';
 import type { PracticeFacts } from '../src/domain/facts.js';
-import { OpenAiScriptGenerator } from '../src/generators/openai.js';
+import { OpenAiScriptGenerator } from '../src/adapters/generators/openai.js';
 import { scriptOf } from './helpers.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { findScriptById, markCompleted, markFailed, markRunning, setProgress } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import type { PracticeFacts } from '../domain/facts.js';
-import { GenerationError, type ScriptGenerator } from '../generators/types.js';
+import { GenerationError, type ScriptGenerator } from '../adapters/generators/types.js';
 
 /** Whole-job tries: a crash or a database hiccup mid-run gets one more go; provider trouble is retried inside. */
 export const GENERATE_JOB_ATTEMPTS = 2;

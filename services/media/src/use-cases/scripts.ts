@@ -2,7 +2,7 @@ import { AppError, type Db, type JobQueue, type Principal } from '@countinghouse
 import type { GenerateScriptBody, ScriptList, ScriptListQuery, ScriptRecord } from '@countinghouse/proto';
 import type { Logger } from 'pino';
 import { findScriptById, insertScript, listScripts, markFailed, toRecord, toSummary } from '../db/queries.js';
-import type { ScriptGenerator } from '../generators/types.js';
+import type { ScriptGenerator } from '../adapters/generators/types.js';
 import { GENERATE_JOB_ATTEMPTS, GENERATE_JOB_BACKOFF_MS } from '../jobs/generate-script.js';
 
 export interface ScriptsDeps {

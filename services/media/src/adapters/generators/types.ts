@@ -1,5 +1,5 @@
 import type { ScriptGenerator as GeneratorKind, VideoScript, VideoType } from '@countinghouse/proto';
-import type { PracticeFacts } from '../domain/facts.js';
+import type { PracticeFacts } from '../../domain/facts.js';
 
 export interface GenerateInput {
   type: VideoType;

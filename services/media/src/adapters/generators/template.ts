@@ -1,4 +1,4 @@
-import { templateScript } from '../domain/template-script.js';
+import { templateScript } from '../../domain/template-script.js';
 import type { ScriptGenerator } from './types.js';
 
 /** The built-in generator used when no AI provider is configured. */

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
-import { checkScriptAnswer } from '../domain/check-script.js';
-import { feedbackPrompt, systemPrompt, userPrompt, type ChatMessage } from '../domain/prompt.js';
+import { checkScriptAnswer } from '../../domain/check-script.js';
+import { feedbackPrompt, systemPrompt, userPrompt, type ChatMessage } from '../../domain/prompt.js';
 import { GenerationError, type GenerateInput, type GenerateResult, type ScriptGenerator } from './types.js';
 
 export interface OpenAiOptions {
