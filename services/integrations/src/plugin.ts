@@ -5,7 +5,7 @@ import { hmrcSettings, parseEncryptionKey, providerSettings, type IntegrationsCo
 import { subscribeClientDirectory } from './consumers/client-directory.js';
 import { SCHEMA } from './db/schema.js';
 import { TokenCipher } from './domain/token-cipher.js';
-import { registerSchedules } from './schedules.js';
+import { registerSchedules } from './jobs/schedules.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { mtdRoutes } from './routes/mtd.js';
 import { checkPendingAuthorisations, mtdDeps } from './use-cases/mtd.js';
@@ -80,4 +80,4 @@ export { TokenCipher } from './domain/token-cipher.js';
 export { integrationsDeps, KEEP_ALIVE_JOB, SYNC_JOB, type IntegrationsDeps } from './use-cases/deps.js';
 export { keepGrantsAlive, type KeepAliveReport } from './use-cases/keep-grants-alive.js';
 export { runSync } from './use-cases/run-sync.js';
-export { registerSchedules, SCHEDULES } from './schedules.js';
+export { registerSchedules, SCHEDULES } from './jobs/schedules.js';

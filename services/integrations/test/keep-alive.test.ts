@@ -3,7 +3,7 @@ import { TOPICS, type EventEnvelope } from '@countinghouse/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePerson, type Person } from '../../../gateway/test/helpers.js';
 import { refreshTokenExpiry } from '../src/domain/keep-alive.js';
-import { registerSchedules, SCHEDULES } from '../src/schedules.js';
+import { registerSchedules, SCHEDULES } from '../src/jobs/schedules.js';
 import { card, connect, directService, list, startIntegrationsGateway, upsertClient, type IntegrationsGateway } from './helpers.js';
 import { startLocalProviders, type LocalProviders } from './providers.js';
 

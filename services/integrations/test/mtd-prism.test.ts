@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makePerson, type Person } from '../../../gateway/test/helpers.js';
 import { hmrcSettings } from '../src/config.js';
-import { SCHEDULES } from '../src/schedules.js';
+import { SCHEDULES } from '../src/jobs/schedules.js';
 import { validateFraudHeaders } from '../src/domain/fraud-headers.js';
 import { TokenCipher } from '../src/domain/token-cipher.js';
 import { checkPendingAuthorisations, mtdDeps } from '../src/use-cases/mtd.js';

@@ -11,8 +11,8 @@ import {
   quarterlyPeriods,
   taxYearOf,
 } from '../src/domain/mtd-rules.js';
-import { quickbooksLedgerLines } from '../src/providers/quickbooks.js';
-import { xeroLedgerLines } from '../src/providers/xero.js';
+import { quickbooksLedgerLines } from '../src/adapters/quickbooks.js';
+import { xeroLedgerLines } from '../src/adapters/xero.js';
 
 const gbp = (pounds: number) => Math.round(pounds * 100);
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIntegrationsConfig, providerSettings } from '../src/config.js';
-import type { ProviderAdapter } from '../src/providers/adapter.js';
-import { ProviderError } from '../src/providers/http.js';
-import { xeroAdapter } from '../src/providers/xero.js';
+import type { ProviderAdapter } from '../src/adapters/adapter.js';
+import { ProviderError } from '../src/adapters/http.js';
+import { xeroAdapter } from '../src/adapters/xero.js';
 import { cutSpec, startPrism, type PrismServer } from './prism.js';
 
 /**

@@ -1,5 +1,5 @@
 import { AppError, PermanentJobError } from '@countinghouse/kit';
-import { ProviderError } from '../providers/http.js';
+import { ProviderError } from '../adapters/http.js';
 
 /** A failure's description that is safe to log and store: our provider errors, or only the error's class. */
 export function safeReason(err: unknown): string {

@@ -4,7 +4,7 @@ import { spendState, upsertConnectedIntegration, upsertCredentials } from '../db
 import { SCHEMA } from '../db/schema.js';
 import { safeReason } from '../domain/safe-reason.js';
 import { sha256 } from '../domain/token-cipher.js';
-import { exchangeCode } from '../providers/oauth.js';
+import { exchangeCode } from '../adapters/oauth.js';
 import type { IntegrationsDeps } from './deps.js';
 import { sealGrant } from './grant.js';
 

@@ -5,10 +5,10 @@ import type { ProvidersSettings } from '../config.js';
 import { takeProviderCall } from '../db/queries.js';
 import { XERO_BUDGET, type CallBudget } from '../domain/rate-limit.js';
 import type { TokenCipher } from '../domain/token-cipher.js';
-import type { ProviderAdapter } from '../providers/adapter.js';
-import { ProviderError } from '../providers/http.js';
-import { quickbooksAdapter } from '../providers/quickbooks.js';
-import { xeroAdapter } from '../providers/xero.js';
+import type { ProviderAdapter } from '../adapters/adapter.js';
+import { ProviderError } from '../adapters/http.js';
+import { quickbooksAdapter } from '../adapters/quickbooks.js';
+import { xeroAdapter } from '../adapters/xero.js';
 
 export const SYNC_JOB = 'integrations.sync' as const;
 export const KEEP_ALIVE_JOB = 'integrations.keep_alive' as const;

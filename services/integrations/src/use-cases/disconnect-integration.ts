@@ -3,7 +3,7 @@ import { INTEGRATION_TEXTS, type IntegrationType } from '@countinghouse/proto';
 import { deleteCredentials, findIntegrationOfClient, markDisconnected } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { safeReason } from '../domain/safe-reason.js';
-import { revokeGrant } from '../providers/oauth.js';
+import { revokeGrant } from '../adapters/oauth.js';
 import type { IntegrationsDeps } from './deps.js';
 import { requireOwnClient } from './own-client.js';
 

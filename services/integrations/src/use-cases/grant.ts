@@ -1,8 +1,8 @@
 import type { IntegrationType } from '@countinghouse/proto';
 import { lockCredentials, storeRefreshedGrant, type SealedGrant } from '../db/queries.js';
 import { refreshTokenExpiry } from '../domain/keep-alive.js';
-import { ProviderError } from '../providers/http.js';
-import { refreshGrant, type TokenSet } from '../providers/oauth.js';
+import { ProviderError } from '../adapters/http.js';
+import { refreshGrant, type TokenSet } from '../adapters/oauth.js';
 import type { IntegrationsDeps } from './deps.js';
 
 /** Refresh a little before the provider's expiry, so a token never lapses mid-sync. */

@@ -1,7 +1,7 @@
 import { listLiveGrants, recordKeepAlive } from '../db/queries.js';
 import { assumedExpiry, keepAliveHorizon } from '../domain/keep-alive.js';
 import { safeReason } from '../domain/safe-reason.js';
-import { ProviderError } from '../providers/http.js';
+import { ProviderError } from '../adapters/http.js';
 import type { IntegrationsDeps } from './deps.js';
 import { obtainAccessToken } from './grant.js';
 import { recordSyncFailure } from './record-sync-failure.js';

@@ -64,7 +64,7 @@ import {
   taxYearStart,
 } from '../domain/mtd-rules.js';
 import { randomSecret, sha256, type TokenCipher } from '../domain/token-cipher.js';
-import { HmrcError, hmrcClient, type HmrcClient } from '../providers/hmrc.js';
+import { HmrcError, hmrcClient, type HmrcClient } from '../adapters/hmrc.js';
 
 /** What the MTD use cases are handed (built once by the plugin or a test). */
 export interface MtdDeps {

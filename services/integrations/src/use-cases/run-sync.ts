@@ -5,7 +5,7 @@ import { SCHEMA } from '../db/schema.js';
 import { integrationDataOf } from '../domain/integration-data.js';
 import { MAX_SYNC_WAIT_MS } from '../domain/rate-limit.js';
 import { safeReason } from '../domain/safe-reason.js';
-import { ProviderError } from '../providers/http.js';
+import { ProviderError } from '../adapters/http.js';
 import type { SYNC_JOB, IntegrationsDeps } from './deps.js';
 import { withAccessToken } from './grant.js';
 import { recordSyncFailure } from './record-sync-failure.js';

@@ -2,7 +2,7 @@ import { AppError, type Principal } from '@countinghouse/kit';
 import { INTEGRATION_TEXTS, OAUTH_STATE_TTL_SECONDS, type IntegrationType } from '@countinghouse/proto';
 import { deleteStaleStates, insertState } from '../db/queries.js';
 import { pkceChallenge, randomSecret, sha256 } from '../domain/token-cipher.js';
-import { authorizeUrl } from '../providers/oauth.js';
+import { authorizeUrl } from '../adapters/oauth.js';
 import type { IntegrationsDeps } from './deps.js';
 import { requireOwnClient } from './own-client.js';
 

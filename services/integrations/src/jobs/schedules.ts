@@ -1,5 +1,5 @@
 import type { JobQueue } from '@countinghouse/kit';
-import { KEEP_ALIVE_JOB, MTD_DAILY_JOB } from './use-cases/deps.js';
+import { KEEP_ALIVE_JOB, MTD_DAILY_JOB } from '../use-cases/deps.js';
 
 /**
  * The integrations' recurring jobs. The daily keep-alive runs at 03:15 (Europe/London), out of office
