@@ -3,11 +3,14 @@
 // serving the UI. `npm run start:distributed` (scripts/start-distributed.ts) runs it in the foreground;
 // the tests start it through startDistributed() with their own infrastructure.
 //
-// The services are one table (SERVICE_TABLE): a new service is a row (its entry, its config schema,
-// whether it is replicated, what it needs beyond the shared settings).
+// The services are proto's SERVICES, each described by its src/service.ts (the kit's defineService): a
+// new service is a folder and a line there. What a service is given beyond the shared settings follows
+// from its settings schema: a variable the launcher offers (a key file, the settings service's URL, the
+// object store, a data-folder secret) is passed to each service that declares it.
 import {
   createDb,
   createPool,
+  dataFolderEnv,
   ensureLoginRole,
   generateSigningKeys,
   generateGatewayKeys,
@@ -19,7 +22,7 @@ import {
 import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { assertDemoSeedAllowed, DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
-import type { TObject } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
@@ -28,44 +31,12 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ensureProcessesBuilt } from './build-processes.js';
-import { BillingConfigSchema } from '../services/billing/src/config.js';
-import { CrmConfigSchema } from '../services/crm/src/config.js';
-import { DeadlinesConfigSchema } from '../services/deadlines/src/config.js';
-import { AmlConfigSchema } from '../services/aml/src/config.js';
-import { EngagementConfigSchema } from '../services/engagement/src/config.js';
-import { RequestsConfigSchema } from '../services/requests/src/config.js';
-import { RecordsConfigSchema } from '../services/records/src/config.js';
-import { DocumentsConfigSchema } from '../services/documents/src/config.js';
-import { IdentityConfigSchema } from '../services/identity/src/config.js';
-import { IntegrationsConfigSchema } from '../services/integrations/src/config.js';
-import { MediaConfigSchema } from '../services/media/src/config.js';
-import { NotificationsConfigSchema } from '../services/notifications/src/config.js';
-import { SettingsConfigSchema } from '../services/settings/src/config.js';
+import { loadServices } from '../gateway/src/services.js';
 import { GatewayConfigSchema } from '../gateway/src/config.js';
 
 export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 
 type Env = Record<string, string | undefined>;
-
-/** What every process is started with, built once per start. */
-export interface LaunchContext {
-  env: Env;
-  dataDir: string;
-  keys: {
-    privateKeyFile: string;
-    publicKeyFile: string;
-    linkSecret: string;
-    integrationsKey: string;
-    /** identity's second-factor secrets at rest (issue 32). */
-    identityKey: string;
-    /** The gateway's request-signing pair: the private half goes to the gateway only, the public one to every service. */
-    gatewayPrivateKeyFile: string;
-    gatewayPublicKeyFile: string;
-  };
-  s3: Record<string, string>;
-  /** The base URLs of a service's processes, comma-separated. */
-  urls(service: string): string;
-}
 
 export interface ServiceSpec {
   name: string;
@@ -74,48 +45,17 @@ export interface ServiceSpec {
   schema: TObject;
   /** Runs REPLICAS processes (default 2); the others run one. */
   replicated?: boolean;
-  /** What the service needs beyond the shared settings. */
-  env?: (ctx: LaunchContext) => Record<string, string>;
 }
 
-const practiceEnv = (ctx: LaunchContext) => ({ SETTINGS_URL: ctx.urls('settings').split(',')[0]! });
+const descriptors = await loadServices();
 
-/** Every service of the product, in start order (settings first: identity, media and the gateway read it). */
-export const SERVICE_TABLE: ServiceSpec[] = [
-  { name: 'settings', entry: 'services/settings/src/main.ts', schema: SettingsConfigSchema },
-  {
-    name: 'identity',
-    entry: 'services/identity/src/main.ts',
-    schema: IdentityConfigSchema,
-    env: (ctx) => ({
-      JWT_PRIVATE_KEY_FILE: ctx.keys.privateKeyFile,
-      IDENTITY_ENCRYPTION_KEY: ctx.env.IDENTITY_ENCRYPTION_KEY || ctx.keys.identityKey,
-      ...practiceEnv(ctx),
-    }),
-  },
-  { name: 'crm', entry: 'services/crm/src/main.ts', schema: CrmConfigSchema, replicated: true },
-  {
-    name: 'documents',
-    entry: 'services/documents/src/main.ts',
-    schema: DocumentsConfigSchema,
-    replicated: true,
-    env: (ctx) => ({ DOCUMENTS_LINK_SECRET: ctx.keys.linkSecret, ...ctx.s3 }),
-  },
-  { name: 'billing', entry: 'services/billing/src/main.ts', schema: BillingConfigSchema, env: practiceEnv },
-  {
-    name: 'integrations',
-    entry: 'services/integrations/src/main.ts',
-    schema: IntegrationsConfigSchema,
-    env: (ctx) => ({ INTEGRATIONS_ENCRYPTION_KEY: ctx.env.INTEGRATIONS_ENCRYPTION_KEY || ctx.keys.integrationsKey }),
-  },
-  { name: 'media', entry: 'services/media/src/main.ts', schema: MediaConfigSchema, env: practiceEnv },
-  { name: 'notifications', entry: 'services/notifications/src/main.ts', schema: NotificationsConfigSchema },
-  { name: 'deadlines', entry: 'services/deadlines/src/main.ts', schema: DeadlinesConfigSchema },
-  { name: 'aml', entry: 'services/aml/src/main.ts', schema: AmlConfigSchema },
-  { name: 'engagement', entry: 'services/engagement/src/main.ts', schema: EngagementConfigSchema, env: practiceEnv },
-  { name: 'requests', entry: 'services/requests/src/main.ts', schema: RequestsConfigSchema, env: practiceEnv },
-  { name: 'records', entry: 'services/records/src/main.ts', schema: RecordsConfigSchema },
-];
+/** Every service of the product, in start order (proto's SERVICES: settings first, identity, media and the gateway read it). */
+export const SERVICE_TABLE: ServiceSpec[] = descriptors.map((d) => ({
+  name: d.name,
+  entry: `services/${d.name}/src/main.ts`,
+  schema: Type.Object(d.configSchema.properties),
+  replicated: d.replicated,
+}));
 
 export const GATEWAY_ENTRY = 'gateway/src/main.ts';
 
@@ -249,8 +189,16 @@ function secretFile(file: string, make: () => string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** The signing keys and secrets, made once in DATA_DIR/keys (same files as `npm start`'s) and kept. */
-function loadKeys(dataDir: string): LaunchContext['keys'] {
+interface LaunchKeys {
+  privateKeyFile: string;
+  publicKeyFile: string;
+  /** The gateway's request-signing pair: the private half goes to the gateway only, the public one to every service. */
+  gatewayPrivateKeyFile: string;
+  gatewayPublicKeyFile: string;
+}
+
+/** The signing keys, made once in DATA_DIR/keys (same files as `npm start`'s) and kept. */
+function loadKeys(dataDir: string): LaunchKeys {
   const dir = join(dataDir, 'keys');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const privateKeyFile = join(dir, 'jwt-ed25519.pem');
@@ -272,9 +220,6 @@ function loadKeys(dataDir: string): LaunchContext['keys'] {
     publicKeyFile,
     gatewayPrivateKeyFile,
     gatewayPublicKeyFile,
-    linkSecret: secretFile(join(dir, 'documents-link.secret'), () => randomBytes(32).toString('base64url')),
-    integrationsKey: secretFile(join(dir, 'integrations-tokens.key'), () => randomBytes(32).toString('base64')),
-    identityKey: secretFile(join(dir, 'identity-secrets.key'), () => randomBytes(32).toString('base64')),
   };
 }
 
@@ -491,16 +436,19 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
     const n = spec.replicated ? replicas : 1;
     for (let i = 1; i <= n; i++) plan.push({ spec, index: i, port: await freePort() });
   }
-  const ctx: LaunchContext = {
-    env,
-    dataDir,
-    keys,
-    s3: infra.s3,
-    urls: (service) =>
-      plan
-        .filter((p) => p.spec.name === service)
-        .map((p) => `http://${host}:${p.port}`)
-        .join(','),
+  const urls = (service: string) =>
+    plan
+      .filter((p) => p.spec.name === service)
+      .map((p) => `http://${host}:${p.port}`)
+      .join(',');
+  // What the launcher offers the services; each is given the variables its schema declares.
+  const offered: Env = {
+    // secrets kept in DATA_DIR/keys (the same files as `npm start`'s) and data folders, unless the person set them
+    ...dataFolderEnv(descriptors, env, dataDir),
+    JWT_PRIVATE_KEY_FILE: keys.privateKeyFile,
+    // the practice details are read from the settings service at start (any replica will do)
+    SETTINGS_URL: urls('settings').split(',')[0],
+    ...infra.s3,
   };
   const logLevel = env.LOG_LEVEL || 'info';
   const shared: Env = {
@@ -650,12 +598,9 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
         for (const key of Object.keys(p.spec.schema.properties)) if (env[key] !== undefined) own[key] = env[key];
         const name = p.spec.replicated ? `${p.spec.name}-${p.index}` : p.spec.name;
         const database = serviceDbUrls ? { DATABASE_URL: serviceDbUrls[p.spec.name]!, DATABASE_MIGRATION_URL: infra.databaseUrl } : {};
-        return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, {
-          ...own,
-          ...shared,
-          ...database,
-          ...(p.spec.env?.(ctx) ?? {}),
-        });
+        const given: Env = {};
+        for (const key of Object.keys(p.spec.schema.properties)) if (offered[key] !== undefined) given[key] = offered[key];
+        return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, { ...own, ...shared, ...database, ...given });
       });
       writeProcesses();
       await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000, o.signal)));
@@ -679,7 +624,7 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       GATEWAY_SIGNING_KEY_FILE: keys.gatewayPrivateKeyFile,
       DEMO_MODE: shared.DEMO_MODE,
       FRONTEND_DIR: frontendDir,
-      ...Object.fromEntries(SERVICE_TABLE.map((s) => [`${s.name.toUpperCase()}_URL`, ctx.urls(s.name)])),
+      ...Object.fromEntries(SERVICE_TABLE.map((s) => [`${s.name.toUpperCase()}_URL`, urls(s.name)])),
     });
     const gw = makeChild('gateway', 'gateway', 'gateway', GATEWAY_ENTRY, gatewayPort, gatewayEnv);
     writeProcesses();

@@ -8,7 +8,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GatewayConfigSchema } from '../gateway/src/config.js';
+import { GatewayConfigSchema, GatewayServiceUrlsSchema } from '../gateway/src/config.js';
 import { SERVICE_TABLE } from './distributed.js';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -151,7 +151,7 @@ export interface ProcessEnv {
 /** Every process of the distributed product and the schemas its configuration is parsed with. */
 export function processEnvs(): ProcessEnv[] {
   return [
-    { name: 'gateway', file: 'gateway/.env.example', schemas: [GatewayConfigSchema] },
+    { name: 'gateway', file: 'gateway/.env.example', schemas: [GatewayConfigSchema, GatewayServiceUrlsSchema] },
     ...SERVICE_TABLE.map((s) => ({ name: s.name, file: `services/${s.name}/.env.example`, schemas: [BaseConfigSchema, s.schema] })),
   ];
 }

@@ -1,9 +1,27 @@
 import { KafkaClientConfigProperties } from '@countinghouse/kit';
+import { SERVICES } from '@countinghouse/proto';
 import { Type } from '@sinclair/typebox';
 
 /** One base URL, or a comma-separated list of a service's replicas. */
 export const URL_LIST = '^https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*$';
 const OPTIONAL_URL_LIST = `^$|${URL_LIST}`;
+
+/** The variable holding a service's base URL(s): CRM_URL for crm. */
+export const serviceUrlVariable = (service: string) => `${service.toUpperCase()}_URL`;
+
+/**
+ * Each service's base URL, or a comma-separated list of its replicas (round robin, failover): one
+ * variable per entry of proto's SERVICES. identity's is required (nobody signs in without it); a service
+ * left out is not routed (its paths answer 404).
+ */
+export const GatewayServiceUrlsSchema = Type.Object(
+  Object.fromEntries(
+    SERVICES.map((s) => [
+      serviceUrlVariable(s),
+      s === 'identity' ? Type.String({ pattern: URL_LIST }) : Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
+    ]),
+  ),
+);
 
 export const GatewayConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
@@ -17,21 +35,6 @@ export const GatewayConfigSchema = Type.Object({
   KAFKA_BROKERS: Type.String({ minLength: 1 }),
   /** Prefix of topics and consumer groups, as the services' (tests share one broker). */
   KAFKA_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._-]*$', default: '' }),
-  // Each service's base URL, or a comma-separated list of its replicas (round robin, failover); a
-  // service left out is not routed (its paths answer 404).
-  IDENTITY_URL: Type.String({ pattern: URL_LIST }),
-  CRM_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  DOCUMENTS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  BILLING_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  INTEGRATIONS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  MEDIA_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  SETTINGS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  NOTIFICATIONS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  DEADLINES_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  AML_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  ENGAGEMENT_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  REQUESTS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
-  RECORDS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   /** The job status API (/api/jobs); empty means the notifications service, which serves it. */
   JOBS_URL: Type.String({ pattern: OPTIONAL_URL_LIST, default: '' }),
   DEMO_MODE: Type.Boolean({ default: false }),

@@ -19,13 +19,16 @@ import { KafkaBus } from '@countinghouse/kit';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { GatewayConfigSchema } from './config.js';
+import { GatewayConfigSchema, GatewayServiceUrlsSchema, serviceUrlVariable } from './config.js';
 import { buildGateway } from './gateway.js';
 import { LiveSettings } from './live-settings.js';
 import { parseUpstreamList } from './proxy.js';
 
 let config;
+let serviceUrls: Record<string, string>;
 try {
+  // (each service's *_URL: one variable per entry of proto's SERVICES)
+  serviceUrls = parseConfig(GatewayServiceUrlsSchema);
   config = parseConfig(GatewayConfigSchema);
   kafkaClientOptions(config); // (fails fast here on a bad TLS/SASL group)
   if (!config.JWT_PUBLIC_KEY && !config.JWT_PUBLIC_KEY_FILE)
@@ -37,6 +40,7 @@ try {
   }
   throw err;
 }
+const urlOf = (service: string) => serviceUrls[serviceUrlVariable(service)] ?? '';
 const logger = createLogger('gateway', config.LOG_LEVEL);
 // Every forwarded request is signed with the gateway's own key: services answer nothing else (issue 32).
 const signingKey = readPem(config.GATEWAY_SIGNING_KEY, config.GATEWAY_SIGNING_KEY_FILE);
@@ -78,7 +82,7 @@ const settings = new LiveSettings({ name: config.PRACTICE_NAME, phone: config.PR
 await settings.subscribe(bus, logger);
 const stopLoading = new AbortController();
 // (any one replica of the settings service will do)
-const settingsUrls = parseUpstreamList(config.SETTINGS_URL);
+const settingsUrls = parseUpstreamList(urlOf('settings'));
 if (settingsUrls.length > 0) void loadSettings();
 async function loadSettings() {
   for (let i = 0; !stopLoading.signal.aborted && !settings.isLoaded(); i++) {
@@ -92,22 +96,8 @@ async function loadSettings() {
   }
 }
 
-const configured: Record<(typeof SERVICES)[number], string> = {
-  identity: config.IDENTITY_URL,
-  crm: config.CRM_URL,
-  documents: config.DOCUMENTS_URL,
-  billing: config.BILLING_URL,
-  integrations: config.INTEGRATIONS_URL,
-  media: config.MEDIA_URL,
-  settings: config.SETTINGS_URL,
-  notifications: config.NOTIFICATIONS_URL,
-  deadlines: config.DEADLINES_URL,
-  aml: config.AML_URL,
-  engagement: config.ENGAGEMENT_URL,
-  requests: config.REQUESTS_URL,
-  records: config.RECORDS_URL,
-};
-const jobsUrl = config.JOBS_URL || config.NOTIFICATIONS_URL;
+const configured = Object.fromEntries(SERVICES.map((s) => [s, urlOf(s)]));
+const jobsUrl = config.JOBS_URL || urlOf('notifications');
 const upstreamUrls = Object.fromEntries(Object.entries({ ...configured, jobs: jobsUrl }).filter(([, url]) => url));
 const app = await buildGateway({
   logger,
@@ -124,7 +114,7 @@ const app = await buildGateway({
   // switch), and then whatever Kafka or one service does: a service down answers 503 on its own routes
   // only, Kafka down delays events, and neither is cured by taking every gateway out of the load
   // balancer (issue 20). Both are shown in /health/ready's report (each upstream by the proxy's checks).
-  healthChecks: config.SETTINGS_URL ? { practiceSettings: async () => settings.isLoaded() } : {},
+  healthChecks: urlOf('settings') ? { practiceSettings: async () => settings.isLoaded() } : {},
   healthReport: { bus: () => bus.isReady() },
   publicConfig: () => settings.publicConfig(config.DEMO_MODE),
 });

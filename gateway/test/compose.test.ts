@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { GatewayConfigSchema } from '../src/config.js';
+import { GatewayConfigSchema, GatewayServiceUrlsSchema } from '../src/config.js';
 import { parseUpstreamList } from '../src/proxy.js';
 import { repoRoot } from '../../tests/processes.js';
 import { PROCESSES_DIR, processEntries } from '../../scripts/build-processes.js';
@@ -93,6 +93,7 @@ describe('docker-compose.yml', () => {
     const gateway = compose.services.gateway!;
     const env = envOf(gateway);
     const config = parseConfig(GatewayConfigSchema, env) as Record<string, unknown>;
+    parseConfig(GatewayServiceUrlsSchema, env);
     expect(config.JWT_PUBLIC_KEY || config.JWT_PUBLIC_KEY_FILE).toBeTruthy();
     // it signs what it forwards with a key from its own volume, made by keygen
     expect(env.GATEWAY_SIGNING_KEY_FILE).toBe('/gateway-secrets/gateway_private.pem');
@@ -100,7 +101,7 @@ describe('docker-compose.yml', () => {
     expect(keygen).toContain('/gateway-secrets/gateway_private.pem');
     for (const service of serviceDirs) {
       const key = `${service.toUpperCase()}_URL`;
-      expect(Object.keys(GatewayConfigSchema.properties), `the gateway has no ${key}`).toContain(key);
+      expect(Object.keys(GatewayServiceUrlsSchema.properties), `the gateway has no ${key}`).toContain(key);
       const urls = parseUpstreamList(env[key] ?? '').map((u) => new URL(u));
       const blocks = blocksOf(service);
       expect(urls.map((u) => `${u.hostname}:${u.port}`).sort(), `${key} must list every ${service} block on its PORT`).toEqual(

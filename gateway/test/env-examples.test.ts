@@ -3,7 +3,7 @@ import type { TObject } from '@sinclair/typebox';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GatewayConfigSchema } from '../src/config.js';
+import { GatewayConfigSchema, GatewayServiceUrlsSchema } from '../src/config.js';
 import { repoRoot } from '../../tests/processes.js';
 
 // One env file per process (gateway/.env.example, services/<name>/.env.example) against the code: each
@@ -38,7 +38,7 @@ function listed(text: string): Array<{ name: string; required: boolean; notes: s
 }
 
 const processes = async () => [
-  { name: 'gateway', file: 'gateway/.env.example', schemas: [GatewayConfigSchema] as TObject[] },
+  { name: 'gateway', file: 'gateway/.env.example', schemas: [GatewayConfigSchema, GatewayServiceUrlsSchema] as TObject[] },
   ...(await Promise.all(
     serviceDirs.map(async (s) => ({ name: s, file: `services/${s}/.env.example`, schemas: [BaseConfigSchema, await serviceSchema(s)] })),
   )),
