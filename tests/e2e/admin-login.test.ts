@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, totp } from '../../services/identity/src/domain/totp.js';
-import { hashPassword } from '../../services/identity/src/passwords.js';
+import { hashPassword } from '../../services/identity/src/adapters/passwords.js';
 import { auditPage, describeProblems, PHONE, seriousViolations, settle } from './a11y.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 

@@ -15,7 +15,7 @@ import { subscribeIdentityReminderMail } from './consumers/identity-reminder-mai
 import { subscribeRequestsMail } from './consumers/requests-mail.js';
 import { subscribeReconnectMail } from './consumers/reconnect-mail.js';
 import { subscribeOutsideSecrets } from './consumers/outside-secrets.js';
-import { Mailer } from './mailer.js';
+import { Mailer } from './adapters/mailer.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { passwordRoutes } from './routes/passwords.js';
@@ -135,7 +135,7 @@ export async function identityPlugin(app: App, opts: IdentityPluginOptions) {
 export { SCHEMA } from './db/schema.js';
 export { RevocationBook, liveRevocations, type Revoker } from './db/revocations.js';
 export { SessionStore } from './db/session-store.js';
-export { ensureInitialAdmin, type InitialAdmin } from './bootstrap.js';
+export { ensureInitialAdmin, type InitialAdmin } from './use-cases/bootstrap.js';
 export {
   assertDemoSeedAllowed,
   DEMO_PEOPLE,
@@ -145,4 +145,4 @@ export {
   formatDemoSignIns,
   seedIdentityDemo,
   type DemoSignIn,
-} from './demo.js';
+} from './seed-demo.js';

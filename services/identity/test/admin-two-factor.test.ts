@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminTotpContext, SecretCipher, totpContext } from '../src/domain/secret-cipher.js';
 import { base32Decode, totp } from '../src/domain/totp.js';
 import { londonDay } from '../src/domain/two-factor-policy.js';
-import { hashPassword } from '../src/passwords.js';
+import { hashPassword } from '../src/adapters/passwords.js';
 import { ADMIN_RESET_MESSAGES, TWO_FACTOR_MESSAGES } from '../src/use-cases/two-factor.js';
 import { bearer, cookieHeader, makePerson, startIdentity, tokenFor, type IdentityHarness } from './harness.js';
 

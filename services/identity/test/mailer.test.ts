@@ -2,7 +2,7 @@ import { createTestKit, type TestKit } from '@countinghouse/kit/testing';
 import { createServer, type Server } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Mailer } from '../src/mailer.js';
+import { Mailer } from '../src/adapters/mailer.js';
 
 /**
  * A small SMTP server on loopback speaking RFC 5321's plain dialogue (no TLS, no AUTH): it keeps each

@@ -8,7 +8,7 @@ import { canSee, canSign, scopeOf } from '../domain/access.js';
 import { cancellationEndsOn } from '../domain/cancellation.js';
 import { sha256Hex } from '../domain/letter.js';
 import { isPrintable } from '../domain/printable.js';
-import { renderSignedLetter } from '../pdf/render.js';
+import { renderSignedLetter } from '../adapters/pdf/render.js';
 import type { EngagementDeps, RequestOrigin } from './deps.js';
 import { toLetter } from './views.js';
 

@@ -2,7 +2,7 @@ import { subscribe, type ConsumerRuntime } from '@countinghouse/kit';
 import { findUserById } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { reconnectEmail } from '../domain/reconnect-mail.js';
-import type { Mailer } from '../mailer.js';
+import type { Mailer } from '../adapters/mailer.js';
 
 export const RECONNECT_MAIL_CONSUMER = 'identity.reconnect-mail';
 

@@ -1,6 +1,6 @@
 import { subscribe, type Runtime } from '@countinghouse/kit';
 import { SCHEMA } from '../db/schema.js';
-import type { Mailer } from '../mailer.js';
+import type { Mailer } from '../adapters/mailer.js';
 
 export const REQUESTS_MAIL_CONSUMER = 'identity.requests-mail';
 

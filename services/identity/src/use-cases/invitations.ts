@@ -30,8 +30,8 @@ import { SCHEMA } from '../db/schema.js';
 import { effectiveStatus, invitationEmail, invitationExpiry, inviterStillAllows, inviteUrl } from '../domain/invitations.js';
 import { normaliseEmail } from '../domain/roles.js';
 import { hashToken, newOpaqueToken } from '../domain/tokens.js';
-import type { Mailer } from '../mailer.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
+import type { Mailer } from '../adapters/mailer.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../adapters/passwords.js';
 
 export interface InvitationDeps {
   db: Db;

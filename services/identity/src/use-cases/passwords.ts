@@ -27,8 +27,8 @@ import {
 } from '../domain/password-resets.js';
 import { normaliseEmail } from '../domain/roles.js';
 import { hashToken, newOpaqueToken } from '../domain/tokens.js';
-import type { Mailer } from '../mailer.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
+import type { Mailer } from '../adapters/mailer.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../adapters/passwords.js';
 
 export interface PasswordDeps {
   db: Db;

@@ -24,7 +24,7 @@ import {
 import { SCHEMA } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { bestStaffRole, hasStaffAccess, normaliseEmail } from '../domain/roles.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../passwords.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../adapters/passwords.js';
 import { enrolmentRequired } from './two-factor.js';
 
 /** What the sign-in use cases are handed: the database and the session store of their kind. */

@@ -19,7 +19,7 @@ import {
   spendRecoveryCode,
 } from '../db/two-factor.js';
 import { SCHEMA } from '../db/schema.js';
-import { verifyPassword } from '../passwords.js';
+import { verifyPassword } from '../adapters/passwords.js';
 import { adminTotpContext, SecretCipher, totpContext } from '../domain/secret-cipher.js';
 import { holdsRequiredRole, londonDay, mustEnrolSecondFactor, TWO_FACTOR_REQUIRED_ROLES } from '../domain/two-factor-policy.js';
 import { base32Decode, base32Encode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, verifyTotp } from '../domain/totp.js';

@@ -2,7 +2,7 @@ import type { Db, Principal } from '@countinghouse/kit';
 import type { OutgoingMailListSchema, UserList, UserListQuerySchema, UserRow } from '@countinghouse/proto';
 import type { Static } from '@sinclair/typebox';
 import { listPeople, recentOutgoingMail } from '../db/queries.js';
-import type { Mailer } from '../mailer.js';
+import type { Mailer } from '../adapters/mailer.js';
 
 export interface UserDeps {
   db: Db;

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { londonDateTime, utcDateTime } from '../domain/dates.js';
-import { LETTER_HEADINGS } from '../domain/letter.js';
-import { toPrintable } from '../domain/printable.js';
+import { londonDateTime, utcDateTime } from '../../domain/dates.js';
+import { LETTER_HEADINGS } from '../../domain/letter.js';
+import { toPrintable } from '../../domain/printable.js';
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;

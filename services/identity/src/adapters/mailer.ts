@@ -1,8 +1,8 @@
 import { errorMessage, type Db } from '@countinghouse/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import { outgoingMail } from './db/schema.js';
-import type { Sender } from './domain/sender.js';
+import { outgoingMail } from '../db/schema.js';
+import type { Sender } from '../domain/sender.js';
 
 export interface MailMessage {
   to: string;

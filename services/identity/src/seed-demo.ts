@@ -4,7 +4,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { grantRole } from './db/queries.js';
 import { profiles, SCHEMA, users } from './db/schema.js';
 import { generatePassword } from './domain/admin-users.js';
-import { hashPassword, passwordProblem } from './passwords.js';
+import { hashPassword, passwordProblem } from './adapters/passwords.js';
 
 /** The demo practice's people: one of each staff role and two clients. All share one password (seedIdentityDemo). */
 export const DEMO_PEOPLE: Array<{ email: string; first: string; last: string; role: Role; company?: string; alsoRoles?: Role[] }> = [

@@ -1,8 +1,8 @@
 import type { Db } from '@countinghouse/kit';
-import { adminUsers } from './db/schema.js';
-import { countAdmins } from './db/queries.js';
-import { generatePassword, USERNAME_PATTERN } from './domain/admin-users.js';
-import { hashPassword, passwordProblem } from './passwords.js';
+import { adminUsers } from '../db/schema.js';
+import { countAdmins } from '../db/queries.js';
+import { generatePassword, USERNAME_PATTERN } from '../domain/admin-users.js';
+import { hashPassword, passwordProblem } from '../adapters/passwords.js';
 
 export interface InitialAdmin {
   username: string;
