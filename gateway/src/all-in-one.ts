@@ -4,6 +4,7 @@ import {
   createRuntime,
   generateSigningKeys,
   dataFolderEnv,
+  errorMessage,
   parseConfig,
   parseServicesConfig,
   TokenSigner,
@@ -227,8 +228,8 @@ export async function startAllInOne(env: Record<string, string | undefined> = pr
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = await startAllInOne().catch((err: unknown) => {
     // A start-up problem the person can fix (a closed folder, a port in use): the sentence, not a stack.
-    process.stderr.write(`\nCountinghouse did not start: ${(err as Error)?.message ?? String(err)}\n`);
-    if (process.env.LOG_LEVEL === 'debug') process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+    process.stderr.write(`\nCountinghouse did not start: ${errorMessage(err)}\n`);
+    if (process.env.LOG_LEVEL === 'debug') process.stderr.write(`${err instanceof Error ? (err.stack ?? '') : ''}\n`);
     else process.stderr.write('(LOG_LEVEL=debug shows the details)\n');
     process.exit(1);
   });

@@ -38,7 +38,7 @@ const distributed = (d: ServiceDescriptor, env: Env) =>
 
 /** Values the property's schema refuses (each checked to be refused by the schema itself). */
 function badValues(schema: TSchema): string[] {
-  const s: { type?: string; anyOf?: unknown[]; pattern?: string; minimum?: number; maximum?: number; maxLength?: number } = schema;
+  const s = schema as { type?: string; anyOf?: unknown[]; pattern?: string; minimum?: number; maximum?: number; maxLength?: number };
   const out: string[] = [];
   if (s.type === 'integer') {
     out.push('twelve');

@@ -59,7 +59,7 @@ export function linkSecretOf(c: DocumentsConfig): string {
       secret = readFileSync(c.DOCUMENTS_LINK_SECRET_FILE, 'utf8').trim();
     } catch (err) {
       throw new ConfigError(
-        `Invalid configuration:\n  - DOCUMENTS_LINK_SECRET_FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        `Invalid configuration:\n  - DOCUMENTS_LINK_SECRET_FILE: cannot be read (${err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'error'})`,
       );
     }
   }

@@ -92,9 +92,10 @@ export function parseConfig<P extends TProperties>(
     const v = env[key];
     if (v !== undefined && v !== '') raw[key] = v;
   }
-  const withDefaults = Value.Default(schema, Value.Convert(schema, raw)) as Record<string, unknown>;
+  const withDefaults: unknown = Value.Default(schema, Value.Convert(schema, raw));
+  if (Value.Check(schema, withDefaults)) return withDefaults;
   const errors = [...Value.Errors(schema, withDefaults)];
-  if (errors.length > 0) {
+  {
     const lines = errors.map((e) => {
       const name = e.path.replace(/^\//, '') || '(root)';
       const got = env[name];
@@ -102,7 +103,6 @@ export function parseConfig<P extends TProperties>(
     });
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
-  return withDefaults as Static<TObject<P>>;
 }
 
 function mask(name: string, value: string) {
@@ -135,6 +135,19 @@ export function parseConfigs<A extends TProperties, B extends TProperties>(
   const second = parse(b);
   if (!first || !second) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return { ...first, ...second };
+}
+
+/** A file or TLS error's code (ENOENT, ERR_SSL_…), else its message. */
+export function fileErrorOf(err: unknown): string {
+  if (err instanceof Error) return 'code' in err && typeof err.code === 'string' ? err.code : err.message;
+  return String(err);
+}
+
+const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+
+/** KAFKA_SASL_MECHANISM as kafkajs takes it (the schema admits only these; anything else is plain). */
+function saslMechanismOf(m: string): (typeof SASL_MECHANISMS)[number] {
+  return SASL_MECHANISMS.find((x) => x === m) ?? 'plain';
 }
 
 /** TRUSTED_PROXIES as Fastify's `trustProxy` takes it (proxy-addr's list); empty trusts no one. */
@@ -180,7 +193,7 @@ export function kafkaClientOptions(c: {
     try {
       return readFileSync(file, 'utf8');
     } catch (err) {
-      problems.push(`  - ${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      problems.push(`  - ${name}: cannot read ${file} (${fileErrorOf(err)})`);
       return undefined;
     }
   };
@@ -196,7 +209,7 @@ export function kafkaClientOptions(c: {
       createSecureContext({ cert: files.cert, key: files.key });
     } catch (err) {
       problems.push(
-        `  - KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE: refused by Node.js ${process.version}'s OpenSSL ${process.versions.openssl} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; RSA keys need 2048 bits or more)`,
+        `  - KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE: refused by Node.js ${process.version}'s OpenSSL ${process.versions.openssl} (${fileErrorOf(err)}; RSA keys need 2048 bits or more)`,
       );
     }
   }
@@ -208,7 +221,7 @@ export function kafkaClientOptions(c: {
     ...(mechanism
       ? {
           sasl: {
-            mechanism: mechanism as 'plain' | 'scram-sha-256' | 'scram-sha-512',
+            mechanism: saslMechanismOf(mechanism),
             username: c.KAFKA_SASL_USERNAME,
             password: c.KAFKA_SASL_PASSWORD,
           },

@@ -56,14 +56,16 @@ export async function registerOpenApi(app: App, title: string) {
     },
     // The document shows the text rule the validators apply (proto's withTextRules, see createApp).
     // Every route also lists the error statuses the platform itself can answer (withPlatformStatuses).
+    // (the swagger plugin types a route's schema as Fastify's FastifySchema, whose parts are `unknown`: the
+    // four casts below read it as the plain JSON objects it holds, and hand it back in the type it expects)
     transform: ({ schema, url, route }) => {
       const out: Record<string, unknown> = { ...(schema ?? {}) };
       for (const part of ['body', 'querystring', 'params'] as const) {
-        const s = (schema as Record<string, unknown> | undefined)?.[part];
-        if (s && typeof s === 'object') out[part] = withTextRules(s as Record<string, unknown>);
+        const s = (schema as Record<string, unknown> | undefined)?.[part]; // (swagger's FastifySchema)
+        if (s && typeof s === 'object') out[part] = withTextRules(s as Record<string, unknown>); // (a JSON object)
       }
-      if (!out.hide) out.response = withPlatformStatuses(out.response as Record<string, unknown> | undefined, url, route.method);
-      return { schema: out as NonNullable<typeof schema>, url };
+      if (!out.hide) out.response = withPlatformStatuses(out.response as Record<string, unknown> | undefined, url, route.method); // (as above)
+      return { schema: out as NonNullable<typeof schema>, url }; // (back to swagger's type)
     },
   });
 }
@@ -187,7 +189,7 @@ export async function startService(o: ServiceDescriptor, env: Record<string, str
     { prefix: `/api/${o.name}` },
   );
   if (o.jobsAdmin) await app.register(async (scope) => scope.register(jobsAdminPlugin, { runtime }), { prefix: '/api/jobs' });
-  app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } as object }, async () => app.swagger());
+  app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
   closeOnSignals(app, () => runtime.close());
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ service: o.name, node: process.version }, `${o.name} is running`);

@@ -182,7 +182,7 @@ export async function waitFor<T>(
   while (Date.now() < until) {
     try {
       const v = await check();
-      if (v) return v as T;
+      if (v) return v;
     } catch (err) {
       last = err;
     }
