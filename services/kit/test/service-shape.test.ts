@@ -13,7 +13,22 @@ const services = readdirSync(SERVICES_DIR).filter(
 );
 
 /** Files and folders every service has (a folder must hold at least one .ts file, test/ one .test.ts). */
-const REQUIRED_FILES = ['src/plugin.ts', 'src/main.ts', 'src/config.ts', 'src/db/schema.ts', 'src/db/queries.ts'];
+const REQUIRED_FILES = ['src/service.ts', 'src/plugin.ts', 'src/main.ts', 'src/config.ts', 'src/db/schema.ts', 'src/db/queries.ts'];
+/** What src/ may hold at its top (issue 27: one layout, the same folders for the same roles). */
+const ALLOWED_IN_SRC = new Set([
+  'service.ts',
+  'plugin.ts',
+  'main.ts',
+  'config.ts',
+  'seed-demo.ts',
+  'routes',
+  'use-cases',
+  'domain',
+  'db',
+  'consumers',
+  'jobs',
+  'adapters',
+]);
 const REQUIRED_FOLDERS = ['src/routes', 'src/use-cases', 'src/domain', 'drizzle'];
 
 function filesUnder(dir: string): string[] {
@@ -36,6 +51,10 @@ export function shapeProblems(root: string): string[] {
     problems.push('missing test/ (with at least one .test.ts file)');
   }
   const src = join(root, 'src');
+  for (const entry of existsSync(src) ? readdirSync(src) : [])
+    if (!ALLOWED_IN_SRC.has(entry)) problems.push(`src/${entry} is outside the layout (services/README.md names each folder's role)`);
+  if (existsSync(join(src, 'main.ts')) && !/startService\(service\)/.test(readFileSync(join(src, 'main.ts'), 'utf8')))
+    problems.push('src/main.ts does more than startService(service): what a process needs belongs in src/service.ts');
   for (const file of filesUnder(src)) {
     const rel = relative(root, file);
     const text = readFileSync(file, 'utf8');
