@@ -1,7 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import type { Role } from '@countinghouse/proto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
-import { generateSigningKeys, TokenSigner } from '../auth.js';
+import { createApp, type App } from '../app.js';
+import { generateSigningKeys, TokenSigner, type PrincipalKind } from '../auth.js';
+import { dataFolderEnv, parseServiceConfig, type ServiceDescriptor, type ServiceHost } from '../descriptor.js';
+import type { PracticeDetails } from '../live-settings.js';
 import { runMigrations } from '../db.js';
 import { PgJobQueue } from '../jobs.js';
 import { createRuntime, type Runtime } from '../runtime.js';
@@ -189,4 +196,61 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${label}${last ? `: ${String(last)}` : ''}`);
+}
+
+/** One service on its own, booted from its descriptor (startServiceForTest). */
+export interface ServiceTestApp {
+  kit: TestKit;
+  app: App;
+  /** A signed-in person's bearer token for these roles (no identity service: the kit's signer signs it). */
+  tokenFor(roles: Role[], o?: { id?: string; name?: string; kind?: PrincipalKind }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boot one service from its descriptor, as its own process would (its settings parsed and checked, its
+ * options built by the descriptor), on a fresh database and the kit's in-process bus: a test of one
+ * service starts that service only, not every plugin of the all-in-one (issue 27, item 5). `env` is its
+ * environment; `options` go over what the descriptor builds (a clock, a mock provider).
+ */
+export async function startServiceForTest(
+  service: ServiceDescriptor,
+  o: { env?: Record<string, string>; options?: Record<string, unknown>; practice?: PracticeDetails } = {},
+): Promise<ServiceTestApp> {
+  const env = o.env ?? {};
+  const config = parseServiceConfig(service, {
+    ...dataFolderEnv([service], env, null, (folder) => mkdtempSync(join(tmpdir(), `ch-${folder}-`))),
+    ...env,
+  });
+  // (settings refused before anything is made: nothing to clean up)
+  const kit = await createTestKit();
+  const practice = o.practice ?? { name: 'Test Practice', phone: '0100', email: 'a@b.c' };
+  const host: ServiceHost = { mode: 'all-in-one', runtime: kit.runtime, practice: () => practice, production: false, signer: kit.signer };
+  const app = createApp({ logger: kit.runtime.logger });
+  await app.register(
+    async (scope) => {
+      const options = await service.options(config, host, scope);
+      await scope.register(service.plugin, { ...options, ...o.options });
+    },
+    { prefix: `/api/${service.name}` },
+  );
+  await app.ready();
+  return {
+    kit,
+    app,
+    async tokenFor(roles, p = {}) {
+      const { token } = await kit.signer.sign({
+        sub: p.id ?? randomUUID(),
+        sid: randomUUID(),
+        knd: p.kind ?? 'user',
+        roles,
+        name: p.name ?? roles.join(' '),
+      });
+      return token;
+    },
+    async close() {
+      await app.close();
+      await kit.close();
+    },
+  };
 }
