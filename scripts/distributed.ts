@@ -7,36 +7,36 @@
 // new service is a folder and a line there. What a service is given beyond the shared settings follows
 // from its settings schema: a variable the launcher offers (a key file, the settings service's URL, the
 // object store, a data-folder secret) is passed to each service that declares it.
-import {
-  createDb,
-  createPool,
-  dataFolderEnv,
-  ensureLoginRole,
-  generateSigningKeys,
-  generateGatewayKeys,
-  KafkaClientConfigProperties,
-  serviceRoleName,
-  urlWithRole,
-  type Db,
-} from '@countinghouse/kit';
+//
+// Its parts, under scripts/distributed/: ports.ts (free ports), infra.ts (the infra/ launchers),
+// keys.ts (signing keys, the services' database roles), environment.ts (what each process is given),
+// processes.ts (spawning, output, stopping, restarting a process that exits on its own), readiness.ts
+// (waiting until ready, a cancelled start), restarts.ts (the restart backoff). This file is the start
+// itself, step by step: startDistributed at the end.
+import { createDb, createPool, dataFolderEnv, type Db } from '@countinghouse/kit';
 import { seedBillingDemo } from '@countinghouse/billing';
 import { demoClientFacts, seedCrmDemo } from '@countinghouse/crm';
 import { assertDemoSeedAllowed, DEMO_PEOPLE, seedIdentityDemo } from '@countinghouse/identity';
 import { Type, type TObject } from '@sinclair/typebox';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { ensureProcessesBuilt } from './build-processes.js';
 import { loadServices } from '../gateway/src/services.js';
-import { GatewayConfigSchema } from '../gateway/src/config.js';
+import { gatewayEnv, serviceEnv, sharedEnv } from './distributed/environment.js';
+import { startInfra } from './distributed/infra.js';
+import { ensureServiceRoles, loadKeys, type LaunchKeys } from './distributed/keys.js';
+import { freePort, portFree } from './distributed/ports.js';
+import { Processes } from './distributed/processes.js';
+import { StartCancelled, throwIfCancelled, waitReady } from './distributed/readiness.js';
+import { repoRoot } from './distributed/repo-root.js';
 
-export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+export { repoRoot };
+export { ephemeralRange, freePort } from './distributed/ports.js';
+export { ensureServiceRoles } from './distributed/keys.js';
+export { StartCancelled } from './distributed/readiness.js';
+export { RESTART_BACKOFF, restartDelay } from './distributed/restarts.js';
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 export interface ServiceSpec {
   name: string;
@@ -97,18 +97,6 @@ export interface DistributedOptions {
   restartCrashed?: boolean;
 }
 
-/** startDistributed's rejection when its signal was aborted: everything it had started is stopped. */
-export class StartCancelled extends Error {
-  constructor() {
-    super('the start was cancelled: everything it had started is stopped');
-    this.name = 'StartCancelled';
-  }
-}
-
-function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new StartCancelled();
-}
-
 export interface Distributed {
   baseUrl: string;
   dataDir: string;
@@ -139,255 +127,40 @@ const ADMIN_LINE = /First administrator created: username "[^"]*", password "([^
 
 const bool = (v: string | undefined, dflt: boolean) => (v === undefined || v === '' ? dflt : v === 'true' || v === '1');
 
-/**
- * A free port on 127.0.0.1 for a process the launcher (or a test) may stop and start again on the same
- * port: chosen below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768-60999 by
- * default). A port inside that range, left closed while its process restarts, can be taken meanwhile by
- * an outgoing connection to it (a client retrying connects from that very port to itself, TCP's
- * simultaneous open) and then the process cannot listen there again.
- */
-export async function freePort(range?: { from: number; below: number }): Promise<number> {
-  const [low] = ephemeralRange();
-  const { from, below } = range ?? { from: Math.min(20_000, low - 2000), below: low };
-  for (let i = 0; i < 50; i++) {
-    const port = from + Math.floor(Math.random() * (below - from));
-    if (await portFree(port)) return port;
-  }
-  // (a crowded machine: any free port the kernel gives)
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
+/** Seconds since t0, for the progress lines. */
+const since = (t0: number) => ((Date.now() - t0) / 1000).toFixed(1);
 
-/** The kernel's ephemeral port range (Linux; the default elsewhere). */
-export function ephemeralRange(): [number, number] {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low && high && low > 2000) return [low, high];
-  } catch {
-    // not Linux
-  }
-  return [32768, 60999];
-}
-
-async function portFree(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.once('error', () => res(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
-  });
-}
-
-function secretFile(file: string, make: () => string): string {
-  if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
-
-interface LaunchKeys {
-  privateKeyFile: string;
-  publicKeyFile: string;
-  /** The gateway's request-signing pair: the private half goes to the gateway only, the public one to every service. */
-  gatewayPrivateKeyFile: string;
-  gatewayPublicKeyFile: string;
-}
-
-/** The signing keys, made once in DATA_DIR/keys (same files as `npm start`'s) and kept. */
-function loadKeys(dataDir: string): LaunchKeys {
-  const dir = join(dataDir, 'keys');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const privateKeyFile = join(dir, 'jwt-ed25519.pem');
-  const publicKeyFile = join(dir, 'jwt-ed25519.pub.pem');
-  if (!existsSync(privateKeyFile) || !existsSync(publicKeyFile)) {
-    const k = generateSigningKeys();
-    writeFileSync(privateKeyFile, k.privateKeyPem, { mode: 0o600 });
-    writeFileSync(publicKeyFile, k.publicKeyPem, { mode: 0o644 });
-  }
-  const gatewayPrivateKeyFile = join(dir, 'gateway-ed25519.pem');
-  const gatewayPublicKeyFile = join(dir, 'gateway-ed25519.pub.pem');
-  if (!existsSync(gatewayPrivateKeyFile) || !existsSync(gatewayPublicKeyFile)) {
-    const k = generateGatewayKeys();
-    writeFileSync(gatewayPrivateKeyFile, k.privateKeyPem, { mode: 0o600 });
-    writeFileSync(gatewayPublicKeyFile, k.publicKeyPem, { mode: 0o644 });
-  }
-  return {
-    privateKeyFile,
-    publicKeyFile,
-    gatewayPrivateKeyFile,
-    gatewayPublicKeyFile,
-  };
-}
-
-/**
- * Each service's own PostgreSQL role (`<database>_<service>`, created or given its password again, as
- * the owner of `ownerUrl`), its password generated once and kept in DATA_DIR/keys. Returns each
- * service's DATABASE_URL; the owner's stays for migrations (DATABASE_MIGRATION_URL, docs/decisions.md).
- */
-export async function ensureServiceRoles(ownerUrl: string, services: string[], keysDir: string): Promise<Record<string, string>> {
-  const database = decodeURIComponent(new URL(ownerUrl).pathname.replace(/^\//, '')) || 'postgres';
-  const client = new pg.Client({ connectionString: ownerUrl });
-  await client.connect();
-  try {
-    const urls: Record<string, string> = {};
-    for (const service of services) {
-      const role = serviceRoleName(database, service);
-      const password = secretFile(join(keysDir, `postgres-${service}.secret`), () => randomBytes(24).toString('base64url'));
-      await ensureLoginRole(client, role, password);
-      urls[service] = urlWithRole(ownerUrl, role, password);
-    }
-    return urls;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Run an infra/ launcher; returns its KEY=VALUE lines. */
-function infraScript(
-  script: string,
-  cmd: 'start' | 'stop' | 'status',
-  env: Env,
-): { ok: boolean; vars: Record<string, string>; err: string } {
-  const r = spawnSync('bash', [join(repoRoot, 'infra', script), cmd], {
-    env: env as NodeJS.ProcessEnv,
-    encoding: 'utf8',
-    timeout: 180_000,
-  });
-  const vars: Record<string, string> = {};
-  for (const line of (r.stdout ?? '').split('\n')) {
-    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
-    if (m) vars[m[1]!] = m[2]!;
-  }
-  return { ok: r.status === 0, vars, err: r.stderr ?? '' };
-}
-
-interface InfraServer {
-  name: string;
-  script: string;
-  portVars: string[];
-  pidFile: (runDir: string) => string | null;
-}
-
-const INFRA_SERVERS: InfraServer[] = [
-  { name: 'postgres', script: 'postgres.sh', portVars: ['PG_PORT'], pidFile: () => null },
-  { name: 'redis', script: 'redis.sh', portVars: ['REDIS_PORT'], pidFile: (d) => join(d, 'redis', 'redis.pid') },
-  {
-    name: 'kafka',
-    script: 'kafka/kafka.sh',
-    portVars: ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'],
-    pidFile: (d) => join(d, 'kafka', 'kafka.pid'),
-  },
-  { name: 'minio', script: 'minio.sh', portVars: ['MINIO_PORT'], pidFile: (d) => join(d, 'minio', 'minio.pid') },
-];
-
-/**
- * PostgreSQL, Redis, Kafka and MinIO in DATA_DIR/infra, each on the port it had last time when that is
- * still free (else a free one). Returns what they print and how to stop them.
- */
-async function startInfra(dataDir: string, log: (l: string) => void, signal?: AbortSignal) {
-  const runDir = join(dataDir, 'infra');
-  mkdirSync(runDir, { recursive: true });
-  const portsFile = join(runDir, 'ports.json');
-  const saved: Record<string, number> = existsSync(portsFile)
-    ? (JSON.parse(readFileSync(portsFile, 'utf8')) as Record<string, number>)
-    : {};
-  const ports: Record<string, number> = {};
-  for (const s of INFRA_SERVERS)
-    for (const v of s.portVars) ports[v] = saved[v] && (await portFree(saved[v])) ? saved[v] : await freePort();
-  const baseEnv: Env = { PATH: process.env.PATH, HOME: process.env.HOME, INFRA_RUN_DIR: runDir };
-  const started: InfraServer[] = [];
-  const vars: Record<string, string> = {};
-  const info: ProcessInfo[] = [];
-  const stopAll = () => {
-    for (const s of [...started].reverse())
-      infraScript(s.script, 'stop', { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) });
-  };
-  try {
-    for (const s of INFRA_SERVERS) {
-      // (each launcher runs synchronously: a Ctrl-C meanwhile is handled here, on a turn of the event loop)
-      await new Promise((r) => setImmediate(r));
-      throwIfCancelled(signal);
-      const env: Env = { ...baseEnv, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
-      let r = infraScript(s.script, 'status', env);
-      // (listed before it starts: a start interrupted half-way, e.g. its launcher hit by the Ctrl-C too, is stopped as well)
-      started.push(s);
-      if (!r.ok) {
-        log(`starting ${s.name}…`);
-        r = infraScript(s.script, 'start', env);
-        if (!r.ok) throw new Error(`${s.name} did not start:\n${r.err.trim().split('\n').slice(-8).join('\n')}`);
-      }
-      Object.assign(vars, r.vars);
-      const url = Object.values(r.vars)[0] ?? '';
-      const port = Number(/:(\d+)/.exec(url.replace(/^[a-z]+:\/\/[^@]*@/, ''))?.[1] ?? /:(\d+)/.exec(url)?.[1] ?? 0);
-      if (s.portVars.length === 1) ports[s.portVars[0]!] = port || ports[s.portVars[0]!]!;
-      const pf = s.pidFile(runDir);
-      let pid = pf && existsSync(pf) ? Number(readFileSync(pf, 'utf8').trim()) : 0;
-      if (s.name === 'postgres') pid = postgresPid(url);
-      info.push({ name: s.name, service: s.name, pid, port, url, kind: 'infra' });
-    }
-    await new Promise((r) => setImmediate(r));
-    throwIfCancelled(signal);
-  } catch (err) {
-    stopAll();
-    throw err;
-  }
-  writeFileSync(portsFile, JSON.stringify(ports, null, 2));
-  const infra: Infra = {
-    databaseUrl: vars.DATABASE_URL!,
-    redisUrl: vars.REDIS_URL!,
-    kafkaBrokers: vars.KAFKA_BROKERS!,
-    s3: Object.fromEntries(Object.entries(vars).filter(([k]) => k.startsWith('S3_'))),
-  };
-  return { infra, info, stop: stopAll };
-}
-
-/** The postmaster's pid, asked of the server itself (its data folder may be elsewhere when running as root). */
-function postgresPid(url: string): number {
-  const r = spawnSync(
-    process.execPath,
-    [
-      '-e',
-      `const pg=require('pg');const c=new pg.Client(${JSON.stringify(url)});c.connect().then(()=>c.query("select setting from pg_settings where name='data_directory'")).then(r=>{process.stdout.write(require('fs').readFileSync(r.rows[0].setting+'/postmaster.pid','utf8').split('\\n')[0]);return c.end()}).catch(()=>process.exit(1))`,
-    ],
-    { cwd: repoRoot, encoding: 'utf8', timeout: 10_000 },
-  );
-  return Number(r.stdout?.trim()) || 0;
-}
-
-/**
- * The launcher's restart rule for a process that exits on its own once the product has started: after
- * 1 s, then 2 s, 4 s, … at most 30 s; a process that had run 60 s or more starts over at 1 s (it was
- * well, so this is a new fault, not the same one again).
- */
-export const RESTART_BACKOFF = { firstMs: 1000, maxMs: 30_000, healthyAfterMs: 60_000 };
-
-/** The wait before restart number `attempt` (0-based) and the next attempt number. */
-export function restartDelay(attempt: number, ranMs: number): { delayMs: number; nextAttempt: number } {
-  const a = ranMs >= RESTART_BACKOFF.healthyAfterMs ? 0 : attempt;
-  return { delayMs: Math.min(RESTART_BACKOFF.firstMs * 2 ** a, RESTART_BACKOFF.maxMs), nextAttempt: a + 1 };
-}
-
-interface Child {
-  info: ProcessInfo;
-  entry: string;
+/** What the options and the environment decide, checked before anything starts. */
+interface Launch {
   env: Env;
-  child: ChildProcess | null;
-  out: string;
-  log: WriteStream;
-  exited: Promise<void>;
-  /** Stopped on purpose (kill(), stop()): not restarted. */
-  held: boolean;
-  startedAt: number;
-  attempt: number;
-  restartTimer: NodeJS.Timeout | null;
+  log: (line: string) => void;
+  t0: number;
+  dataDir: string;
+  replicas: number;
+  frontendDir: string;
+  gatewayPort: number;
+  host: string;
+  baseUrl: string;
+  publicUrl: string;
+  seedDemo: boolean;
 }
 
-/** Start the distributed product; resolves once the gateway is ready. */
-export async function startDistributed(o: DistributedOptions = {}): Promise<Distributed> {
+/** One process of a service, its port chosen up front. */
+interface Planned {
+  spec: ServiceSpec;
+  index: number;
+  port: number;
+}
+
+/** What startInfrastructure returns: the servers, their processes (none when given) and how to stop them. */
+interface StartedInfra {
+  infra: Infra;
+  info: ProcessInfo[];
+  stop: (() => void) | null;
+}
+
+/** Check the options and the environment: a start that would fail is refused before anything runs. */
+async function checkOptions(o: DistributedOptions): Promise<Launch> {
   const env = o.env ?? process.env;
   const log = o.log ?? (() => {});
   const t0 = Date.now();
@@ -409,252 +182,110 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
   // anything runs, as `npm start` does: refused at the end, it left the infrastructure running.
   const seedDemo = bool(env.SEED_DEMO, true) && !existsSync(join(dataDir, 'demo-seeded'));
   if (seedDemo) assertDemoSeedAllowed({ nodeEnv: env.NODE_ENV ?? 'development', password: env.DEMO_PASSWORD || undefined });
+  return { env, log, t0, dataDir, replicas, frontendDir, gatewayPort, host, baseUrl, publicUrl, seedDemo };
+}
 
-  let infraStop: (() => void) | null = null;
-  let infra = o.infra;
-  const infraInfo: ProcessInfo[] = [];
-  if (!infra) {
-    const s = await startInfra(dataDir, log, o.signal);
-    infra = s.infra;
-    infraStop = s.stop;
-    infraInfo.push(...s.info);
-    log(`infrastructure ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  }
-  const keys = loadKeys(dataDir);
+/** The infrastructure given (tests), else PostgreSQL, Redis, Kafka and MinIO started with infra/. */
+async function startInfrastructure(l: Launch, o: DistributedOptions): Promise<StartedInfra> {
+  if (o.infra) return { infra: o.infra, info: [], stop: null };
+  const s = await startInfra(l.dataDir, l.log, o.signal);
+  l.log(`infrastructure ready (${since(l.t0)} s)`);
+  return s;
+}
+
+/** The signing keys, and each service's database URL on its own role (null: every one as the owner). */
+async function keysAndRoles(l: Launch, infra: Infra): Promise<{ keys: LaunchKeys; serviceDbUrls: Record<string, string> | null }> {
+  const keys = loadKeys(l.dataDir);
   // Each service on its own role, limited to its schemas (DB_SERVICE_ROLES=false: every one as the owner).
-  const serviceDbUrls = bool(env.DB_SERVICE_ROLES, true)
+  const serviceDbUrls = bool(l.env.DB_SERVICE_ROLES, true)
     ? await ensureServiceRoles(
         infra.databaseUrl,
         SERVICE_TABLE.map((s) => s.name),
-        join(dataDir, 'keys'),
+        join(l.dataDir, 'keys'),
       )
     : null;
+  return { keys, serviceDbUrls };
+}
 
-  // every process's port, chosen up front: identity, media and the gateway need the others' URLs
-  const plan: Array<{ spec: ServiceSpec; index: number; port: number }> = [];
+// every process's port, chosen up front: identity, media and the gateway need the others' URLs
+async function planPorts(replicas: number): Promise<Planned[]> {
+  const plan: Planned[] = [];
   for (const spec of SERVICE_TABLE) {
     const n = spec.replicated ? replicas : 1;
     for (let i = 1; i <= n; i++) plan.push({ spec, index: i, port: await freePort() });
   }
-  const urls = (service: string) =>
-    plan
-      .filter((p) => p.spec.name === service)
-      .map((p) => `http://${host}:${p.port}`)
-      .join(',');
-  // What the launcher offers the services; each is given the variables its schema declares.
-  const offered: Env = {
-    // secrets kept in DATA_DIR/keys (the same files as `npm start`'s) and data folders, unless the person set them
-    ...dataFolderEnv(descriptors, env, dataDir),
-    JWT_PRIVATE_KEY_FILE: keys.privateKeyFile,
-    // the practice details are read from the settings service at start (any replica will do)
-    SETTINGS_URL: urls('settings').split(',')[0],
-    ...infra.s3,
-  };
-  const logLevel = env.LOG_LEVEL || 'info';
-  const shared: Env = {
-    PATH: env.PATH ?? process.env.PATH,
-    HOME: env.HOME ?? process.env.HOME,
-    NODE_ENV: env.NODE_ENV || 'production',
-    HOST: host,
-    LOG_LEVEL: logLevel,
-    DATABASE_URL: infra.databaseUrl,
-    DB_POOL_SIZE: env.DB_POOL_SIZE || '5',
-    KAFKA_BROKERS: infra.kafkaBrokers,
-    KAFKA_NAMESPACE: o.kafkaNamespace ?? env.KAFKA_NAMESPACE ?? '',
-    REDIS_URL: infra.redisUrl,
-    BULLMQ_PREFIX: env.BULLMQ_PREFIX || 'countinghouse',
-    JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
-    // services answer only requests the gateway signed (health routes aside)
-    GATEWAY_PUBLIC_KEY_FILE: keys.gatewayPublicKeyFile,
-    DEMO_MODE: env.DEMO_MODE || 'true',
-    PUBLIC_URL: publicUrl,
-    ADMIN_USERNAME: env.ADMIN_USERNAME || 'admin',
-    // Forwarded client addresses are believed from the gateway's address only (it runs on this host).
-    TRUSTED_PROXIES: env.TRUSTED_PROXIES || '127.0.0.1,::1',
-    // The Kafka client's TLS, SASL and topic settings, when the person set them (the gateway's pass through its schema).
-    ...Object.fromEntries(Object.keys(KafkaClientConfigProperties).flatMap((k) => (env[k] ? [[k, env[k]]] : []))),
-  };
+  return plan;
+}
 
-  let bundles: Map<string, string> | null = null;
-  const children: Child[] = [];
-  const spawnChild = (c: Child) => {
-    const compiled = bundles?.get(c.entry);
-    const child = spawn(process.execPath, compiled ? [compiled] : ['--import', 'tsx', c.entry], {
-      cwd: repoRoot,
-      env: c.env as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+/** A service's processes' URLs, comma-separated. */
+const urlsOf = (plan: Planned[], host: string) => (service: string) =>
+  plan
+    .filter((p) => p.spec.name === service)
+    .map((p) => `http://${host}:${p.port}`)
+    .join(',');
+
+/**
+ * Every service, wave by wave: the first process of every service, then the further replicas: a replica
+ * joining a consumer group whose first member is itself still starting makes both wait for the
+ * rebalance (up to the session timeout), while a running member answers it within a heartbeat.
+ */
+async function startServices(l: Launch, procs: Processes, plan: Planned[], envOf: (p: Planned) => Env, signal?: AbortSignal) {
+  for (const wave of [plan.filter((p) => p.index === 1), plan.filter((p) => p.index > 1)]) {
+    const started = wave.map((p) => {
+      const name = p.spec.replicated ? `${p.spec.name}-${p.index}` : p.spec.name;
+      return procs.start(name, p.spec.name, 'service', p.spec.entry, p.port, envOf(p));
     });
-    c.child = child;
-    const onData = (d: Buffer) => {
-      const s = d.toString();
-      c.out = (c.out + s).slice(-20_000);
-      c.log.write(s);
-      o.onOutput?.(c.info.name, s);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    c.exited = new Promise((r) =>
-      child.once('exit', (code, signal) => {
-        r();
-        onExit(c, code, signal);
-      }),
-    );
-    c.info.pid = child.pid ?? 0;
-    c.startedAt = Date.now();
-  };
-  // Once started, a process that exits on its own is started again after a backoff (restartDelay), and
-  // the launcher says so; one stopped on purpose (kill(), stop(), Ctrl-C) stays stopped.
-  let supervising = false;
-  const onExit = (c: Child, code: number | null, signal: NodeJS.Signals | null) => {
-    if (!supervising || stopped || c.held || o.restartCrashed === false) return;
-    // (a Ctrl-C reaches the children with the launcher: its handler calls stop() within moments)
-    setTimeout(() => superviseExit(c, code, signal), 200).unref();
-  };
-  const superviseExit = (c: Child, code: number | null, signal: NodeJS.Signals | null) => {
-    if (stopped || c.held) return;
-    const { delayMs, nextAttempt } = restartDelay(c.attempt, Date.now() - c.startedAt);
-    c.attempt = nextAttempt;
-    const at = new Date();
-    log(
-      `${c.info.name} (pid ${c.info.pid}) exited ${signal ? `on ${signal}` : `with code ${code}`} at ${at.toISOString().slice(11, 19)} UTC; restarting it in ${delayMs / 1000} s (restart ${nextAttempt})`,
-    );
-    c.restartTimer = setTimeout(() => {
-      c.restartTimer = null;
-      if (stopped || c.held) return;
-      spawnChild(c);
-      writeProcesses();
-      log(`${c.info.name} restarted (pid ${c.info.pid})`);
-    }, delayMs);
-    c.restartTimer.unref();
-  };
-  const makeChild = (name: string, service: string, kind: ProcessInfo['kind'], entry: string, port: number, childEnv: Env): Child => {
-    const c: Child = {
-      info: { name, service, pid: 0, port, url: `http://${host}:${port}`, kind },
-      entry,
-      env: { ...childEnv, PORT: String(port) },
-      child: null,
-      out: '',
-      log: createWriteStream(join(dataDir, 'logs', `${name}.log`), { flags: 'a' }),
-      exited: Promise.resolve(),
-      held: false,
-      startedAt: Date.now(),
-      attempt: 0,
-      restartTimer: null,
-    };
-    children.push(c);
-    spawnChild(c);
-    return c;
-  };
+    procs.writeProcesses();
+    await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000, signal)));
+    l.log(`${started.map((c) => c.info.name).join(', ')} ready (${since(l.t0)} s)`);
+  }
+}
 
-  const writeProcesses = () =>
-    writeFileSync(
-      join(dataDir, 'processes.json'),
-      `${JSON.stringify({ url: baseUrl, startedAt: new Date(t0).toISOString(), processes: [...infraInfo, ...children.map((c) => c.info)] }, null, 2)}\n`,
-    );
+/** The gateway, once every service is ready; resolves when it is ready too. */
+async function startGateway(l: Launch, procs: Processes, env: Env, signal?: AbortSignal) {
+  const gw = procs.start('gateway', 'gateway', 'gateway', GATEWAY_ENTRY, l.gatewayPort, env);
+  procs.writeProcesses();
+  await waitReady(gw, `http://127.0.0.1:${l.gatewayPort}/health/ready`, 60_000, signal);
+}
 
-  const stopChild = async (c: Child, signal: NodeJS.Signals = 'SIGTERM') => {
-    const child = c.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(signal);
-    const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await c.exited;
-    clearTimeout(t);
-  };
-
-  // Should this process end without stop() (an uncaught error), its children do not outlive it.
-  const killAll = () => {
-    for (const c of children) if (c.child && c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  };
-  process.once('exit', killAll);
-
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    process.removeListener('exit', killAll);
-    for (const c of children) if (c.restartTimer) clearTimeout(c.restartTimer);
-    const gateway = children.filter((c) => c.info.kind === 'gateway');
-    await Promise.all(gateway.map((c) => stopChild(c)));
-    await Promise.all(children.filter((c) => c.info.kind !== 'gateway').map((c) => stopChild(c)));
-    for (const c of children) c.log.end();
-    infraStop?.();
-  };
-
+/**
+ * Run `start` (the processes' start); should it fail, or the start be cancelled (o.signal),
+ * everything started so far is stopped, infrastructure included, before it rejects.
+ */
+async function stopAllOnFailure(l: Launch, o: DistributedOptions, procs: Processes, start: () => Promise<void>) {
   // A Ctrl-C while starting (o.signal): the waits below stop at once, and everything started so far,
   // infrastructure included, is stopped before the start rejects.
-  const onAbort = () => log('cancelled: stopping what has started…');
+  const onAbort = () => l.log('cancelled: stopping what has started…');
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    throwIfCancelled(o.signal);
-    // the compiled entry points (npm run build:services), built here when missing or stale; LAUNCH_WITH=tsx runs the sources
-    if (env.LAUNCH_WITH !== 'tsx') bundles = await ensureProcessesBuilt({ root: repoRoot, log });
-    // The first process of every service, then the further replicas: a replica joining a consumer group
-    // whose first member is itself still starting makes both wait for the rebalance (up to the session
-    // timeout), while a running member answers it within a heartbeat.
-    for (const wave of [plan.filter((p) => p.index === 1), plan.filter((p) => p.index > 1)]) {
-      const started = wave.map((p) => {
-        // A service's variables the person set (e.g. STRIPE_SECRET_KEY, SMTP_URL) are passed on; ours win.
-        const own: Env = {};
-        for (const key of Object.keys(p.spec.schema.properties)) if (env[key] !== undefined) own[key] = env[key];
-        const name = p.spec.replicated ? `${p.spec.name}-${p.index}` : p.spec.name;
-        const database = serviceDbUrls ? { DATABASE_URL: serviceDbUrls[p.spec.name]!, DATABASE_MIGRATION_URL: infra.databaseUrl } : {};
-        const given: Env = {};
-        for (const key of Object.keys(p.spec.schema.properties)) if (offered[key] !== undefined) given[key] = offered[key];
-        return makeChild(name, p.spec.name, 'service', p.spec.entry, p.port, { ...own, ...shared, ...database, ...given });
-      });
-      writeProcesses();
-      await Promise.all(started.map((c) => waitReady(c, `${c.info.url}/health/ready`, 150_000, o.signal)));
-      log(`${started.map((c) => c.info.name).join(', ')} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    }
-
-    const gatewayEnv: Env = {};
-    for (const key of Object.keys(GatewayConfigSchema.properties)) if (env[key] !== undefined) gatewayEnv[key] = env[key];
-    Object.assign(gatewayEnv, {
-      PATH: shared.PATH,
-      HOME: shared.HOME,
-      NODE_ENV: shared.NODE_ENV,
-      HOST: env.HOST || '127.0.0.1',
-      LOG_LEVEL: logLevel,
-      KAFKA_BROKERS: shared.KAFKA_BROKERS,
-      KAFKA_NAMESPACE: shared.KAFKA_NAMESPACE,
-      // the sign-in limit: one count for every gateway, kept across a gateway's restart; keys of this product's own
-      REDIS_URL: shared.REDIS_URL,
-      REDIS_KEY_PREFIX: shared.BULLMQ_PREFIX,
-      JWT_PUBLIC_KEY_FILE: keys.publicKeyFile,
-      GATEWAY_SIGNING_KEY_FILE: keys.gatewayPrivateKeyFile,
-      DEMO_MODE: shared.DEMO_MODE,
-      FRONTEND_DIR: frontendDir,
-      ...Object.fromEntries(SERVICE_TABLE.map((s) => [`${s.name.toUpperCase()}_URL`, urls(s.name)])),
-    });
-    const gw = makeChild('gateway', 'gateway', 'gateway', GATEWAY_ENTRY, gatewayPort, gatewayEnv);
-    writeProcesses();
-    await waitReady(gw, `http://127.0.0.1:${gatewayPort}/health/ready`, 60_000, o.signal);
+    await start();
   } catch (err) {
     o.signal?.removeEventListener('abort', onAbort);
-    await stop();
+    await procs.stop();
     // (a Ctrl-C reaches the children too: their exits are the cancellation, not a failure)
     const failure = o.signal?.aborted ? new StartCancelled() : (err as Error);
     // identity may have made the first administrator before another process failed: its one showing must not be lost
-    const made = ADMIN_LINE.exec(children.find((c) => c.info.service === 'identity')?.out ?? '')?.[1];
+    const made = ADMIN_LINE.exec(procs.children.find((c) => c.info.service === 'identity')?.out ?? '')?.[1];
     if (made) failure.message += `\n(The first administrator was created meanwhile: password "${made}", shown once.)`;
     throw failure;
   }
-
   o.signal?.removeEventListener('abort', onAbort);
-  supervising = true;
-  // The first administrator: identity prints a generated password once, on the start that made it.
-  const identity = children.find((c) => c.info.service === 'identity')!;
-  const generated = ADMIN_LINE.exec(identity.out)?.[1] ?? null;
+}
 
-  // A fresh data folder in demo mode gets the demo practice, as with `npm start` (once: a marker remembers it).
+// A fresh data folder in demo mode gets the demo practice, as with `npm start` (once: a marker remembers it).
+async function seedDemoPractice(
+  l: Launch,
+  databaseUrl: string,
+  procs: Processes,
+): Promise<{ demoPeople: number; demoPassword: string | null }> {
   let demoPeople = 0;
   let demoPassword: string | null = null;
-  const marker = join(dataDir, 'demo-seeded');
-  if (seedDemo) {
-    const pool = createPool(infra.databaseUrl, 2);
+  const marker = join(l.dataDir, 'demo-seeded');
+  if (l.seedDemo) {
+    const pool = createPool(databaseUrl, 2);
     try {
       const db: Db = createDb(pool);
-      const seeded = await seedIdentityDemo(db, { nodeEnv: env.NODE_ENV ?? 'development', password: env.DEMO_PASSWORD || undefined });
+      const seeded = await seedIdentityDemo(db, { nodeEnv: l.env.NODE_ENV ?? 'development', password: l.env.DEMO_PASSWORD || undefined });
       demoPeople = seeded.created;
       demoPassword = seeded.generatedPassword ?? null;
       await seedCrmDemo(db);
@@ -664,61 +295,72 @@ export async function startDistributed(o: DistributedOptions = {}): Promise<Dist
       // stop what started, infrastructure included, which would otherwise outlive the launcher (its
       // servers run in sessions of their own)
       await pool.end().catch(() => {});
-      await stop();
+      await procs.stop();
       throw err;
     }
     await pool.end();
   }
-  log(`ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-
-  return {
-    baseUrl,
-    dataDir,
-    databaseUrl: infra.databaseUrl,
-    generatedAdminPassword: generated,
-    demoPeople,
-    demoPassword,
-    processes: () => [...infraInfo, ...children.map((c) => ({ ...c.info }))],
-    output: (name) => children.find((c) => c.info.name === name)?.out ?? '',
-    async kill(name, signal = 'SIGKILL') {
-      const c = children.find((x) => x.info.name === name);
-      if (!c) throw new Error(`no process ${name}`);
-      c.held = true;
-      if (c.restartTimer) clearTimeout(c.restartTimer);
-      await stopChild(c, signal);
-    },
-    async restart(name, o = {}) {
-      const c = children.find((x) => x.info.name === name);
-      if (!c) throw new Error(`no process ${name}`);
-      c.held = true;
-      if (c.restartTimer) clearTimeout(c.restartTimer);
-      await stopChild(c);
-      c.held = false;
-      c.attempt = 0;
-      spawnChild(c);
-      writeProcesses();
-      if (o.waitReady !== false) await waitReady(c, `${c.info.url.replace('localhost', '127.0.0.1')}/health/ready`, 60_000);
-    },
-    stop,
-  };
+  return { demoPeople, demoPassword };
 }
 
-async function waitReady(c: Child, url: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    throwIfCancelled(signal);
-    if (c.child && (c.child.exitCode !== null || c.child.signalCode !== null)) {
-      throw new Error(
-        `${c.info.name} exited (${c.child.exitCode ?? c.child.signalCode}) before it was ready:\n${c.out.trim().split('\n').slice(-15).join('\n')}`,
-      );
-    }
-    const ok = await fetch(url, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000) })
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${c.info.name} not ready after ${timeoutMs / 1000} s (${url}):\n${c.out.trim().split('\n').slice(-15).join('\n')}`);
+/** Start the distributed product; resolves once the gateway is ready. */
+export async function startDistributed(o: DistributedOptions = {}): Promise<Distributed> {
+  const l = await checkOptions(o);
+  const { infra, info: infraInfo, stop: stopInfra } = await startInfrastructure(l, o);
+  const { keys, serviceDbUrls } = await keysAndRoles(l, infra);
+  const plan = await planPorts(l.replicas);
+  const urls = urlsOf(plan, l.host);
+  // What the launcher offers the services; each is given the variables its schema declares.
+  const offered: Env = {
+    // secrets kept in DATA_DIR/keys (the same files as `npm start`'s) and data folders, unless the person set them
+    ...dataFolderEnv(descriptors, l.env, l.dataDir),
+    JWT_PRIVATE_KEY_FILE: keys.privateKeyFile,
+    // the practice details are read from the settings service at start (any replica will do)
+    SETTINGS_URL: urls('settings').split(',')[0],
+    ...infra.s3,
+  };
+  const shared = sharedEnv(l.env, { host: l.host, publicUrl: l.publicUrl, infra, keys, kafkaNamespace: o.kafkaNamespace });
+  const database = (p: Planned): Env =>
+    serviceDbUrls ? { DATABASE_URL: serviceDbUrls[p.spec.name]!, DATABASE_MIGRATION_URL: infra.databaseUrl } : {};
+
+  const procs = new Processes({
+    dataDir: l.dataDir,
+    host: l.host,
+    baseUrl: l.baseUrl,
+    t0: l.t0,
+    infraInfo,
+    stopInfra,
+    log: l.log,
+    onOutput: o.onOutput,
+    restartCrashed: o.restartCrashed,
+  });
+  await stopAllOnFailure(l, o, procs, async () => {
+    throwIfCancelled(o.signal);
+    // the compiled entry points (npm run build:services), built here when missing or stale; LAUNCH_WITH=tsx runs the sources
+    if (l.env.LAUNCH_WITH !== 'tsx') procs.bundles = await ensureProcessesBuilt({ root: repoRoot, log: l.log });
+    await startServices(l, procs, plan, (p) => serviceEnv(p.spec.schema, l.env, shared, database(p), offered), o.signal);
+    const serviceUrls = Object.fromEntries(SERVICE_TABLE.map((s) => [`${s.name.toUpperCase()}_URL`, urls(s.name)]));
+    await startGateway(l, procs, gatewayEnv(l.env, shared, keys, l.frontendDir, serviceUrls), o.signal);
+  });
+  procs.supervise();
+  // The first administrator: identity prints a generated password once, on the start that made it.
+  const identity = procs.children.find((c) => c.info.service === 'identity')!;
+  const generated = ADMIN_LINE.exec(identity.out)?.[1] ?? null;
+  const demo = await seedDemoPractice(l, infra.databaseUrl, procs);
+  l.log(`ready (${since(l.t0)} s)`);
+
+  return {
+    baseUrl: l.baseUrl,
+    dataDir: l.dataDir,
+    databaseUrl: infra.databaseUrl,
+    generatedAdminPassword: generated,
+    ...demo,
+    processes: () => procs.list(),
+    output: (name) => procs.output(name),
+    kill: (name, signal) => procs.kill(name, signal),
+    restart: (name, ro) => procs.restart(name, ro),
+    stop: () => procs.stop(),
+  };
 }
 
 export { DEMO_PEOPLE };
