@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { hasPermission } from '../permissions.js';
+import { hasPermission, type PermissionKey } from '../permissions.js';
 import { CrmDate, CrmDateTime, CrmUuid, Nullable, literals } from '../crm/common.js';
 
 // Contracts of the workspace (issue 26): the client record, its Timeline, My work, team tasks,
@@ -14,14 +14,33 @@ import { CrmDate, CrmDateTime, CrmUuid, Nullable, literals } from '../crm/common
 export type ClientVisibility = { all: true } | { all: false; accountantId: string } | null;
 
 /**
+ * Where an area's own view of clients differs from decision 141, the difference made explicit (the
+ * services' kit passes these through its clientScopeOf). Every default is decision 141's.
+ */
+export interface ClientVisibilityRule {
+  /**
+   * The permissions any one of which shows every client. Default clients.edit (admin, manager, staff).
+   * An area with its own "see all" row names it (documents.view_all, integrations.view_all); the AML
+   * files name aml.manage (admin, manager, the MLRO: staff without AML access see none).
+   */
+  seeAll?: readonly PermissionKey[];
+  /** Does the admin panel session see every client whatever roles its token carries? Default yes. */
+  adminPanel?: boolean;
+}
+
+/**
  * Staff-side people with clients.view see clients: admin, manager and staff (and the admin panel
  * session) every client; an accountant only the clients assigned to them. A client and anyone else:
  * none here (a client's own business is the client portal's "mine" routes).
  */
-export function clientVisibility(p: { id: string; roles: readonly string[]; kind?: string } | null): ClientVisibility {
+export function clientVisibility(
+  p: { id: string; roles: readonly string[]; kind?: string } | null,
+  rule: ClientVisibilityRule = {},
+): ClientVisibility {
   if (!p) return null;
   const roles = p.roles;
-  if (p.kind === 'admin' || hasPermission(roles, 'clients.edit')) return { all: true };
+  const seeAll = rule.seeAll ?? ['clients.edit'];
+  if ((rule.adminPanel !== false && p.kind === 'admin') || seeAll.some((key) => hasPermission(roles, key))) return { all: true };
   if (roles.includes('accountant') && hasPermission(roles, 'clients.view')) return { all: false, accountantId: p.id };
   return null;
 }

@@ -20,3 +20,4 @@ export { MIN_NODE, nodeVersionProblem } from './node-version.js';
 export * from './gateway-signature.js';
 export * from './method-not-allowed.js';
 export * from './descriptor.js';
+export * from './client-access.js';

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '@countinghouse/kit';
+import type { ClientScope, DbOrTx } from '@countinghouse/kit';
 import {
   AML_OUTSTANDING_STATUSES,
   AML_REVIEW_LEAD_DAYS,
@@ -18,9 +18,6 @@ import { audit, clientDirectory, companyPeople, deletions, evidenceDocuments, fi
 
 /** The database or a transaction: every query here runs on either. */
 export type Exec = DbOrTx;
-
-/** Which clients' files a principal sees: all, or those assigned to them as accountant. */
-export type FileScope = { all: true } | { all: false; accountantId: string };
 
 export type DirectoryRow = typeof clientDirectory.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
@@ -61,10 +58,6 @@ export async function upsertDirectory(
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
   const rows = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
   return rows[0] ?? null;
-}
-
-export function inScope(scope: FileScope, entry: Pick<DirectoryRow, 'assignedAccountantId'>): boolean {
-  return scope.all || entry.assignedAccountantId === scope.accountantId;
 }
 
 // ---- Companies House people (deadlines.company_refreshed) ----
@@ -231,11 +224,12 @@ export function statusSql(today: IsoDate): SQL {
     else 'not_started' end)`;
 }
 
-const scopeSql = (scope: FileScope) => (scope.all ? sql`true` : sql`c.assigned_accountant_id = ${scope.accountantId}`);
+/** A scope under the files' rule (domain/access.ts FILE_SCOPE: never a business's owner) as SQL on the directory `c`. */
+const scopeSql = (scope: ClientScope) => (scope.all ? sql`true` : sql`c.assigned_accountant_id = ${scope.accountantId}`);
 /** Clients whose relationship ended are not on the practice's list (their files are kept, not worked). */
 const currentSql = sql`c.subscription_status <> 'cancelled'`;
 
-export async function listFiles(db: Exec, scope: FileScope, q: AmlListQuery, today: IsoDate) {
+export async function listFiles(db: Exec, scope: ClientScope, q: AmlListQuery, today: IsoDate) {
   const status = statusSql(today);
   const base: SQL[] = [scopeSql(scope), currentSql];
   const s = q.search?.trim();
@@ -293,7 +287,7 @@ export async function listFiles(db: Exec, scope: FileScope, q: AmlListQuery, tod
   return { items, total: total.rows[0]?.n ?? 0, counts: summary, report: counts.rows };
 }
 
-export async function statusesOf(db: Exec, scope: FileScope, clientIds: string[], today: IsoDate) {
+export async function statusesOf(db: Exec, scope: ClientScope, clientIds: string[], today: IsoDate) {
   if (clientIds.length === 0) return [];
   const res = await db.execute<{ client_id: string; status: AmlStatus }>(sql`
     select c.client_id, ${statusSql(today)} as status

@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, enqueueEvent, type Principal } from '@countinghouse/kit';
 import {
   ACSP_MESSAGES,
   AML_MESSAGES,
@@ -10,16 +10,7 @@ import {
   type AcspVerification,
   type AcspVerificationInput,
 } from '@countinghouse/proto';
-import {
-  addAudit,
-  directoryEntry,
-  evidenceDocumentsOf,
-  inScope,
-  readFile,
-  readVersion,
-  type DirectoryRow,
-  type Exec,
-} from '../db/queries.js';
+import { addAudit, directoryEntry, evidenceDocumentsOf, readFile, readVersion, type DirectoryRow, type Exec } from '../db/queries.js';
 import {
   deleteAcspRecord,
   insertAcspRecord,
@@ -32,7 +23,7 @@ import {
 } from '../db/acsp.js';
 import { SCHEMA } from '../db/schema.js';
 import { acspDeletable, acspKeepUntil } from '../domain/acsp.js';
-import { actorName } from '../domain/access.js';
+import { actorName, IDENTITY_VERIFICATION_SCOPE } from '../domain/access.js';
 import { enGb } from '../domain/dates.js';
 import type { AmlDeps } from './deps.js';
 
@@ -42,8 +33,7 @@ type Row = AcspRecordRow;
 async function visibleClient(db: Exec, p: Principal, clientId: string): Promise<DirectoryRow> {
   if (p.kind !== 'admin' && !hasPermission(p.roles, 'identity_verification.view')) throw new AppError('FORBIDDEN', AML_MESSAGES.readOnly);
   const entry = await directoryEntry(db, clientId);
-  const all = p.kind === 'admin' || p.roles.some((r) => r === 'admin' || r === 'manager' || r === 'staff' || r === 'mlro');
-  if (!entry || !inScope(all ? { all: true } : { all: false, accountantId: p.id }, entry))
+  if (!entry || !canSeeClient(clientScopeOf(p, IDENTITY_VERIFICATION_SCOPE), entry))
     throw new AppError('NOT_FOUND', AML_MESSAGES.fileNotFound);
   return entry;
 }

@@ -1,11 +1,10 @@
-import { AppError, auditActor, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AppError, auditActor, canSeeClient, enqueueEvent, type Principal } from '@countinghouse/kit';
 import { AML_MESSAGES, type AmlFile, type AmlVersion } from '@countinghouse/proto';
 import {
   addAudit,
   auditOf,
   directoryEntry,
   evidenceDocumentsOf,
-  inScope,
   readCompanyPeople,
   readFile,
   readVersion,
@@ -27,7 +26,7 @@ export async function visibleClient(db: Exec, p: Principal, clientId: string): P
   const scope = viewScopeOf(p);
   if (!scope) throw new AppError('FORBIDDEN', AML_MESSAGES.readOnly);
   const entry = await directoryEntry(db, clientId);
-  if (!entry || !inScope(scope, entry)) throw new AppError('NOT_FOUND', AML_MESSAGES.fileNotFound);
+  if (!entry || !canSeeClient(scope, entry)) throw new AppError('NOT_FOUND', AML_MESSAGES.fileNotFound);
   return entry;
 }
 

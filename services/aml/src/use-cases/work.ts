@@ -1,4 +1,4 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, type Principal } from '@countinghouse/kit';
 import {
   hasPermission,
   workBucket,
@@ -9,6 +9,7 @@ import {
   type WorkReply,
 } from '@countinghouse/proto';
 import { workFiles } from '../db/queries.js';
+import { AML_WORK_SCOPE } from '../domain/access.js';
 import type { AmlDeps } from './deps.js';
 
 /**
@@ -23,8 +24,8 @@ export async function findWorkAml(deps: AmlDeps, p: Principal, q: WorkQuery): Pr
   const today = deps.today();
   const canView = p.kind === 'admin' || hasPermission(p.roles, 'aml.view');
   if (!canView) return { who, today, items: [] };
-  const seesAll = p.kind === 'admin' || hasPermission(p.roles, 'aml.manage');
-  const accountantOnly = !seesAll;
+  const scope = clientScopeOf(p, AML_WORK_SCOPE);
+  const seesAll = scope.all;
   const everyone = who === 'everyone' && seesAll;
   const horizon = workHorizon(today);
   const rows = await workFiles(deps.db, {
@@ -34,7 +35,7 @@ export async function findWorkAml(deps: AmlDeps, p: Principal, q: WorkQuery): Pr
   });
   const items: WorkItem[] = [];
   for (const r of rows) {
-    if (accountantOnly && r.assigned_accountant_id !== p.id) continue;
+    if (!canSeeClient(scope, { userId: null, assignedAccountantId: r.assigned_accountant_id })) continue;
     const awaiting = r.latest_state === 'awaiting_approval';
     // Awaiting approval: since the day it was sent; a review: its date.
     const due = awaiting ? (r.submitted_on ?? today) : r.approved_next_review_on!;

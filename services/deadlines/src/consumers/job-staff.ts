@@ -1,9 +1,11 @@
 import { subscribe, type ConsumerRuntime } from '@countinghouse/kit';
+import { rolesFor } from '@countinghouse/proto';
 import { addJoinedStaff, deactivateStaffRole, upsertStaff } from '../db/job-queries.js';
 import { SCHEMA } from '../db/schema.js';
 
 export const JOB_STAFF_CONSUMER = 'deadlines.job-staff';
-const STAFF_SIDE = ['admin', 'manager', 'staff', 'accountant'];
+/** The people client jobs are assigned to: those holding client_jobs (admin, manager, staff, accountant). */
+const STAFF_SIDE: readonly string[] = rolesFor('client_jobs');
 
 /**
  * identity.role_changed / identity.staff_joined → the people jobs are assigned to (names, role, active),

@@ -1,4 +1,4 @@
-import type { Db } from '@countinghouse/kit';
+import type { ClientScope, Db } from '@countinghouse/kit';
 import {
   TaxProfileDefaults,
   type CompanySnapshot,
@@ -29,9 +29,6 @@ import type { MtdObligationFact } from '../domain/mtd-obligations.js';
 import type { IdvRule, PracticeVerification } from '../domain/identity-verification.js';
 
 export type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
-
-/** Which clients a principal may see: all of them, or the ones they own or are the accountant of. */
-export type ClientScope = { all: true } | { all: false; ownerUserId: string; accountantId: string | null };
 
 export type DirectoryRow = typeof clientDirectory.$inferSelect;
 
@@ -101,11 +98,6 @@ async function recordFee(db: Exec, clientId: string, at: string, packageName: st
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
   const rows = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
   return rows[0] ?? null;
-}
-
-export function canSee(scope: ClientScope, entry: Pick<DirectoryRow, 'userId' | 'assignedAccountantId'>): boolean {
-  if (scope.all) return true;
-  return entry.userId === scope.ownerUserId || (scope.accountantId !== null && entry.assignedAccountantId === scope.accountantId);
 }
 
 export async function readProfile(db: Exec, clientId: string) {

@@ -1,21 +1,20 @@
-import type { Principal } from '@countinghouse/kit';
+import { clientScopeOf, type ClientScope, type ClientScopeRule, type Principal } from '@countinghouse/kit';
 import { hasPermission } from '@countinghouse/proto';
-import type { ClientScope } from '../db/queries.js';
 
 /**
- * Which clients' deadlines a principal sees (permissions table: deadlines.view): admin, manager and
- * staff every client; an accountant the clients assigned to them; a client their own business.
+ * Which clients' deadlines a principal sees (permissions table: deadlines.view), the kit's
+ * clientScopeOf with this rule: admin, manager and staff (clients.edit) and the admin panel every
+ * client; an accountant the clients assigned to them; anyone the directory names as the client's own
+ * user their business (whatever their roles).
  */
-export function scopeOf(p: Principal): ClientScope {
-  if (p.kind === 'admin' || p.roles.some((r) => r === 'admin' || r === 'manager' || r === 'staff')) return { all: true };
-  return { all: false, ownerUserId: p.id, accountantId: p.roles.includes('accountant') ? p.id : null };
-}
+export const CLIENT_SCOPE: ClientScopeRule = { owner: 'anyone' };
 
-/** Who may change a client's tax profile or mark its deadlines done (deadlines.manage), narrowed like the view. */
+/**
+ * Who may change a client's tax profile or mark its deadlines done (deadlines.manage; the admin panel
+ * always), narrowed by decision 141's rule: an accountant only the clients assigned to them, never as
+ * the owner of a business.
+ */
 export function manageScopeOf(p: Principal): ClientScope | null {
-  if (p.kind === 'admin') return { all: true };
-  if (!hasPermission(p.roles, 'deadlines.manage')) return null;
-  if (p.roles.some((r) => r === 'admin' || r === 'manager' || r === 'staff')) return { all: true };
-  // An accountant: only clients assigned to them (never as the owner of a business).
-  return { all: false, ownerUserId: '', accountantId: p.id };
+  if (p.kind !== 'admin' && !hasPermission(p.roles, 'deadlines.manage')) return null;
+  return clientScopeOf(p);
 }

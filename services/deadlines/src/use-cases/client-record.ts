@@ -1,4 +1,4 @@
-import { AppError, type Db, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, type ClientScope, type Db, type Principal } from '@countinghouse/kit';
 import {
   DEADLINES_MESSAGES,
   normaliseCompanyNumber,
@@ -6,18 +6,8 @@ import {
   type ClientTaxRecord,
   type TaxProfileInput,
 } from '@countinghouse/proto';
-import {
-  canSee,
-  directoryEntry,
-  profileOf,
-  readCompany,
-  readProfile,
-  saveProfile,
-  deleteCompany,
-  type ClientScope,
-  type DirectoryRow,
-} from '../db/queries.js';
-import { manageScopeOf, scopeOf } from '../domain/access.js';
+import { directoryEntry, profileOf, readCompany, readProfile, saveProfile, deleteCompany, type DirectoryRow } from '../db/queries.js';
+import { CLIENT_SCOPE, manageScopeOf } from '../domain/access.js';
 import type { DeadlinesDeps } from './deps.js';
 import { recomputeClient } from './recompute-client.js';
 import { refreshCompany } from './refresh-company.js';
@@ -26,12 +16,12 @@ import { refreshCompany } from './refresh-company.js';
 export async function visibleClient(db: Db, scope: ClientScope | null, clientId: string): Promise<DirectoryRow> {
   const entry = await directoryEntry(db, clientId);
   if (!entry) throw new AppError('NOT_FOUND', DEADLINES_MESSAGES.clientNotFound);
-  if (!scope || !canSee(scope, entry)) throw new AppError('FORBIDDEN', 'You can only see the deadlines of your own clients');
+  if (!scope || !canSeeClient(scope, entry)) throw new AppError('FORBIDDEN', 'You can only see the deadlines of your own clients');
   return entry;
 }
 
 export async function getClientRecord(deps: DeadlinesDeps, principal: Principal, clientId: string): Promise<ClientTaxRecord> {
-  const entry = await visibleClient(deps.db, scopeOf(principal), clientId);
+  const entry = await visibleClient(deps.db, clientScopeOf(principal, CLIENT_SCOPE), clientId);
   return buildRecord(deps, entry);
 }
 

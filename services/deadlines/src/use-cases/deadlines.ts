@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, enqueueEvent, type Principal } from '@countinghouse/kit';
 import {
   DEADLINE_KINDS,
   DEADLINES_MESSAGES,
@@ -15,7 +15,6 @@ import {
   type WorkReply,
 } from '@countinghouse/proto';
 import {
-  canSee,
   clientDeadlines,
   deadlineById,
   listDeadlines,
@@ -27,14 +26,14 @@ import {
   workDeadlines,
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { manageScopeOf, scopeOf } from '../domain/access.js';
+import { CLIENT_SCOPE, manageScopeOf } from '../domain/access.js';
 import type { DeadlinesDeps } from './deps.js';
 import { visibleClient } from './client-record.js';
 import { withBlocked } from './identity-verification.js';
 
 export async function findDeadlines(deps: DeadlinesDeps, principal: Principal, q: DeadlineListQuery) {
   const today = deps.today();
-  const { deadlines, total, totalCapped } = await listDeadlines(deps.db, scopeOf(principal), q, today);
+  const { deadlines, total, totalCapped } = await listDeadlines(deps.db, clientScopeOf(principal, CLIENT_SCOPE), q, today);
   return {
     deadlines: await withBlocked(deps.db, deadlines),
     total,
@@ -46,7 +45,7 @@ export async function findDeadlines(deps: DeadlinesDeps, principal: Principal, q
 }
 
 export async function findClientDeadlines(deps: DeadlinesDeps, principal: Principal, clientId: string) {
-  await visibleClient(deps.db, scopeOf(principal), clientId);
+  await visibleClient(deps.db, clientScopeOf(principal, CLIENT_SCOPE), clientId);
   const today = deps.today();
   return { deadlines: await withBlocked(deps.db, await clientDeadlines(deps.db, clientId, today)), today };
 }
@@ -92,7 +91,7 @@ export async function markDeadlineDone(
     const tx = t;
     const found = await deadlineById(tx, id, today, { forUpdate: true });
     if (!found) throw new AppError('NOT_FOUND', DEADLINES_MESSAGES.deadlineNotFound);
-    if (!scope || !canSee(scope, { userId: found.userId, assignedAccountantId: found.accountantId }))
+    if (!scope || !canSeeClient(scope, { userId: found.userId, assignedAccountantId: found.accountantId }))
       throw new AppError('FORBIDDEN', 'You can only mark the deadlines of your own clients');
     if (found.deadline.status === 'done') throw new AppError('CONFLICT', DEADLINES_MESSAGES.alreadyDone);
     const d = found.deadline;
@@ -140,7 +139,7 @@ export async function undoDeadlineDone(deps: DeadlinesDeps, principal: Principal
   const result = await deps.db.transaction(async (tx) => {
     const found = await deadlineById(tx, id, today, { forUpdate: true });
     if (!found) throw new AppError('NOT_FOUND', DEADLINES_MESSAGES.deadlineNotFound);
-    if (!scope || !canSee(scope, { userId: found.userId, assignedAccountantId: found.accountantId }))
+    if (!scope || !canSeeClient(scope, { userId: found.userId, assignedAccountantId: found.accountantId }))
       throw new AppError('FORBIDDEN', 'You can only mark the deadlines of your own clients');
     if (!(await markUndone(tx, id))) throw new AppError('CONFLICT', WORKSPACE_MESSAGES.notDone);
     const d = found.deadline;
@@ -186,7 +185,7 @@ export async function findWorkDeadlines(deps: DeadlinesDeps, principal: Principa
 export async function findNextDeadlines(deps: DeadlinesDeps, principal: Principal, q: NextDeadlinesQuery): Promise<NextDeadlinesReply> {
   const today = deps.today();
   const ids = [...new Set(q.client_ids.split(',').filter(Boolean))].slice(0, 200);
-  const rows = await nextDeadlines(deps.db, scopeOf(principal), ids, today);
+  const rows = await nextDeadlines(deps.db, clientScopeOf(principal, CLIENT_SCOPE), ids, today);
   return {
     today,
     next: rows.map((r) => ({

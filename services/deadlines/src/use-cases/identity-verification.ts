@@ -1,7 +1,7 @@
-import type { Principal } from '@countinghouse/kit';
+import { clientScopeOf, type Principal } from '@countinghouse/kit';
 import { blockedText, type Deadline, type IdentityList, type IdentityListQuery, type IdentityPerson } from '@countinghouse/proto';
 import { listIdentityPeople, unverifiedCounts, type Exec, type IdentityListRow } from '../db/queries.js';
-import { scopeOf } from '../domain/access.js';
+import { CLIENT_SCOPE } from '../domain/access.js';
 import type { IsoDate } from '../domain/dates.js';
 import { identityStatusText, type IdvStatus } from '../domain/identity-verification.js';
 import type { DeadlinesDeps } from './deps.js';
@@ -45,7 +45,7 @@ export async function findIdentityPeople(deps: DeadlinesDeps, principal: Princip
   const today = deps.today();
   const { rows, total, totalCapped } = await listIdentityPeople(
     deps.db,
-    scopeOf(principal),
+    clientScopeOf(principal, CLIENT_SCOPE),
     { filter: q.filter ?? 'not_verified', assigneeId: q.assignee_id, clientId: q.client_id, page: q.page, pageSize: q.page_size },
     today,
   );

@@ -1,4 +1,4 @@
-import { londonDayStart, type Db } from '@countinghouse/kit';
+import { londonDayStart, type ClientScope, type Db } from '@countinghouse/kit';
 import {
   AML_EVIDENCE_DOCUMENT_TYPE,
   cleanDisplayName,
@@ -9,7 +9,6 @@ import {
   type DocumentSummary,
 } from '@countinghouse/proto';
 import { sql, type SQL } from 'drizzle-orm';
-import type { DocumentScope } from '../domain/access.js';
 
 type Exec = Pick<Db, 'execute'>;
 
@@ -61,7 +60,7 @@ export function searchText(filename: string, description: string | null, company
 }
 
 /** The access rule as SQL on `d.client_id`: every query that touches documents goes through it. */
-export function scopeSql(scope: DocumentScope): SQL {
+export function scopeSql(scope: ClientScope): SQL {
   if (scope.all) return sql`true`;
   return sql`d.client_id in (select c2.client_id from documents.client_directory c2
     where c2.user_id = ${scope.ownerUserId} or c2.assigned_accountant_id = ${scope.accountantId})`;
@@ -71,7 +70,7 @@ function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function filtersSql(scope: DocumentScope, q: Partial<DocumentListQuery>): SQL {
+function filtersSql(scope: ClientScope, q: Partial<DocumentListQuery>): SQL {
   // Identity evidence belongs to the AML files and is never listed with a client's documents.
   const parts: SQL[] = [scopeSql(scope), sql`d.document_type <> ${AML_EVIDENCE_DOCUMENT_TYPE}`];
   const search = q.search?.trim();
@@ -87,7 +86,7 @@ function filtersSql(scope: DocumentScope, q: Partial<DocumentListQuery>): SQL {
 /** The list's total is exact up to this many; beyond, it says 'at least'. */
 export const COUNT_CAP = 10_000;
 
-export async function listDocuments(db: Exec, scope: DocumentScope, q: DocumentListQuery) {
+export async function listDocuments(db: Exec, scope: ClientScope, q: DocumentListQuery) {
   const where = filtersSql(scope, q);
   const offset = (q.page - 1) * q.page_size;
   const [rows, count] = await Promise.all([
@@ -109,7 +108,7 @@ export async function listDocuments(db: Exec, scope: DocumentScope, q: DocumentL
   return { documents: rows.rows.map(toDocument), total: Math.min(counted, COUNT_CAP), totalExact: counted <= COUNT_CAP };
 }
 
-export async function summarise(db: Exec, scope: DocumentScope, clientId?: string): Promise<DocumentSummary> {
+export async function summarise(db: Exec, scope: ClientScope, clientId?: string): Promise<DocumentSummary> {
   const where = filtersSql(scope, { client_id: clientId });
   const res = await db.execute<{ total: string; active: string; pending: string; clients: string }>(sql`
     select count(*) as total,
@@ -130,9 +129,9 @@ export async function summarise(db: Exec, scope: DocumentScope, clientId?: strin
 /** One document the scope may see, or null (the caller answers 404 either way: ids cannot be probed). */
 export async function findDocument(
   db: Exec,
-  scope: DocumentScope,
+  scope: ClientScope,
   id: string,
-  opts: { amlEvidence?: DocumentScope | null } = {},
+  opts: { amlEvidence?: ClientScope | null } = {},
 ): Promise<DocumentRow | null> {
   // AML identity evidence answers to its own rule (domain/access.ts amlEvidenceScopeOf), never the owner's.
   const evidence = opts.amlEvidence ? scopeSql(opts.amlEvidence) : sql`false`;
@@ -145,7 +144,7 @@ export async function findDocument(
 }
 
 /** A directory entry the scope may act for. */
-export async function findClient(db: Exec, scope: DocumentScope, clientId: string): Promise<DirectoryRow | null> {
+export async function findClient(db: Exec, scope: ClientScope, clientId: string): Promise<DirectoryRow | null> {
   const cond = scope.all ? sql`true` : sql`(c.user_id = ${scope.ownerUserId} or c.assigned_accountant_id = ${scope.accountantId})`;
   const res = await db.execute<DirectoryRow & Record<string, unknown>>(sql`
     select c.client_id, c.user_id, c.company_name, c.contact_email, c.assigned_accountant_id
@@ -161,7 +160,7 @@ export async function ownClients(db: Exec, userId: string): Promise<DirectoryRow
   return res.rows;
 }
 
-export async function listDirectory(db: Exec, scope: DocumentScope, search: string | undefined, limit: number) {
+export async function listDirectory(db: Exec, scope: ClientScope, search: string | undefined, limit: number) {
   const parts: SQL[] = [
     scope.all ? sql`true` : sql`(c.user_id = ${scope.ownerUserId} or c.assigned_accountant_id = ${scope.accountantId})`,
   ];

@@ -1,34 +1,23 @@
-import type { Principal } from '@countinghouse/kit';
-import { hasPermission, rolesFor, type Role } from '@countinghouse/proto';
-
-/** Roles that see every client's documents (issue 4's rule; the permissions table's 'See all documents'). */
-export const ALL_DOCUMENTS_ROLES: readonly Role[] = rolesFor('documents.view_all');
+import { clientScopeOf, type ClientScope, type ClientScopeRule, type Principal } from '@countinghouse/kit';
+import { hasPermission } from '@countinghouse/proto';
 
 /**
- * Which clients a principal may see: every one, or those whose directory entry names them as the
- * client's own user or as the assigned accountant. Nothing else sees anything.
+ * Which clients' documents a principal may see, the kit's clientScopeOf with this rule: the permission
+ * that shows every client's is this area's own documents.view_all ('See all documents', today the same
+ * roles as clients.edit), and the admin panel sees them all; otherwise those whose directory entry names
+ * them as the client's own user (whatever their roles) or as the assigned accountant. Nothing else.
  */
-export type DocumentScope = { all: true } | { all: false; ownerUserId: string | null; accountantId: string | null };
-
-export function scopeOf(p: Principal): DocumentScope {
-  if (p.kind === 'admin' || p.roles.some((r) => ALL_DOCUMENTS_ROLES.includes(r))) return { all: true };
-  return {
-    all: false,
-    // A person is the owner of the businesses whose directory entry names their user id (role or not).
-    ownerUserId: p.id,
-    accountantId: p.roles.includes('accountant') ? p.id : null,
-  };
-}
+export const CLIENT_SCOPE: ClientScopeRule = { seeAll: ['documents.view_all'], owner: 'anyone' };
 
 /**
  * Who may reach identity evidence of the AML files (type aml_evidence), which no document list shows:
- * those preparing AML files every client's; an accountant their assigned clients' (read only); a client
- * never, not even their own business's (permissions table: aml.manage, aml.view).
+ * those preparing AML files (aml.manage) every client's; an accountant their assigned clients' (read
+ * only); a client never, not even their own business's (permissions table: aml.manage, aml.view). The
+ * admin panel session counts by its roles alone here, as in the AML service's own views.
  */
-export function amlEvidenceScopeOf(p: Principal): DocumentScope | null {
-  if (hasPermission(p.roles, 'aml.manage')) return { all: true };
-  if (hasPermission(p.roles, 'aml.view')) return { all: false, ownerUserId: null, accountantId: p.id };
-  return null;
+export function amlEvidenceScopeOf(p: Principal): ClientScope | null {
+  if (!hasPermission(p.roles, 'aml.view')) return null;
+  return clientScopeOf(p, { seeAll: ['aml.manage'], adminPanel: false });
 }
 
 export function isAdmin(p: Principal): boolean {

@@ -1,4 +1,4 @@
-import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AppError, clientScopeOf, enqueueEvent, type ClientScope, type Principal } from '@countinghouse/kit';
 import {
   AML_EVIDENCE_DOCUMENT_TYPE,
   EDGE_MESSAGES,
@@ -14,7 +14,7 @@ import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { Readable } from 'node:stream';
 import { findClient, insertDocument, logAccess, ownClients, toDocument, type DirectoryRow } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { amlEvidenceScopeOf, scopeOf, type DocumentScope } from '../domain/access.js';
+import { amlEvidenceScopeOf, CLIENT_SCOPE } from '../domain/access.js';
 import { cleanFilename, CONTENT_TYPE, FileInspector, STORED_EXTENSION, type CheckFailure } from '../domain/file-check.js';
 import { storageKey } from '../adapters/storage/storage.js';
 import type { DocumentsDeps, RequestOrigin } from './deps.js';
@@ -55,7 +55,7 @@ export interface UploadInput {
  * and no event.
  */
 export async function uploadDocuments(deps: DocumentsDeps, p: Principal, input: UploadInput) {
-  const scope = scopeOf(p);
+  const scope = clientScopeOf(p, CLIENT_SCOPE);
   const fields: { clientId?: string; documentType?: string; description: string | null } = { description: null };
   let target: { client: DirectoryRow; documentType: string } | null = null;
   let failure: unknown = null;
@@ -219,7 +219,7 @@ async function writeOne(deps: DocumentsDeps, part: MultipartFile, client: Direct
 async function resolveClient(
   deps: Pick<DocumentsDeps, 'db'>,
   p: Principal,
-  scope: DocumentScope,
+  scope: ClientScope,
   clientId: string | undefined,
 ): Promise<DirectoryRow> {
   if (clientId) {

@@ -1,7 +1,6 @@
-import type { DbOrTx as Db } from '@countinghouse/kit';
+import type { ClientScope, DbOrTx as Db } from '@countinghouse/kit';
 import type { LetterReason, TemplateSet } from '@countinghouse/proto';
 import { and, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
-import type { LetterScope } from '../domain/access.js';
 import { audit, clientDirectory, letters, reminders, templateVersions } from './schema.js';
 
 export type DirectoryRow = typeof clientDirectory.$inferSelect;
@@ -160,7 +159,7 @@ export async function recordSignature(tx: Db, id: string, s: Signature): Promise
 const NOT_PROSPECT = sql.raw(`cd.client_id not like 'prospect:%'`);
 
 /** Each client's newest letter version, for the clients in scope (client list badges, counts). */
-export async function newestPerClient(db: Db, scope: LetterScope) {
+export async function newestPerClient(db: Db, scope: ClientScope) {
   const where = scope.all
     ? sql`where ${NOT_PROSPECT}`
     : sql`where ${NOT_PROSPECT} and (cd.user_id = ${scope.ownerUserId ?? ''} or cd.assigned_accountant_id = ${scope.accountantId ?? ''})`;

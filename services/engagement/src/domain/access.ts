@@ -1,21 +1,13 @@
-import type { Principal } from '@countinghouse/kit';
+import type { ClientScopeRule, Principal } from '@countinghouse/kit';
 import { hasPermission } from '@countinghouse/proto';
 
-/** Which clients' letters a principal sees (permissions table: engagement.view). */
-export type LetterScope = { all: true } | { all: false; ownerUserId: string | null; accountantId: string | null };
-
-export function scopeOf(p: Principal): LetterScope {
-  if (p.kind === 'admin' || p.roles.some((r) => r === 'admin' || r === 'manager' || r === 'staff')) return { all: true };
-  return { all: false, ownerUserId: p.id, accountantId: p.roles.includes('accountant') ? p.id : null };
-}
-
-export function canSee(scope: LetterScope, c: { userId: string | null; assignedAccountantId: string | null }): boolean {
-  if (scope.all) return true;
-  return (
-    (scope.ownerUserId !== null && c.userId === scope.ownerUserId) ||
-    (scope.accountantId !== null && c.assignedAccountantId === scope.accountantId)
-  );
-}
+/**
+ * Which clients' letters a principal sees (permissions table: engagement.view), the kit's
+ * clientScopeOf with this rule: admin, manager and staff (clients.edit) and the admin panel every
+ * client; an accountant the clients assigned to them; anyone the directory names as the client's own
+ * user their business (whatever their roles).
+ */
+export const CLIENT_SCOPE: ClientScopeRule = { owner: 'anyone' };
 
 /** Only the client who owns the business signs its letter (engagement.sign), never staff on its behalf. */
 export function canSign(p: Principal, c: { userId: string | null }): boolean {

@@ -1,4 +1,4 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, type Principal } from '@countinghouse/kit';
 import {
   ENGAGEMENT_MESSAGES,
   type LetterAuditList,
@@ -21,7 +21,7 @@ import {
   type DirectoryRow,
   type LetterRow,
 } from '../db/queries.js';
-import { canSee, scopeOf } from '../domain/access.js';
+import { CLIENT_SCOPE } from '../domain/access.js';
 import { isProspect } from '../domain/prospect.js';
 import { clientStatus } from '../domain/status.js';
 import type { EngagementDeps, RequestOrigin } from './deps.js';
@@ -32,14 +32,15 @@ const who = (p: Principal) => ({ kind: p.kind, id: p.id, name: p.name || p.id })
 /** A client the principal may see, or 404 (never 403: another business's existence is not told). */
 export async function visibleClient(deps: EngagementDeps, principal: Principal, clientId: string): Promise<DirectoryRow> {
   const c = await directoryEntry(deps.db, clientId);
-  if (!c || !canSee(scopeOf(principal), c)) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.clientNotFound);
+  if (!c || !canSeeClient(clientScopeOf(principal, CLIENT_SCOPE), c)) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.clientNotFound);
   return c;
 }
 
 async function visibleLetter(deps: EngagementDeps, principal: Principal, id: string): Promise<{ letter: LetterRow; client: DirectoryRow }> {
   const letter = await letterById(deps.db, id);
   const client = letter ? await directoryEntry(deps.db, letter.clientId) : null;
-  if (!letter || !client || !canSee(scopeOf(principal), client)) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.letterNotFound);
+  if (!letter || !client || !canSeeClient(clientScopeOf(principal, CLIENT_SCOPE), client))
+    throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.letterNotFound);
   return { letter, client };
 }
 
@@ -112,7 +113,7 @@ export async function findAudit(deps: EngagementDeps, principal: Principal, id: 
 }
 
 export async function findStatuses(deps: EngagementDeps, principal: Principal): Promise<LetterStatuses> {
-  const rows = await newestPerClient(deps.db, scopeOf(principal));
+  const rows = await newestPerClient(deps.db, clientScopeOf(principal, CLIENT_SCOPE));
   return {
     statuses: rows.map((r) => {
       const signedAt = r.signed_at ? new Date(r.signed_at) : null;

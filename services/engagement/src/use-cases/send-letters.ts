@@ -1,7 +1,7 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, type Principal } from '@countinghouse/kit';
 import { ENGAGEMENT_MESSAGES, type ClientLetters, type SendReply } from '@countinghouse/proto';
 import { clientsOnOlderTemplates, currentTemplates, directoryEntry, newestLetter } from '../db/queries.js';
-import { canSee, scopeOf } from '../domain/access.js';
+import { CLIENT_SCOPE } from '../domain/access.js';
 import type { EngagementDeps } from './deps.js';
 import { findClientLetters } from './find-letters.js';
 import { issueLetter } from './issue-letter.js';
@@ -16,7 +16,8 @@ export async function sendClientLetter(
 ): Promise<{ letters: ClientLetters; message: string }> {
   await deps.db.transaction(async (tx) => {
     const client = await directoryEntry(tx, clientId, { forUpdate: true });
-    if (!client || !canSee(scopeOf(principal), client)) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.clientNotFound);
+    if (!client || !canSeeClient(clientScopeOf(principal, CLIENT_SCOPE), client))
+      throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.clientNotFound);
     if (!client.packageName) throw new AppError('CONFLICT', ENGAGEMENT_MESSAGES.noPackage);
     if (!client.userId) throw new AppError('CONFLICT', ENGAGEMENT_MESSAGES.noAccount);
     const newest = await newestLetter(tx, clientId);

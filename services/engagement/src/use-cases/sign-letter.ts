@@ -1,10 +1,10 @@
-import { AppError, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
 import { ENGAGEMENT_MESSAGES, type Actor, type SignBody, type SignReply, enGbDate } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { addAudit, directoryEntry, letterById, newestVersionOf, recordSignature, type LetterRow } from '../db/queries.js';
 import { isProspect } from '../domain/prospect.js';
 import { SCHEMA } from '../db/schema.js';
-import { canSee, canSign, scopeOf } from '../domain/access.js';
+import { canSign, CLIENT_SCOPE } from '../domain/access.js';
 import { cancellationEndsOn } from '../domain/cancellation.js';
 import { sha256Hex } from '../domain/letter.js';
 import { isPrintable } from '../domain/printable.js';
@@ -71,7 +71,8 @@ export async function signLetter(
     const found = await letterById(tx, letterId, { forUpdate: true });
     if (!found) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.letterNotFound);
     const client = await directoryEntry(tx, found.clientId);
-    if (!client || !canSee(scopeOf(principal), client)) throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.letterNotFound);
+    if (!client || !canSeeClient(clientScopeOf(principal, CLIENT_SCOPE), client))
+      throw new AppError('NOT_FOUND', ENGAGEMENT_MESSAGES.letterNotFound);
     if (!canSign(principal, client)) throw new AppError('FORBIDDEN', ENGAGEMENT_MESSAGES.notYours);
     if (found.signedAt) throw new AppError('CONFLICT', ENGAGEMENT_MESSAGES.alreadySigned);
     const newest = await newestVersionOf(tx, found.clientId);

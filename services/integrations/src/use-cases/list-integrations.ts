@@ -1,7 +1,7 @@
-import { AppError, type Principal } from '@countinghouse/kit';
+import { AppError, canSeeClient, clientScopeOf, type Principal } from '@countinghouse/kit';
 import { INTEGRATION_TEXTS, INTEGRATION_TYPES, type IntegrationCard, type IntegrationList } from '@countinghouse/proto';
 import { findDirectoryEntry, listIntegrationsOfClient, type DirectoryRow } from '../db/queries.js';
-import { canView, viewScopeOf } from '../domain/access.js';
+import { CLIENT_SCOPE } from '../domain/access.js';
 import { integrationDataOf } from '../domain/integration-data.js';
 import type { IntegrationsDeps } from './deps.js';
 import { describeSyncJob } from './describe-sync-job.js';
@@ -13,7 +13,8 @@ export async function listIntegrations(deps: IntegrationsDeps, p: Principal, inp
   if (input.clientId) {
     const entry = await findDirectoryEntry(deps.db, input.clientId);
     // Someone else's client looks exactly like one that does not exist.
-    if (!entry || !canView(viewScopeOf(p), entry)) throw new AppError('NOT_FOUND', INTEGRATION_TEXTS.integrationNotFound);
+    if (!entry || !canSeeClient(clientScopeOf(p, CLIENT_SCOPE), entry))
+      throw new AppError('NOT_FOUND', INTEGRATION_TEXTS.integrationNotFound);
     client = entry;
   } else {
     client = await findOwnClient(deps.db, p);

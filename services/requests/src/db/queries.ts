@@ -1,7 +1,6 @@
-import type { DbOrTx as Db } from '@countinghouse/kit';
+import type { ClientScope, DbOrTx as Db } from '@countinghouse/kit';
 import type { TemplateBody } from '@countinghouse/proto';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { ClientScope } from '../domain/access.js';
 import { activity, clientDirectory, deadlineDirectory, items, messages, reminders, requests, templates, threadReads } from './schema.js';
 
 export type DirectoryRow = typeof clientDirectory.$inferSelect;

@@ -1,8 +1,8 @@
-import { AppError, enqueueEvent, type Principal } from '@countinghouse/kit';
+import { AppError, clientScopeOf, enqueueEvent, isPracticeSide, type Principal } from '@countinghouse/kit';
 import type { PostMessageBody, Thread } from '@countinghouse/proto';
 import { insertMessage, markRead, readAtOf, threadOf, unreadThreads, type MessageRow } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { isPracticeSide, scopeOf } from '../domain/access.js';
+import { CLIENT_SCOPE } from '../domain/access.js';
 import { messageNotice } from '../domain/mail.js';
 import type { RequestsDeps } from './deps.js';
 import { prepareFile } from './files.js';
@@ -21,7 +21,7 @@ const toMessage = (m: MessageRow) => ({
 /** The client's one thread with the practice. Reading it marks it read for the reader's side. */
 export async function getThread(deps: RequestsDeps, p: Principal, clientId: string, opts: { markRead: boolean }): Promise<Thread> {
   const client = await clientFor(deps.db, p, clientId);
-  const side = isPracticeSide(scopeOf(p), client) ? 'practice' : 'client';
+  const side = isPracticeSide(clientScopeOf(p, CLIENT_SCOPE), client) ? 'practice' : 'client';
   const other = side === 'practice' ? 'client' : 'practice';
   const [msgs, readAt] = await Promise.all([threadOf(deps.db, clientId), readAtOf(deps.db, clientId, side)]);
   const unread = msgs.filter((m) => m.side === other && (!readAt || m.createdAt > readAt)).length;
@@ -36,7 +36,7 @@ export async function getThread(deps: RequestsDeps, p: Principal, clientId: stri
  */
 export async function postMessage(deps: RequestsDeps, p: Principal, clientId: string, body: PostMessageBody) {
   const client = await clientFor(deps.db, p, clientId);
-  const side = isPracticeSide(scopeOf(p), client) ? 'practice' : 'client';
+  const side = isPracticeSide(clientScopeOf(p, CLIENT_SCOPE), client) ? 'practice' : 'client';
   const text = body.body.trim();
   if (!text) throw new AppError('VALIDATION_FAILED', 'Write a message');
   const files = (body.attachments ?? []).map((f) => prepareFile(f, 'other', `Attached to a secure message from ${p.name}`));
@@ -79,5 +79,5 @@ export async function postMessage(deps: RequestsDeps, p: Principal, clientId: st
 }
 
 export async function findUnreadThreads(deps: RequestsDeps, p: Principal) {
-  return { threads: await unreadThreads(deps.db, scopeOf(p)) };
+  return { threads: await unreadThreads(deps.db, clientScopeOf(p, CLIENT_SCOPE)) };
 }

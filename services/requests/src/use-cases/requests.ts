@@ -1,4 +1,13 @@
-import { AppError, enqueueEvent, type DbOrTx, type Principal } from '@countinghouse/kit';
+import {
+  AppError,
+  canSeeClient,
+  clientScopeOf,
+  enqueueEvent,
+  isPracticeSide,
+  type ClientScope,
+  type DbOrTx,
+  type Principal,
+} from '@countinghouse/kit';
 import {
   isCalendarDay,
   REQUEST_DOCUMENT_TYPES,
@@ -26,7 +35,7 @@ import {
   type RequestRow,
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
-import { canSee, isPracticeSide, scopeOf, type ClientScope } from '../domain/access.js';
+import { CLIENT_SCOPE } from '../domain/access.js';
 import type { RequestsDeps } from './deps.js';
 import { prepareFile } from './files.js';
 import { sendReminder } from './reminders.js';
@@ -40,19 +49,19 @@ const NO_ACCESS = () => new AppError('FORBIDDEN', "You don't have access to this
 export async function clientFor(db: DbOrTx, p: Principal, clientId: string): Promise<DirectoryRow> {
   const c = await directoryEntry(db, clientId);
   if (!c) throw new AppError('NOT_FOUND', 'Client not found');
-  if (!canSee(scopeOf(p), c)) throw NO_ACCESS();
+  if (!canSeeClient(clientScopeOf(p, CLIENT_SCOPE), c)) throw NO_ACCESS();
   return c;
 }
 
 async function practiceClientFor(db: DbOrTx, p: Principal, clientId: string): Promise<DirectoryRow> {
   const c = await clientFor(db, p, clientId);
-  if (!isPracticeSide(scopeOf(p), c)) throw NO_ACCESS();
+  if (!isPracticeSide(clientScopeOf(p, CLIENT_SCOPE), c)) throw NO_ACCESS();
   return c;
 }
 
 export async function findClientRequests(deps: RequestsDeps, p: Principal, q: { status?: RequestStatus; client_id?: string }) {
   if (q.client_id) await clientFor(deps.db, p, q.client_id);
-  const rows = await findRequests(deps.db, scopeOf(p), { status: q.status, clientId: q.client_id });
+  const rows = await findRequests(deps.db, clientScopeOf(p, CLIENT_SCOPE), { status: q.status, clientId: q.client_id });
   return { requests: await toRequests(deps.db, rows, deps.now()) };
 }
 
@@ -64,14 +73,14 @@ export async function getRequest(deps: RequestsDeps, p: Principal, id: string) {
 }
 
 export async function findRequestClients(deps: RequestsDeps, p: Principal) {
-  const scope = scopeOf(p);
+  const scope = clientScopeOf(p, CLIENT_SCOPE);
   // A client is never on the practice's side: they see no list of clients (their own part of the scope is dropped).
   const practiceSide: ClientScope = scope.all ? scope : { ...scope, ownerUserId: null };
   return { clients: scope.all || scope.accountantId ? await clientsIn(deps.db, practiceSide) : [] };
 }
 
 export async function findAwaitingReview(deps: RequestsDeps, p: Principal) {
-  return { items: await awaitingReview(deps.db, scopeOf(p)) };
+  return { items: await awaitingReview(deps.db, clientScopeOf(p, CLIENT_SCOPE)) };
 }
 
 /**
@@ -199,7 +208,7 @@ export async function submitItem(deps: RequestsDeps, p: Principal, requestId: st
 export async function reviewItem(deps: RequestsDeps, p: Principal, requestId: string, itemId: string, body: ReviewItemBody) {
   await deps.db.transaction(async (tx) => {
     const { request, client, item } = await lockedItem(tx, p, requestId, itemId);
-    if (!isPracticeSide(scopeOf(p), client)) throw NO_ACCESS();
+    if (!isPracticeSide(clientScopeOf(p, CLIENT_SCOPE), client)) throw NO_ACCESS();
     if (request.status !== 'open') throw new AppError('CONFLICT', 'This request is closed');
     if (item.status !== 'submitted') throw new AppError('CONFLICT', 'Only a submitted item can be reviewed');
     const ref = { requestId, clientId: client.clientId, title: request.title, itemId, label: item.label };
