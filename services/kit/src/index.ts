@@ -21,3 +21,4 @@ export * from './gateway-signature.js';
 export * from './method-not-allowed.js';
 export * from './descriptor.js';
 export * from './client-access.js';
+export * from './client-directory.js';
