@@ -1,4 +1,4 @@
-import type { Db, DbOrTx, Tx } from '@countinghouse/kit';
+import { clientDirectoryEntry, type Db, type DbOrTx, type Tx } from '@countinghouse/kit';
 import type { IntegrationData, IntegrationType } from '@countinghouse/proto';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DAY_MS, MINUTE_MS, type CallBudget } from '../domain/rate-limit.js';
@@ -16,18 +16,6 @@ export type SealedGrant = Pick<CredentialsRow, 'accessTokenEnc' | 'refreshTokenE
 
 // ---- the client directory (crm's clients, from crm.client_upserted) ----
 
-/** Write one directory entry; an older event arriving late never overwrites a newer one. */
-export async function upsertDirectoryEntry(db: DbOrTx, row: typeof clientDirectory.$inferInsert): Promise<void> {
-  await db
-    .insert(clientDirectory)
-    .values(row)
-    .onConflictDoUpdate({
-      target: clientDirectory.clientId,
-      set: { userId: row.userId, companyName: row.companyName, assignedAccountantId: row.assignedAccountantId, sourceAt: row.sourceAt },
-      setWhere: sql`${clientDirectory.sourceAt} <= excluded.source_at`,
-    });
-}
-
 /** The person's own business: the first directory entry naming them, by company name. */
 export async function findDirectoryEntryOfUser(db: DbOrTx, userId: string): Promise<DirectoryRow | null> {
   const rows = await db
@@ -40,8 +28,7 @@ export async function findDirectoryEntryOfUser(db: DbOrTx, userId: string): Prom
 }
 
 export async function findDirectoryEntry(db: DbOrTx, clientId: string): Promise<DirectoryRow | null> {
-  const rows = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
-  return rows[0] ?? null;
+  return clientDirectoryEntry(db, clientDirectory, clientId);
 }
 
 // ---- integrations ----

@@ -1,4 +1,4 @@
-import { outboxTables } from '@countinghouse/kit';
+import { clientDirectoryTable, outboxTables } from '@countinghouse/kit';
 import type { IntegrationData, IntegrationType, MtdLedgerCategory } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
@@ -23,21 +23,11 @@ export const integrations = pgSchema(SCHEMA);
 export const { outbox, processedEvents } = outboxTables(integrations);
 
 /**
- * A read model of crm's clients, built from crm.client_upserted: which client record belongs to which
- * person (and which accountant is assigned), without calling crm.
+ * A read model of crm's clients, built from crm.client_upserted (the kit's client directory, its common
+ * columns alone): which client record belongs to which person (and which accountant is assigned),
+ * without calling crm.
  */
-export const clientDirectory = integrations.table(
-  'client_directory',
-  {
-    clientId: text('client_id').primaryKey(),
-    userId: text('user_id'),
-    companyName: text('company_name').notNull(),
-    assignedAccountantId: text('assigned_accountant_id'),
-    /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
-    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [index('client_directory_user_idx').on(t.userId), index('client_directory_accountant_idx').on(t.assignedAccountantId)],
-);
+export const clientDirectory = clientDirectoryTable(integrations, { indexPrefix: 'client_directory_', columns: {} });
 
 /** The spec's client_integrations: one row per client and provider, kept on disconnect. No secrets here. */
 export const clientIntegrations = integrations.table(
