@@ -1,6 +1,6 @@
-import { subscribe, type Runtime } from '@countinghouse/kit';
-import { markDeadlineDone, replaceClientDeadlines, upsertDirectory } from '../db/queries.js';
-import { SCHEMA } from '../db/schema.js';
+import { clientDirectoryRow, subscribe, upsertClientDirectory, type Runtime } from '@countinghouse/kit';
+import { markDeadlineDone, replaceClientDeadlines } from '../db/queries.js';
+import { clientDirectory, SCHEMA } from '../db/schema.js';
 
 export const REQUESTS_DIRECTORY_CONSUMER = 'requests.directory';
 
@@ -16,15 +16,8 @@ export async function subscribeDirectory(runtime: Runtime): Promise<void> {
     types: ['crm.client_upserted', 'deadlines.client_deadlines', 'deadlines.deadline_done'],
     handler: async (event, tx) => {
       if (event.type === 'crm.client_upserted') {
-        const d = event.data;
-        await upsertDirectory(tx, {
-          clientId: d.clientId,
-          userId: d.userId,
-          companyName: d.companyName,
-          contactEmail: d.contactEmail,
-          assignedAccountantId: d.assignedAccountantId,
-          sourceAt: new Date(event.occurredAt),
-        });
+        // the kit's client directory, with the contact's address
+        await upsertClientDirectory(tx, clientDirectory, { ...clientDirectoryRow(event), contactEmail: event.data.contactEmail });
       } else if (event.type === 'deadlines.client_deadlines') {
         await replaceClientDeadlines(tx, event.data.clientId, event.data.deadlines);
       } else if (event.type === 'deadlines.deadline_done') {

@@ -1,4 +1,4 @@
-import type { ClientScope, DbOrTx as Db } from '@countinghouse/kit';
+import { clientDirectoryEntry, type ClientScope, type DbOrTx as Db } from '@countinghouse/kit';
 import type { TemplateBody } from '@countinghouse/proto';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { activity, clientDirectory, deadlineDirectory, items, messages, reminders, requests, templates, threadReads } from './schema.js';
@@ -11,26 +11,8 @@ export type MessageRow = typeof messages.$inferSelect;
 
 // ---- the client directory (crm.client_upserted) ----
 
-export async function upsertDirectory(tx: Db, row: DirectoryRow): Promise<void> {
-  await tx
-    .insert(clientDirectory)
-    .values(row)
-    .onConflictDoUpdate({
-      target: clientDirectory.clientId,
-      set: {
-        userId: row.userId,
-        companyName: row.companyName,
-        contactEmail: row.contactEmail,
-        assignedAccountantId: row.assignedAccountantId,
-        sourceAt: row.sourceAt,
-      },
-      setWhere: sql`${clientDirectory.sourceAt} <= excluded.source_at`,
-    });
-}
-
 export async function directoryEntry(db: Db, clientId: string): Promise<DirectoryRow | null> {
-  const [row] = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
-  return row ?? null;
+  return clientDirectoryEntry(db, clientDirectory, clientId);
 }
 
 /** The clients a scope covers, by name (the practice's pick of whom to send a request to). */

@@ -1,4 +1,4 @@
-import { outboxTables } from '@countinghouse/kit';
+import { clientDirectoryTable, outboxTables } from '@countinghouse/kit';
 import type { ItemKind, ItemStatus, ReminderSchedule, RequestDocumentType, RequestStatus, TemplateItem } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -8,19 +8,14 @@ export const requestsSchema = pgSchema(SCHEMA);
 
 export const { outbox, processedEvents } = outboxTables(requestsSchema);
 
-/** A read model of crm's clients (crm.client_upserted): who owns them, who is their accountant, where to write. */
-export const clientDirectory = requestsSchema.table(
-  'client_directory',
-  {
-    clientId: text('client_id').primaryKey(),
-    userId: text('user_id'),
-    companyName: text('company_name').notNull(),
-    contactEmail: text('contact_email').notNull(),
-    assignedAccountantId: text('assigned_accountant_id'),
-    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [index('requests_directory_user_idx').on(t.userId), index('requests_directory_accountant_idx').on(t.assignedAccountantId)],
-);
+/**
+ * A read model of crm's clients (crm.client_upserted; the kit's client directory): who owns them, who
+ * is their accountant, and where to write (the contact's address).
+ */
+export const clientDirectory = clientDirectoryTable(requestsSchema, {
+  indexPrefix: 'requests_directory_',
+  columns: { contactEmail: text('contact_email').notNull() },
+});
 
 /** A read model of the deadlines service's deadlines (deadlines.client_deadlines), replaced per client. */
 export const deadlineDirectory = requestsSchema.table(
