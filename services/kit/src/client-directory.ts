@@ -125,6 +125,11 @@ export interface ClientDirectoryConsumer<T extends ClientDirectoryTable> {
   extra: (data: ClientUpserted['data'], event: ClientUpserted) => Omit<T['$inferInsert'], CommonKey>;
   /** Columns the update sets other than to the event's value. */
   update?: ClientDirectoryUpdate<T>;
+  /**
+   * How the row is written when the service does more around it (a lock first, a change it follows):
+   * true when written. Default: upsertClientDirectory with `update`.
+   */
+  write?: (tx: Tx, row: ClientDirectoryInsert<T>) => Promise<boolean>;
   /** What follows in the same transaction (written: this event was the newest seen). */
   then?: (tx: Tx, event: ClientUpserted, written: boolean) => Promise<void>;
 }
@@ -143,7 +148,7 @@ export async function subscribeClientDirectory<T extends ClientDirectoryTable>(
     types: ['crm.client_upserted'],
     handler: async (event, tx) => {
       const row: ClientDirectoryInsert<T> = { ...spec.extra(event.data, event), ...clientDirectoryRow(event) };
-      const written = await upsertClientDirectory(tx, spec.table, row, spec.update);
+      const written = spec.write ? await spec.write(tx, row) : await upsertClientDirectory(tx, spec.table, row, spec.update);
       await spec.then?.(tx, event, written);
     },
   });

@@ -146,4 +146,30 @@ describe('subscribeClientDirectory', () => {
       feePence: 1250,
     });
   });
+
+  it('writes the row the service’s own way when it says how', async () => {
+    const bus = new InProcessBus();
+    const writes: Array<{ clientId: string; contactEmail: string }> = [];
+    const then: boolean[] = [];
+    await subscribeClientDirectory(
+      { bus, db: kit.runtime.db, logger: pino({ level: 'silent' }) },
+      {
+        group: 'kit.client-directory-own-write',
+        schema: 'kit_directory',
+        table: directory,
+        extra: (d) => ({ contactEmail: d.contactEmail }),
+        write: async (tx, r) => {
+          writes.push({ clientId: r.clientId, contactEmail: r.contactEmail });
+          return upsertClientDirectory(tx, directory, r);
+        },
+        then: async (_tx, _e, written) => {
+          then.push(written);
+        },
+      },
+    );
+    await bus.publish(TOPICS.crm, [{ key: 'c4', envelope: event({ ...data, clientId: 'c4' }, '2026-04-02T09:00:00.000Z') }]);
+    expect(writes).toEqual([{ clientId: 'c4', contactEmail: 'three@three.test' }]);
+    expect(then).toEqual([true]);
+    expect(await clientDirectoryEntry(kit.runtime.db, directory, 'c4')).toMatchObject({ companyName: 'Three Ltd', feePence: null });
+  });
 });
