@@ -1,4 +1,11 @@
-import { londonDayStart, type ClientScope, type Db } from '@countinghouse/kit';
+import {
+  londonDayStart,
+  upsertClientDirectory,
+  type ClientDirectoryInsert,
+  type ClientScope,
+  type Db,
+  type DbOrTx,
+} from '@countinghouse/kit';
 import {
   AML_EVIDENCE_DOCUMENT_TYPE,
   cleanDisplayName,
@@ -9,6 +16,7 @@ import {
   type DocumentSummary,
 } from '@countinghouse/proto';
 import { sql, type SQL } from 'drizzle-orm';
+import { clientDirectory } from './schema.js';
 
 type Exec = Pick<Db, 'execute'>;
 
@@ -202,38 +210,23 @@ export async function accessLogOf(db: Exec, documentId: string) {
 }
 
 /**
- * Apply a client_upserted to the directory. An older event never overwrites a newer one; when the
- * company name or e-mail changed, the search text of that client's documents follows.
+ * Apply a client_upserted to the directory (the kit's upsertClientDirectory: an older event never
+ * overwrites a newer one; updated_at is the database's now()); when the company name or e-mail changed,
+ * the search text of that client's documents follows.
  */
-export async function upsertDirectory(
-  db: Exec,
-  e: {
-    clientId: string;
-    userId: string | null;
-    companyName: string;
-    contactEmail: string;
-    assignedAccountantId: string | null;
-    at: string;
-  },
-): Promise<void> {
+export async function upsertDirectory(db: DbOrTx, e: ClientDirectoryInsert<typeof clientDirectory>): Promise<boolean> {
   const prev = await db.execute<{ company_name: string; contact_email: string }>(
     sql`select company_name, contact_email from documents.client_directory where client_id = ${e.clientId} for update`,
   );
-  const res = await db.execute(sql`
-    insert into documents.client_directory (client_id, user_id, company_name, contact_email, assigned_accountant_id, source_at, updated_at)
-    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.contactEmail}, ${e.assignedAccountantId}, ${e.at}, now())
-    on conflict (client_id) do update set
-      user_id = excluded.user_id, company_name = excluded.company_name, contact_email = excluded.contact_email,
-      assigned_accountant_id = excluded.assigned_accountant_id, source_at = excluded.source_at, updated_at = now()
-    where documents.client_directory.source_at <= excluded.source_at
-    returning client_id`);
+  const written = await upsertClientDirectory(db, clientDirectory, e, { updatedAt: sql`now()` });
   const old = prev.rows[0];
-  if (res.rows.length > 0 && old && (old.company_name !== e.companyName || old.contact_email !== e.contactEmail)) {
+  if (written && old && (old.company_name !== e.companyName || old.contact_email !== e.contactEmail)) {
     await db.execute(sql`
       update documents.client_documents
       set search_text = lower(filename || E'\\n' || coalesce(description, '') || E'\\n' || ${e.companyName} || E'\\n' || ${e.contactEmail})
       where client_id = ${e.clientId}`);
   }
+  return written;
 }
 
 /** A stored file's row, with the directory's name and e-mail as the list shows them. */

@@ -1,4 +1,4 @@
-import { outboxTables } from '@countinghouse/kit';
+import { clientDirectoryTable, outboxTables } from '@countinghouse/kit';
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, integer, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -8,29 +8,21 @@ export const documents = pgSchema(SCHEMA);
 export const { outbox, processedEvents } = outboxTables(documents);
 
 /**
- * The client directory: a read model of crm's clients, built from crm.client_upserted, so lists show
- * company_name and contact_email and access rules know the owner and the assigned accountant without
- * calling crm.
+ * The client directory: a read model of crm's clients, built from crm.client_upserted (the kit's client
+ * directory, with the contact's e-mail), so lists show company_name and contact_email and access rules
+ * know the owner and the assigned accountant without calling crm. Both are searched (trigram indexes).
  */
-export const clientDirectory = documents.table(
-  'client_directory',
-  {
-    clientId: text('client_id').primaryKey(),
-    userId: text('user_id'),
-    companyName: text('company_name').notNull(),
+export const clientDirectory = clientDirectoryTable(documents, {
+  indexPrefix: 'client_directory_',
+  columns: {
     contactEmail: text('contact_email').notNull(),
-    assignedAccountantId: text('assigned_accountant_id'),
-    /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
-    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('client_directory_user_idx').on(t.userId),
-    index('client_directory_accountant_idx').on(t.assignedAccountantId),
+  indexes: (t) => [
     index('client_directory_company_trgm_idx').using('gin', t.companyName.op('gin_trgm_ops')),
     index('client_directory_email_trgm_idx').using('gin', t.contactEmail.op('gin_trgm_ops')),
   ],
-);
+});
 
 export const clientDocuments = documents.table(
   'client_documents',
