@@ -1,8 +1,8 @@
-import { subscribe, type Runtime } from '@countinghouse/kit';
-import { adoptProspect, insertProspect, newestLetter, upsertDirectory } from '../db/queries.js';
+import { subscribe, subscribeClientDirectory as subscribeDirectory, type Runtime } from '@countinghouse/kit';
+import { adoptProspect, directoryEntry, insertProspect, newestLetter } from '../db/queries.js';
 import { PROSPECT_STATUS, prospectId } from '../domain/prospect.js';
 import { publishLetterSigned } from '../use-cases/sign-letter.js';
-import { SCHEMA } from '../db/schema.js';
+import { clientDirectory, SCHEMA } from '../db/schema.js';
 import { letterNeeded } from '../domain/status.js';
 import type { EngagementDeps } from '../use-cases/deps.js';
 import { issueLetter } from '../use-cases/issue-letter.js';
@@ -40,25 +40,24 @@ export async function subscribeClientDirectory(runtime: Runtime, deps: Pick<Enga
       });
     },
   });
-  await subscribe(runtime, {
+  // The kit's client directory consumer, with engagement's own columns; then, whether or not this event
+  // was the newest, the letter the row now held calls for.
+  await subscribeDirectory(runtime, {
     group: CLIENT_DIRECTORY_CONSUMER,
     schema: SCHEMA,
-    types: ['crm.client_upserted'],
-    handler: async (event, tx) => {
+    table: clientDirectory,
+    extra: (d) => ({
+      contactName: d.contactName,
+      contactEmail: d.contactEmail,
+      packageName: d.packageName,
+      monthlyFee: d.monthlyFee,
+      subscriptionStatus: d.subscriptionStatus,
+      businessType: d.businessType ?? null,
+      updatedAt: new Date(),
+    }),
+    then: async (tx, event) => {
       const d = event.data;
-      const client = await upsertDirectory(tx, {
-        clientId: d.clientId,
-        userId: d.userId,
-        companyName: d.companyName,
-        contactName: d.contactName,
-        contactEmail: d.contactEmail,
-        packageName: d.packageName,
-        monthlyFee: d.monthlyFee,
-        subscriptionStatus: d.subscriptionStatus,
-        businessType: d.businessType ?? null,
-        assignedAccountantId: d.assignedAccountantId,
-        sourceAt: new Date(event.occurredAt),
-      });
+      const client = await directoryEntry(tx, d.clientId, { forUpdate: true });
       if (!client) return;
       // Letters accepted before the first payment become this client's (terms before payment, issue 33).
       if (d.userId) {

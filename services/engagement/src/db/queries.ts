@@ -1,4 +1,4 @@
-import type { ClientScope, DbOrTx as Db } from '@countinghouse/kit';
+import { clientDirectoryEntry, type ClientScope, type DbOrTx as Db } from '@countinghouse/kit';
 import type { LetterReason, TemplateSet } from '@countinghouse/proto';
 import { and, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import { audit, clientDirectory, letters, reminders, templateVersions } from './schema.js';
@@ -8,35 +8,8 @@ export type LetterRow = typeof letters.$inferSelect;
 
 // ---- the client directory (crm.client_upserted) ----
 
-/** Write a client as crm published it; an older event never overwrites a newer one. Returns the row now held. */
-export async function upsertDirectory(tx: Db, row: Omit<DirectoryRow, 'updatedAt'>): Promise<DirectoryRow | null> {
-  await tx
-    .insert(clientDirectory)
-    .values({ ...row, updatedAt: new Date() })
-    .onConflictDoUpdate({
-      target: clientDirectory.clientId,
-      set: {
-        userId: row.userId,
-        companyName: row.companyName,
-        contactName: row.contactName,
-        contactEmail: row.contactEmail,
-        packageName: row.packageName,
-        monthlyFee: row.monthlyFee,
-        subscriptionStatus: row.subscriptionStatus,
-        businessType: row.businessType,
-        assignedAccountantId: row.assignedAccountantId,
-        sourceAt: row.sourceAt,
-        updatedAt: new Date(),
-      },
-      setWhere: sql`${clientDirectory.sourceAt} <= excluded.source_at`,
-    });
-  return directoryEntry(tx, row.clientId, { forUpdate: true });
-}
-
 export async function directoryEntry(db: Db, clientId: string, opts: { forUpdate?: boolean } = {}): Promise<DirectoryRow | null> {
-  const q = db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
-  const [row] = opts.forUpdate ? await q.for('update') : await q;
-  return row ?? null;
+  return clientDirectoryEntry(db, clientDirectory, clientId, opts);
 }
 
 export async function ownClients(db: Db, userId: string): Promise<DirectoryRow[]> {

@@ -1,4 +1,4 @@
-import { outboxTables } from '@countinghouse/kit';
+import { clientDirectoryTable, outboxTables } from '@countinghouse/kit';
 import type { LetterAuditList, LetterReason, TemplateSet } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
@@ -25,26 +25,22 @@ export const { outbox, processedEvents } = outboxTables(engagementSchema);
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
-/** A read model of crm's clients (crm.client_upserted): who they are, their package and fee, who owns them. */
-export const clientDirectory = engagementSchema.table(
-  'client_directory',
-  {
-    clientId: text('client_id').primaryKey(),
-    userId: text('user_id'),
-    companyName: text('company_name').notNull(),
+/**
+ * A read model of crm's clients (crm.client_upserted; the kit's client directory): who they are, their
+ * package and fee, who owns them. Prospects (identity.user_registered) are rows here too.
+ */
+export const clientDirectory = clientDirectoryTable(engagementSchema, {
+  indexPrefix: 'client_directory_',
+  columns: {
     contactName: text('contact_name'),
     contactEmail: text('contact_email').notNull(),
     packageName: text('package_name'),
     monthlyFee: numeric('monthly_fee', { precision: 10, scale: 2, mode: 'number' }).notNull(),
     subscriptionStatus: text('subscription_status').notNull(),
     businessType: text('business_type'),
-    assignedAccountantId: text('assigned_accountant_id'),
-    /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
-    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('client_directory_user_idx').on(t.userId), index('client_directory_accountant_idx').on(t.assignedAccountantId)],
-);
+});
 
 /** Every version of the practice's templates; the newest is current. Rows are only ever added. */
 export const templateVersions = engagementSchema.table('template_versions', {
