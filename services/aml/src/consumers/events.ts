@@ -1,4 +1,4 @@
-import { subscribe, type Runtime } from '@countinghouse/kit';
+import { clientDirectoryRow, subscribe, type Runtime } from '@countinghouse/kit';
 import { AML_EVIDENCE_DOCUMENT_TYPE } from '@countinghouse/proto';
 import { ensureFile, saveCompanyPeople, saveEvidenceDocument, upsertDirectory } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
@@ -24,16 +24,11 @@ export async function subscribeAmlEvents(runtime: Runtime): Promise<void> {
       switch (event.type) {
         case 'crm.client_upserted': {
           const d = event.data;
-          const won = await upsertDirectory(tx, {
-            clientId: d.clientId,
-            userId: d.userId,
-            companyName: d.companyName,
-            businessType: d.businessType ?? null,
-            status: d.subscriptionStatus,
-            accountantId: d.assignedAccountantId,
-            at: event.occurredAt,
-            londonDay: londonToday(new Date(event.occurredAt)),
-          });
+          const won = await upsertDirectory(
+            tx,
+            { ...clientDirectoryRow(event), businessType: d.businessType ?? null, subscriptionStatus: d.subscriptionStatus },
+            londonToday(new Date(event.occurredAt)),
+          );
           if (won) {
             await ensureFile(tx, d.clientId);
             await syncCompanyPeople(tx, d.clientId);

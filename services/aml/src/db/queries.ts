@@ -1,4 +1,4 @@
-import type { ClientScope, DbOrTx } from '@countinghouse/kit';
+import { clientDirectoryEntry, upsertClientDirectory, type ClientDirectoryInsert, type ClientScope, type DbOrTx } from '@countinghouse/kit';
 import {
   AML_OUTSTANDING_STATUSES,
   AML_REVIEW_LEAD_DAYS,
@@ -25,39 +25,30 @@ export type VersionRow = typeof versions.$inferSelect;
 
 // ---- the client directory (crm.client_upserted) ----
 
+/**
+ * The kit's upsertClientDirectory (the newest event wins; true when written), keeping a known business
+ * type when the event has none. The relationship ends the first time the client is seen cancelled (the
+ * London day of the event), and starts again if they return.
+ */
 export async function upsertDirectory(
   db: Exec,
-  e: {
-    clientId: string;
-    userId: string | null;
-    companyName: string;
-    businessType: string | null;
-    status: string;
-    accountantId: string | null;
-    at: string;
-    londonDay: IsoDate;
-  },
+  e: Omit<ClientDirectoryInsert<typeof clientDirectory>, 'relationshipEndedOn'>,
+  londonDay: IsoDate,
 ): Promise<boolean> {
-  // The relationship ends the first time the client is seen cancelled, and starts again if they return.
-  const res = await db.execute(sql`
-    insert into aml.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, relationship_ended_on, source_at)
-    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId},
-            ${e.status === 'cancelled' ? e.londonDay : null}, ${e.at})
-    on conflict (client_id) do update set
-      user_id = excluded.user_id, company_name = excluded.company_name,
-      business_type = coalesce(excluded.business_type, aml.client_directory.business_type),
-      subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
-      relationship_ended_on = case when excluded.subscription_status = 'cancelled'
-        then coalesce(aml.client_directory.relationship_ended_on, excluded.relationship_ended_on) else null end,
-      source_at = excluded.source_at
-    where aml.client_directory.source_at <= excluded.source_at
-    returning client_id`);
-  return res.rows.length > 0;
+  return upsertClientDirectory(
+    db,
+    clientDirectory,
+    { ...e, relationshipEndedOn: e.subscriptionStatus === 'cancelled' ? londonDay : null },
+    {
+      businessType: sql`coalesce(excluded.business_type, aml.client_directory.business_type)`,
+      relationshipEndedOn: sql`case when excluded.subscription_status = 'cancelled'
+        then coalesce(aml.client_directory.relationship_ended_on, excluded.relationship_ended_on) else null end`,
+    },
+  );
 }
 
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
-  const rows = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
-  return rows[0] ?? null;
+  return clientDirectoryEntry(db, clientDirectory, clientId);
 }
 
 // ---- Companies House people (deadlines.company_refreshed) ----

@@ -1,4 +1,4 @@
-import { outboxTables } from '@countinghouse/kit';
+import { clientDirectoryTable, outboxTables } from '@countinghouse/kit';
 import type { CompanyOfficer, CompanyPsc, Evidence, Person, RiskAnswers, RiskAssessment, VersionState } from '@countinghouse/proto';
 import { sql } from 'drizzle-orm';
 import {
@@ -21,22 +21,19 @@ export const amlSchema = pgSchema(SCHEMA);
 
 export const { outbox, processedEvents } = outboxTables(amlSchema);
 
-/** A read model of crm's clients (crm.client_upserted), with the day the relationship ended (cancelled). */
-export const clientDirectory = amlSchema.table(
-  'client_directory',
-  {
-    clientId: text('client_id').primaryKey(),
-    userId: text('user_id'),
-    companyName: text('company_name').notNull(),
+/**
+ * A read model of crm's clients (crm.client_upserted; the kit's client directory), with the business
+ * type, the status and the day the relationship ended (cancelled).
+ */
+export const clientDirectory = clientDirectoryTable(amlSchema, {
+  indexPrefix: 'aml_directory_',
+  columns: {
     businessType: text('business_type'),
     subscriptionStatus: text('subscription_status').notNull(),
-    assignedAccountantId: text('assigned_accountant_id'),
     /** London day the client was first seen cancelled; cleared if they come back (reg. 40 counts from here). */
     relationshipEndedOn: date('relationship_ended_on', { mode: 'string' }),
-    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('aml_directory_accountant_idx').on(t.assignedAccountantId), index('aml_directory_user_idx').on(t.userId)],
-);
+});
 
 /** The officers and PSCs Companies House last listed for a linked client (deadlines.company_refreshed). */
 export const companyPeople = amlSchema.table('company_people', {
