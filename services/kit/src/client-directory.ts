@@ -86,7 +86,7 @@ export type ClientDirectoryUpdate<T extends ClientDirectoryTable> = Partial<Reco
  * written (this event is the newest seen).
  */
 export async function upsertClientDirectory<T extends ClientDirectoryTable>(
-  db: DbOrTx,
+  db: Pick<DbOrTx, 'insert'>,
   table: T,
   row: ClientDirectoryInsert<T>,
   update: ClientDirectoryUpdate<T> = {},
@@ -103,7 +103,7 @@ export async function upsertClientDirectory<T extends ClientDirectoryTable>(
 
 /** A client's directory entry (every column of the table), locked for the transaction when asked. */
 export async function clientDirectoryEntry<T extends ClientDirectoryTable>(
-  db: DbOrTx,
+  db: Pick<DbOrTx, 'select'>,
   table: T,
   clientId: string,
   opts: { forUpdate?: boolean } = {},
@@ -129,7 +129,7 @@ export interface ClientDirectoryConsumer<T extends ClientDirectoryTable> {
    * How the row is written when the service does more around it (a lock first, a change it follows):
    * true when written. Default: upsertClientDirectory with `update`.
    */
-  write?: (tx: Tx, row: ClientDirectoryInsert<T>) => Promise<boolean>;
+  write?: (tx: Tx, row: ClientDirectoryInsert<T>, event: ClientUpserted) => Promise<boolean>;
   /** What follows in the same transaction (written: this event was the newest seen). */
   then?: (tx: Tx, event: ClientUpserted, written: boolean) => Promise<void>;
 }
@@ -148,7 +148,7 @@ export async function subscribeClientDirectory<T extends ClientDirectoryTable>(
     types: ['crm.client_upserted'],
     handler: async (event, tx) => {
       const row: ClientDirectoryInsert<T> = { ...spec.extra(event.data, event), ...clientDirectoryRow(event) };
-      const written = spec.write ? await spec.write(tx, row) : await upsertClientDirectory(tx, spec.table, row, spec.update);
+      const written = spec.write ? await spec.write(tx, row, event) : await upsertClientDirectory(tx, spec.table, row, spec.update);
       await spec.then?.(tx, event, written);
     },
   });

@@ -1,4 +1,11 @@
-import type { ClientScope, Db } from '@countinghouse/kit';
+import {
+  clientDirectoryEntry,
+  upsertClientDirectory,
+  type ClientDirectoryInsert,
+  type ClientScope,
+  type Db,
+  type DbOrTx,
+} from '@countinghouse/kit';
 import {
   TaxProfileDefaults,
   type CompanySnapshot,
@@ -32,39 +39,22 @@ export type Exec = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete
 
 export type DirectoryRow = typeof clientDirectory.$inferSelect;
 
-export async function upsertDirectory(
-  db: Exec,
-  e: {
-    clientId: string;
-    userId: string | null;
-    companyName: string;
-    businessType: string | null;
-    status: string;
-    accountantId: string | null;
-    at: string;
-    contactName?: string | null;
-    contactEmail?: string | null;
-    packageName?: string | null;
-    monthlyFeePence?: number | null;
-  },
-): Promise<void> {
+/**
+ * Apply crm.client_upserted (`at`: its occurredAt) to the directory: the kit's upsertClientDirectory (the
+ * newest event wins; a known business type is kept when the event has none; updated_at is the
+ * database's now()), then the fee history and the accountant copied onto the client's rows.
+ */
+export async function upsertDirectory(db: DbOrTx, e: ClientDirectoryInsert<typeof clientDirectory>, at: string): Promise<boolean> {
   // The demo seed (seed-demo.ts) computes deadlines with the accountant the directory holds, under this
   // lock held exclusively: a directory change waits for it (and then copies its accountant onto the
   // seeded deadlines below), or goes first (and the seed then reads it). Without it, an event applied
   // while the seed ran left the seeded deadlines with no accountant: My work empty for a demo accountant.
   await db.execute(sql`select pg_advisory_xact_lock_shared(hashtext('deadlines-demo-seed'))`);
-  await db.execute(sql`
-    insert into deadlines.client_directory (client_id, user_id, company_name, business_type, subscription_status, assigned_accountant_id, contact_name, contact_email, package_name, monthly_fee_pence, source_at, updated_at)
-    values (${e.clientId}, ${e.userId}, ${e.companyName}, ${e.businessType}, ${e.status}, ${e.accountantId}, ${e.contactName ?? null}, ${e.contactEmail ?? null}, ${e.packageName ?? null}, ${e.monthlyFeePence ?? null}, ${e.at}, now())
-    on conflict (client_id) do update set
-      user_id = excluded.user_id, company_name = excluded.company_name,
-      package_name = excluded.package_name, monthly_fee_pence = excluded.monthly_fee_pence,
-      contact_name = excluded.contact_name, contact_email = excluded.contact_email,
-      business_type = coalesce(excluded.business_type, deadlines.client_directory.business_type),
-      subscription_status = excluded.subscription_status, assigned_accountant_id = excluded.assigned_accountant_id,
-      source_at = excluded.source_at, updated_at = now()
-    where deadlines.client_directory.source_at <= excluded.source_at`);
-  if (e.monthlyFeePence !== undefined) await recordFee(db, e.clientId, e.at, e.packageName ?? null, e.monthlyFeePence, e.status);
+  const written = await upsertClientDirectory(db, clientDirectory, e, {
+    businessType: sql`coalesce(excluded.business_type, deadlines.client_directory.business_type)`,
+    updatedAt: sql`now()`,
+  });
+  if (e.monthlyFeePence !== undefined) await recordFee(db, e.clientId, at, e.packageName ?? null, e.monthlyFeePence, e.subscriptionStatus);
   // The accountant copied onto the client's deadlines follows the directory (only when this event won).
   await db.execute(sql`
     update deadlines.deadlines d set assigned_accountant_id = c.assigned_accountant_id
@@ -74,6 +64,7 @@ export async function upsertDirectory(
     update deadlines.identity_people p set assigned_accountant_id = c.assigned_accountant_id
     from deadlines.client_directory c
     where c.client_id = ${e.clientId} and p.client_id = c.client_id and p.assigned_accountant_id is distinct from c.assigned_accountant_id`);
+  return written;
 }
 
 /**
@@ -96,8 +87,7 @@ async function recordFee(db: Exec, clientId: string, at: string, packageName: st
 }
 
 export async function directoryEntry(db: Exec, clientId: string): Promise<DirectoryRow | null> {
-  const rows = await db.select().from(clientDirectory).where(eq(clientDirectory.clientId, clientId));
-  return rows[0] ?? null;
+  return clientDirectoryEntry(db, clientDirectory, clientId);
 }
 
 export async function readProfile(db: Exec, clientId: string) {

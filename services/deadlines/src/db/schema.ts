@@ -1,4 +1,4 @@
-import { outboxTables } from '@countinghouse/kit';
+import { clientDirectoryTable, outboxTables } from '@countinghouse/kit';
 import type {
   CompanySnapshot,
   DeadlineKind,
@@ -32,28 +32,24 @@ export const deadlinesSchema = pgSchema(SCHEMA);
 
 export const { outbox, processedEvents } = outboxTables(deadlinesSchema);
 
-/** A read model of crm's clients (crm.client_upserted): names, owner, accountant, status, business type. */
-export const clientDirectory = deadlinesSchema.table(
-  'client_directory',
-  {
-    clientId: text('client_id').primaryKey(),
-    userId: text('user_id'),
-    companyName: text('company_name').notNull(),
+/**
+ * A read model of crm's clients (crm.client_upserted; the kit's client directory): names, owner,
+ * accountant, status, business type, contact, package and fee.
+ */
+export const clientDirectory = clientDirectoryTable(deadlinesSchema, {
+  indexPrefix: 'client_directory_',
+  columns: {
     businessType: text('business_type'),
     subscriptionStatus: text('subscription_status').notNull(),
-    assignedAccountantId: text('assigned_accountant_id'),
     /** The client's contact (crm), who is reminded of their people's identity verification. */
     contactName: text('contact_name'),
     contactEmail: text('contact_email'),
     /** The client's package and monthly fee in pence (crm.client_upserted): the profitability report's fee. */
     packageName: text('package_name'),
     monthlyFeePence: integer('monthly_fee_pence'),
-    /** occurredAt of the event that wrote this row: an older event never overwrites a newer one. */
-    sourceAt: timestamp('source_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('client_directory_user_idx').on(t.userId), index('client_directory_accountant_idx').on(t.assignedAccountantId)],
-);
+});
 
 /**
  * The client's package, fee and status over time (issue 29's profitability per month): one row each time
