@@ -5,6 +5,8 @@ import {
   generateSigningKeys,
   dataFolderEnv,
   errorMessage,
+  everyConfigProblem,
+  keptKeyPair,
   parseConfig,
   parseServicesConfig,
   TokenSigner,
@@ -16,7 +18,7 @@ import { seedDeadlinesDemo } from '@countinghouse/deadlines';
 import { seedBillingDemo } from '@countinghouse/billing';
 import { assertDemoSeedAllowed, demoSignIns, ensureInitialAdmin, formatDemoSignIns, seedIdentityDemo } from '@countinghouse/identity';
 import { Type, type Static } from '@sinclair/typebox';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { leaveStopSignalsToTheServer, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres.js';
@@ -57,40 +59,25 @@ export const AllInOneConfigSchema = Type.Object({
  * mode is refused here (issue 27; gateway/test/config-parity.test.ts).
  */
 export function parseAllInOneConfig(env: Record<string, string | undefined>, descriptors: readonly ServiceDescriptor[]) {
-  const problems: string[] = [];
-  let config: Static<typeof AllInOneConfigSchema> | null = null;
-  try {
-    config = parseConfig(AllInOneConfigSchema, env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    problems.push(err.message.replace(/^Invalid configuration:\n/, ''));
-  }
-  let services: Map<string, Record<string, unknown>> | null = null;
-  try {
-    // what the data folder will hand the services (its secrets, its folders) counts as set, as in distributed mode
-    const dataDir = config?.DATA_DIR ?? '.data';
-    services = parseServicesConfig(descriptors, { ...dataFolderEnv(descriptors, env, null, (folder) => join(dataDir, folder)), ...env });
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    problems.push(err.message.replace(/^Invalid configuration:\n/, ''));
-  }
-  if (!config || !services) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  let config!: Static<typeof AllInOneConfigSchema>;
+  let services!: Map<string, Record<string, unknown>>;
+  everyConfigProblem(
+    () => (config = parseConfig(AllInOneConfigSchema, env)),
+    () => {
+      // what the data folder will hand the services (its secrets, its folders) counts as set, as in distributed mode
+      const dataDir = parseConfig(Type.Object({ DATA_DIR: AllInOneConfigSchema.properties.DATA_DIR }), env).DATA_DIR;
+      services = parseServicesConfig(descriptors, { ...dataFolderEnv(descriptors, env, null, (folder) => join(dataDir, folder)), ...env });
+    },
+  );
   return { config, services };
 }
 
 const text = (v: unknown, dflt: string) => (typeof v === 'string' ? v : dflt);
 
+/** The token signing keys, made once in DATA_DIR/keys (the distributed launcher's files too). */
 function loadKeys(dataDir: string) {
-  const dir = join(dataDir, 'keys');
-  const priv = join(dir, 'jwt-ed25519.pem');
-  const pub = join(dir, 'jwt-ed25519.pub.pem');
-  if (!existsSync(priv) || !existsSync(pub)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const k = generateSigningKeys();
-    writeFileSync(priv, k.privateKeyPem, { mode: 0o600 });
-    writeFileSync(pub, k.publicKeyPem, { mode: 0o644 });
-  }
-  return { privateKeyPem: readFileSync(priv, 'utf8'), publicKeyPem: readFileSync(pub, 'utf8') };
+  const pair = keptKeyPair(join(dataDir, 'keys'), 'jwt-ed25519', generateSigningKeys);
+  return { privateKeyPem: readFileSync(pair.privateKeyFile, 'utf8'), publicKeyPem: readFileSync(pair.publicKeyFile, 'utf8') };
 }
 
 /** The all-in-one server: embedded PostgreSQL, every service plugin in-process, the gateway, the UI. */

@@ -1,15 +1,17 @@
 // The launcher's secrets, made once in DATA_DIR/keys and kept: the signing keys and each service's
 // PostgreSQL role.
-import { ensureLoginRole, generateGatewayKeys, generateSigningKeys, serviceRoleName, urlWithRole } from '@countinghouse/kit';
+import {
+  ensureLoginRole,
+  generateGatewayKeys,
+  generateSigningKeys,
+  keptFile,
+  keptKeyPair,
+  serviceRoleName,
+  urlWithRole,
+} from '@countinghouse/kit';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-
-export function secretFile(file: string, make: () => string): string {
-  if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
 
 export interface LaunchKeys {
   privateKeyFile: string;
@@ -22,26 +24,13 @@ export interface LaunchKeys {
 /** The signing keys, made once in DATA_DIR/keys (same files as `npm start`'s) and kept. */
 export function loadKeys(dataDir: string): LaunchKeys {
   const dir = join(dataDir, 'keys');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const privateKeyFile = join(dir, 'jwt-ed25519.pem');
-  const publicKeyFile = join(dir, 'jwt-ed25519.pub.pem');
-  if (!existsSync(privateKeyFile) || !existsSync(publicKeyFile)) {
-    const k = generateSigningKeys();
-    writeFileSync(privateKeyFile, k.privateKeyPem, { mode: 0o600 });
-    writeFileSync(publicKeyFile, k.publicKeyPem, { mode: 0o644 });
-  }
-  const gatewayPrivateKeyFile = join(dir, 'gateway-ed25519.pem');
-  const gatewayPublicKeyFile = join(dir, 'gateway-ed25519.pub.pem');
-  if (!existsSync(gatewayPrivateKeyFile) || !existsSync(gatewayPublicKeyFile)) {
-    const k = generateGatewayKeys();
-    writeFileSync(gatewayPrivateKeyFile, k.privateKeyPem, { mode: 0o600 });
-    writeFileSync(gatewayPublicKeyFile, k.publicKeyPem, { mode: 0o644 });
-  }
+  const jwt = keptKeyPair(dir, 'jwt-ed25519', generateSigningKeys);
+  const gateway = keptKeyPair(dir, 'gateway-ed25519', generateGatewayKeys);
   return {
-    privateKeyFile,
-    publicKeyFile,
-    gatewayPrivateKeyFile,
-    gatewayPublicKeyFile,
+    privateKeyFile: jwt.privateKeyFile,
+    publicKeyFile: jwt.publicKeyFile,
+    gatewayPrivateKeyFile: gateway.privateKeyFile,
+    gatewayPublicKeyFile: gateway.publicKeyFile,
   };
 }
 
@@ -58,7 +47,7 @@ export async function ensureServiceRoles(ownerUrl: string, services: string[], k
     const urls: Record<string, string> = {};
     for (const service of services) {
       const role = serviceRoleName(database, service);
-      const password = secretFile(join(keysDir, `postgres-${service}.secret`), () => randomBytes(24).toString('base64url'));
+      const password = keptFile(join(keysDir, `postgres-${service}.secret`), () => randomBytes(24).toString('base64url'));
       await ensureLoginRole(client, role, password);
       urls[service] = urlWithRole(ownerUrl, role, password);
     }

@@ -115,26 +115,21 @@ export function readPem(inline: string, file: string): string {
   return inline.replace(/\\n/g, '\n');
 }
 
-/** Parse two schemas' variables (the kit's base and a service's own) at once, every problem reported together. */
-export function parseConfigs<A extends TProperties, B extends TProperties>(
-  a: TObject<A>,
-  b: TObject<B>,
-  env: Record<string, string | undefined> = process.env,
-): Static<TObject<A>> & Static<TObject<B>> {
+/**
+ * Run several parses of the configuration (the kit's base, a service's, a launcher's), every problem
+ * they refuse said together in one ConfigError, so a person fixes them all at once.
+ */
+export function everyConfigProblem(...parses: Array<() => unknown>): void {
   const problems: string[] = [];
-  const parse = <Q extends TProperties>(s: TObject<Q>): Static<TObject<Q>> | null => {
+  for (const parse of parses) {
     try {
-      return parseConfig(s, env);
+      parse();
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      problems.push(err.message.replace(/^Invalid configuration:\n/, ''));
-      return null;
+      problems.push(...err.message.replace(/^Invalid configuration:\n/, '').split('\n'));
     }
-  };
-  const first = parse(a);
-  const second = parse(b);
-  if (!first || !second) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  return { ...first, ...second };
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${[...new Set(problems)].join('\n')}`);
 }
 
 /** A file or TLS error's code (ENOENT, ERR_SSL_…), else its message. */

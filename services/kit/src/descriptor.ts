@@ -1,10 +1,10 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { App } from './app.js';
 import type { TokenSigner } from './auth.js';
-import { ConfigError, parseConfig } from './config.js';
+import { everyConfigProblem, parseConfig } from './config.js';
 import type { PracticeDetails } from './live-settings.js';
 import type { Runtime } from './runtime.js';
 
@@ -105,17 +105,8 @@ export function parseServicesConfig(
   descriptors: readonly ServiceDescriptor[],
   env: Record<string, string | undefined>,
 ): Map<string, Record<string, unknown>> {
-  const problems: string[] = [];
   const out = new Map<string, Record<string, unknown>>();
-  for (const d of descriptors) {
-    try {
-      out.set(d.name, parseServiceConfig(d, env));
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.message.replace(/^Invalid configuration:\n/, '').split('\n'));
-    }
-  }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${[...new Set(problems)].join('\n')}`);
+  everyConfigProblem(...descriptors.map((d) => () => out.set(d.name, parseServiceConfig(d, env))));
   return out;
 }
 
@@ -160,9 +151,34 @@ export function dataFolderEnv(
 }
 
 function keptSecret(file: string, s: DataSecret): string {
+  return keptFile(file, () => randomBytes(s.bytes).toString(s.encoding));
+}
+
+/** A secret kept in a file of the data folder: made once (readable by its owner only), then read back. */
+export function keptFile(file: string, make: () => string): string {
   if (!existsSync(file)) {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(s.bytes).toString(s.encoding), { mode: 0o600 });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, make(), { mode: 0o600 });
   }
   return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * A key pair kept in `dir` as `<name>.pem` (private, owner only) and `<name>.pub.pem`: made once by
+ * `generate` when either is missing (the same files for `npm start` and the distributed launcher).
+ */
+export function keptKeyPair(
+  dir: string,
+  name: string,
+  generate: () => { privateKeyPem: string; publicKeyPem: string },
+): { privateKeyFile: string; publicKeyFile: string } {
+  const privateKeyFile = join(dir, `${name}.pem`);
+  const publicKeyFile = join(dir, `${name}.pub.pem`);
+  if (!existsSync(privateKeyFile) || !existsSync(publicKeyFile)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const k = generate();
+    writeFileSync(privateKeyFile, k.privateKeyPem, { mode: 0o600 });
+    writeFileSync(publicKeyFile, k.publicKeyPem, { mode: 0o644 });
+  }
+  return { privateKeyFile, publicKeyFile };
 }

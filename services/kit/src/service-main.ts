@@ -1,12 +1,13 @@
 import swagger from '@fastify/swagger';
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static } from '@sinclair/typebox';
 import { withTextRules } from '@countinghouse/proto';
 import { addHealthRoutes, closeOnSignals, createApp, type App } from './app.js';
 import {
   BaseConfigSchema,
   ConfigError,
   kafkaClientOptions,
-  parseConfigs,
+  everyConfigProblem,
+  parseConfig,
   readPem,
   trustedProxies,
   type KafkaClientOptions,
@@ -106,13 +107,15 @@ export function withPlatformStatuses(response: Record<string, unknown> | undefin
  * Kafka and BullMQ, register the service plugin under /api/<name>, listen, close cleanly on signals.
  */
 export async function startService(o: ServiceDescriptor, env: Record<string, string | undefined> = process.env): Promise<App> {
-  let config: Static<typeof BaseConfigSchema>;
-  let own: Record<string, unknown>;
+  let config!: Static<typeof BaseConfigSchema>;
+  let own!: Record<string, unknown>;
   let kafka: KafkaClientOptions;
   try {
-    // the kit's settings and the service's, every problem of both said together
-    config = parseConfigs(BaseConfigSchema, Type.Object(o.configSchema.properties), env);
-    own = parseServiceConfig(o, env);
+    // the kit's settings and the service's (its schema and checkConfig, as the all-in-one parses them), every problem said together
+    everyConfigProblem(
+      () => (config = parseConfig(BaseConfigSchema, env)),
+      () => (own = parseServiceConfig(o, env)),
+    );
     kafka = kafkaClientOptions(config);
     if (!config.KAFKA_BROKERS)
       throw new ConfigError(
