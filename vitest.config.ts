@@ -7,12 +7,11 @@ import { TEST_WORKERS } from './tests/workers.js';
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Two groups, one after the other (issue 27, item 5; docs/perf/tests.md). The first: every project but
-// browser-distributed, on TEST_WORKERS workers (2), so the files that mostly wait (browser,
-// distributed, distributed-product) run beside the CPU-bound ones (server, frontend); those that must
+// All six share one group of TEST_WORKERS workers (issue 27, item 5; docs/perf/tests.md: one more than
+// the cores): the CPU-bound files (server, frontend, browser) keep the cores busy, and the files that
+// mostly wait (distributed, distributed-product, browser-distributed) run beside them. Those that must
 // run one at a time still do, through a lock per lane (tests/lanes.ts, tests/one-at-a-time.ts), in an
-// order that keeps both workers busy (E2EOrder). The second: browser-distributed, one file at a time
-// in its fixed order, after the distributed files (one of them stops the shared Kafka for a while).
+// order that keeps the workers busy (E2EOrder).
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -72,7 +71,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
-          // (one file at a time, each its own server and Chromium: the browser lane)
+          // (each file its own server, database and Chromium: two may run at once; no lane, tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],
           maxWorkers: TEST_WORKERS,
           testTimeout: 60_000,
@@ -94,11 +93,13 @@ export default defineConfig({
           // (in this order: E2EOrder)
           include: BROWSER_DISTRIBUTED_FILES,
           globalSetup: ['./tests/global-setup.ts', './tests/e2e/distributed-global-setup.ts'],
+          // (one file at a time, in that order, on the product they share: its lane)
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          maxWorkers: TEST_WORKERS,
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          // (after the first group: tests/distributed/kafka-outbox stops the Kafka its product uses)
-          sequence: { groupOrder: 1 },
+          // (one module cache per worker, as the browser project: Playwright is loaded once)
+          isolate: false,
         },
       },
     ],

@@ -70,8 +70,11 @@ export default defineConfig({
     // Files share one module cache per worker: antd loads once instead of once per file (about 2x
     // faster). Safe because every test builds its own store, router and DOM, and setup resets storage.
     isolate: false,
-    // The root run's first group shares its workers with the browser and distributed files (issue 27:
-    // tests/workers.ts, which this must match; vitest refuses a group whose projects differ).
-    maxWorkers: Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_WORKERS) || 1)),
+    // The root run's group shares its workers with the browser and distributed files (issue 27:
+    // tests/workers.ts's testWorkers, which this must match; vitest refuses a group whose projects differ):
+    // TEST_WORKERS, else one more than the cores, never more.
+    maxWorkers: ((n) => (Number.isInteger(n) && n >= 1 ? Math.min(n, availableParallelism() + 1) : availableParallelism() + 1))(
+      Number(process.env.TEST_WORKERS),
+    ),
   },
 });

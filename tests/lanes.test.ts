@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestSpecification } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { laneOf, laneOrder, takeLane } from './lanes.js';
+import { testWorkers } from './workers.js';
 
 // The lanes of the test run (issue 27, item 5; tests/lanes.ts): the order the first group's files are
 // handed out in, and the lock that keeps a lane's files one at a time.
@@ -14,7 +15,8 @@ const name = (s: TestSpecification) => `${s.project.name}:${s.moduleId.slice(roo
 
 describe('laneOf', () => {
   it.each([
-    ['browser', 'tests/e2e/crm.test.ts', 'browser'],
+    ['browser', 'tests/e2e/crm.test.ts', null],
+    ['browser-distributed', 'tests/e2e/crm.test.ts', 'browser-distributed'],
     ['distributed', 'tests/distributed/kafka-outbox.test.ts', 'kafka'],
     ['server', 'services/kit/test/wait-dependencies.test.ts', 'kafka'],
     ['distributed-product', 'tests/distributed/product.test.ts', 'product'],
@@ -27,13 +29,13 @@ describe('laneOf', () => {
 
 describe('laneOrder', () => {
   const seconds: Record<string, number> = {
-    'browser:tests/e2e/a.test.ts': 60,
-    'browser:tests/e2e/b.test.ts': 30,
-    'browser:tests/e2e/c.test.ts': 40,
+    'distributed-product:tests/distributed/product.test.ts': 60,
+    'browser-distributed:tests/e2e/b.test.ts': 30,
+    'browser-distributed:tests/e2e/a.test.ts': 40,
     'distributed:tests/distributed/k.test.ts': 20,
+    'browser:tests/e2e/c.test.ts': 25,
     'server:services/crm/test/1.test.ts': 10,
-    'server:services/crm/test/2.test.ts': 10,
-    'server:services/crm/test/3.test.ts': 10,
+    'server:services/crm/test/2.test.ts': 15,
     'frontend:src/x.test.tsx': 10,
   };
   const specs = Object.keys(seconds).map((k) => {
@@ -43,34 +45,46 @@ describe('laneOrder', () => {
   const expected = (s: TestSpecification) => seconds[name(s)];
 
   it('hands out every file once', () => {
-    const order = laneOrder(specs, root, 2, expected);
+    const order = laneOrder(specs, root, 3, expected, 2);
     expect(order.map(name).sort()).toEqual(Object.keys(seconds).sort());
   });
 
-  it('runs one lane at a time beside the free files while there are any, then the lanes side by side', () => {
-    const order = laneOrder(specs, root, 2, expected).map(name);
-    // worker 1: the lane with the most time left, its longest file first: a (0-60); worker 2: the free
-    // files meanwhile (10 s each, 0-40), then k (40-60: its lane is free); at 60 worker 1 takes c
-    // (60-100) and worker 2 the browser lane's last file, b, which waits for c (100-130)
+  it('on 3 workers and 2 cores: one lane at a time beside two CPU-bound files while there are any, then the lanes side by side', () => {
+    const order = laneOrder(specs, root, 3, expected, 2).map(name);
+    // worker 1: the lane with the most time left (browser-distributed, 70 s), its first file as given:
+    // b (0-30); workers 2 and 3 the free files, longest project first (browser, then server's longest
+    // first, then frontend): c (0-25), 2 (0-15), 1 (15-25), x (25-35: one lane already runs); with no
+    // free file left the lanes run side by side: product (25-85), a after b (30-70), k (35-55)
     expect(order).toEqual([
-      'browser:tests/e2e/a.test.ts',
-      'server:services/crm/test/1.test.ts',
-      'server:services/crm/test/2.test.ts',
-      'server:services/crm/test/3.test.ts',
-      'frontend:src/x.test.tsx',
-      'distributed:tests/distributed/k.test.ts',
+      'browser-distributed:tests/e2e/b.test.ts',
       'browser:tests/e2e/c.test.ts',
-      'browser:tests/e2e/b.test.ts',
+      'server:services/crm/test/2.test.ts',
+      'server:services/crm/test/1.test.ts',
+      'frontend:src/x.test.tsx',
+      'distributed-product:tests/distributed/product.test.ts',
+      'browser-distributed:tests/e2e/a.test.ts',
+      'distributed:tests/distributed/k.test.ts',
     ]);
   });
 
-  it('on three workers two lanes run at once beside the free files', () => {
-    const order = laneOrder(specs, root, 3, expected).map(name);
+  it('on 4 workers and 2 cores two lanes run at once beside the free files', () => {
+    const order = laneOrder(specs, root, 4, expected, 2).map(name);
     expect(order.slice(0, 3)).toEqual([
-      'browser:tests/e2e/a.test.ts',
-      'distributed:tests/distributed/k.test.ts',
-      'server:services/crm/test/1.test.ts',
+      'browser-distributed:tests/e2e/b.test.ts',
+      'distributed-product:tests/distributed/product.test.ts',
+      'browser:tests/e2e/c.test.ts',
     ]);
+  });
+
+  it('a lane that is not ordered runs its longest file first', () => {
+    const order = laneOrder(
+      [spec('distributed', 'tests/distributed/short.test.ts'), spec('distributed', 'tests/distributed/long.test.ts')],
+      root,
+      3,
+      (s) => (s.moduleId.endsWith('long.test.ts') ? 30 : 5),
+      2,
+    );
+    expect(order.map(name)).toEqual(['distributed:tests/distributed/long.test.ts', 'distributed:tests/distributed/short.test.ts']);
   });
 
   it('with one worker keeps every file', () => {
@@ -78,8 +92,14 @@ describe('laneOrder', () => {
   });
 
   it('a file with no figure takes its project’s average', () => {
-    const order = laneOrder([spec('server', 's.test.ts'), spec('browser', 'tests/e2e/z.test.ts')], root, 2, () => undefined);
-    expect(order.map(name)).toEqual(['browser:tests/e2e/z.test.ts', 'server:s.test.ts']);
+    const order = laneOrder(
+      [spec('server', 's.test.ts'), spec('distributed-product', 'tests/distributed/p.test.ts')],
+      root,
+      3,
+      () => undefined,
+      2,
+    );
+    expect(order.map(name)).toEqual(['distributed-product:tests/distributed/p.test.ts', 'server:s.test.ts']);
   });
 });
 
@@ -101,5 +121,21 @@ describe('takeLane', () => {
     expect(secondHeld).toBe(true);
     await c.end();
     await other.end();
+  });
+});
+
+describe('testWorkers', () => {
+  it.each([
+    [undefined, 2, 3],
+    ['', 2, 3],
+    ['1', 2, 1],
+    ['2', 2, 2],
+    ['3', 2, 3],
+    ['8', 2, 3],
+    ['0', 2, 3],
+    ['two', 2, 3],
+    [undefined, 4, 5],
+  ])('TEST_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
+    expect(testWorkers(setting, cores)).toBe(workers);
   });
 });

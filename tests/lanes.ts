@@ -3,28 +3,33 @@ import pg from 'pg';
 import type { TestSpecification } from 'vitest/node';
 
 /**
- * Lanes (issue 27, item 5; docs/perf/tests.md). The browser, distributed and whole-product files mostly
- * wait (on Chromium, on processes starting, on Kafka, on faults), while the server and frontend files
- * keep the CPU busy. They used to run one after the other; now they share vitest's first group with
- * two workers on 2 cores (tests/workers.ts), so a waiting file runs beside the CPU-bound ones.
+ * Lanes (issue 27, item 5; docs/perf/tests.md). The distributed, whole-product and browser-distributed
+ * files mostly wait (on processes starting, on Kafka, on faults, on a product of a dozen processes),
+ * while the server, frontend and browser files keep a core busy each. All of them share vitest's first
+ * group of workers (tests/workers.ts: one more worker than cores), so the waiting files run beside the
+ * CPU-bound ones, and two CPU-bound files run at once.
  *
- * A lane is a set of files that must still run one at a time, as `fileParallelism: false` made them:
- * tests/one-at-a-time.ts holds a lock named after the lane for the whole file (a PostgreSQL advisory
- * lock on the test server, released when the file ends or its worker exits). The order below only
- * decides how well the two workers are used, never what may run together: vitest hands the next file
- * in this order to whichever worker is free, so the order is a simulation of that with each file's
- * expected time (laneOrder).
+ * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
+ * the lane for the whole file (a PostgreSQL advisory lock on the test server, released when the file ends
+ * or its worker exits). The order below only decides how well the workers are used, never what may run
+ * together: vitest hands the next file in this order to whichever worker is free, so the order is a
+ * simulation of that with each file's expected time (laneOrder).
  */
 
 /** The lane a file must take (null: it may run beside any other file). */
 export function laneOf(project: string, file: string): string | null {
-  if (project === 'browser') return 'browser';
   // (the distributed files stop and start the shared Kafka: kafka-outbox's outage; the one server file
   // that checks the shared Kafka is reachable takes the same lane)
   if (project === 'distributed' || file.endsWith('services/kit/test/wait-dependencies.test.ts')) return 'kafka';
   if (project === 'distributed-product') return 'product';
+  // (its files share one product, and each expects the ones before it to have run: ORDERED_LANES)
+  if (project === 'browser-distributed') return 'browser-distributed';
+  // A browser file starts its own server, database and Chromium: it may run beside any other file.
   return null;
 }
+
+/** Lanes whose files run in the order they are given (the others: longest first). */
+const ORDERED_LANES = new Set(['browser-distributed']);
 
 /**
  * Waits until no other file holds the lane, then holds it until the returned connection ends (or its
@@ -48,9 +53,10 @@ export async function takeLane(lane: string, databaseUrl: string): Promise<pg.Cl
 const DEFAULT_SECONDS: Record<string, number> = {
   server: 3.3,
   frontend: 4.8,
-  browser: 29,
+  browser: 24,
   distributed: 12,
-  'distributed-product': 185,
+  'distributed-product': 220,
+  'browser-distributed': 20,
 };
 
 interface Item {
@@ -60,29 +66,34 @@ interface Item {
 }
 
 /**
- * The order for vitest's first group: list scheduling on `workers` workers. Each step gives the next
- * file to the worker that is free first. While files of no lane are left, at most `workers - 1` lanes
- * run at once (on 2 workers: one waiting file beside one CPU-bound file, rather than two waiting files
- * and later two CPU-bound ones): the worker takes the next file of a free lane (the lane with the most
- * time left first, its longest file first) if fewer lanes run, else a file of no lane (in vitest's
- * order: frontend, then server, so a worker keeps one project's module cache). When only lanes are
- * left: a free lane's next file, else the file of the lane that frees soonest.
+ * The order for vitest's first group: list scheduling on `workers` workers, `cores` of which the CPU-bound
+ * files may keep busy. Each step gives the next file to the worker that is free first. While files of no
+ * lane are left, at most `workers - cores` lanes run at once (at least one; on 2 cores and 3 workers: one
+ * waiting file beside two CPU-bound ones): the worker takes the next file of a free lane (the lane with
+ * the most time left first) if fewer lanes run, else a file of no lane (longest project first, its
+ * longest file first, so a worker keeps one project's module cache and the short files fill the end).
+ * When only lanes are left: a free lane's next file, else the file of the lane that frees soonest.
  */
 export function laneOrder(
   specs: TestSpecification[],
   root: string,
   workers: number,
   expectedSeconds: (spec: TestSpecification) => number | undefined,
+  cores = workers,
 ): TestSpecification[] {
   const items: Item[] = specs.map((spec) => ({
     spec,
     lane: laneOf(spec.project.name, relative(root, spec.moduleId)),
     seconds: expectedSeconds(spec) ?? DEFAULT_SECONDS[spec.project.name] ?? 5,
   }));
-  const free = items.filter((i) => i.lane === null);
+  const longest = new Map<string, number>();
+  for (const i of items) if (i.lane === null) longest.set(i.spec.project.name, Math.max(longest.get(i.spec.project.name) ?? 0, i.seconds));
+  const free = items
+    .filter((i) => i.lane === null)
+    .sort((a, b) => longest.get(b.spec.project.name)! - longest.get(a.spec.project.name)! || b.seconds - a.seconds);
   const laned = new Map<string, Item[]>();
   for (const i of items) if (i.lane !== null) laned.set(i.lane, [...(laned.get(i.lane) ?? []), i]);
-  for (const list of laned.values()) list.sort((a, b) => b.seconds - a.seconds);
+  for (const [lane, list] of laned) if (!ORDERED_LANES.has(lane)) list.sort((a, b) => b.seconds - a.seconds);
   const laneFreeAt = new Map<string, number>([...laned.keys()].map((l) => [l, 0]));
   const left = (lane: string) => laned.get(lane)!.reduce((n, i) => n + i.seconds, 0);
   const workerFreeAt = Array.from({ length: Math.max(1, workers) }, () => 0);
@@ -93,7 +104,7 @@ export function laneOrder(
     const open = [...laned.keys()].filter((l) => laned.get(l)!.length > 0);
     const ready = open.filter((l) => laneFreeAt.get(l)! <= now).sort((a, b) => left(b) - left(a));
     const running = [...laneFreeAt.values()].filter((t) => t > now).length;
-    const maxLanes = free.length > 0 ? Math.max(1, workerFreeAt.length - 1) : Infinity;
+    const maxLanes = free.length > 0 ? Math.max(1, workerFreeAt.length - cores) : Infinity;
     let next: Item;
     let start = now;
     if (ready.length > 0 && running < maxLanes) next = laned.get(ready[0]!)!.shift()!;

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { laneOrder } from '../lanes.js';
@@ -23,8 +24,8 @@ export const BROWSER_DISTRIBUTED_FILES = [
 ];
 
 /**
- * vitest's own order for every project, but browser-distributed's files in the order above, and the
- * first group's files (every project but browser-distributed) in the lanes' order (tests/lanes.ts).
+ * vitest's own order for every project, but browser-distributed's files in the order above (their lane
+ * keeps it), and each group's files (every project is in the first) in the lanes' order (tests/lanes.ts).
  */
 export class E2EOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -56,7 +57,7 @@ export class E2EOrder extends BaseSequencer {
       .flatMap((g) => {
         const list = groups.get(g)!;
         const workers = list[0]!.project.config.maxWorkers;
-        return workers > 1 ? laneOrder(list, root, workers, expected) : list;
+        return workers > 1 ? laneOrder(list, root, workers, expected, Math.min(workers, availableParallelism())) : list;
       });
     // (TEST_PRINT_ORDER=1 prints the order the files are handed to the workers in: docs/perf/tests.md)
     if (process.env.TEST_PRINT_ORDER === '1') {
