@@ -7,9 +7,9 @@ import { TEST_WORKERS } from './tests/workers.js';
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// All six share one group of TEST_WORKERS workers (issue 27, item 5; docs/perf/tests.md: one more than
-// the cores): the CPU-bound files (server, frontend, browser) keep the cores busy, and the files that
-// mostly wait (distributed, distributed-product, browser-distributed) run beside them. Those that must
+// All six share one group of TEST_WORKERS workers (issue 27, item 5; docs/perf/tests.md: as many as the
+// cores): the CPU-bound files (server, frontend, browser) keep the cores busy, and the files that mostly
+// wait (distributed, distributed-product, browser-distributed) run beside them. Those that must
 // run one at a time still do, through a lock per lane (tests/lanes.ts, tests/one-at-a-time.ts), in an
 // order that keeps the workers busy (E2EOrder).
 export default defineConfig({

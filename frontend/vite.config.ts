@@ -72,8 +72,8 @@ export default defineConfig({
     isolate: false,
     // The root run's group shares its workers with the browser and distributed files (issue 27:
     // tests/workers.ts's testWorkers, which this must match; vitest refuses a group whose projects differ):
-    // TEST_WORKERS, else one more than the cores, never more.
-    maxWorkers: ((n) => (Number.isInteger(n) && n >= 1 ? Math.min(n, availableParallelism() + 1) : availableParallelism() + 1))(
+    // TEST_WORKERS (at most one more than the cores), else as many as the cores.
+    maxWorkers: ((n) => (Number.isInteger(n) && n >= 1 ? Math.min(n, availableParallelism() + 1) : availableParallelism()))(
       Number(process.env.TEST_WORKERS),
     ),
   },

@@ -126,15 +126,15 @@ describe('takeLane', () => {
 
 describe('testWorkers', () => {
   it.each([
-    [undefined, 2, 3],
-    ['', 2, 3],
+    [undefined, 2, 2],
+    ['', 2, 2],
     ['1', 2, 1],
     ['2', 2, 2],
     ['3', 2, 3],
     ['8', 2, 3],
-    ['0', 2, 3],
-    ['two', 2, 3],
-    [undefined, 4, 5],
+    ['0', 2, 2],
+    ['two', 2, 2],
+    [undefined, 4, 4],
   ])('TEST_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
     expect(testWorkers(setting, cores)).toBe(workers);
   });

@@ -6,8 +6,8 @@ import type { TestSpecification } from 'vitest/node';
  * Lanes (issue 27, item 5; docs/perf/tests.md). The distributed, whole-product and browser-distributed
  * files mostly wait (on processes starting, on Kafka, on faults, on a product of a dozen processes),
  * while the server, frontend and browser files keep a core busy each. All of them share vitest's first
- * group of workers (tests/workers.ts: one more worker than cores), so the waiting files run beside the
- * CPU-bound ones, and two CPU-bound files run at once.
+ * group of workers (tests/workers.ts: as many as the cores), so the waiting files run beside the
+ * CPU-bound ones, and once they are done two CPU-bound files run at once.
  *
  * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
  * the lane for the whole file (a PostgreSQL advisory lock on the test server, released when the file ends
