@@ -7,11 +7,12 @@ import { TEST_WORKERS } from './tests/workers.js';
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// All six share one group of TEST_WORKERS workers (issue 27, item 5; docs/perf/tests.md: as many as the
-// cores): the CPU-bound files (server, frontend, browser) keep the cores busy, and the files that mostly
-// wait (distributed, distributed-product, browser-distributed) run beside them. Those that must
-// run one at a time still do, through a lock per lane (tests/lanes.ts, tests/one-at-a-time.ts), in an
-// order that keeps the workers busy (E2EOrder).
+// Two groups, one after the other (issue 27, item 5; docs/perf/tests.md). The first: every project but
+// browser-distributed, on TEST_WORKERS workers (as many as the cores): the CPU-bound files (server,
+// frontend, browser) run two at once, and the files that mostly wait (distributed, distributed-product)
+// run beside them; those that must run one at a time still do, through a lock per lane (tests/lanes.ts,
+// tests/one-at-a-time.ts), in an order that keeps the workers busy (E2EOrder). The second:
+// browser-distributed, one file at a time in its fixed order.
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -93,13 +94,13 @@ export default defineConfig({
           // (in this order: E2EOrder)
           include: BROWSER_DISTRIBUTED_FILES,
           globalSetup: ['./tests/global-setup.ts', './tests/e2e/distributed-global-setup.ts'],
-          // (one file at a time, in that order, on the product they share: its lane)
-          setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: TEST_WORKERS,
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          // (one module cache per worker, as the browser project: Playwright is loaded once)
-          isolate: false,
+          // (one file at a time, in that order, on the product they share)
+          fileParallelism: false,
+          // (after the first group: measured, its files beside the first group's slowed both, and two
+          // timed out; docs/perf/tests.md, session 15)
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -52,14 +52,14 @@ describe('laneOrder', () => {
   it('on 3 workers and 2 cores: one lane at a time beside two CPU-bound files while there are any, then the lanes side by side', () => {
     const order = laneOrder(specs, root, 3, expected, 2).map(name);
     // worker 1: the lane with the most time left (browser-distributed, 70 s), its first file as given:
-    // b (0-30); workers 2 and 3 the free files, longest project first (browser, then server's longest
-    // first, then frontend): c (0-25), 2 (0-15), 1 (15-25), x (25-35: one lane already runs); with no
-    // free file left the lanes run side by side: product (25-85), a after b (30-70), k (35-55)
+    // b (0-30); workers 2 and 3 the free files in vitest's order: c (0-25), 1 (0-10), 2 (10-25), x
+    // (25-35: one lane already runs); with no free file left the lanes run side by side: product
+    // (25-85), a after b (30-70), k (35-55)
     expect(order).toEqual([
       'browser-distributed:tests/e2e/b.test.ts',
       'browser:tests/e2e/c.test.ts',
-      'server:services/crm/test/2.test.ts',
       'server:services/crm/test/1.test.ts',
+      'server:services/crm/test/2.test.ts',
       'frontend:src/x.test.tsx',
       'distributed-product:tests/distributed/product.test.ts',
       'browser-distributed:tests/e2e/a.test.ts',

@@ -3,11 +3,10 @@ import pg from 'pg';
 import type { TestSpecification } from 'vitest/node';
 
 /**
- * Lanes (issue 27, item 5; docs/perf/tests.md). The distributed, whole-product and browser-distributed
- * files mostly wait (on processes starting, on Kafka, on faults, on a product of a dozen processes),
- * while the server, frontend and browser files keep a core busy each. All of them share vitest's first
- * group of workers (tests/workers.ts: as many as the cores), so the waiting files run beside the
- * CPU-bound ones, and once they are done two CPU-bound files run at once.
+ * Lanes (issue 27, item 5; docs/perf/tests.md). The distributed and whole-product files mostly wait (on
+ * processes starting, on Kafka, on faults), while the server, frontend and browser files keep a core
+ * busy each. They share vitest's first group of workers (tests/workers.ts: as many as the cores), so the
+ * waiting files run beside the CPU-bound ones, and two CPU-bound files run at once.
  *
  * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
  * the lane for the whole file (a PostgreSQL advisory lock on the test server, released when the file ends
@@ -70,8 +69,8 @@ interface Item {
  * files may keep busy. Each step gives the next file to the worker that is free first. While files of no
  * lane are left, at most `workers - cores` lanes run at once (at least one; on 2 cores and 3 workers: one
  * waiting file beside two CPU-bound ones): the worker takes the next file of a free lane (the lane with
- * the most time left first) if fewer lanes run, else a file of no lane (longest project first, its
- * longest file first, so a worker keeps one project's module cache and the short files fill the end).
+ * the most time left first) if fewer lanes run, else a file of no lane (in vitest's order, so a worker
+ * keeps one project's module cache).
  * When only lanes are left: a free lane's next file, else the file of the lane that frees soonest.
  */
 export function laneOrder(
@@ -86,11 +85,7 @@ export function laneOrder(
     lane: laneOf(spec.project.name, relative(root, spec.moduleId)),
     seconds: expectedSeconds(spec) ?? DEFAULT_SECONDS[spec.project.name] ?? 5,
   }));
-  const longest = new Map<string, number>();
-  for (const i of items) if (i.lane === null) longest.set(i.spec.project.name, Math.max(longest.get(i.spec.project.name) ?? 0, i.seconds));
-  const free = items
-    .filter((i) => i.lane === null)
-    .sort((a, b) => longest.get(b.spec.project.name)! - longest.get(a.spec.project.name)! || b.seconds - a.seconds);
+  const free = items.filter((i) => i.lane === null);
   const laned = new Map<string, Item[]>();
   for (const i of items) if (i.lane !== null) laned.set(i.lane, [...(laned.get(i.lane) ?? []), i]);
   for (const [lane, list] of laned) if (!ORDERED_LANES.has(lane)) list.sort((a, b) => b.seconds - a.seconds);

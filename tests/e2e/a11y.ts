@@ -74,9 +74,8 @@ export async function settle(page: Page): Promise<void> {
       timeout: 15_000,
     })
     .catch(() => {});
-  // The last render drawn: the contexts ask for reduced motion (newContext), so antd animates nothing and
-  // CSS transitions end at once; two animation frames let the last change paint.
-  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  // antd's motion (drawers, tabs ink bar) ends within 0.3 s.
+  await page.waitForTimeout(350);
 }
 
 export interface PageCheck {

@@ -10,8 +10,8 @@ import { afterStart } from './process-logs.js';
  * bucket, Kafka namespace and BullMQ prefix of its own, and the default practice settings (what
  * settings.test.ts changes it puts back). Each file works on clients of its own.
  *
- * Its Kafka is a broker of its own: its files run beside the first group's (issue 27, tests/lanes.ts),
- * and tests/distributed/kafka-outbox stops npm test's broker for a while.
+ * Its Kafka is a broker of its own: tests/distributed/kafka-outbox stops npm test's broker for a while,
+ * and this product is started before any test runs (vitest starts every global set-up first).
  */
 export default async function setup(project: TestProject) {
   const t0 = Date.now();

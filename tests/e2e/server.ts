@@ -127,18 +127,13 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/**
- * A fresh context (own cookies, own storage) for one user, en-GB like the practice's users, whose system
- * asks for reduced motion: the product then turns antd's animations off (REDUCED_MOTION_THEME), so what a
- * test looks at has finished moving when it is drawn, and Chromium draws a quarter less (docs/perf/tests.md).
- */
+/** A fresh context (own cookies, own storage) for one user, en-GB like the practice's users. */
 export async function newContext(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({
     baseURL: baseUrl,
     locale: 'en-GB',
     timezoneId: 'Europe/London',
     viewport: { width: 1280, height: 800 },
-    reducedMotion: 'reduce',
     ...options,
   });
 }

@@ -5,10 +5,9 @@ import enGB from 'antd/locale/en_GB';
 import dayjs from 'dayjs';
 import 'dayjs/locale/en-gb';
 import { toastHost } from '../shared/toast-host';
-import { useReducedMotion } from '../shared/use-narrow';
 import { useDialogFocus } from './dialog-focus';
 import { useScrollRegions } from './scroll-regions';
-import { REDUCED_MOTION_THEME, THEME } from './theme';
+import { THEME } from './theme';
 import './a11y.css';
 
 // Dates in pickers and antd's own texts follow en-GB (dd/mm/yyyy, Monday first).
@@ -16,18 +15,12 @@ dayjs.locale('en-gb');
 // The root may now mount the ToastHost below: antd is loaded.
 toastHost.markShellLoaded();
 
-/** The theme, without antd's motion when the user prefers reduced motion. */
-function useTheme() {
-  return useReducedMotion() ? REDUCED_MOTION_THEME : THEME;
-}
-
 /** antd's theme and en-GB locale, and its App context (message, notification, modal) for useToast. */
 export function AntdProviders({ children }: { children: ReactNode }) {
   useScrollRegions();
   useDialogFocus();
-  const theme = useTheme();
   return (
-    <ConfigProvider locale={enGB} theme={theme}>
+    <ConfigProvider locale={enGB} theme={THEME}>
       <AntApp>{children}</AntApp>
     </ConfigProvider>
   );
@@ -59,9 +52,8 @@ function HostCapture() {
  * providers give it the theme and the en-GB locale.
  */
 export function ToastHost() {
-  const theme = useTheme();
   return (
-    <ConfigProvider locale={enGB} theme={theme}>
+    <ConfigProvider locale={enGB} theme={THEME}>
       <AntApp component={false}>
         <HostCapture />
       </AntApp>

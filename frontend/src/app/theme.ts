@@ -132,10 +132,3 @@ export const THEME: ThemeConfig = {
     Pagination: { itemActiveColor: COLOURS.primaryHover },
   },
 };
-
-/**
- * The theme for a user whose system asks for less motion (prefers-reduced-motion; WCAG 2.3.3): antd's
- * transitions off (drawers, dropdowns, the tabs' ink bar appear at once); a11y.css stops the CSS
- * animations (spinners, skeletons).
- */
-export const REDUCED_MOTION_THEME: ThemeConfig = { ...THEME, token: { ...THEME.token, motion: false } };
