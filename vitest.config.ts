@@ -8,9 +8,9 @@ import { TEST_WORKERS } from './tests/workers.js';
 // most for a user a second time against the distributed product (issue 19).
 //
 // Two groups, one after the other (issue 27, item 5; docs/perf/tests.md). The first: every project but
-// browser-distributed, on TEST_WORKERS workers (as many as the cores): the CPU-bound files (server,
-// frontend, browser) run two at once, and the files that mostly wait (distributed, distributed-product)
-// run beside them; those that must run one at a time still do, through a lock per lane (tests/lanes.ts,
+// browser-distributed, on TEST_WORKERS workers (tests/workers.ts: one by default; with two, the CPU-bound
+// files (server, frontend, browser) run two at once and the files that mostly wait (distributed,
+// distributed-product) beside them); those that must run one at a time still do, through a lock per lane (tests/lanes.ts,
 // tests/one-at-a-time.ts), in an order that keeps the workers busy (E2EOrder). The second:
 // browser-distributed, one file at a time in its fixed order.
 export default defineConfig({

@@ -72,9 +72,7 @@ export default defineConfig({
     isolate: false,
     // The root run's group shares its workers with the browser and distributed files (issue 27:
     // tests/workers.ts's testWorkers, which this must match; vitest refuses a group whose projects differ):
-    // TEST_WORKERS (at most one more than the cores), else as many as the cores.
-    maxWorkers: ((n) => (Number.isInteger(n) && n >= 1 ? Math.min(n, availableParallelism() + 1) : availableParallelism()))(
-      Number(process.env.TEST_WORKERS),
-    ),
+    // TEST_WORKERS (at most one more than the cores), else one.
+    maxWorkers: ((n) => (Number.isInteger(n) && n >= 1 ? Math.min(n, availableParallelism() + 1) : 1))(Number(process.env.TEST_WORKERS)),
   },
 });

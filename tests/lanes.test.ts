@@ -126,15 +126,15 @@ describe('takeLane', () => {
 
 describe('testWorkers', () => {
   it.each([
-    [undefined, 2, 2],
-    ['', 2, 2],
+    [undefined, 2, 1],
+    ['', 2, 1],
     ['1', 2, 1],
     ['2', 2, 2],
     ['3', 2, 3],
     ['8', 2, 3],
-    ['0', 2, 2],
-    ['two', 2, 2],
-    [undefined, 4, 4],
+    ['0', 2, 1],
+    ['two', 2, 1],
+    ['4', 4, 4],
   ])('TEST_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
     expect(testWorkers(setting, cores)).toBe(workers);
   });

@@ -5,7 +5,7 @@ import type { TestSpecification } from 'vitest/node';
 /**
  * Lanes (issue 27, item 5; docs/perf/tests.md). The distributed and whole-product files mostly wait (on
  * processes starting, on Kafka, on faults), while the server, frontend and browser files keep a core
- * busy each. They share vitest's first group of workers (tests/workers.ts: as many as the cores), so the
+ * busy each. They share vitest's first group of workers (tests/workers.ts; with TEST_WORKERS=2), so the
  * waiting files run beside the CPU-bound ones, and two CPU-bound files run at once.
  *
  * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
