@@ -24,8 +24,8 @@ export const BROWSER_DISTRIBUTED_FILES = [
 ];
 
 /**
- * vitest's own order for every project, but browser-distributed's files in the order above (their lane
- * keeps it), and each group's files (every project is in the first) in the lanes' order (tests/lanes.ts).
+ * vitest's own order for every project, but browser-distributed's files in the order above, and each
+ * group's files in the lanes' order (tests/lanes.ts) when it has more than one worker.
  */
 export class E2EOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
