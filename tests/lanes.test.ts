@@ -16,7 +16,6 @@ const name = (s: TestSpecification) => `${s.project.name}:${s.moduleId.slice(roo
 describe('laneOf', () => {
   it.each([
     ['browser', 'tests/e2e/crm.test.ts', null],
-    ['browser-distributed', 'tests/e2e/crm.test.ts', 'browser-distributed'],
     ['distributed', 'tests/distributed/kafka-outbox.test.ts', 'kafka'],
     ['server', 'services/kit/test/wait-dependencies.test.ts', 'kafka'],
     ['distributed-product', 'tests/distributed/product.test.ts', 'product'],
@@ -30,9 +29,8 @@ describe('laneOf', () => {
 describe('laneOrder', () => {
   const seconds: Record<string, number> = {
     'distributed-product:tests/distributed/product.test.ts': 60,
-    'browser-distributed:tests/e2e/b.test.ts': 30,
-    'browser-distributed:tests/e2e/a.test.ts': 40,
-    'distributed:tests/distributed/k.test.ts': 20,
+    'distributed:tests/distributed/k2.test.ts': 30,
+    'distributed:tests/distributed/k1.test.ts': 40,
     'browser:tests/e2e/c.test.ts': 25,
     'server:services/crm/test/1.test.ts': 10,
     'server:services/crm/test/2.test.ts': 15,
@@ -51,40 +49,28 @@ describe('laneOrder', () => {
 
   it('on 3 workers and 2 cores: one lane at a time beside two CPU-bound files while there are any, then the lanes side by side', () => {
     const order = laneOrder(specs, root, 3, expected, 2).map(name);
-    // worker 1: the lane with the most time left (browser-distributed, 70 s), its first file as given:
-    // b (0-30); workers 2 and 3 the free files in vitest's order: c (0-25), 1 (0-10), 2 (10-25), x
-    // (25-35: one lane already runs); with no free file left the lanes run side by side: product
-    // (25-85), a after b (30-70), k (35-55)
+    // worker 1: the lane with the most time left (kafka, 70 s), its longest file first: k1 (0-40);
+    // workers 2 and 3 the free files in vitest's order: c (0-25), 1 (0-10), 2 (10-25), x (25-35: one
+    // lane already runs); with no free file left the lanes run side by side: product (25-85), and k2
+    // once k1 has given the lane back (40-70)
     expect(order).toEqual([
-      'browser-distributed:tests/e2e/b.test.ts',
+      'distributed:tests/distributed/k1.test.ts',
       'browser:tests/e2e/c.test.ts',
       'server:services/crm/test/1.test.ts',
       'server:services/crm/test/2.test.ts',
       'frontend:src/x.test.tsx',
       'distributed-product:tests/distributed/product.test.ts',
-      'browser-distributed:tests/e2e/a.test.ts',
-      'distributed:tests/distributed/k.test.ts',
+      'distributed:tests/distributed/k2.test.ts',
     ]);
   });
 
   it('on 4 workers and 2 cores two lanes run at once beside the free files', () => {
     const order = laneOrder(specs, root, 4, expected, 2).map(name);
     expect(order.slice(0, 3)).toEqual([
-      'browser-distributed:tests/e2e/b.test.ts',
+      'distributed:tests/distributed/k1.test.ts',
       'distributed-product:tests/distributed/product.test.ts',
       'browser:tests/e2e/c.test.ts',
     ]);
-  });
-
-  it('a lane that is not ordered runs its longest file first', () => {
-    const order = laneOrder(
-      [spec('distributed', 'tests/distributed/short.test.ts'), spec('distributed', 'tests/distributed/long.test.ts')],
-      root,
-      3,
-      (s) => (s.moduleId.endsWith('long.test.ts') ? 30 : 5),
-      2,
-    );
-    expect(order.map(name)).toEqual(['distributed:tests/distributed/long.test.ts', 'distributed:tests/distributed/short.test.ts']);
   });
 
   it('with one worker keeps every file', () => {

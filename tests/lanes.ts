@@ -21,14 +21,9 @@ export function laneOf(project: string, file: string): string | null {
   // that checks the shared Kafka is reachable takes the same lane)
   if (project === 'distributed' || file.endsWith('services/kit/test/wait-dependencies.test.ts')) return 'kafka';
   if (project === 'distributed-product') return 'product';
-  // (its files share one product, and each expects the ones before it to have run: ORDERED_LANES)
-  if (project === 'browser-distributed') return 'browser-distributed';
   // A browser file starts its own server, database and Chromium: it may run beside any other file.
   return null;
 }
-
-/** Lanes whose files run in the order they are given (the others: longest first). */
-const ORDERED_LANES = new Set(['browser-distributed']);
 
 /**
  * Waits until no other file holds the lane, then holds it until the returned connection ends (or its
@@ -55,7 +50,6 @@ const DEFAULT_SECONDS: Record<string, number> = {
   browser: 24,
   distributed: 12,
   'distributed-product': 220,
-  'browser-distributed': 20,
 };
 
 interface Item {
@@ -69,7 +63,7 @@ interface Item {
  * files may keep busy. Each step gives the next file to the worker that is free first. While files of no
  * lane are left, at most `workers - cores` lanes run at once (at least one; on 2 cores and 3 workers: one
  * waiting file beside two CPU-bound ones): the worker takes the next file of a free lane (the lane with
- * the most time left first) if fewer lanes run, else a file of no lane (in vitest's order, so a worker
+ * the most time left first, its longest file first) if fewer lanes run, else a file of no lane (in vitest's order, so a worker
  * keeps one project's module cache).
  * When only lanes are left: a free lane's next file, else the file of the lane that frees soonest.
  */
@@ -88,7 +82,7 @@ export function laneOrder(
   const free = items.filter((i) => i.lane === null);
   const laned = new Map<string, Item[]>();
   for (const i of items) if (i.lane !== null) laned.set(i.lane, [...(laned.get(i.lane) ?? []), i]);
-  for (const [lane, list] of laned) if (!ORDERED_LANES.has(lane)) list.sort((a, b) => b.seconds - a.seconds);
+  for (const list of laned.values()) list.sort((a, b) => b.seconds - a.seconds);
   const laneFreeAt = new Map<string, number>([...laned.keys()].map((l) => [l, 0]));
   const left = (lane: string) => laned.get(lane)!.reduce((n, i) => n + i.seconds, 0);
   const workerFreeAt = Array.from({ length: Math.max(1, workers) }, () => 0);

@@ -1,28 +1,17 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startOwnKafka } from '../kafka-broker.js';
 import { startTestProduct } from './distributed-server.js';
 import { afterStart } from './process-logs.js';
 
 /**
  * The browser-distributed project's product, started once for all its files (issue 19): every service
- * its own process, crm and documents twice, on npm test's PostgreSQL, Redis and MinIO, with a database,
- * bucket, Kafka namespace and BullMQ prefix of its own, and the default practice settings (what
- * settings.test.ts changes it puts back). Each file works on clients of its own.
- *
- * Its Kafka is a broker of its own: tests/distributed/kafka-outbox stops npm test's broker for a while,
- * and this product is started before any test runs (vitest starts every global set-up first).
+ * its own process, crm and documents twice, on npm test's PostgreSQL, Redis, Kafka and MinIO, with a
+ * database, bucket, Kafka namespace and BullMQ prefix of its own, and the default practice settings
+ * (what settings.test.ts changes it puts back). Each file works on clients of its own.
  */
 export default async function setup(project: TestProject) {
   const t0 = Date.now();
-  const kafka = await startOwnKafka('ch-e2e-kafka-');
-  let t: Awaited<ReturnType<typeof startTestProduct>>;
-  try {
-    t = await startTestProduct({}, { infra: { kafkaBrokers: kafka.brokers }, log: (l) => console.log(`browser-distributed: ${l}`) });
-  } catch (err) {
-    kafka.remove();
-    throw err;
-  }
+  const t = await startTestProduct({}, { log: (l) => console.log(`browser-distributed: ${l}`) });
   const readyAt = Date.now();
   console.log(`browser-distributed: the distributed product is up at ${t.baseUrl} (${((readyAt - t0) / 1000).toFixed(1)} s)`);
   project.provide('e2eDistributed', { baseUrl: t.baseUrl, databaseUrl: t.databaseUrl, bucket: t.bucket, s3: t.infra.s3 });
@@ -32,6 +21,5 @@ export default async function setup(project: TestProject) {
     const report = afterStart(join(t.product.dataDir, 'logs'), readyAt);
     if (report) console.log(`browser-distributed: warnings and errors the processes logged after the start:\n${report}`);
     await t.close();
-    kafka.remove();
   };
 }
