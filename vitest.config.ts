@@ -7,12 +7,13 @@ import { TEST_WORKERS } from './tests/workers.js';
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Two groups, one after the other (issue 27, item 5; docs/perf/tests.md). The first: every project but
-// browser-distributed, on TEST_WORKERS workers (tests/workers.ts: one by default; with two, the CPU-bound
-// files (server, frontend, browser) run two at once and the files that mostly wait (distributed,
-// distributed-product) beside them); those that must run one at a time still do, through a lock per lane (tests/lanes.ts,
-// tests/one-at-a-time.ts), in an order that keeps the workers busy (E2EOrder). The second:
-// browser-distributed, one file at a time in its fixed order.
+// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 16; decision 684), each on
+// TEST_WORKERS workers (tests/workers.ts: two by default): server and frontend, two files at once; the browser
+// files, two at once, each with its own server, database and Chromium, beside nothing but each other (beside
+// the CPU-bound server and distributed files they missed short-lived toasts: decision 683); the distributed
+// files (one at a time: the Kafka lane) beside the whole product under faults (its own broker); last,
+// browser-distributed, one file at a time in its fixed order. Files that must not run together take a lane
+// (tests/lanes.ts, tests/one-at-a-time.ts); within a group the order keeps the workers busy (E2EOrder).
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -51,6 +52,8 @@ export default defineConfig({
           maxWorkers: TEST_WORKERS,
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // (after the browser files, beside the whole product)
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -59,11 +62,13 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/distributed/product.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
-          // (its own Kafka broker: it may run beside anything; its lane keeps it to one at a time)
+          // (its own Kafka broker: it may run beside the distributed files; its lane keeps it to one at a time)
           setupFiles: ['./tests/one-at-a-time.ts'],
           maxWorkers: TEST_WORKERS,
           testTimeout: 180_000,
           hookTimeout: 400_000,
+          // (beside the distributed files)
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -77,6 +82,8 @@ export default defineConfig({
           maxWorkers: TEST_WORKERS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // (after server and frontend, beside nothing but another browser file)
+          sequence: { groupOrder: 1 },
           // One module cache per worker, as the server project (issue 27): the product, Playwright and the
           // compiled route schemas are loaded once, not once per file (about 2 s a file). Safe for the same
           // reasons: no browser test mocks a module, stubs a global or changes process.env, and each file
@@ -98,9 +105,9 @@ export default defineConfig({
           hookTimeout: 180_000,
           // (one file at a time, in that order, on the product they share)
           fileParallelism: false,
-          // (after the first group: measured, its files beside the first group's slowed both, and two
-          // timed out; docs/perf/tests.md, session 15)
-          sequence: { groupOrder: 1 },
+          // (last: its product uses the shared Kafka, which the distributed files stop; measured, its files
+          // beside the CPU-bound ones slowed both, and two timed out; docs/perf/tests.md, session 15)
+          sequence: { groupOrder: 3 },
         },
       },
     ],

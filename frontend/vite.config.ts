@@ -70,9 +70,12 @@ export default defineConfig({
     // Files share one module cache per worker: antd loads once instead of once per file (about 2x
     // faster). Safe because every test builds its own store, router and DOM, and setup resets storage.
     isolate: false,
-    // The root run's group shares its workers with the browser and distributed files (issue 27:
+    // The root run's first group shares its workers with the server files (issue 27:
     // tests/workers.ts's testWorkers, which this must match; vitest refuses a group whose projects differ):
-    // TEST_WORKERS (at most one more than the cores), else one.
-    maxWorkers: ((n) => (Number.isInteger(n) && n >= 1 ? Math.min(n, availableParallelism() + 1) : 1))(Number(process.env.TEST_WORKERS)),
+    // TEST_WORKERS (at most one more than the cores), else two (one on a single core).
+    maxWorkers: ((n, cores) => (Number.isInteger(n) && n >= 1 ? Math.min(n, cores + 1) : Math.max(1, Math.min(2, cores))))(
+      Number(process.env.TEST_WORKERS),
+      availableParallelism(),
+    ),
   },
 });

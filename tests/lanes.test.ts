@@ -112,14 +112,18 @@ describe('takeLane', () => {
 
 describe('testWorkers', () => {
   it.each([
-    [undefined, 2, 1],
-    ['', 2, 1],
+    [undefined, 2, 2],
+    ['', 2, 2],
+    [undefined, 1, 1],
+    [undefined, 8, 2],
     ['1', 2, 1],
     ['2', 2, 2],
     ['3', 2, 3],
     ['8', 2, 3],
-    ['0', 2, 1],
-    ['two', 2, 1],
+    ['0', 2, 2],
+    ['two', 2, 2],
+    ['1', 1, 1],
+    ['5', 1, 2],
     ['4', 4, 4],
   ])('TEST_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
     expect(testWorkers(setting, cores)).toBe(workers);
