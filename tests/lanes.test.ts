@@ -73,6 +73,43 @@ describe('laneOrder', () => {
     ]);
   });
 
+  it('a long free file starts first, the longest first; the short ones keep vitest’s order', () => {
+    const order = laneOrder(
+      [
+        spec('server', 'a.test.ts'),
+        spec('server', 'b.test.ts'),
+        spec('server', 'slow.test.ts'),
+        spec('browser', 'tests/e2e/x.test.ts'),
+        spec('server', 'slower.test.ts'),
+      ],
+      root,
+      2,
+      (s) => ({ 'server:slow.test.ts': 40, 'server:slower.test.ts': 90, 'server:a.test.ts': 29 })[name(s)],
+    ).map(name);
+    expect(order).toEqual([
+      'server:slower.test.ts',
+      'server:slow.test.ts',
+      'server:a.test.ts',
+      'server:b.test.ts',
+      'browser:tests/e2e/x.test.ts',
+    ]);
+  });
+
+  it('with no figures (a fresh clone) the known long files start first', () => {
+    const order = laneOrder(
+      [
+        spec('server', 'services/crm/test/1.test.ts'),
+        spec('browser', 'tests/e2e/crm.test.ts'),
+        spec('server', 'gateway/test/schemathesis.test.ts'),
+      ],
+      root,
+      2,
+      () => undefined,
+    ).map(name);
+    expect(order[0]).toBe('server:gateway/test/schemathesis.test.ts');
+    expect(order.slice(1)).toEqual(['server:services/crm/test/1.test.ts', 'browser:tests/e2e/crm.test.ts']);
+  });
+
   it('with one worker keeps every file', () => {
     expect(laneOrder(specs, root, 1, expected)).toHaveLength(specs.length);
   });

@@ -97,23 +97,32 @@ export async function openSection(page: Page, name: string, select = 'Section'):
     await page.getByRole('tab', { name, exact: true, selected: true }).waitFor();
     return;
   }
-  await page.getByRole('combobox', { name: select }).click();
-  // antd draws the visible options itself (its role=option list is a zero-size one for screen readers)
-  await page
-    .locator('.ant-select-dropdown .ant-select-item-option')
-    .and(page.getByTitle(name, { exact: true }))
-    .click();
-  // the list closes (an open listbox is not part of the page being checked). On a loaded machine antd's
-  // leave animation has been seen to stall with the option chosen; Escape closes it as a keyboard user would.
-  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  if (
-    !(await open.waitFor({ state: 'hidden', timeout: 5_000 }).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    await page.keyboard.press('Escape');
-    await open.waitFor({ state: 'hidden' });
+  const combobox = page.getByRole('combobox', { name: select });
+  // (the select as drawn: its text is the chosen option's label; its list is drawn elsewhere)
+  const chosen = page.locator('.ant-select', { has: combobox }).first();
+  // On a loaded machine the option's click has been seen not to take (the list closed on the section
+  // before): the choice is checked, and made again, as a user would, if the select does not show it.
+  for (let attempt = 1; ; attempt++) {
+    await combobox.click();
+    // antd draws the visible options itself (its role=option list is a zero-size one for screen readers)
+    await page
+      .locator('.ant-select-dropdown .ant-select-item-option')
+      .and(page.getByTitle(name, { exact: true }))
+      .click();
+    // the list closes (an open listbox is not part of the page being checked). On a loaded machine antd's
+    // leave animation has been seen to stall with the option chosen; Escape closes it as a keyboard user would.
+    const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+    if (
+      !(await open.waitFor({ state: 'hidden', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      await page.keyboard.press('Escape');
+      await open.waitFor({ state: 'hidden' });
+    }
+    const shown = (await chosen.innerText({ timeout: 5_000 })).split('\n').map((l) => l.trim());
+    if (shown.includes(name) || attempt === 3) break;
   }
 }
 
