@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ephemeralRange, freePort, RESTART_BACKOFF, restartDelay } from '../../scripts/distributed.js';
+import { WORKER_SLICES, workerSlice } from '../../scripts/distributed/ports.js';
 
 // The launcher's restart rule (scripts/distributed.ts): 1 s, 2 s, 4 s, … capped at 30 s, back to 1 s
 // after a process ran 60 s. (The restart itself, a service killed with SIGKILL under the launcher and
@@ -40,6 +41,23 @@ describe('freePort: the port a process is restarted on', () => {
     const srv = createServer();
     await new Promise<void>((ok, fail) => srv.once('error', fail).listen(ports[0], '127.0.0.1', () => ok()));
     await new Promise((r) => srv.close(r));
+  });
+
+  it('never hands out the same port twice in one process', async () => {
+    const ports = await Promise.all(Array.from({ length: 200 }, () => freePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+
+  it.each([
+    [{}, 20_000, 32_768],
+    [{ VITEST: 'true' }, 20_000, 22_553],
+    [{ VITEST: 'true', VITEST_POOL_ID: '1' }, 22_553, 25_106],
+    [{ VITEST: 'true', VITEST_POOL_ID: '3' }, 27_659, 30_212],
+    [{ VITEST: 'true', VITEST_POOL_ID: '4' }, 30_212, 32_765],
+    [{ VITEST: 'true', VITEST_POOL_ID: String(WORKER_SLICES) }, 20_000, 22_553],
+    [{ VITEST: 'true', VITEST_POOL_ID: 'x' }, 20_000, 22_553],
+  ])('under %o chooses from %i below %i (each vitest worker a slice of its own)', (env, from, below) => {
+    expect(workerSlice({ from: 20_000, below: 32_768 }, env)).toEqual({ from, below });
   });
 
   it('skips ports already taken', async () => {

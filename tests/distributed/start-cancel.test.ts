@@ -89,7 +89,16 @@ describe('a start cancelled half-way', () => {
     const runDir = join(dataDir, 'infra');
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-distributed.ts'], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(await freePort()), SEED_DEMO: 'false' },
+      // (VITEST and VITEST_POOL_ID: its ports come from this worker's slice, scripts/distributed/ports.ts)
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        VITEST: process.env.VITEST,
+        VITEST_POOL_ID: process.env.VITEST_POOL_ID,
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        SEED_DEMO: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
