@@ -1,19 +1,20 @@
 import { defineConfig } from 'vitest/config';
 import { BROWSER_DISTRIBUTED_FILES, E2EOrder } from './tests/e2e/distributed-order.js';
-import { TEST_WORKERS } from './tests/workers.js';
+import { BROWSER_WORKERS, TEST_WORKERS } from './tests/workers.js';
 
 // One run, six projects: fast server tests against real PostgreSQL, the frontend's component tests,
 // the distributed tests (Kafka, Redis, MinIO, separate processes), the whole distributed product under
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 16; decision 684), each on
-// TEST_WORKERS workers (tests/workers.ts: two by default): server and frontend, two files at once; the browser
-// files, two at once, each with its own server, database and Chromium, beside nothing but each other (beside
-// the CPU-bound server and distributed files they missed short-lived toasts: decision 683); the distributed
-// files (one at a time: the Kafka lane) beside the whole product under faults (its own broker); last,
-// browser-distributed, one file at a time in its fixed order. Files that must not run together take a lane
-// (tests/lanes.ts, tests/one-at-a-time.ts); within a group the order keeps the workers busy (E2EOrder).
+// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 16; decision 684), on
+// TEST_WORKERS workers (tests/workers.ts: two by default) but the browser files' (BROWSER_WORKERS: one by
+// default): server and frontend, two files at once; the browser files, each with its own server, database
+// and Chromium, beside nothing else (beside the CPU-bound server and distributed files they missed
+// short-lived toasts: decision 683); the distributed files (one at a time: the Kafka lane) beside the whole
+// product under faults (its own broker); last, browser-distributed, one file at a time in its fixed order.
+// Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group
+// the order keeps the workers busy (E2EOrder).
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -79,10 +80,10 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts'],
           // (each file its own server, database and Chromium: two may run at once; no lane, tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: TEST_WORKERS,
+          maxWorkers: BROWSER_WORKERS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // (after server and frontend, beside nothing but another browser file)
+          // (after server and frontend, beside nothing else)
           sequence: { groupOrder: 1 },
           // One module cache per worker, as the server project (issue 27): the product, Playwright and the
           // compiled route schemas are loaded once, not once per file (about 2 s a file). Safe for the same

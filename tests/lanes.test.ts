@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestSpecification } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { laneOf, laneOrder, takeLane } from './lanes.js';
-import { testWorkers } from './workers.js';
+import { browserWorkers, testWorkers } from './workers.js';
 
 // The lanes of the test run (issue 27, item 5; tests/lanes.ts): the order the first group's files are
 // handed out in, and the lock that keeps a lane's files one at a time.
@@ -164,5 +164,18 @@ describe('testWorkers', () => {
     ['4', 4, 4],
   ])('TEST_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
     expect(testWorkers(setting, cores)).toBe(workers);
+  });
+});
+
+describe('browserWorkers', () => {
+  it.each([
+    [undefined, 2, 1],
+    ['', 2, 1],
+    ['2', 2, 2],
+    ['9', 2, 3],
+    ['0', 2, 1],
+    ['two', 2, 1],
+  ])('TEST_BROWSER_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
+    expect(browserWorkers(setting, cores)).toBe(workers);
   });
 });
