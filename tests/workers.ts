@@ -20,11 +20,15 @@ export const TEST_WORKERS = testWorkers(process.env.TEST_WORKERS, availableParal
 export const BROWSER_WORKERS = browserWorkers(process.env.TEST_BROWSER_WORKERS, availableParallelism());
 
 export function browserWorkers(setting: string | undefined, cores: number): number {
-  const n = Number(setting);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, cores + 1) : 1;
+  return workersSetting(setting, cores) ?? 1;
 }
 
 export function testWorkers(setting: string | undefined, cores: number): number {
+  return workersSetting(setting, cores) ?? Math.max(1, Math.min(2, cores));
+}
+
+/** A workers setting: a whole number from 1, at most one more than the cores; null when unset or not one. */
+function workersSetting(setting: string | undefined, cores: number): number | null {
   const n = Number(setting);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, cores + 1) : Math.max(1, Math.min(2, cores));
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, cores + 1) : null;
 }
