@@ -3,9 +3,9 @@ import pg from 'pg';
 import type { TestSpecification } from 'vitest/node';
 
 /**
- * Lanes (issue 27, item 5; docs/perf/tests.md). The run's groups (vitest.config.ts) each run on
- * TEST_WORKERS workers (tests/workers.ts: two by default): server and frontend files two at once, then the
- * browser files two at once, then the distributed files beside the whole product under faults, then
+ * Lanes (issue 27, item 5; docs/perf/tests.md). The run's groups (vitest.config.ts, tests/workers.ts):
+ * server and frontend files two at once, then the browser files (one at a time unless
+ * TEST_BROWSER_WORKERS says more), then the distributed files beside the whole product under faults, then
  * browser-distributed.
  *
  * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
