@@ -1,31 +1,21 @@
 import { ConfigError, KafkaBus, kafkaClientOptions, parseConfig, BaseConfigSchema } from '@countinghouse/kit';
 import type { EventEnvelope } from '@countinghouse/proto';
 import { Kafka } from 'kafkajs';
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, repoRoot } from '../processes.js';
+import { startOwnKafka, type OwnKafka } from '../kafka-broker.js';
+import { freePort } from '../processes.js';
 
 // The Kafka client's SASL settings (KAFKA_SASL_*) against a real broker of this file's own, started by
 // infra/kafka/kafka.sh with a SASL_PLAINTEXT listener (PLAIN): the right password publishes and
 // consumes, a wrong one is refused. (TLS is passed to kafkajs the same way; no TLS broker here.)
 
-let env: Record<string, string>;
-let dir: string;
+let kafka: OwnKafka | undefined;
 let saslBrokers = '';
 const USER = 'crm';
 const PASSWORD = `pw-${randomUUID()}`;
 const logger = pino({ level: 'silent' });
-
-function kafka(cmd: 'start' | 'stop') {
-  const r = spawnSync('bash', [join(repoRoot, 'infra', 'kafka', 'kafka.sh'), cmd], { env, encoding: 'utf8', timeout: 150_000 });
-  if (r.status !== 0) throw new Error(`kafka ${cmd} failed:\n${r.stderr}`);
-  return r.stdout;
-}
 
 /** The bus a service builds from its environment (parseConfig + kafkaClientOptions, as startService does). */
 function busFrom(vars: Record<string, string>, namespace: string) {
@@ -41,23 +31,17 @@ function busFrom(vars: Record<string, string>, namespace: string) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ch-kafka-sasl-'));
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    INFRA_RUN_DIR: dir,
-    KAFKA_PORT: String(await freePort()),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
-    KAFKA_SASL_PORT: String(await freePort()),
+  const saslPort = String(await freePort());
+  kafka = await startOwnKafka('ch-kafka-sasl-', {
+    KAFKA_SASL_PORT: saslPort,
     KAFKA_SASL_USERS: `${USER}:${PASSWORD},other:another-password`,
-  };
-  saslBrokers = /KAFKA_SASL_BROKERS=(\S+)/.exec(kafka('start'))?.[1] ?? '';
-  expect(saslBrokers).toBe(`127.0.0.1:${env.KAFKA_SASL_PORT}`);
+  });
+  saslBrokers = /KAFKA_SASL_BROKERS=(\S+)/.exec(kafka.output)?.[1] ?? '';
+  expect(saslBrokers).toBe(`127.0.0.1:${saslPort}`);
 });
 
 afterAll(() => {
-  if (env) kafka('stop');
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  kafka?.remove();
 });
 
 describe('Kafka over SASL (PLAIN)', () => {

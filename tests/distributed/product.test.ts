@@ -8,16 +8,14 @@ import {
   type Client,
   type ScriptRecord,
 } from '@countinghouse/proto';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TABLE } from '../../scripts/distributed.js';
 import { startTestProduct, type TestProduct } from '../e2e/distributed-server.js';
 import { E2E_ADMIN } from '../e2e/server.js';
-import { freePort, repoRoot } from '../processes.js';
+import { startOwnKafka, type OwnKafka } from '../kafka-broker.js';
 
 // The whole distributed product (scripts/distributed.ts: every service its own process, crm and
 // documents twice, the gateway) under faults: Kafka stopped while clients are created, a crm replica
@@ -25,20 +23,13 @@ import { freePort, repoRoot } from '../processes.js';
 //
 // Kafka is a broker of this file's own (stopping the shared one would disturb the other tests).
 
-let kafkaEnv: Record<string, string>;
-let kafkaDir: string;
+let kafka: OwnKafka;
 let t: TestProduct;
 let pool: pg.Pool;
 let token = '';
 let cookie = '';
 /** What the launcher printed (its restart lines among them). */
 const launcherLog: string[] = [];
-
-function kafka(cmd: 'start' | 'stop'): string {
-  const r = spawnSync('bash', [join(repoRoot, 'infra', 'kafka', 'kafka.sh'), cmd], { env: kafkaEnv, encoding: 'utf8', timeout: 150_000 });
-  if (r.status !== 0) throw new Error(`kafka ${cmd} failed:\n${r.stderr}`);
-  return /KAFKA_BROKERS=(\S+)/.exec(r.stdout)?.[1] ?? '';
-}
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${t.baseUrl}${path}`, {
@@ -61,16 +52,8 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
 const count = async (sql: string, params: unknown[]) => Number((await pool.query<{ n: number }>(sql, params)).rows[0]!.n);
 
 beforeAll(async () => {
-  kafkaDir = mkdtempSync(join(tmpdir(), 'ch-dist-kafka-'));
-  kafkaEnv = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '/root',
-    INFRA_RUN_DIR: kafkaDir,
-    KAFKA_PORT: String(await freePort()),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
-  };
-  const brokers = kafka('start');
-  t = await startTestProduct({}, { infra: { kafkaBrokers: brokers }, log: (line) => launcherLog.push(line) });
+  kafka = await startOwnKafka('ch-dist-kafka-');
+  t = await startTestProduct({}, { infra: { kafkaBrokers: kafka.brokers }, log: (line) => launcherLog.push(line) });
   pool = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
   const login = await fetch(`${t.baseUrl}${ADMIN_AUTH_ROUTES.login}`, {
     method: 'POST',
@@ -88,8 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await t?.close();
-  if (kafkaEnv) spawnSync('bash', [join(repoRoot, 'infra', 'kafka', 'kafka.sh'), 'stop'], { env: kafkaEnv, timeout: 90_000 });
-  if (kafkaDir) rmSync(kafkaDir, { recursive: true, force: true });
+  kafka?.remove();
 }, 180_000);
 
 describe('the distributed product', () => {
@@ -129,7 +111,7 @@ describe('the distributed product', () => {
   });
 
   it('Kafka stopped for 30 s while clients are created, then started: every event arrives, nothing twice; a service started meanwhile joins without a restart', async () => {
-    kafka('stop');
+    kafka.stop();
     // notifications started while Kafka is down: it waits (live, not ready) instead of exiting
     await t.product.restart('notifications', { waitReady: false });
     const notifications = t.product.processes().find((p) => p.name === 'notifications')!;
@@ -163,7 +145,7 @@ describe('the distributed product', () => {
     // still the same process, still waiting
     expect(t.product.processes().find((p) => p.name === 'notifications')!.pid).toBe(notifications.pid);
     expect((await fetch(`${notifications.url}/health/ready`)).status).toBe(503);
-    kafka('start');
+    kafka.start();
 
     // documents (two replicas sharing one consumer group) learns of each client exactly once
     await waitFor(
