@@ -1,20 +1,21 @@
 import { defineConfig } from 'vitest/config';
 import { BROWSER_DISTRIBUTED_FILES, E2EOrder } from './tests/e2e/distributed-order.js';
-import { BROWSER_WORKERS, TEST_WORKERS } from './tests/workers.js';
+import { BROWSER_WORKERS, FIRST_GROUP_WORKERS, TEST_WORKERS } from './tests/workers.js';
 
 // One run, six projects: fast server tests against real PostgreSQL, the frontend's component tests,
 // the distributed tests (Kafka, Redis, MinIO, separate processes), the whole distributed product under
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 16; decision 684), on
-// TEST_WORKERS workers (tests/workers.ts: two by default) but the browser files' (BROWSER_WORKERS: one by
-// default): server and frontend, two files at once; the browser files, each with its own server, database
+// Three groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 17; decision 685), on
+// TEST_WORKERS workers (tests/workers.ts: two by default): server and frontend, two files at once, beside the
+// whole product under faults (its own Kafka broker; it mostly waits for its faults) on a worker of its own
+// (FIRST_GROUP_WORKERS); the browser files two at once (BROWSER_WORKERS), each with its own server, database
 // and Chromium, beside nothing else (beside the CPU-bound server and distributed files they missed
-// short-lived toasts: decision 683); the distributed files (one at a time: the Kafka lane) beside the whole
-// product under faults (its own broker); last, browser-distributed, one file at a time in its fixed order.
-// Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group
-// the order keeps the workers busy (E2EOrder).
+// short-lived toasts: decision 683); the distributed files (one at a time: the Kafka lane) beside
+// browser-distributed (one file at a time in its fixed order: its lane, on the product its global set-up
+// started at the run's start). Files that must not run together take a lane (tests/lanes.ts,
+// tests/one-at-a-time.ts); within a group the order keeps the workers busy (E2EOrder).
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -29,7 +30,8 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts'],
           // (one server file takes the Kafka lane: tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: TEST_WORKERS,
+          // (the first group's: one more for the whole product's lane)
+          maxWorkers: FIRST_GROUP_WORKERS,
           testTimeout: 20_000,
           hookTimeout: 30_000,
           // Files share one module cache per worker (issue 27): the product is imported once, not once
@@ -53,7 +55,7 @@ export default defineConfig({
           maxWorkers: TEST_WORKERS,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // (after the browser files, beside the whole product)
+          // (after the browser files, beside browser-distributed)
           sequence: { groupOrder: 2 },
         },
       },
@@ -63,13 +65,13 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/distributed/product.test.ts'],
           globalSetup: ['./tests/global-setup.ts'],
-          // (its own Kafka broker: it may run beside the distributed files; its lane keeps it to one at a time)
+          // (its own Kafka broker: it may run beside any file; its lane keeps it to one at a time)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: TEST_WORKERS,
+          maxWorkers: FIRST_GROUP_WORKERS,
           testTimeout: 180_000,
           hookTimeout: 400_000,
-          // (beside the distributed files)
-          sequence: { groupOrder: 2 },
+          // (the first group: beside the server and frontend files, which it leaves the cores to while it
+          // waits for its faults)
         },
       },
       {
@@ -83,6 +85,9 @@ export default defineConfig({
           maxWorkers: BROWSER_WORKERS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // (expect.poll's own default is one second, which a loaded machine outlasts: a dropdown's closing
+          // motion was seen to take longer beside another browser file; Playwright's own waits are 30 s)
+          expect: { poll: { timeout: 15_000 } },
           // (after server and frontend, beside nothing else)
           sequence: { groupOrder: 1 },
           // One module cache per worker, as the server project (issue 27): the product, Playwright and the
@@ -102,13 +107,17 @@ export default defineConfig({
           // (in this order: E2EOrder)
           include: BROWSER_DISTRIBUTED_FILES,
           globalSetup: ['./tests/global-setup.ts', './tests/e2e/distributed-global-setup.ts'],
+          // (one file at a time, in that order, on the product they share: its lane, tests/lanes.ts)
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          maxWorkers: TEST_WORKERS,
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          // (one file at a time, in that order, on the product they share)
-          fileParallelism: false,
-          // (last: its product uses the shared Kafka, which the distributed files stop; measured, its files
-          // beside the CPU-bound ones slowed both, and two timed out; docs/perf/tests.md, session 15)
-          sequence: { groupOrder: 3 },
+          expect: { poll: { timeout: 15_000 } },
+          // (beside the distributed files, which wait on their processes as it waits on its browser: its
+          // product is on the shared Kafka, which no distributed file stops any more, kafka-outbox's outage
+          // being on a broker of its own; beside the CPU-bound server files its tests timed out,
+          // docs/perf/tests.md, session 15)
+          sequence: { groupOrder: 2 },
         },
       },
     ],

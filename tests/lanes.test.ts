@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestSpecification } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { laneOf, laneOrder, takeLane } from './lanes.js';
-import { browserWorkers, testWorkers } from './workers.js';
+import { browserWorkers, firstGroupWorkers, testWorkers } from './workers.js';
 
 // The lanes of the test run (issue 27, item 5; tests/lanes.ts): the order the first group's files are
 // handed out in, and the lock that keeps a lane's files one at a time.
@@ -21,6 +21,7 @@ describe('laneOf', () => {
     ['distributed-product', 'tests/distributed/product.test.ts', 'product'],
     ['server', 'services/crm/test/clients.test.ts', null],
     ['frontend', 'src/app/router.test.tsx', null],
+    ['browser-distributed', 'tests/e2e/staff.test.ts', 'browser-distributed'],
   ])('%s %s: %s', (project, file, lane) => {
     expect(laneOf(project, file)).toBe(lane);
   });
@@ -110,6 +111,28 @@ describe('laneOrder', () => {
     expect(order.slice(1)).toEqual(['server:services/crm/test/1.test.ts', 'browser:tests/e2e/crm.test.ts']);
   });
 
+  it('browser-distributed keeps its fixed order in its lane, beside the Kafka lane', () => {
+    const order = laneOrder(
+      [
+        spec('distributed', 'tests/distributed/k1.test.ts'),
+        spec('browser-distributed', 'tests/e2e/staff.test.ts'),
+        spec('browser-distributed', 'tests/e2e/documents.test.ts'),
+        spec('browser-distributed', 'tests/e2e/journey.test.ts'),
+        spec('distributed', 'tests/distributed/k2.test.ts'),
+      ],
+      root,
+      2,
+      (s) => ({ 'browser-distributed:tests/e2e/journey.test.ts': 50, 'distributed:tests/distributed/k2.test.ts': 30 })[name(s)] ?? 10,
+    ).map(name);
+    expect(order.filter((f) => f.startsWith('browser-distributed:'))).toEqual([
+      'browser-distributed:tests/e2e/staff.test.ts',
+      'browser-distributed:tests/e2e/documents.test.ts',
+      'browser-distributed:tests/e2e/journey.test.ts',
+    ]);
+    // (the longer lane first, the Kafka lane's longest file first)
+    expect(order.slice(0, 2)).toEqual(['browser-distributed:tests/e2e/staff.test.ts', 'distributed:tests/distributed/k2.test.ts']);
+  });
+
   it('with one worker keeps every file', () => {
     expect(laneOrder(specs, root, 1, expected)).toHaveLength(specs.length);
   });
@@ -169,13 +192,25 @@ describe('testWorkers', () => {
 
 describe('browserWorkers', () => {
   it.each([
-    [undefined, 2, 1],
-    ['', 2, 1],
-    ['2', 2, 2],
-    ['9', 2, 3],
-    ['0', 2, 1],
-    ['two', 2, 1],
-  ])('TEST_BROWSER_WORKERS=%s on %i cores: %i', (setting, cores, workers) => {
-    expect(browserWorkers(setting, cores)).toBe(workers);
+    [undefined, 2, 2, 2],
+    [undefined, 2, 1, 1],
+    ['', 2, 2, 2],
+    ['1', 2, 2, 1],
+    ['2', 2, 1, 2],
+    ['9', 2, 2, 3],
+    ['0', 2, 2, 2],
+    ['two', 2, 1, 1],
+  ])('TEST_BROWSER_WORKERS=%s on %i cores, TEST_WORKERS giving %i: %i', (setting, cores, testWorkers, workers) => {
+    expect(browserWorkers(setting, cores, testWorkers)).toBe(workers);
+  });
+});
+
+describe('firstGroupWorkers', () => {
+  it.each([
+    [1, 1],
+    [2, 3],
+    [3, 4],
+  ])('%i test workers: %i in the first group (one for the whole product)', (testWorkers, workers) => {
+    expect(firstGroupWorkers(testWorkers)).toBe(workers);
   });
 });

@@ -4,9 +4,9 @@ import type { TestSpecification } from 'vitest/node';
 
 /**
  * Lanes (issue 27, item 5; docs/perf/tests.md). The run's groups (vitest.config.ts, tests/workers.ts):
- * server and frontend files two at once, then the browser files (one at a time unless
- * TEST_BROWSER_WORKERS says more), then the distributed files beside the whole product under faults, then
- * browser-distributed.
+ * server and frontend files two at once beside the whole product under faults (its lane, on a worker of
+ * its own), then the browser files two at once, then the distributed files beside browser-distributed
+ * (each project its lane).
  *
  * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
  * the lane for the whole file (a PostgreSQL advisory lock on the test server, released when the file ends
@@ -17,13 +17,20 @@ import type { TestSpecification } from 'vitest/node';
 
 /** The lane a file must take (null: it may run beside any other file). */
 export function laneOf(project: string, file: string): string | null {
-  // (the distributed files stop and start the shared Kafka: kafka-outbox's outage; the one server file
-  // that checks the shared Kafka is reachable takes the same lane)
+  // (the distributed files one at a time, as they have always run: each starts several processes of its
+  // own, and side by side they have not been tried; kafka-outbox's outage is on a broker of its own since
+  // session 17, so the one server file that checks the shared Kafka is reachable no longer needs the lane,
+  // and keeps it only as the files it was written beside)
   if (project === 'distributed' || file.endsWith('services/kit/test/wait-dependencies.test.ts')) return 'kafka';
   if (project === 'distributed-product') return 'product';
+  // (its files share one product, and each expects the ones before it to have run: ORDERED_LANES)
+  if (project === 'browser-distributed') return 'browser-distributed';
   // A browser file starts its own server, database and Chromium: it may run beside any other file.
   return null;
 }
+
+/** Lanes whose files run in the order they are given (E2EOrder's), not longest first. */
+const ORDERED_LANES = new Set(['browser-distributed']);
 
 /**
  * Waits until no other file holds the lane, then holds it until the returned connection ends (or its
@@ -50,6 +57,7 @@ const DEFAULT_SECONDS: Record<string, number> = {
   browser: 24,
   distributed: 12,
   'distributed-product': 220,
+  'browser-distributed': 22,
 };
 
 /**
@@ -106,7 +114,7 @@ export function laneOrder(
   const free = [...long, ...items.filter((i) => i.lane === null && i.seconds < LONG_SECONDS)];
   const laned = new Map<string, Item[]>();
   for (const i of items) if (i.lane !== null) laned.set(i.lane, [...(laned.get(i.lane) ?? []), i]);
-  for (const list of laned.values()) list.sort((a, b) => b.seconds - a.seconds);
+  for (const [lane, list] of laned) if (!ORDERED_LANES.has(lane)) list.sort((a, b) => b.seconds - a.seconds);
   const laneFreeAt = new Map<string, number>([...laned.keys()].map((l) => [l, 0]));
   const left = (lane: string) => laned.get(lane)!.reduce((n, i) => n + i.seconds, 0);
   const workerFreeAt = Array.from({ length: Math.max(1, workers) }, () => 0);

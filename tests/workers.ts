@@ -11,16 +11,29 @@ import { availableParallelism } from 'node:os';
 export const TEST_WORKERS = testWorkers(process.env.TEST_WORKERS, availableParallelism());
 
 /**
- * The browser files' workers (vitest.config.ts's second group, browser files only): TEST_BROWSER_WORKERS (at
- * most one more than the cores), else one. Two at a time took about 420 s against about 700 s, but in three
- * fresh-clone runs two browser tests failed beside each other under the load (a section's select choice not
- * taken, a generated script's title not seen in 30 s; docs/perf/tests.md, session 16), and a red CI lands
- * nothing.
+ * The first group's workers (server, frontend and the whole product under faults): one more than
+ * TEST_WORKERS, so the whole product, which mostly waits for its faults (Kafka stopped for 30 s, replicas
+ * killed), runs on a worker of its own beside the CPU-bound server and frontend files (its lane keeps the
+ * others at TEST_WORKERS: tests/lanes.ts); one file at a time stays one (TEST_WORKERS=1). Decision 685
+ * (docs/perf/tests.md, session 17).
  */
-export const BROWSER_WORKERS = browserWorkers(process.env.TEST_BROWSER_WORKERS, availableParallelism());
+export const FIRST_GROUP_WORKERS = firstGroupWorkers(TEST_WORKERS);
 
-export function browserWorkers(setting: string | undefined, cores: number): number {
-  return workersSetting(setting, cores) ?? 1;
+export function firstGroupWorkers(testWorkers: number): number {
+  return testWorkers > 1 ? testWorkers + 1 : 1;
+}
+
+/**
+ * The browser files' workers (vitest.config.ts's second group, browser files only): TEST_BROWSER_WORKERS (at
+ * most one more than the cores), else as many as TEST_WORKERS. Session 16 ran them one at a time after three
+ * fresh-clone runs in which a browser test failed beside another; two of the causes were fixed then, and the
+ * third was vitest's one-second default for expect.poll, which a loaded machine can outlast (the browser
+ * projects now poll for 15 s: vitest.config.ts). Decision 685 (docs/perf/tests.md, session 17).
+ */
+export const BROWSER_WORKERS = browserWorkers(process.env.TEST_BROWSER_WORKERS, availableParallelism(), TEST_WORKERS);
+
+export function browserWorkers(setting: string | undefined, cores: number, testWorkers: number): number {
+  return workersSetting(setting, cores) ?? testWorkers;
 }
 
 export function testWorkers(setting: string | undefined, cores: number): number {

@@ -1,11 +1,11 @@
 import { generateSigningKeys } from '@countinghouse/kit';
 import { createTestDatabase, waitFor, type TestDatabase } from '@countinghouse/kit/testing';
 import { TOPICS, topicOf, type EventEnvelope } from '@countinghouse/proto';
-import { execFileSync } from 'node:child_process';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, repoRoot, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
+import { startOwnKafka, type OwnKafka } from '../kafka-broker.js';
+import { freePort, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
 
 const ADMIN = { username: 'dist.admin', password: 'distributed-secret-1' };
 let db: TestDatabase;
@@ -13,11 +13,15 @@ let identity: Proc;
 let gateway: Proc;
 let gatewayUrl: string;
 let brokers: string;
+// (a broker of this file's own: the outbox test stops it, and npm test's broker serves files running
+// meanwhile, browser-distributed's product among them)
+let kafka: OwnKafka;
 const events: EventEnvelope[] = [];
 let consumer: Consumer | null = null;
 
 function kafkaCtl(cmd: 'start' | 'stop') {
-  execFileSync('bash', ['infra/kafka/kafka.sh', cmd], { cwd: repoRoot, stdio: 'pipe', timeout: 120_000 });
+  if (cmd === 'start') kafka.start();
+  else kafka.stop();
 }
 
 /** A consumer in this test process: a different process from identity, which publishes. */
@@ -62,7 +66,8 @@ function sessionIdOf(token: string): string {
 }
 
 beforeAll(async () => {
-  brokers = requireEnv('TEST_KAFKA_BROKERS');
+  kafka = await startOwnKafka('ch-outbox-kafka-');
+  brokers = kafka.brokers;
   const redis = requireEnv('TEST_REDIS_URL');
   db = await createTestDatabase();
   const keys = generateSigningKeys();
@@ -97,6 +102,7 @@ afterAll(async () => {
   await gateway?.stop();
   await identity?.stop();
   await db?.drop();
+  kafka?.remove();
 });
 
 describe('distributed: identity and the gateway as separate processes on Kafka', () => {
