@@ -1,21 +1,24 @@
 import { defineConfig } from 'vitest/config';
 import { BROWSER_DISTRIBUTED_FILES, E2EOrder } from './tests/e2e/distributed-order.js';
-import { BROWSER_WORKERS, FIRST_GROUP_WORKERS, TEST_WORKERS } from './tests/workers.js';
+import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 
 // One run, six projects: fast server tests against real PostgreSQL, the frontend's component tests,
 // the distributed tests (Kafka, Redis, MinIO, separate processes), the whole distributed product under
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Three groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 17; decision 685), on
-// TEST_WORKERS workers (tests/workers.ts: two by default): server and frontend, two files at once, beside the
-// whole product under faults (its own Kafka broker; it mostly waits for its faults) on a worker of its own
-// (FIRST_GROUP_WORKERS); the browser files two at once (BROWSER_WORKERS), each with its own server, database
-// and Chromium, beside nothing else (beside the CPU-bound server and distributed files they missed
-// short-lived toasts: decision 683); the distributed files (one at a time: the Kafka lane) beside
-// browser-distributed (one file at a time in its fixed order: its lane, on the product its global set-up
-// started at the run's start). Files that must not run together take a lane (tests/lanes.ts,
-// tests/one-at-a-time.ts); within a group the order keeps the workers busy (E2EOrder).
+// Three groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 17; decision 685), with
+// TEST_WORKERS (tests/workers.ts: two by default) for the files that keep the cores busy:
+// - server and frontend, two files at once, beside the whole product under faults (its own Kafka broker; it
+//   mostly waits for its faults) on a worker of its own (LANE_GROUP_WORKERS: one more than TEST_WORKERS);
+// - the browser files two at once (BROWSER_WORKERS), each with its own server, database and Chromium, beside
+//   nothing else (beside the CPU-bound server and distributed files they missed short-lived toasts:
+//   decision 683);
+// - the distributed files (one at a time: the Kafka lane) beside browser-distributed (one file at a time in
+//   its fixed order: its lane, on the product its global set-up started at the run's start), on
+//   LANE_GROUP_WORKERS (one to spare).
+// Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group the
+// order keeps the workers busy (E2EOrder).
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -31,7 +34,7 @@ export default defineConfig({
           // (one server file takes the Kafka lane: tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],
           // (the first group's: one more for the whole product's lane)
-          maxWorkers: FIRST_GROUP_WORKERS,
+          maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 20_000,
           hookTimeout: 30_000,
           // Files share one module cache per worker (issue 27): the product is imported once, not once
@@ -52,7 +55,8 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts'],
           // (one file at a time: the Kafka lane)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: TEST_WORKERS,
+          // (its lane and browser-distributed's, with a worker to spare: tests/workers.ts)
+          maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // (after the browser files, beside browser-distributed)
@@ -67,7 +71,7 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts'],
           // (its own Kafka broker: it may run beside any file; its lane keeps it to one at a time)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: FIRST_GROUP_WORKERS,
+          maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 180_000,
           hookTimeout: 400_000,
           // (the first group: beside the server and frontend files, which it leaves the cores to while it
@@ -109,7 +113,7 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts', './tests/e2e/distributed-global-setup.ts'],
           // (one file at a time, in that order, on the product they share: its lane, tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          maxWorkers: TEST_WORKERS,
+          maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 90_000,
           hookTimeout: 180_000,
           expect: { poll: { timeout: 15_000 } },

@@ -71,7 +71,7 @@ export default defineConfig({
     // faster). Safe because every test builds its own store, router and DOM, and setup resets storage.
     isolate: false,
     // The root run's first group shares its workers with the server files and the whole product
-    // (issue 27: tests/workers.ts's FIRST_GROUP_WORKERS, which this must match; vitest refuses a group
+    // (issue 27: tests/workers.ts's LANE_GROUP_WORKERS, which this must match; vitest refuses a group
     // whose projects differ): TEST_WORKERS (at most one more than the cores, else two; one on a single
     // core), and one more for the whole product's lane when that is more than one.
     maxWorkers: ((n, cores) => {

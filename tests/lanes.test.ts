@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestSpecification } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { laneOf, laneOrder, takeLane } from './lanes.js';
-import { browserWorkers, firstGroupWorkers, testWorkers } from './workers.js';
+import { browserWorkers, laneGroupWorkers, testWorkers } from './workers.js';
 
 // The lanes of the test run (issue 27, item 5; tests/lanes.ts): the order the first group's files are
 // handed out in, and the lock that keeps a lane's files one at a time.
@@ -205,12 +205,12 @@ describe('browserWorkers', () => {
   });
 });
 
-describe('firstGroupWorkers', () => {
+describe('laneGroupWorkers', () => {
   it.each([
     [1, 1],
     [2, 3],
     [3, 4],
   ])('%i test workers: %i in the first group (one for the whole product)', (testWorkers, workers) => {
-    expect(firstGroupWorkers(testWorkers)).toBe(workers);
+    expect(laneGroupWorkers(testWorkers)).toBe(workers);
   });
 });

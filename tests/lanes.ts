@@ -61,17 +61,44 @@ const DEFAULT_SECONDS: Record<string, number> = {
 };
 
 /**
- * Files far longer than their project's average, for a run with no earlier figures (a fresh clone, as CI's):
- * wall seconds on two workers (docs/perf/tests.md, session 16). Without them the longest file of a group
- * started last in vitest's order and ended the group alone (schemathesis: 94 s with the other worker idle).
+ * Expected seconds for a run with no earlier figures (a fresh clone, as CI's): the files far longer than
+ * their project's average (without them the longest file of a group started last in vitest's order and
+ * ended the group alone: schemathesis, 94 s with the other worker idle), and every file of the lanes that
+ * run side by side in the last group, whose order decides whether a worker waits for a busy lane (wall
+ * seconds less the lane's wait, two workers, session 17's working-copy run: docs/perf/tests.md).
  */
 export const KNOWN_SECONDS: Record<string, number> = {
-  'server:gateway/test/schemathesis.test.ts': 94,
-  'browser:tests/e2e/a11y-public.test.ts': 116,
-  'browser:tests/e2e/a11y-admin.test.ts': 110,
-  'browser:tests/e2e/staff.test.ts': 64,
-  'browser:tests/e2e/workspace.test.ts': 58,
-  'browser:tests/e2e/portal.test.ts': 45,
+  'server:gateway/test/schemathesis.test.ts': 111,
+  'browser:tests/e2e/a11y-public.test.ts': 112,
+  'browser:tests/e2e/a11y-admin.test.ts': 106,
+  'browser:tests/e2e/workspace.test.ts': 48,
+  'browser:tests/e2e/staff.test.ts': 44,
+  'browser:tests/e2e/portal.test.ts': 40,
+  'distributed-product:tests/distributed/product.test.ts': 234,
+  'distributed:tests/distributed/jobs-all-in-one.test.ts': 41,
+  'distributed:tests/distributed/kafka-outbox.test.ts': 36,
+  'distributed:tests/distributed/leavers-kafka.test.ts': 22,
+  'distributed:tests/distributed/revocations-replay.test.ts': 22,
+  'distributed:tests/distributed/records-kafka.test.ts': 22,
+  'distributed:tests/distributed/settings-gateways.test.ts': 20,
+  'distributed:tests/distributed/kafka-sasl.test.ts': 15,
+  'distributed:tests/distributed/start-cancel.test.ts': 11,
+  'distributed:tests/distributed/notifications-kafka.test.ts': 10,
+  'distributed:tests/distributed/integrations-bullmq.test.ts': 8,
+  'distributed:tests/distributed/build-processes.test.ts': 5,
+  'distributed:tests/distributed/bullmq.test.ts': 4,
+  'distributed:tests/distributed/media-bullmq.test.ts': 3,
+  'distributed:tests/distributed/kafka-large-events.test.ts': 2,
+  'distributed:tests/distributed/launcher-restart.test.ts': 2,
+  'browser-distributed:tests/e2e/staff.test.ts': 51,
+  'browser-distributed:tests/e2e/documents.test.ts': 24,
+  'browser-distributed:tests/e2e/journey.test.ts': 16,
+  'browser-distributed:tests/e2e/admin-login.test.ts': 30,
+  'browser-distributed:tests/e2e/media.test.ts': 9,
+  'browser-distributed:tests/e2e/settings.test.ts': 19,
+  'browser-distributed:tests/e2e/notifications.test.ts': 10,
+  'browser-distributed:tests/e2e/requests.test.ts': 29,
+  'browser-distributed:tests/e2e/timeline.test.ts': 14,
 };
 
 /** A file of no lane expected to take at least this long starts before the others, the longest first. */

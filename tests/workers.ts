@@ -11,15 +11,18 @@ import { availableParallelism } from 'node:os';
 export const TEST_WORKERS = testWorkers(process.env.TEST_WORKERS, availableParallelism());
 
 /**
- * The first group's workers (server, frontend and the whole product under faults): one more than
- * TEST_WORKERS, so the whole product, which mostly waits for its faults (Kafka stopped for 30 s, replicas
- * killed), runs on a worker of its own beside the CPU-bound server and frontend files (its lane keeps the
- * others at TEST_WORKERS: tests/lanes.ts); one file at a time stays one (TEST_WORKERS=1). Decision 685
+ * The workers of a group with lanes that mostly wait (vitest.config.ts): one more than TEST_WORKERS, one file
+ * at a time staying one (TEST_WORKERS=1). In the first group the whole product under faults, which mostly
+ * waits for its faults (Kafka stopped for 30 s, replicas killed), runs on a worker of its own beside
+ * TEST_WORKERS CPU-bound server and frontend files (tests/lanes.ts keeps the other lanes off meanwhile); in
+ * the last the distributed files' lane and browser-distributed's run side by side with one worker to spare,
+ * which takes the next file while its lane is busy and starts it the moment the lane frees (with only two, a
+ * worker that took a busy lane's file left the other lane idle: 36 s in one run). Decision 685
  * (docs/perf/tests.md, session 17).
  */
-export const FIRST_GROUP_WORKERS = firstGroupWorkers(TEST_WORKERS);
+export const LANE_GROUP_WORKERS = laneGroupWorkers(TEST_WORKERS);
 
-export function firstGroupWorkers(testWorkers: number): number {
+export function laneGroupWorkers(testWorkers: number): number {
   return testWorkers > 1 ? testWorkers + 1 : 1;
 }
 
