@@ -5,7 +5,7 @@ import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOwnKafka, type OwnKafka } from '../kafka-broker.js';
-import { freePort, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
+import { freePort, requireEnv, startNode, stopAll, waitReady, type Proc } from '../processes.js';
 
 const ADMIN = { username: 'dist.admin', password: 'distributed-secret-1' };
 let db: TestDatabase;
@@ -99,8 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await consumer?.disconnect().catch(() => {});
-  await gateway?.stop();
-  await identity?.stop();
+  await stopAll([gateway, identity]);
   await db?.drop();
   kafka?.remove();
 });

@@ -2,7 +2,7 @@ import { generateSigningKeys } from '@countinghouse/kit';
 import { createTestDatabase, waitFor, type TestDatabase } from '@countinghouse/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
+import { freePort, requireEnv, startNode, stopAll, waitReady, type Proc } from '../processes.js';
 
 /**
  * Issue 34 in distributed mode: identity, crm, records and the gateway each their own process, events
@@ -78,7 +78,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  for (const p of procs.reverse()) await p.stop();
+  await stopAll(procs);
   await pool?.end();
   await db?.drop();
 });

@@ -3,7 +3,7 @@ import { createTestDatabase, waitFor, type TestDatabase } from '@countinghouse/k
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
+import { freePort, requireEnv, startNode, stopAll, waitReady, type Proc } from '../processes.js';
 
 /**
  * Distributed mode: a verifier that starts after a revocation (a restarted gateway or service) knows
@@ -56,9 +56,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of procs) await p.stop();
-  for (const r of runtimes) await r.close();
-  await identity?.stop();
+  await Promise.all([stopAll([...procs, identity]), ...runtimes.map((r) => r.close())]);
   await db?.drop();
 });
 

@@ -3,7 +3,7 @@ import { createTestDatabase, waitFor, type TestDatabase } from '@countinghouse/k
 import type { PublicConfig, SettingsPatchReply } from '@countinghouse/proto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireEnv, startNode, waitReady, type Proc } from '../processes.js';
+import { freePort, requireEnv, startNode, stopAll, waitReady, type Proc } from '../processes.js';
 
 // The settings service and two gateway instances as separate processes on Kafka: a change made
 // through one gateway reaches the other by the settings.changed event (each instance its own group).
@@ -58,8 +58,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(gateways.map((g) => g.stop()));
-  await settings?.stop();
+  await stopAll([...gateways, settings]);
   await db?.drop();
 });
 

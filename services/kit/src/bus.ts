@@ -234,11 +234,6 @@ export class KafkaBus implements EventBus {
       groupId,
       sessionTimeout: 10000,
       heartbeatInterval: 1000,
-      // How long the broker holds a fetch when nothing is new: Kafka's own consumer default
-      // (fetch.max.wait.ms, 500 ms) rather than kafkajs' 5 s. A new event still returns at once; what
-      // changes is that a disconnect, which waits for the fetch in flight, takes at most half a second, so
-      // a service stopping (a deploy, a restart) is gone in about a second instead of up to five.
-      maxWaitTimeInMs: 500,
       retry: { retries: 10 },
       maxBytesPerPartition: KAFKA_EVENT_MAX_BYTES,
       maxBytes: 2 * KAFKA_EVENT_MAX_BYTES,
