@@ -262,15 +262,25 @@ describe('the distributed product', () => {
       const pub = await fetch(`${t.baseUrl}/api/public/config`);
       return ((await pub.json()) as { practice: { name: string } }).practice.name === name;
     }, 'the gateway to follow');
-    await new Promise((r) => setTimeout(r, 2000));
-    const made = await api<ScriptRecord>('POST', MEDIA_ROUTES.scripts, { type: 'company_overview' });
-    expect([200, 201, 202], JSON.stringify(made.body)).toContain(made.status);
+    // Media hears it on its own consumer, which may be a moment behind the gateway's (a fresh-clone run
+    // beside the server files was more than the 2 s this once allowed): a script is written every 2 s until
+    // one carries the new name, each of them completed; media that never follows fails here.
     let script: ScriptRecord | null = null;
-    await waitFor(async () => {
-      script = (await api<ScriptRecord>('GET', MEDIA_ROUTES.script(made.body.id))).body;
-      return script.status === 'completed' || script.status === 'failed';
-    }, 'the script');
-    expect(script!.status).toBe('completed');
+    await waitFor(
+      async () => {
+        await new Promise((r) => setTimeout(r, 2000));
+        const made = await api<ScriptRecord>('POST', MEDIA_ROUTES.scripts, { type: 'company_overview' });
+        expect([200, 201, 202], JSON.stringify(made.body)).toContain(made.status);
+        await waitFor(async () => {
+          script = (await api<ScriptRecord>('GET', MEDIA_ROUTES.script(made.body.id))).body;
+          return script.status === 'completed' || script.status === 'failed';
+        }, 'the script');
+        expect(script!.status).toBe('completed');
+        return script!.text!.includes(name);
+      },
+      'a script with the new practice name',
+      60_000,
+    );
     expect(script!.text).toContain(name);
   }, 180_000);
 
