@@ -29,9 +29,10 @@ export function laneGroupWorkers(testWorkers: number): number {
 /**
  * The browser files' workers (vitest.config.ts's second group, browser files only): TEST_BROWSER_WORKERS (at
  * most one more than the cores), else as many as TEST_WORKERS. Session 16 ran them one at a time after three
- * fresh-clone runs in which a browser test failed beside another; two of the causes were fixed then, and the
- * third was vitest's one-second default for expect.poll, which a loaded machine can outlast (the browser
- * projects now poll for 15 s: vitest.config.ts). Decision 685 (docs/perf/tests.md, session 17).
+ * fresh-clone runs in which a browser test failed beside another (two causes fixed then; media's title not
+ * seen in 30 s not understood); session 17 found a fourth, vitest's one-second default for expect.poll, which
+ * a loaded machine outlasted (the browser projects now poll for 15 s: vitest.config.ts), and two fresh-clone
+ * runs since passed every browser test. Decision 685 (docs/perf/tests.md, session 17).
  */
 export const BROWSER_WORKERS = browserWorkers(process.env.TEST_BROWSER_WORKERS, availableParallelism(), TEST_WORKERS);
 
