@@ -19,6 +19,11 @@ import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 //   LANE_GROUP_WORKERS (one to spare).
 // Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group the
 // order keeps the workers busy (E2EOrder).
+// The browser projects' expect.poll: its own default is one second, which a loaded machine outlasts (a
+// dropdown's closing motion was seen to take longer beside another browser file); Playwright's own waits
+// are 30 s.
+const BROWSER_EXPECT = { poll: { timeout: 15_000 } };
+
 export default defineConfig({
   test: {
     // (the timing report before the summary: CI reads the summary's closing line)
@@ -89,9 +94,7 @@ export default defineConfig({
           maxWorkers: BROWSER_WORKERS,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // (expect.poll's own default is one second, which a loaded machine outlasts: a dropdown's closing
-          // motion was seen to take longer beside another browser file; Playwright's own waits are 30 s)
-          expect: { poll: { timeout: 15_000 } },
+          expect: BROWSER_EXPECT,
           // (after server and frontend, beside nothing else)
           sequence: { groupOrder: 1 },
           // One module cache per worker, as the server project (issue 27): the product, Playwright and the
@@ -116,7 +119,7 @@ export default defineConfig({
           maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          expect: { poll: { timeout: 15_000 } },
+          expect: BROWSER_EXPECT,
           // (beside the distributed files, which wait on their processes as it waits on its browser: its
           // product is on the shared Kafka, which no distributed file stops any more, kafka-outbox's outage
           // being on a broker of its own; beside the CPU-bound server files its tests timed out,

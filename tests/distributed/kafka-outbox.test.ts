@@ -19,11 +19,6 @@ let kafka: OwnKafka;
 const events: EventEnvelope[] = [];
 let consumer: Consumer | null = null;
 
-function kafkaCtl(cmd: 'start' | 'stop') {
-  if (cmd === 'start') kafka.start();
-  else kafka.stop();
-}
-
 /** A consumer in this test process: a different process from identity, which publishes. */
 async function startConsumer() {
   const kafka = new Kafka({
@@ -131,7 +126,7 @@ describe('distributed: identity and the gateway as separate processes on Kafka',
   });
 
   it('outbox: with Kafka stopped sign-ins still succeed, and their events arrive after Kafka returns', async () => {
-    kafkaCtl('stop');
+    kafka.stop();
     const sids: string[] = [];
     try {
       for (let i = 0; i < 3; i++) {
@@ -150,7 +145,7 @@ describe('distributed: identity and the gateway as separate processes on Kafka',
       await pool.end();
       expect(events.filter((x) => sids.includes((x.data as { sessionId: string }).sessionId))).toHaveLength(0);
     } finally {
-      kafkaCtl('start');
+      kafka.start();
     }
     await waitFor(
       () =>
