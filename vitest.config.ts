@@ -124,7 +124,9 @@ export default defineConfig({
           // product is on the shared Kafka, which no distributed file stops any more, kafka-outbox's outage
           // being on a broker of its own; beside the CPU-bound server files its tests timed out,
           // docs/perf/tests.md, session 15)
-          sequence: { groupOrder: 2 },
+          // (last, alone again: beside the distributed files its settings test failed once in a fresh clone,
+          // both tests; session 16 saw settings-gateways read settings not its own beside it: not understood)
+          sequence: { groupOrder: 3 },
         },
       },
     ],
