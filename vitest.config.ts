@@ -49,7 +49,12 @@ export default defineConfig({
           isolate: false,
         },
       },
-      'frontend',
+      {
+        // The frontend's own config (frontend/vite.config.ts: jsdom, its set-up, its files), with the first
+        // group's workers: vitest refuses a group whose projects differ (tests/workers.ts).
+        extends: './frontend/vite.config.ts',
+        test: { root: './frontend', maxWorkers: LANE_GROUP_WORKERS },
+      },
       {
         test: {
           name: 'distributed',
@@ -125,7 +130,9 @@ export default defineConfig({
           // being on a broker of its own; beside the CPU-bound server files its tests timed out,
           // docs/perf/tests.md, session 15)
           // (last, alone again: beside the distributed files its settings test failed once in a fresh clone,
-          // both tests; session 16 saw settings-gateways read settings not its own beside it: not understood)
+          // both tests; session 16 saw settings-gateways read settings not its own beside it: not understood.
+          // Session 18 ran it beside them four times without a failure, and found that its lane's lock did not
+          // keep its order with a worker to spare, which takeLane now does: tests/lanes.ts, decision 686)
           sequence: { groupOrder: 3 },
         },
       },

@@ -1,6 +1,5 @@
 /// <reference types="vitest/config" />
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
@@ -70,13 +69,6 @@ export default defineConfig({
     // Files share one module cache per worker: antd loads once instead of once per file (about 2x
     // faster). Safe because every test builds its own store, router and DOM, and setup resets storage.
     isolate: false,
-    // The root run's first group shares its workers with the server files and the whole product
-    // (issue 27: tests/workers.ts's LANE_GROUP_WORKERS, which this must match; vitest refuses a group
-    // whose projects differ): TEST_WORKERS (at most one more than the cores, else two; one on a single
-    // core), and one more for the whole product's lane when that is more than one.
-    maxWorkers: ((n, cores) => {
-      const workers = Number.isInteger(n) && n >= 1 ? Math.min(n, cores + 1) : Math.max(1, Math.min(2, cores));
-      return workers > 1 ? workers + 1 : 1;
-    })(Number(process.env.TEST_WORKERS), availableParallelism()),
+    // (its workers in the root run: the first group's, set there, vitest.config.ts)
   },
 });

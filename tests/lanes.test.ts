@@ -2,7 +2,7 @@ import { testServerUrl } from '@countinghouse/kit/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestSpecification } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
-import { laneOf, laneOrder, takeLane } from './lanes.js';
+import { finishTurn, laneOf, laneOrder, orderedLanes, takeLane, writeTurns } from './lanes.js';
 import { browserWorkers, laneGroupWorkers, testWorkers } from './workers.js';
 
 // The lanes of the test run (issue 27, item 5; tests/lanes.ts): the order the first group's files are
@@ -167,6 +167,56 @@ describe('takeLane', () => {
     expect(secondHeld).toBe(true);
     await c.end();
     await other.end();
+  });
+});
+
+describe('takeLane in an ordered lane', () => {
+  it('a file waits for the files handed out before it to finish, even when it asks first', async () => {
+    const url = testServerUrl();
+    const lane = `lanes-turn-test-${process.pid}-${Date.now()}`;
+    // (a run of its own: a main process id no process has)
+    const runPid = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+    writeTurns({ [lane]: ['first.test.ts', 'second.test.ts'] }, runPid);
+    try {
+      let secondHeld = false;
+      const second = takeLane(lane, url, { file: 'second.test.ts', runPid }).then((c) => {
+        secondHeld = true;
+        return c;
+      });
+      await sleep(600);
+      expect(secondHeld).toBe(false);
+      const first = await takeLane(lane, url, { file: 'first.test.ts', runPid });
+      await sleep(600);
+      expect(secondHeld).toBe(false);
+      finishTurn(lane, 'first.test.ts', runPid);
+      await first.end();
+      const c = await second;
+      expect(secondHeld).toBe(true);
+      // a file the run did not list takes the lane as before (the lock alone)
+      let otherHeld = false;
+      const other = takeLane(lane, url, { file: 'other.test.ts', runPid }).then((o) => {
+        otherHeld = true;
+        return o;
+      });
+      await sleep(300);
+      expect(otherHeld).toBe(false);
+      await c.end();
+      await (await other).end();
+      expect(otherHeld).toBe(true);
+    } finally {
+      writeTurns({}, runPid);
+    }
+  });
+
+  it('orderedLanes: browser-distributed’s files in the order given; no other lane', () => {
+    expect(
+      orderedLanes([
+        { project: 'browser-distributed', file: 'tests/e2e/b.test.ts' },
+        { project: 'distributed', file: 'tests/distributed/k.test.ts' },
+        { project: 'browser', file: 'tests/e2e/b.test.ts' },
+        { project: 'browser-distributed', file: 'tests/e2e/a.test.ts' },
+      ]),
+    ).toEqual({ 'browser-distributed': ['tests/e2e/b.test.ts', 'tests/e2e/a.test.ts'] });
   });
 });
 

@@ -1,4 +1,7 @@
-import { relative } from 'node:path';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { TestSpecification } from 'vitest/node';
 
@@ -35,19 +38,116 @@ const ORDERED_LANES = new Set(['browser-distributed']);
 /**
  * Waits until no other file holds the lane, then holds it until the returned connection ends (or its
  * process dies: PostgreSQL ends the session and frees the lock).
+ *
+ * A file of an ordered lane (`turn`: its file, and the run's main process unless the worker's parent or
+ * itself) also waits for its turn: until
+ * every file handed out before it in its lane (writeTurns) has finished (finishTurn). The lock alone does not
+ * keep the order: with a worker to spare, two files of the lane may wait for it at once, and the one whose
+ * worker asks first (a fresh process starting faster) would take it. At most TURN_WAIT_MS, then it runs
+ * anyway and says which files it did not see finish (one that failed to load never finishes).
  */
-export async function takeLane(lane: string, databaseUrl: string): Promise<pg.Client> {
+export async function takeLane(lane: string, databaseUrl: string, turn?: { file: string; runPid?: number }): Promise<pg.Client> {
   const holder = new pg.Client({ connectionString: databaseUrl, application_name: `test lane ${lane}` });
   // (a connection lost while held frees the lane early; it must not end the worker as an unhandled error)
   holder.on('error', () => {});
   await holder.connect();
+  const key = `countinghouse test lane ${lane}`;
+  const turns = turn ? readTurns(lane, turn.file, turn.runPid) : null;
+  const giveUpAt = Date.now() + TURN_WAIT_MS;
   try {
-    await holder.query('select pg_advisory_lock(hashtext($1))', [`countinghouse test lane ${lane}`]);
+    for (;;) {
+      await holder.query('select pg_advisory_lock(hashtext($1))', [key]);
+      const waitingFor = turns?.before.filter((f) => !turns.finished().has(f)) ?? [];
+      if (waitingFor.length === 0) break;
+      if (Date.now() >= giveUpAt) {
+        console.warn(
+          `${turn!.file}: the lane ${lane}'s earlier files did not finish in ${TURN_WAIT_MS / 1000} s; running anyway: ${waitingFor.join(', ')}`,
+        );
+        break;
+      }
+      // (not its turn: the lane back to the file before it, which may be waiting behind this one)
+      await holder.query('select pg_advisory_unlock(hashtext($1))', [key]);
+      await sleep(250);
+    }
   } catch (err) {
     await holder.end().catch(() => {});
     throw err;
   }
   return holder;
+}
+
+/** How long a file of an ordered lane waits for the files before it to finish. */
+export const TURN_WAIT_MS = 10 * 60_000;
+
+/** Where a run's ordered lanes are written: by its main process (the workers' parent, or itself). */
+function turnsPath(runPid: number): string {
+  return join(tmpdir(), `countinghouse-test-turns-${runPid}.json`);
+}
+
+/** Each ordered lane's files (ORDERED_LANES), in the order given (the order they are handed out in). */
+export function orderedLanes(order: Array<{ project: string; file: string }>): Record<string, string[]> {
+  const lanes: Record<string, string[]> = {};
+  for (const { project, file } of order) {
+    const lane = laneOf(project, file);
+    if (lane !== null && ORDERED_LANES.has(lane)) (lanes[lane] ??= []).push(file);
+  }
+  return lanes;
+}
+
+/**
+ * The sequencer (E2EOrder, in vitest's main process): the ordered lanes' files in the order they are handed
+ * out (orderedLanes), for takeLane. The files of runs that have ended are removed.
+ */
+export function writeTurns(lanes: Record<string, string[]>, runPid = process.pid): void {
+  for (const name of readdirSync(tmpdir())) {
+    const m = /^countinghouse-test-turns-(\d+)\.json(\.done)?$/.exec(name);
+    if (m && Number(m[1]) !== runPid && !alive(Number(m[1]))) rmSync(join(tmpdir(), name), { force: true });
+  }
+  rmSync(`${turnsPath(runPid)}.done`, { force: true });
+  writeFileSync(turnsPath(runPid), JSON.stringify(lanes));
+}
+
+/** one-at-a-time.ts, when a file of a lane has finished (its hooks and tests), before it frees the lane. */
+export function finishTurn(lane: string, file: string, runPid?: number): void {
+  const path = runTurnsPath(runPid);
+  if (path) appendFileSync(`${path}.done`, `${JSON.stringify({ lane, file })}\n`);
+}
+
+/** The run's turns file: for runPid, else the worker's parent's (a forked worker) or its own (a thread). */
+function runTurnsPath(runPid?: number): string | null {
+  const candidates = runPid !== undefined ? [runPid] : [process.ppid, process.pid];
+  return candidates.map(turnsPath).find((p) => existsSync(p)) ?? null;
+}
+
+/** The files of `lane` before `file` in this run, and which files of the lane have finished so far. */
+function readTurns(lane: string, file: string, runPid?: number): { before: string[]; finished: () => Set<string> } | null {
+  const path = runTurnsPath(runPid);
+  if (!path) return null;
+  const list = (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string[]>)[lane] ?? [];
+  const at = list.indexOf(file);
+  if (at < 0) return null;
+  return {
+    before: list.slice(0, at),
+    finished: () => {
+      const done = new Set<string>();
+      if (!existsSync(`${path}.done`)) return done;
+      for (const line of readFileSync(`${path}.done`, 'utf8').split('\n')) {
+        if (!line) continue;
+        const d = JSON.parse(line) as { lane: string; file: string };
+        if (d.lane === lane) done.add(d.file);
+      }
+      return done;
+    },
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A file's expected time when no earlier run says (seconds per file: the last CI run's averages). */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * The workers of the test run (vitest.config.ts; frontend/vite.config.ts computes the same, and must:
+ * The workers of the test run (vitest.config.ts, which gives the frontend project the first group's:
  * vitest refuses a group whose projects differ): TEST_WORKERS (at most one more than the cores), else two
  * (one on a single core), for every group but the browser files' (BROWSER_WORKERS). Decision 684
  * (docs/perf/tests.md, session 16): each project run alone on two workers passed and took about 40 % less

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { laneOrder } from '../lanes.js';
+import { laneOrder, orderedLanes, writeTurns } from '../lanes.js';
 
 /**
  * The browser-distributed project's files share one product (tests/e2e/distributed-global-setup.ts), so
@@ -59,6 +59,10 @@ export class E2EOrder extends BaseSequencer {
         const workers = list[0]!.project.config.maxWorkers;
         return workers > 1 ? laneOrder(list, root, workers, expected, Math.min(workers, availableParallelism())) : list;
       });
+    // (the ordered lanes' files in this order, for the lanes' lock: a file waits for its turn, tests/lanes.ts)
+    // (not when only some tests run, -t: a file none of whose tests runs never finishes)
+    const handedOut = out.map((f) => ({ project: f.project.name, file: relative(root, f.moduleId) }));
+    writeTurns(this.ctx.config.testNamePattern ? {} : orderedLanes(handedOut));
     // (TEST_PRINT_ORDER=1 prints the order the files are handed to the workers in: docs/perf/tests.md)
     if (process.env.TEST_PRINT_ORDER === '1') {
       process.stderr.write(`test order:\n${out.map((f) => `  ${f.project.name}  ${relative(root, f.moduleId)}`).join('\n')}\n`);
