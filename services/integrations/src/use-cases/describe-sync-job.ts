@@ -1,5 +1,5 @@
 import { INTEGRATION_TEXTS, MESSAGES, type SyncJob } from '@countinghouse/proto';
-import { findSyncJobRetryAt, type IntegrationRow } from '../db/queries.js';
+import { findIntegration, findSyncJobRetryAt, type IntegrationRow } from '../db/queries.js';
 import { SYNC_JOB, type IntegrationsDeps } from './deps.js';
 
 /** A sync job as the page shows it: state and progress, when it waits for the provider, why it failed. */
@@ -15,7 +15,11 @@ export async function describeSyncJob(deps: IntegrationsDeps, row: IntegrationRo
     }
   }
   if (s.state === 'failed') {
-    view.error = row.needsReconnect ? INTEGRATION_TEXTS.needsReconnect(view.integration_type) : MESSAGES.failedToSyncData;
+    // (the row as it is now, read after the job's state: the processor records a lost grant before the job
+    // fails, so a row read before the state could say nothing of it, and the page's last poll would show
+    // the general failure instead of "Please connect again")
+    const now = (await findIntegration(deps.db, row.id)) ?? row;
+    view.error = now.needsReconnect ? INTEGRATION_TEXTS.needsReconnect(view.integration_type) : MESSAGES.failedToSyncData;
   }
   return view;
 }
