@@ -1,5 +1,6 @@
 import { testServerUrl } from '@countinghouse/kit/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
 import type { TestSpecification } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
 import { finishTurn, laneOf, laneOrder, orderedLanes, takeLane, writeTurns } from './lanes.js';
@@ -149,22 +150,30 @@ describe('laneOrder', () => {
   });
 });
 
+/** A lane asked for: whether it is held yet, and its holder once it is. */
+function asked(taking: Promise<pg.Client>): { held: boolean; holder: Promise<pg.Client> } {
+  const a = {
+    held: false,
+    holder: taking.then((c) => {
+      a.held = true;
+      return c;
+    }),
+  };
+  return a;
+}
+
 describe('takeLane', () => {
   it('holds a lane until its holder ends; another lane is free meanwhile', async () => {
     const url = testServerUrl();
     const lane = `lanes-test-${process.pid}-${Date.now()}`;
     const first = await takeLane(lane, url);
-    let secondHeld = false;
-    const second = takeLane(lane, url).then((c) => {
-      secondHeld = true;
-      return c;
-    });
+    const second = asked(takeLane(lane, url));
     const other = await takeLane(`${lane}-other`, url);
     await sleep(300);
-    expect(secondHeld).toBe(false);
+    expect(second.held).toBe(false);
     await first.end();
-    const c = await second;
-    expect(secondHeld).toBe(true);
+    const c = await second.holder;
+    expect(second.held).toBe(true);
     await c.end();
     await other.end();
   });
@@ -178,31 +187,23 @@ describe('takeLane in an ordered lane', () => {
     const runPid = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
     writeTurns({ [lane]: ['first.test.ts', 'second.test.ts'] }, runPid);
     try {
-      let secondHeld = false;
-      const second = takeLane(lane, url, { file: 'second.test.ts', runPid }).then((c) => {
-        secondHeld = true;
-        return c;
-      });
+      const second = asked(takeLane(lane, url, { file: 'second.test.ts', runPid }));
       await sleep(600);
-      expect(secondHeld).toBe(false);
+      expect(second.held).toBe(false);
       const first = await takeLane(lane, url, { file: 'first.test.ts', runPid });
       await sleep(600);
-      expect(secondHeld).toBe(false);
+      expect(second.held).toBe(false);
       finishTurn(lane, 'first.test.ts', runPid);
       await first.end();
-      const c = await second;
-      expect(secondHeld).toBe(true);
+      const c = await second.holder;
+      expect(second.held).toBe(true);
       // a file the run did not list takes the lane as before (the lock alone)
-      let otherHeld = false;
-      const other = takeLane(lane, url, { file: 'other.test.ts', runPid }).then((o) => {
-        otherHeld = true;
-        return o;
-      });
+      const other = asked(takeLane(lane, url, { file: 'other.test.ts', runPid }));
       await sleep(300);
-      expect(otherHeld).toBe(false);
+      expect(other.held).toBe(false);
       await c.end();
-      await (await other).end();
-      expect(otherHeld).toBe(true);
+      await (await other.holder).end();
+      expect(other.held).toBe(true);
     } finally {
       writeTurns({}, runPid);
     }

@@ -12,8 +12,7 @@ import { repoRoot } from './processes.js';
 // before it to finish (tests/lanes.ts takeLane). Waiting has no limit of its own: the file before holds
 // the lock only as long as its own tests and hooks may take.
 
-let holder: pg.Client | null = null;
-let held: { lane: string; file: string } | null = null;
+let held: { holder: pg.Client; lane: string; file: string } | null = null;
 
 beforeAll(
   // (vitest reads the first parameter for fixtures: it must be a destructuring pattern; none is used)
@@ -27,8 +26,7 @@ beforeAll(
     if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`, which starts a real PostgreSQL.');
     const t0 = Date.now();
     // (and, in an ordered lane, its turn: tests/lanes.ts)
-    holder = await takeLane(lane, url, { file: path });
-    held = { lane, file: path };
+    held = { holder: await takeLane(lane, url, { file: path }), lane, file: path };
     // (the timing report prints how long the file waited for its lane: tests/timing-reporter.ts)
     (file.meta as { laneWaitMs?: number }).laneWaitMs = Date.now() - t0;
   },
@@ -37,11 +35,11 @@ beforeAll(
 );
 
 afterAll(async () => {
-  const c = holder;
-  holder = null;
-  // (the next file of an ordered lane may start: this one has finished)
-  if (held) finishTurn(held.lane, held.file);
+  const h = held;
   held = null;
+  if (!h) return;
+  // (the next file of an ordered lane may start: this one has finished)
+  finishTurn(h.lane, h.file);
   // (closing the session gives the lock back)
-  await c?.end();
+  await h.holder.end();
 });
