@@ -62,7 +62,8 @@ export default defineConfig({
           include: ['tests/distributed/**/*.test.ts'],
           // (the whole product under faults is a project of its own: it starts a Kafka broker of its own)
           exclude: ['tests/distributed/product.test.ts'],
-          globalSetup: ['./tests/global-setup.ts'],
+          // (and its processes compiled: tests/processes.ts nodeArgs)
+          globalSetup: ['./tests/global-setup.ts', './tests/distributed/global-setup.ts'],
           // (one file at a time: the Kafka lane)
           setupFiles: ['./tests/one-at-a-time.ts'],
           // (its lane and browser-distributed's, with a worker to spare: tests/workers.ts)

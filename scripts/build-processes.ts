@@ -156,6 +156,11 @@ function compiledFiles(root: string, entries: ProcessEntry[]): Map<string, strin
   return new Map(entries.map((e) => [e.entry, join(root, PROCESSES_DIR, `${e.name}.mjs`)]));
 }
 
+/** The compiled processes when they are current, or null (missing or stale): no build. */
+export function currentProcessFiles(root = defaultRoot): Map<string, string> | null {
+  return staleReason(root) === null ? compiledFiles(root, processEntries(root)) : null;
+}
+
 /** The compiled processes, built first when missing or stale. */
 export async function ensureProcessesBuilt(o: { root?: string; log?: (line: string) => void } = {}): Promise<Map<string, string>> {
   const root = o.root ?? defaultRoot;
