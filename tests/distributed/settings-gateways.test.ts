@@ -14,6 +14,7 @@ const urls: string[] = [];
 let adminToken: string;
 let settingsUrl: string;
 let publicKeyPem: string;
+let namespace: string;
 
 beforeAll(async () => {
   const brokers = requireEnv('TEST_KAFKA_BROKERS');
@@ -24,6 +25,10 @@ beforeAll(async () => {
   // An admin panel token as identity would sign it (identity is not needed for this path).
   adminToken = (await signer.sign({ sub: randomUUID(), sid: randomUUID(), knd: 'admin', roles: ['admin'], name: 'dist.admin' })).token;
 
+  // Topics of this run alone: the gateways replay the last ten minutes of settings.changed at start
+  // (services/kit/src/live-settings.ts), and on the shared broker an earlier run's "maintenance on"
+  // (version 2) is newer than this fresh database's version 1, so it was taken (decision 687).
+  namespace = `settings-${randomUUID().slice(0, 8)}.`;
   const settingsPort = await freePort();
   settingsUrl = `http://127.0.0.1:${settingsPort}`;
   publicKeyPem = keys.publicKeyPem;
@@ -31,6 +36,7 @@ beforeAll(async () => {
     PORT: String(settingsPort),
     DATABASE_URL: db.url,
     KAFKA_BROKERS: brokers,
+    KAFKA_NAMESPACE: namespace,
     REDIS_URL: redis,
     JWT_PUBLIC_KEY: keys.publicKeyPem,
     PRACTICE_NAME: 'Distributed Practice',
@@ -47,6 +53,7 @@ beforeAll(async () => {
       IDENTITY_URL: 'http://127.0.0.1:9',
       SETTINGS_URL: settingsUrl,
       KAFKA_BROKERS: brokers,
+      KAFKA_NAMESPACE: namespace,
       JWT_PUBLIC_KEY: keys.publicKeyPem,
     });
     gateways.push(gw);
@@ -101,6 +108,7 @@ describe('distributed: practice settings on every gateway instance', () => {
       IDENTITY_URL: 'http://127.0.0.1:9',
       SETTINGS_URL: settingsUrl,
       KAFKA_BROKERS: requireEnv('TEST_KAFKA_BROKERS'),
+      KAFKA_NAMESPACE: namespace,
       JWT_PUBLIC_KEY: publicKeyPem,
     });
     gateways.push(gw);
