@@ -130,11 +130,10 @@ export default defineConfig({
           // product is on the shared Kafka, which no distributed file stops any more, kafka-outbox's outage
           // being on a broker of its own; beside the CPU-bound server files its tests timed out,
           // docs/perf/tests.md, session 15)
-          // (last, alone again: beside the distributed files its settings test failed once in a fresh clone,
-          // both tests; session 16 saw settings-gateways read settings not its own beside it: not understood.
-          // Session 18 ran it beside them four times without a failure, and found that its lane's lock did not
-          // keep its order with a worker to spare, which takeLane now does: tests/lanes.ts, decision 686)
-          sequence: { groupOrder: 3 },
+          // (beside them again: decision 687. Once apart (686) for a failure of its settings test not then
+          // understood; session 20 found a distributed file reading settings not its own from the shared
+          // broker, which now has topics of its own, and the lane keeps its order: tests/lanes.ts)
+          sequence: { groupOrder: 2 },
         },
       },
     ],
