@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { networkQuiet } from './network.js';
 
 // axe-core from npm, evaluated in the page through the DevTools protocol (Runtime.evaluate): the
 // site's Content-Security-Policy forbids injected <script> tags (playwright's addScriptTag), and
@@ -63,19 +64,38 @@ export async function widestElements(page: Page, limit = 5): Promise<string[]> {
   })()`)) as string[];
 }
 
-/** Wait until the page has settled: no spinner, no skeleton, fonts laid out. */
+/**
+ * In the page: resolve once `frames` animation frames in a row had no finite CSS transition or animation
+ * running (antd's motion: drawers, the tabs' ink bar, a hover's colour; the spinners' endless ones are not
+ * waited for), or after `timeoutMs`. rc-motion steps its classes frame by frame, so one quiet frame is not
+ * enough. `document.getAnimations()` brings style up to date first, so a transition just begun counts.
+ */
+const MOTION_ENDED = `(frames, timeoutMs) => new Promise((resolve) => {
+  const until = performance.now() + timeoutMs;
+  let quiet = 0;
+  const tick = () => {
+    const moving = document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+    quiet = moving ? 0 : quiet + 1;
+    if (quiet >= frames || performance.now() > until) resolve(true);
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})`;
+
+/** Wait until the page has settled: network quiet, no spinner, no skeleton, fonts laid out, motion ended. */
 export async function settle(page: Page): Promise<void> {
   // The pointer off the content: a row left hovered by the last click is mid-transition, and axe measured
   // its button's contrast against the half-changed background once.
   await page.mouse.move(0, 0);
-  await page.waitForLoadState('networkidle').catch(() => {});
+  await networkQuiet(page);
   await page
     .waitForFunction('!document.querySelector(".ant-spin-spinning, .ant-skeleton-active, .public-spinner, [aria-busy=true]")', undefined, {
       timeout: 15_000,
     })
     .catch(() => {});
-  // antd's motion (drawers, tabs ink bar) ends within 0.3 s.
-  await page.waitForTimeout(350);
+  // (was a fixed 350 ms for antd's motion, and Playwright's 'networkidle', a fixed 500 ms of quiet: about
+  // 0.65 s a page more, waiting, on every page the browser files audit; docs/perf/tests.md, session 20)
+  await page.evaluate(`document.fonts.ready.then(() => (${MOTION_ENDED})(3, 5000))`);
 }
 
 export interface PageCheck {

@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { startAllInOne } from '../../gateway/src/all-in-one.js';
 import { builtFrontendDir } from '../frontend-build.js';
 import { freePort } from '../processes.js';
+import { trackRequests } from './network.js';
 
 export const E2E_ADMIN = { username: 'e2e.admin', password: 'e2e-admin-secret-1' };
 
@@ -129,11 +130,14 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** A fresh context (own cookies, own storage) for one user, en-GB like the practice's users. */
 export async function newContext(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     baseURL: baseUrl,
     locale: 'en-GB',
     timezoneId: 'Europe/London',
     viewport: { width: 1280, height: 800 },
     ...options,
   });
+  // (its requests followed from the start, for a11y.ts's settle: network.ts)
+  trackRequests(context);
+  return context;
 }
