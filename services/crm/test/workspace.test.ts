@@ -331,6 +331,13 @@ describe('the Timeline of a client who signed up, signed the letter, paid and up
       sarahClient = rows[0]?.id ?? '';
       return Boolean(sarahClient);
     }, 'client record');
+    // documents knows the client from crm's event (its own directory), which may come a moment later: an
+    // upload before then is refused "Client not found", as it was once under load.
+    await waitFor(
+      async () =>
+        (await gw.kit.runtime.pool.query('select 1 from documents.client_directory where client_id = $1', [sarahClient])).rowCount === 1,
+      "documents' directory",
+    );
     const body = multipart({ client_id: sarahClient, document_type: 'vat', description: 'October' }, [
       { name: 'october.pdf', type: 'application/pdf', data: SAMPLES.pdf() },
     ]);
