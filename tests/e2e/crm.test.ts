@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_AUTH_ROUTES, CRM_ROUTES, IDENTITY_ROUTES, MESSAGES, type Client, type Lead, type LeadList } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noOpenDropdown as antdNoOpenDropdown, openOptions as antdOptions, pickOption as antdPickOption } from './antd-select.js';
 import { apiJson } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
@@ -126,60 +127,16 @@ const statCard = (scope: Page | Locator, title: string) =>
 const management = () => page.locator('.crm-management');
 const cards = () => management().getByRole('article');
 
-const openOptions = () => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
+const openOptions = () => antdOptions(page);
+const noOpenDropdown = () => antdNoOpenDropdown(page);
+const pickOption = (combobox: Locator, option: string) => antdPickOption(page, combobox, option);
 
 /** The option texts of a select, opened. */
-/** antd keeps a closed dropdown in the page while it animates out: wait until none is open. */
-async function noOpenDropdown() {
-  await expect.poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()).toBe(0);
-}
-
 async function optionsOf(combobox: Locator): Promise<string[]> {
   await noOpenDropdown();
   await combobox.click();
   await openOptions().first().waitFor();
   return openOptions().allTextContents();
-}
-
-async function pickOption(combobox: Locator, option: string) {
-  await noOpenDropdown();
-  await combobox.click();
-  await openOptions()
-    .locator(`[title="${option}"]`)
-    .or(openOptions().filter({ hasText: option }))
-    .first()
-    .waitFor();
-  // Chosen with the keyboard, as a keyboard user does (arrows to the option, Enter), not by a click on it:
-  // under load a click on an option was lost in four runs (the list still moving, or drawn again, between
-  // the press and the release), and each test then checks what was chosen.
-  const titles = await openOptions().evaluateAll((els) =>
-    els.map((e) => ({ title: e.getAttribute('title'), active: e.classList.contains('ant-select-item-option-active') })),
-  );
-  const target = titles.findIndex((t) => t.title === option);
-  expect(target, `the option ${option} in ${titles.map((t) => t.title).join(', ')}`).toBeGreaterThanOrEqual(0);
-  const active = Math.max(
-    0,
-    titles.findIndex((t) => t.active),
-  );
-  for (let i = active; i < target; i++) await page.keyboard.press('ArrowDown');
-  for (let i = active; i > target; i--) await page.keyboard.press('ArrowUp');
-  await expect.poll(() => openOptions().and(page.locator('.ant-select-item-option-active')).getAttribute('title')).toBe(option);
-  await page.keyboard.press('Enter');
-  // antd's leave animation has been seen to stall with the option chosen (the list stays drawn): Escape
-  // closes it as a keyboard user would; what was chosen is checked by each test after.
-  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  if (
-    !(await open
-      .first()
-      .waitFor({ state: 'hidden', timeout: 5_000 })
-      .then(
-        () => true,
-        () => false,
-      ))
-  ) {
-    await page.keyboard.press('Escape');
-  }
-  await noOpenDropdown();
 }
 
 async function waitForTab(label: RegExp | string) {

@@ -12,6 +12,7 @@ import {
 } from '@countinghouse/proto';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pickOption as antdPickOption } from './antd-select.js';
 import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, E2E_SLOW_HOOK_MS, type E2EServer } from './server.js';
 
@@ -81,24 +82,8 @@ async function storedFiles(): Promise<string[]> {
   return (await server.storedFiles()).filter((f) => !/^[0-9a-f-]{36}\//.test(f) || f.startsWith(`${client.id}/`));
 }
 
-// ---- antd helpers (as in crm.test.ts) ----
-const openOptions = () => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
-
-async function noOpenDropdown() {
-  await expect.poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()).toBe(0);
-}
-
-async function pickOption(combobox: Locator, option: string) {
-  await noOpenDropdown();
-  await combobox.click();
-  await openOptions()
-    .and(page.locator(`[title="${option}"]`))
-    .waitFor();
-  await openOptions()
-    .and(page.locator(`[title="${option}"]`))
-    .click();
-  await noOpenDropdown();
-}
+// ---- antd's Select: chosen with the keyboard, the list's close checked (antd-select.ts) ----
+const pickOption = (combobox: Locator, option: string) => antdPickOption(page, combobox, option);
 
 const uploader = () => page.locator('.documents-uploader');
 const view = () => page.locator('.documents-view');
