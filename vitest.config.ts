@@ -7,16 +7,17 @@ import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Three groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 17; decision 685), with
+// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 17; decisions 685-687), with
 // TEST_WORKERS (tests/workers.ts: two by default) for the files that keep the cores busy:
 // - server and frontend, two files at once, beside the whole product under faults (its own Kafka broker; it
 //   mostly waits for its faults) on a worker of its own (LANE_GROUP_WORKERS: one more than TEST_WORKERS);
 // - the browser files two at once (BROWSER_WORKERS), each with its own server, database and Chromium, beside
 //   nothing else (beside the CPU-bound server and distributed files they missed short-lived toasts:
 //   decision 683);
-// - the distributed files (one at a time: the Kafka lane) beside browser-distributed (one file at a time in
-//   its fixed order: its lane, on the product its global set-up started at the run's start), on
-//   LANE_GROUP_WORKERS (one to spare).
+// - the distributed files (one at a time: the Kafka lane), on LANE_GROUP_WORKERS;
+// - browser-distributed (one file at a time in its fixed order: its lane, on the product its global set-up
+//   started at the run's start), on LANE_GROUP_WORKERS (decision 687: beside the distributed files it
+//   failed under load).
 // Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group the
 // order keeps the workers busy (E2EOrder).
 // The browser projects' expect.poll: its own default is one second, which a loaded machine outlasts (a
@@ -130,10 +131,10 @@ export default defineConfig({
           // product is on the shared Kafka, which no distributed file stops any more, kafka-outbox's outage
           // being on a broker of its own; beside the CPU-bound server files its tests timed out,
           // docs/perf/tests.md, session 15)
-          // (beside them again: decision 687. Once apart (686) for a failure of its settings test not then
-          // understood; session 20 found a distributed file reading settings not its own from the shared
-          // broker, which now has topics of its own, and the lane keeps its order: tests/lanes.ts)
-          sequence: { groupOrder: 2 },
+          // (last, alone: beside the distributed files its settings test failed once in a fresh clone (686),
+          // and after settings-gateways' topics were made its own its documents test did, three tests, under
+          // a load average of 9: decision 687)
+          sequence: { groupOrder: 3 },
         },
       },
     ],
