@@ -67,11 +67,11 @@ export default defineConfig({
           globalSetup: ['./tests/global-setup.ts', './tests/distributed/global-setup.ts'],
           // (one file at a time: the Kafka lane)
           setupFiles: ['./tests/one-at-a-time.ts'],
-          // (its lane and browser-distributed's, with a worker to spare: tests/workers.ts)
+          // (its lane, with workers to spare that take the next files meanwhile: tests/workers.ts)
           maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // (after the browser files, beside browser-distributed)
+          // (after the browser files; browser-distributed after it: decision 687)
           sequence: { groupOrder: 2 },
         },
       },

@@ -15,10 +15,10 @@ export const TEST_WORKERS = testWorkers(process.env.TEST_WORKERS, availableParal
  * at a time staying one (TEST_WORKERS=1). In the first group the whole product under faults, which mostly
  * waits for its faults (Kafka stopped for 30 s, replicas killed), runs on a worker of its own beside
  * TEST_WORKERS CPU-bound server and frontend files (tests/lanes.ts keeps the other lanes off meanwhile); in
- * the last the distributed files' lane and browser-distributed's run side by side with one worker to spare,
- * which takes the next file while its lane is busy and starts it the moment the lane frees (with only two, a
- * worker that took a busy lane's file left the other lane idle: 36 s in one run). Decision 685
- * (docs/perf/tests.md, session 17).
+ * the distributed files' lane, and then browser-distributed's, each run with workers to spare, which take the
+ * next file while the lane is busy and start it the moment the lane frees (when the two lanes ran side by
+ * side on two workers, a worker that took a busy lane's file left the other lane idle: 36 s in one run).
+ * Decisions 685 and 687 (docs/perf/tests.md, sessions 17 and 20).
  */
 export const LANE_GROUP_WORKERS = laneGroupWorkers(TEST_WORKERS);
 
