@@ -4,12 +4,15 @@ import { expect } from 'vitest';
 // antd's Select in the browser tests (crm, documents): its options are drawn in a dropdown elsewhere in
 // the page, kept there (hidden) while it animates out.
 
+/** A select's list that is open (antd marks a closed one hidden). */
+const OPEN_LIST = '.ant-select-dropdown:not(.ant-select-dropdown-hidden)';
+
 /** The options of the select that is open. */
-export const openOptions = (page: Page) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
+export const openOptions = (page: Page) => page.locator(`${OPEN_LIST} .ant-select-item-option`);
 
 /** antd keeps a closed dropdown in the page while it animates out: wait until none is open. */
 export async function noOpenDropdown(page: Page) {
-  await expect.poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()).toBe(0);
+  await expect.poll(() => page.locator(OPEN_LIST).count()).toBe(0);
 }
 
 /** Choose `option` (its title, or its text) in the select `combobox`. */
@@ -39,7 +42,7 @@ export async function pickOption(page: Page, combobox: Locator, option: string) 
   await page.keyboard.press('Enter');
   // antd's leave animation has been seen to stall with the option chosen (the list stays drawn): Escape
   // closes it as a keyboard user would; what was chosen is checked by each test after.
-  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  const open = page.locator(OPEN_LIST);
   if (
     !(await open
       .first()
