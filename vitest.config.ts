@@ -7,17 +7,17 @@ import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
 //
-// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, session 17; decisions 685-687), with
-// TEST_WORKERS (tests/workers.ts: two by default) for the files that keep the cores busy:
-// - server and frontend, two files at once, beside the whole product under faults (its own Kafka broker; it
-//   mostly waits for its faults) on a worker of its own (LANE_GROUP_WORKERS: one more than TEST_WORKERS);
+// Four groups, one after the other (issue 27, item 5; docs/perf/tests.md, sessions 17 and 21; decisions
+// 685-688), with TEST_WORKERS (tests/workers.ts: two by default) for the files that keep the cores busy:
+// - server and frontend, two files at once, beside the whole product under faults (its own Kafka broker; it mostly
+//   waits for its faults) on a worker of its own (LANE_GROUP_WORKERS: one more than TEST_WORKERS);
 // - the browser files two at once (BROWSER_WORKERS), each with its own server, database and Chromium, beside
 //   nothing else (beside the CPU-bound server and distributed files they missed short-lived toasts:
 //   decision 683);
-// - the distributed files (one at a time: the Kafka lane), on LANE_GROUP_WORKERS;
-// - browser-distributed (one file at a time in its fixed order: its lane, on the product its global set-up
-//   started at the run's start), on LANE_GROUP_WORKERS (decision 687: beside the distributed files it
-//   failed under load).
+// - the distributed files (one at a time: the Kafka lane), on LANE_GROUP_WORKERS; browser-distributed's
+//   product starts meanwhile (warm-product.ts);
+// - browser-distributed (one file at a time in its fixed order: its lane, on that product), on
+//   LANE_GROUP_WORKERS (decision 687: beside the distributed files it failed under load).
 // Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group the
 // order keeps the workers busy (E2EOrder).
 // The browser projects' expect.poll: its own default is one second, which a loaded machine outlasts (a
@@ -65,8 +65,9 @@ export default defineConfig({
           exclude: ['tests/distributed/product.test.ts'],
           // (and its processes compiled: tests/processes.ts nodeArgs)
           globalSetup: ['./tests/global-setup.ts', './tests/distributed/global-setup.ts'],
-          // (one file at a time: the Kafka lane)
-          setupFiles: ['./tests/one-at-a-time.ts'],
+          // (browser-distributed's product started meanwhile, for the group after, before a file waits for its lane:
+          // tests/distributed/warm-product.ts; then one file at a time: the Kafka lane)
+          setupFiles: ['./tests/distributed/warm-product.ts', './tests/one-at-a-time.ts'],
           // (its lane, with workers to spare that take the next files meanwhile: tests/workers.ts)
           maxWorkers: LANE_GROUP_WORKERS,
           testTimeout: 120_000,
@@ -113,8 +114,8 @@ export default defineConfig({
       },
       {
         // The browser tests that matter most for a user, again, against the distributed product (every
-        // service its own process, crm and documents twice), started once for all of them by its
-        // global setup (tests/e2e/distributed-global-setup.ts).
+        // service its own process, crm and documents twice), started once for all of them through its
+        // global setup (tests/e2e/distributed-global-setup.ts) while the group before runs.
         test: {
           name: 'browser-distributed',
           environment: 'node',

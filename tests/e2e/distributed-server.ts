@@ -180,7 +180,7 @@ export async function startDistributedE2EServer(extraEnv: Record<string, string>
   };
 }
 
-/** What the browser-distributed project's global setup hands every test file: the one product it started. */
+/** What a browser-distributed file needs of the one product: where it is, its database and its bucket. */
 export interface SharedProduct {
   baseUrl: string;
   databaseUrl: string;
@@ -190,18 +190,27 @@ export interface SharedProduct {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Set in the browser-distributed project only (tests/e2e/distributed-global-setup.ts). */
-    e2eDistributed?: SharedProduct;
+    /**
+     * Set in the browser-distributed project only (tests/e2e/distributed-global-setup.ts): where to ask
+     * for the product, which starts when first asked for.
+     */
+    e2eDistributed?: { controlUrl: string };
+    /** Set in the distributed project in a run with browser-distributed: where to start it early (warm-product.ts). */
+    e2eProductControl?: string;
   }
 }
 
 /**
- * startE2EServer in the browser-distributed project: the product its global setup started once for
- * every file (a dozen processes take about a minute to start on two cores; once per file would cost
- * the CI run several minutes). The files share its database and bucket, so each one works on clients
- * of its own; close() lets go of this file's connections only.
+ * startE2EServer in the browser-distributed project: the product its global setup starts once for every
+ * file (a dozen processes take about a minute to start on two cores; once per file would cost the CI run
+ * several minutes), asked for from it (started by the first to ask, or by the group before). The files
+ * share its database and bucket, so each one works on clients of its own; close() lets go of this file's
+ * connections only.
  */
-export function sharedDistributedE2EServer(shared: SharedProduct): E2EServer {
+export async function sharedDistributedE2EServer(control: { controlUrl: string }): Promise<E2EServer> {
+  const res = await fetch(`${control.controlUrl}/product`);
+  if (!res.ok) throw new Error(await res.text());
+  const shared = (await res.json()) as SharedProduct;
   const pool = new pg.Pool({ connectionString: shared.databaseUrl, max: 2 });
   const s3 = s3ClientOf(shared.s3);
   return {

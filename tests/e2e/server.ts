@@ -135,6 +135,11 @@ export async function newContext(browser: Browser, baseUrl: string, options: Bro
     locale: 'en-GB',
     timezoneId: 'Europe/London',
     viewport: { width: 1280, height: 800 },
+    // The browser project's users ask for reduced motion (prefers-reduced-motion: the product then turns
+    // antd's motion off, antd-shell.tsx): every screen is checked as such a user gets it, without waiting for
+    // drawers and lists to move (docs/perf/tests.md, session 21). browser-distributed's users do not: the
+    // flows that matter most run again with antd's motion, as most users see them.
+    reducedMotion: inject('e2eDistributed') ? 'no-preference' : 'reduce',
     ...options,
   });
   // (its requests followed from the start, for a11y.ts's settle: network.ts)

@@ -7,7 +7,8 @@ import 'dayjs/locale/en-gb';
 import { toastHost } from '../shared/toast-host';
 import { useDialogFocus } from './dialog-focus';
 import { useScrollRegions } from './scroll-regions';
-import { THEME } from './theme';
+import { usePrefersReducedMotion } from '../shared/use-reduced-motion';
+import { themeFor } from './theme';
 import './a11y.css';
 
 // Dates in pickers and antd's own texts follow en-GB (dd/mm/yyyy, Monday first).
@@ -19,8 +20,9 @@ toastHost.markShellLoaded();
 export function AntdProviders({ children }: { children: ReactNode }) {
   useScrollRegions();
   useDialogFocus();
+  const reducedMotion = usePrefersReducedMotion();
   return (
-    <ConfigProvider locale={enGB} theme={THEME}>
+    <ConfigProvider locale={enGB} theme={themeFor(reducedMotion)}>
       <AntApp>{children}</AntApp>
     </ConfigProvider>
   );
@@ -52,8 +54,9 @@ function HostCapture() {
  * providers give it the theme and the en-GB locale.
  */
 export function ToastHost() {
+  const reducedMotion = usePrefersReducedMotion();
   return (
-    <ConfigProvider locale={enGB} theme={THEME}>
+    <ConfigProvider locale={enGB} theme={themeFor(reducedMotion)}>
       <AntApp component={false}>
         <HostCapture />
       </AntApp>

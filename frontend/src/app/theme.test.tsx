@@ -1,8 +1,8 @@
-import { render } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { Alert, theme as antdTheme } from 'antd';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AntdProviders } from './antd-shell';
-import { BADGE_COLOURS, COLOURS, STATUS_FILLS, THEME, type StatusTone } from './theme';
+import { BADGE_COLOURS, COLOURS, REDUCED_MOTION_THEME, STATUS_FILLS, THEME, themeFor, type StatusTone } from './theme';
 
 /** WCAG 2.1 relative luminance and contrast ratio (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio). */
 function luminance(hex: string): number {
@@ -86,5 +86,73 @@ describe('theme contrast (WCAG 2.1 AA)', () => {
     expect(css).toContain(`--ant-color-success-bg:${STATUS_FILLS.success.bg};`);
     expect(css).toContain(`--ant-color-warning-bg:${STATUS_FILLS.warning.bg};`);
     expect(css).toContain(`--ant-color-error-bg:${STATUS_FILLS.error.bg};`);
+  });
+});
+
+describe('reduced motion (prefers-reduced-motion, WCAG 2.1 2.3.3)', () => {
+  const original = window.matchMedia;
+  afterEach(() => {
+    window.matchMedia = original;
+  });
+
+  /** A matchMedia whose reduced-motion answer the test sets, and can change as the system setting would. */
+  function motionPreference(reduce: boolean) {
+    const listeners = new Set<() => void>();
+    const state = { reduce };
+    window.matchMedia = ((query: string) => ({
+      get matches() {
+        return query === '(prefers-reduced-motion: reduce)' ? state.reduce : false;
+      },
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: (_: string, l: () => void) => listeners.add(l),
+      removeEventListener: (_: string, l: () => void) => listeners.delete(l),
+      dispatchEvent: () => true,
+    })) as unknown as typeof window.matchMedia;
+    return {
+      set(next: boolean) {
+        state.reduce = next;
+        act(() => listeners.forEach((l) => l()));
+      },
+    };
+  }
+
+  function Motion() {
+    const { token } = antdTheme.useToken();
+    return <output aria-label="motion">{String(token.motion)}</output>;
+  }
+
+  it('the reduced-motion theme is the theme with antd motion off, nothing else changed', () => {
+    expect(themeFor(false)).toBe(THEME);
+    expect(themeFor(true)).toBe(REDUCED_MOTION_THEME);
+    expect(REDUCED_MOTION_THEME.token?.motion).toBe(false);
+    expect({ ...REDUCED_MOTION_THEME.token, motion: undefined }).toEqual({ ...THEME.token, motion: undefined });
+    expect(REDUCED_MOTION_THEME.components).toBe(THEME.components);
+  });
+
+  it('antd moves for a user who did not ask otherwise, not for one who asked for reduced motion, and follows a change', () => {
+    const pref = motionPreference(false);
+    render(
+      <AntdProviders>
+        <Motion />
+      </AntdProviders>,
+    );
+    expect(screen.getByLabelText('motion')).toHaveTextContent('true');
+    pref.set(true);
+    expect(screen.getByLabelText('motion')).toHaveTextContent('false');
+    pref.set(false);
+    expect(screen.getByLabelText('motion')).toHaveTextContent('true');
+  });
+
+  it('a user who asked for reduced motion gets none from the first page drawn', () => {
+    motionPreference(true);
+    render(
+      <AntdProviders>
+        <Motion />
+      </AntdProviders>,
+    );
+    expect(screen.getByLabelText('motion')).toHaveTextContent('false');
   });
 });
