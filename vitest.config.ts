@@ -1,8 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BROWSER_DISTRIBUTED_FILES, E2EOrder } from './tests/e2e/distributed-order.js';
 import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 
-// One run, six projects: fast server tests against real PostgreSQL, the frontend's component tests,
+// One run, seven projects: fast server tests against real PostgreSQL, the API's contract run (schemathesis),
+// the frontend's component tests,
 // the distributed tests (Kafka, Redis, MinIO, separate processes), the whole distributed product under
 // faults, the browser tests (Chromium) against the all-in-one server, and the browser tests that matter
 // most for a user a second time against the distributed product (issue 19).
@@ -14,8 +15,8 @@ import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 // - the browser files two at once (BROWSER_WORKERS), each with its own server, database and Chromium, beside
 //   nothing else (beside the CPU-bound server and distributed files they missed short-lived toasts:
 //   decision 683);
-// - the distributed files (one at a time: the Kafka lane), on LANE_GROUP_WORKERS; browser-distributed's
-//   product starts meanwhile (warm-product.ts);
+// - the distributed files (one at a time: the Kafka lane) beside the API's contract run, on LANE_GROUP_WORKERS;
+//   browser-distributed's product starts meanwhile (warm-product.ts);
 // - browser-distributed (one file at a time in its fixed order: its lane, on that product), on
 //   LANE_GROUP_WORKERS (decision 687: beside the distributed files it failed under load).
 // Files that must not run together take a lane (tests/lanes.ts, tests/one-at-a-time.ts); within a group the
@@ -24,6 +25,9 @@ import { BROWSER_WORKERS, LANE_GROUP_WORKERS } from './tests/workers.js';
 // dropdown's closing motion was seen to take longer beside another browser file); Playwright's own waits
 // are 30 s.
 const BROWSER_EXPECT = { poll: { timeout: 15_000 } };
+
+/** The API's contract run (schemathesis): the api-contract project's one file. */
+const API_CONTRACT_FILE = 'gateway/test/schemathesis.test.ts';
 
 export default defineConfig({
   test: {
@@ -36,6 +40,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['proto/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'tests/*.test.ts'],
+          // (the API's contract run is a project of its own, in the distributed files' group: api-contract)
+          exclude: [...configDefaults.exclude, API_CONTRACT_FILE],
           globalSetup: ['./tests/global-setup.ts'],
           // (one server file takes the Kafka lane: tests/lanes.ts)
           setupFiles: ['./tests/one-at-a-time.ts'],
@@ -73,6 +79,24 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // (after the browser files; browser-distributed after it: decision 687)
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // Schemathesis against the all-in-one server's OpenAPI document (gateway/test/schemathesis.test.ts): a
+        // server file, but two minutes of one Python process and the server it calls, waiting on nothing
+        // but the CPU. Beside the distributed files, which leave about half of the two cores idle, not in
+        // the first group, whose server and frontend files keep both busy (docs/perf/tests.md, session 21).
+        test: {
+          name: 'api-contract',
+          environment: 'node',
+          include: [API_CONTRACT_FILE],
+          globalSetup: ['./tests/global-setup.ts'],
+          setupFiles: ['./tests/one-at-a-time.ts'],
+          // (its group's: vitest refuses a group whose projects differ)
+          maxWorkers: LANE_GROUP_WORKERS,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
           sequence: { groupOrder: 2 },
         },
       },

@@ -102,13 +102,13 @@ describe('laneOrder', () => {
       [
         spec('server', 'services/crm/test/1.test.ts'),
         spec('browser', 'tests/e2e/crm.test.ts'),
-        spec('server', 'gateway/test/schemathesis.test.ts'),
+        spec('api-contract', 'gateway/test/schemathesis.test.ts'),
       ],
       root,
       2,
       () => undefined,
     ).map(name);
-    expect(order[0]).toBe('server:gateway/test/schemathesis.test.ts');
+    expect(order[0]).toBe('api-contract:gateway/test/schemathesis.test.ts');
     expect(order.slice(1)).toEqual(['server:services/crm/test/1.test.ts', 'browser:tests/e2e/crm.test.ts']);
   });
 

@@ -153,6 +153,7 @@ function alive(pid: number): boolean {
 /** A file's expected time when no earlier run says (seconds per file: the last CI run's averages). */
 const DEFAULT_SECONDS: Record<string, number> = {
   server: 3.3,
+  'api-contract': 111,
   frontend: 4.8,
   browser: 24,
   distributed: 12,
@@ -168,7 +169,7 @@ const DEFAULT_SECONDS: Record<string, number> = {
  * seconds less the lane's wait, two workers, session 17's working-copy run: docs/perf/tests.md).
  */
 export const KNOWN_SECONDS: Record<string, number> = {
-  'server:gateway/test/schemathesis.test.ts': 111,
+  'api-contract:gateway/test/schemathesis.test.ts': 111,
   'browser:tests/e2e/a11y-public.test.ts': 112,
   'browser:tests/e2e/a11y-admin.test.ts': 106,
   'browser:tests/e2e/workspace.test.ts': 48,
