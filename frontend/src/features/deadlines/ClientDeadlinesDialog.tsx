@@ -1,10 +1,11 @@
-import { Alert, Modal, Spin, Tabs } from 'antd';
+import { Alert, Modal, Tabs } from 'antd';
 import type { AuthRealm } from '../../app/api';
 import { useClientDeadlinesQuery, useClientTaxRecordQuery } from './api';
 import { DeadlineTable } from './DeadlineTable';
 import { TaxProfileForm } from './TaxProfileForm';
 import { useMarkDone } from './use-mark-done';
 import './deadlines.css';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 export interface DeadlinesTarget {
   id: string;
@@ -36,7 +37,7 @@ export function ClientDeadlinesDialog({ client, onClose, realm = 'admin', canEdi
       {loadFailed ? (
         <Alert type="error" showIcon title="The client's deadlines could not be loaded" />
       ) : !record.data ? (
-        <Spin />
+        <LoadingSpin label="Loading the client's deadlines" />
       ) : (
         <Tabs
           items={[

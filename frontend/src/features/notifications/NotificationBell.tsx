@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Empty, Flex, Popover, Spin, Typography } from 'antd';
+import { Badge, Button, Empty, Flex, Popover, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { formatDateTime, type Notification } from '@countinghouse/proto';
 import { Link, useNavigate } from 'react-router-dom';
@@ -11,6 +11,7 @@ import {
 } from './api';
 import { badgeText, NOTIFICATIONS_PAGE, NOTIFICATIONS_POLL_MS } from './labels';
 import './notifications.css';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 /** How many of the latest the dropdown shows. */
 const BELL_LATEST = 5;
@@ -74,7 +75,7 @@ function BellPanel({ onClose }: { onClose: () => void }) {
       </Flex>
       {latest.isLoading ? (
         <Flex justify="center" className="notification-bell__empty">
-          <Spin size="small" aria-label="Loading notifications" />
+          <LoadingSpin size="small" label="Loading notifications" />
         </Flex>
       ) : items.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No notifications yet" className="notification-bell__empty" />

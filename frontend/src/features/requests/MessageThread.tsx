@@ -1,9 +1,10 @@
 import { formatDateTime, MESSAGES } from '@countinghouse/proto';
-import { Button, Card, Empty, Flex, Input, Spin, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, Typography } from 'antd';
 import { useId, useRef, useState } from 'react';
 import { errorBody, type AuthRealm } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { toAttachedFile, usePostMessageMutation, useThreadQuery } from './api';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 /**
  * The one secure thread between a client and the practice, for either side (realm 'user' for the
@@ -35,7 +36,7 @@ export function MessageThread({ clientId, realm, title = 'Secure messages' }: { 
 
   return (
     <Card title={<h2 className="requests-card-title">{title}</h2>} className="requests-thread">
-      {thread.isLoading && <Spin aria-label="Loading messages" />}
+      {thread.isLoading && <LoadingSpin label="Loading messages" />}
       {thread.isError && <Typography.Text type="danger">The messages could not be loaded.</Typography.Text>}
       {thread.data && thread.data.messages.length === 0 && <Empty description="No messages yet" />}
       {thread.data && thread.data.messages.length > 0 && (

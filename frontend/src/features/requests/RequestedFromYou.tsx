@@ -1,10 +1,11 @@
 import { formatDate, MESSAGES, REQUEST_DOCUMENT_TYPES, type ClientRequest, type RequestItem } from '@countinghouse/proto';
-import { Alert, Button, Card, Empty, Flex, Input, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, Input, Tag, Typography } from 'antd';
 import { useId, useRef, useState } from 'react';
 import { errorBody } from '../../app/api';
 import { serverText, useToast } from '../../shared/toast';
 import { toAttachedFile, useRequestsQuery, useSubmitItemMutation } from './api';
 import './requests.css';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 const typeLabel = (t: string | null) => REQUEST_DOCUMENT_TYPES.find((x) => x.value === t)?.label ?? 'Document';
 
@@ -83,7 +84,7 @@ export function RequestedFromYou() {
   const requests = q.data?.requests ?? [];
   return (
     <Card title={<h2 className="requests-card-title">Requested from you</h2>} className="client-gap requests-from-you">
-      {q.isLoading && <Spin aria-label="Loading requests" />}
+      {q.isLoading && <LoadingSpin label="Loading requests" />}
       {q.isError && <Typography.Text type="danger">Your requests could not be loaded.</Typography.Text>}
       {q.data && requests.length === 0 && <Empty description="Nothing is requested from you right now." />}
       {requests.map((r) => (

@@ -9,7 +9,7 @@ import {
   type RequestDocumentType,
   type TemplateItem,
 } from '@countinghouse/proto';
-import { Button, Card, Empty, Flex, Input, Select, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useId, useMemo, useState } from 'react';
 import type { AuthRealm } from '../../app/api';
 import { errorBody } from '../../app/api';
@@ -25,6 +25,7 @@ import {
 import { MessageThread } from './MessageThread';
 import { RequestTemplatesEditor } from './TemplatesEditor';
 import './requests.css';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 const waiting = (days: number) => (days === 1 ? 'waiting 1 day' : `waiting ${days} days`);
 
@@ -257,7 +258,7 @@ export function RequestsWorkspace({ realm, templates = false }: { realm: AuthRea
   return (
     <Flex vertical gap={16} className="requests-workspace">
       <Card title={<h2 className="requests-card-title">Outstanding requests</h2>}>
-        {q.isLoading && <Spin aria-label="Loading requests" />}
+        {q.isLoading && <LoadingSpin label="Loading requests" />}
         {q.isError && <Typography.Text type="danger">The requests could not be loaded.</Typography.Text>}
         {q.data && rows.length === 0 && <Empty description="No outstanding requests" />}
         {rows.length > 0 && (

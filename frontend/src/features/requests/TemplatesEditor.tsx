@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Alert, Button, Card, Empty, Flex, Input, InputNumber, Modal, Popconfirm, Select, Spin, Table, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, Input, InputNumber, Modal, Popconfirm, Select, Table, Typography } from 'antd';
 import {
   DEADLINE_KINDS,
   DEFAULT_REMINDER_SCHEDULE,
@@ -21,6 +21,7 @@ import {
   useRequestTemplatesQuery,
   useUpdateRequestTemplateMutation,
 } from './api';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 const itemKindLabel = (k: string) => ITEM_KINDS.find((x) => x.value === k)?.label ?? k;
 const docTypeLabel = (t: string | null) => REQUEST_DOCUMENT_TYPES.find((x) => x.value === t)?.label ?? 'Other';
@@ -281,7 +282,7 @@ export function RequestTemplatesEditor({ realm }: { realm: AuthRealm }) {
         </Button>
       }
     >
-      {templates.isLoading && <Spin aria-label="Loading templates" />}
+      {templates.isLoading && <LoadingSpin label="Loading templates" />}
       {templates.isError && <Typography.Text type="danger">The templates could not be loaded.</Typography.Text>}
       {templates.data && rows.length === 0 && <Empty description="No templates yet" />}
       {rows.length > 0 && (

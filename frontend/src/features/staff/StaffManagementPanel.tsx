@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Drawer, Empty, Flex, Form, Input, List, Modal, Popconfirm, Select, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Drawer, Empty, Flex, Form, Input, List, Modal, Popconfirm, Select, Tag, Typography } from 'antd';
 import { CopyOutlined, KeyOutlined, MailOutlined, RedoOutlined, StopOutlined, UserDeleteOutlined } from '@ant-design/icons';
 import {
   formatDate,
@@ -29,6 +29,7 @@ import {
 } from './api';
 import { ROLE_LABELS, RoleTag } from './roles';
 import './staff-management.css';
+import { LoadingSpin } from '../../shared/LoadingSpin';
 
 export interface StaffManagementPanelProps {
   /** The session the calls run under: the admin panel's, or the staff portal's person session. */
@@ -305,7 +306,7 @@ function InvitationList({ realm, invitations, loading }: { realm: StaffRealm; in
     }
   }
 
-  if (loading) return <Spin aria-label="Loading invitations" />;
+  if (loading) return <LoadingSpin label="Loading invitations" />;
   if (!invitations?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No invitations yet" />;
 
   return (
@@ -421,7 +422,7 @@ function StaffList({
     }
   }
 
-  if (loading) return <Spin aria-label="Loading staff" />;
+  if (loading) return <LoadingSpin label="Loading staff" />;
   const drawer = <StillReachDrawer realm={realm} target={reach} onClose={() => setReach(null)} />;
   if (!staff?.length)
     return (
@@ -541,7 +542,7 @@ function StillReachDrawer({
   return (
     <Drawer title={target ? `What ${target.name} can still reach` : ''} open={target !== null} onClose={onClose} size="default">
       {q.isFetching && !d ? (
-        <Spin aria-label="Loading access" />
+        <LoadingSpin label="Loading access" />
       ) : q.isError ? (
         <Alert
           type="error"
@@ -585,7 +586,7 @@ function MailLogDrawer({ realm, open, onClose }: { realm: StaffRealm; open: bool
   return (
     <Drawer title="Outgoing-mail log" open={open} onClose={onClose} size="large">
       {mail.isLoading ? (
-        <Spin />
+        <LoadingSpin label="Loading the outgoing-mail log" />
       ) : mail.isError ? (
         <Alert type="error" showIcon title="The outgoing-mail log could not be loaded." />
       ) : !mail.data?.mail.length ? (
