@@ -353,7 +353,9 @@ describe('the portal pages', () => {
     const { callsTo } = mockPortal();
     const { router } = renderAt('/portal/account');
     expect(await screen.findByRole('heading', { level: 1, name: 'Account' })).toBeInTheDocument();
-    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
+    // (the name is in both cards once both have loaded: look for it in the one that says who is signed in)
+    const signedIn = (await screen.findByText('Signed in as')).closest('.ant-card') as HTMLElement;
+    expect(await within(signedIn).findByText('Grace Hopper')).toBeInTheDocument();
     const profile = (await screen.findByText('Your business profile')).closest('.ant-card') as HTMLElement;
     expect(await within(profile).findByText('Grace Growth Ltd')).toBeInTheDocument();
     expect(within(profile).getByText('Limited company')).toBeInTheDocument();
