@@ -46,7 +46,16 @@ async function setMaintenance(on: boolean) {
   expect(await toggle.getAttribute('aria-checked')).toBe(String(!on));
   await toggle.click();
   const dialog = page.getByRole('dialog').filter({ hasText: on ? 'Turn maintenance mode on?' : 'Turn maintenance mode off?' });
+  // (the save's own answer, so that a failure says what the API answered, or that nothing was sent: in
+  // browser-distributed this step once failed with the switch unchanged after 15 s and nothing more to go on)
+  const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname === SETTINGS_ROUTES.settings, {
+    timeout: 30_000,
+  });
   await dialog.getByRole('button', { name: on ? 'Turn on' : 'Turn off' }).click();
+  const reply = await saved.catch((err: Error) => {
+    throw new Error(`no PATCH ${SETTINGS_ROUTES.settings} answered within 30 s of the click on the dialog's button: ${err.message}`);
+  });
+  expect(reply.status(), `PATCH ${SETTINGS_ROUTES.settings} answered: ${await reply.text()}`).toBe(200);
   await expect.poll(() => toggle.getAttribute('aria-checked')).toBe(String(on));
 }
 
