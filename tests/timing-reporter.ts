@@ -9,6 +9,8 @@ export interface FileTiming {
   file: string;
   /** From the worker taking the file to the file's end: import, set-up, hooks and tests. */
   wallMs: number;
+  /** When the worker took it, from the run's start (null for a file that never started in a worker). */
+  startMs: number | null;
   /** vitest's own split: importing the file (collect), set-up files, and tests with their hooks. */
   collectMs: number;
   setupMs: number;
@@ -25,6 +27,9 @@ export interface ProjectTiming {
   files: number;
   tests: number;
   wallMs: number;
+  /** Its first file's start and its last file's end, from the run's start: where the groups begin and end. */
+  startMs: number | null;
+  endMs: number | null;
   sumOfFilesMs: number;
   /** The sum of its files' waits for their lanes. */
   laneWaitMs: number;
@@ -79,6 +84,7 @@ export default class TimingReporter implements Reporter {
         project,
         file: relative(this.root, m.moduleId),
         wallMs,
+        startMs: start === undefined ? null : start - this.runStart,
         collectMs: Math.round(d.collectDuration),
         setupMs: Math.round(d.setupDuration),
         testsMs: Math.round(testsMs),
@@ -100,6 +106,8 @@ export default class TimingReporter implements Reporter {
       files: x.files,
       tests: x.tests,
       wallMs: Number.isFinite(x.start) && x.end > 0 ? x.end - x.start : x.sum,
+      startMs: Number.isFinite(x.start) ? x.start - this.runStart : null,
+      endMs: x.end > 0 ? x.end - this.runStart : null,
       sumOfFilesMs: x.sum,
       laneWaitMs: x.wait,
     }));
@@ -110,7 +118,9 @@ export default class TimingReporter implements Reporter {
     const out: string[] = ['', `timings: the run took ${s(runMs)} s (load average now ${load.join(', ')})`];
     for (const p of projects) {
       out.push(
-        `timings: project ${p.project}: ${s(p.wallMs)} s wall, ${s(p.sumOfFilesMs)} s summed over ${p.files} files (${p.tests} tests)` +
+        `timings: project ${p.project}: ${s(p.wallMs)} s wall` +
+          (p.startMs !== null && p.endMs !== null ? ` (from ${s(p.startMs)} s to ${s(p.endMs)} s)` : '') +
+          `, ${s(p.sumOfFilesMs)} s summed over ${p.files} files (${p.tests} tests)` +
           (p.laneWaitMs > 0 ? `, ${s(p.laneWaitMs)} s of it waiting for its lane` : ''),
       );
     }
