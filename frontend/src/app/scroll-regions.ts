@@ -1,18 +1,20 @@
 import { useEffect } from 'react';
-import { onDomChanges } from './dom-changes';
 
 /** Boxes that scroll sideways: antd tables' own scroll boxes, and any element marked data-scroll-region. */
-const SELECTOR = '.ant-table-content, .ant-table-body, [data-scroll-region]';
+const SELECTOR = ['.ant-table-content', '.ant-table-body', '[data-scroll-region]'].map((s) => `${s}:not([data-scroll-region-ready])`).join(', ');
 
 /**
  * A box that scrolls sideways must be reachable by keyboard (WCAG 2.1.1; axe
  * `scrollable-region-focusable`): each one gets tabindex 0, role region and a name (the table's
  * caption or aria-label, else "Table"), and the `scroll-region` class that draws the edge shadows
  * saying there is more. Applied to every page in the antd shell, so new pages inherit it.
+ *
+ * Marked in the MutationObserver's own callback (a microtask after the change, before anything else
+ * runs), not a frame later: a table drawn in the frame before a keyboard user's Tab, or before an
+ * audit, was not yet reachable (axe found a Deadlines table at 390 px unmarked once, in a CI run).
  */
 function markScrollRegions(root: ParentNode): void {
   for (const el of root.querySelectorAll<HTMLElement>(SELECTOR)) {
-    if (el.dataset.scrollRegionReady) continue;
     el.dataset.scrollRegionReady = 'true';
     el.classList.add('scroll-region');
     if (!el.hasAttribute('tabindex')) el.tabIndex = 0;
@@ -30,6 +32,8 @@ export function useScrollRegions(): void {
   useEffect(() => {
     if (typeof MutationObserver === 'undefined') return;
     markScrollRegions(document);
-    return onDomChanges(document.body, { childList: true, subtree: true }, () => markScrollRegions(document));
+    const observer = new MutationObserver(() => markScrollRegions(document));
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
   }, []);
 }
