@@ -7,9 +7,9 @@ import type { TestSpecification } from 'vitest/node';
 
 /**
  * Lanes (issue 27, item 5; docs/perf/tests.md). The run's groups (vitest.config.ts, tests/workers.ts):
- * server and frontend files two at once beside the whole product under faults (its lane, on a worker of
- * its own), then the browser files two at once, then the distributed files, then browser-distributed
- * (each project its lane; the two side by side failed under load: decision 687).
+ * server and frontend files three at once, then the browser files two at once, then the distributed files
+ * beside the whole product under faults (each its lane) and the API's contract run, then browser-distributed
+ * (its lane; beside the distributed files it failed under load: decision 687).
  *
  * A lane is a set of files that must run one at a time: tests/one-at-a-time.ts holds a lock named after
  * the lane for the whole file (a PostgreSQL advisory lock on the test server, released when the file ends

@@ -12,13 +12,14 @@ export const TEST_WORKERS = testWorkers(process.env.TEST_WORKERS, availableParal
 
 /**
  * The workers of a group with lanes that mostly wait (vitest.config.ts): one more than TEST_WORKERS, one file
- * at a time staying one (TEST_WORKERS=1). In the first group the whole product under faults, which mostly
- * waits for its faults (Kafka stopped for 30 s, replicas killed), runs on a worker of its own beside
- * TEST_WORKERS CPU-bound server and frontend files (tests/lanes.ts keeps the other lanes off meanwhile); in
- * the distributed files' lane, and then browser-distributed's, each run with workers to spare, which take the
- * next file while the lane is busy and start it the moment the lane frees (when the two lanes ran side by
- * side on two workers, a worker that took a busy lane's file left the other lane idle: 36 s in one run).
- * Decisions 685 and 687 (docs/perf/tests.md, sessions 17 and 20).
+ * at a time staying one (TEST_WORKERS=1). In the first group the server and frontend files, which wait on
+ * PostgreSQL part of the time, run three at once (172 s on 2 cores, against 214 s with two and 195 s with
+ * four: decision 690); the distributed files' lane, beside the whole product under faults (which mostly waits
+ * for its faults: Kafka stopped for 30 s, replicas killed) and the API's contract run, and then
+ * browser-distributed's, each run with workers to spare, which take the next file while the lane is busy
+ * and start it the moment the lane frees (when the two lanes ran side by side on two workers, a worker that
+ * took a busy lane's file left the other lane idle: 36 s in one run).
+ * Decisions 685, 687 and 690 (docs/perf/tests.md, sessions 17, 20 and 22).
  */
 export const LANE_GROUP_WORKERS = laneGroupWorkers(TEST_WORKERS);
 
