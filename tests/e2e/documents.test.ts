@@ -123,7 +123,9 @@ async function closeNotices() {
   await expect
     .poll(
       async () => {
-        await page.locator(`${OPEN_NOTICE} .ant-notification-notice-close`).evaluateAll((els) => els.forEach((e) => (e as { click(): void }).click()));
+        await page
+          .locator(`${OPEN_NOTICE} .ant-notification-notice-close`)
+          .evaluateAll((els) => els.forEach((e) => (e as { click(): void }).click()));
         return page.locator(OPEN_NOTICE).allTextContents();
       },
       { timeout: 30_000, interval: 250 },

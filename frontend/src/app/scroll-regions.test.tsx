@@ -28,6 +28,21 @@ describe('scroll regions (WCAG 2.1.1, axe scrollable-region-focusable)', () => {
     box.remove();
   });
 
+  it('a region added by itself into a container already on the page is marked too', async () => {
+    const { unmount } = render(<Marker />);
+    const box = document.createElement('div');
+    document.body.append(box);
+    await Promise.resolve();
+    const region = document.createElement('div');
+    region.className = 'ant-table-body';
+    box.append(region);
+    await Promise.resolve();
+    expect(region.tabIndex).toBe(0);
+    expect(region.getAttribute('aria-label')).toBe('Table (scrolls sideways)');
+    unmount();
+    box.remove();
+  });
+
   it('keeps what the page set itself, and marks a region once', async () => {
     const { unmount } = render(<Marker />);
     const box = document.createElement('div');
