@@ -2,8 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startTestProduct, type SharedProduct, type TestProduct } from './distributed-server.js';
-import { afterStart } from './process-logs.js';
+import type { SharedProduct, TestProduct } from './distributed-server.js';
 
 /**
  * The browser-distributed project's product, started once for all its files (issue 19): every service
@@ -27,6 +26,9 @@ export default async function setup(project: TestProject) {
     (starting ??= (async () => {
       const t0 = Date.now();
       console.log('browser-distributed: starting the distributed product');
+      // (imported here, not at the top: this set-up is loaded before the run's first file, and the launcher
+      // with the services it starts took about 3.5 s to import: docs/perf/tests.md, session 22)
+      const { startTestProduct } = await import('./distributed-server.js');
       const t = await startTestProduct({}, { log: (l) => console.log(`browser-distributed: ${l}`) });
       readyAt = Date.now();
       console.log(`browser-distributed: the distributed product is up at ${t.baseUrl} (${((readyAt - t0) / 1000).toFixed(1)} s)`);
@@ -67,6 +69,7 @@ export default async function setup(project: TestProject) {
     if (!t) return;
     // What went wrong inside the product while the tests ran, when anything did: a browser test's timeout
     // says only what the page did not show (a replica out, a consumer stuck, a gateway error shows here).
+    const { afterStart } = await import('./process-logs.js');
     const report = afterStart(join(t.product.dataDir, 'logs'), readyAt);
     if (report) console.log(`browser-distributed: warnings and errors the processes logged after the start:\n${report}`);
     await t.close();

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -49,6 +49,18 @@ export function shapeProblems(root: string): string[] {
   }
   if (!existsSync(join(root, 'test')) || !readdirSync(join(root, 'test')).some((f) => f.endsWith('.test.ts'))) {
     problems.push('missing test/ (with at least one .test.ts file)');
+  }
+  // (the tests' template database is built from proto's SERVICES with these: tests/services.ts)
+  const schemaFile = join(root, 'src/db/schema.ts');
+  if (existsSync(schemaFile) && /export const SCHEMA = '([^']*)'/.exec(readFileSync(schemaFile, 'utf8'))?.[1] !== basename(root)) {
+    problems.push(`src/db/schema.ts's SCHEMA is not '${basename(root)}': a service owns the PostgreSQL schema of its name`);
+  }
+  const plugin = join(root, 'src/plugin.ts');
+  if (
+    existsSync(plugin) &&
+    !readFileSync(plugin, 'utf8').includes("export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));")
+  ) {
+    problems.push('src/plugin.ts does not export its migrations as ../drizzle (migrationsFolder)');
   }
   const src = join(root, 'src');
   for (const entry of existsSync(src) ? readdirSync(src) : [])
