@@ -122,5 +122,7 @@ closeOnSignals(app, async () => {
   stopLoading.abort();
   await bus.close();
 });
+// (its settings consumer joins in the background: it answers once joined, as a service does)
+await bus.joined();
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ service: 'gateway', node: process.version }, 'gateway is running');

@@ -41,7 +41,14 @@ export const REPLAY_TIMEOUT_MS = 60_000;
 export interface EventBus {
   readonly kind: 'in-process' | 'kafka';
   publish(topic: string, messages: BusMessage[]): Promise<void>;
+  /**
+   * Starts a subscription. On Kafka it resolves once the consumer is connected and subscribed; its group
+   * join goes on in the background (except with awaitReplay, which waits for the join and the replay), so
+   * a service's consumer groups join side by side: joined() waits for them.
+   */
   subscribe(opts: SubscribeOptions): Promise<void>;
+  /** Every subscription so far has joined its consumer group (a process listens only after this). */
+  joined(): Promise<void>;
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -77,6 +84,8 @@ export class InProcessBus implements EventBus {
       this.subs.set(t, list);
     }
   }
+
+  async joined(): Promise<void> {}
 
   async isReady(): Promise<boolean> {
     return true;
@@ -132,6 +141,8 @@ export class KafkaBus implements EventBus {
   private producer: Producer;
   private producerConnected: Promise<void> | null = null;
   private consumers: Consumer[] = [];
+  /** The joins of the subscriptions not waited for in subscribe() (joined()). */
+  private joins: Array<Promise<void>> = [];
   private knownTopics = new Set<string>();
   private closed = false;
   private readinessAdmin: Promise<Admin> | null = null;
@@ -292,7 +303,8 @@ export class KafkaBus implements EventBus {
         }
       });
     }
-    await consumer.run({
+    // (kafkajs' run() resolves once the consumer has joined its group and been given its partitions)
+    const running = consumer.run({
       // A broadcast group is this instance's alone and starts from sinceMs ago at every start (and at every
       // join: the seek above), so its committed offsets are never read: committing after each batch cost
       // an OffsetCommit round trip per event per process for nothing (issue 35).
@@ -326,24 +338,37 @@ export class KafkaBus implements EventBus {
         }
       },
     });
-    if (opts.broadcast?.awaitReplay) {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${opts.group}: replaying ${opts.topics.join(', ')} did not finish within ${REPLAY_TIMEOUT_MS / 1000} s`)),
-          REPLAY_TIMEOUT_MS,
-        );
-      });
-      try {
-        await Promise.race([replayed, timedOut]);
-      } catch (err) {
-        await consumer.disconnect().catch(() => {});
-        throw err;
-      } finally {
-        clearTimeout(timer);
-      }
+    if (!opts.broadcast?.awaitReplay) {
+      this.consumers.push(consumer);
+      // Not waited for here: joining a group that holds a member killed without leaving waits out that
+      // member's session (sessionTimeout), then each rebalance waits for the live members; one group
+      // after another, a documents replica restarted after a SIGKILL took about 25 s to join its six
+      // groups (docs/perf/tests.md, session 22). joined() waits for every join; its failure surfaces there.
+      running.catch(() => {});
+      this.joins.push(running);
+      return;
+    }
+    await running;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`${opts.group}: replaying ${opts.topics.join(', ')} did not finish within ${REPLAY_TIMEOUT_MS / 1000} s`)),
+        REPLAY_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([replayed, timedOut]);
+    } catch (err) {
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    } finally {
+      clearTimeout(timer);
     }
     this.consumers.push(consumer);
+  }
+
+  async joined(): Promise<void> {
+    await Promise.all(this.joins);
   }
 
   /**

@@ -166,8 +166,9 @@ export async function startService(o: ServiceDescriptor, env: Record<string, str
     demoMode: config.DEMO_MODE,
     publicUrl: config.PUBLIC_URL,
   });
-  // A service's plugin joins its Kafka consumer groups while registering: with replicas starting together
-  // on a busy machine the group rebalances a few times, well past Fastify's default 10 s.
+  // A service's plugin may wait for Kafka while registering (awaitReplay subscriptions join and replay):
+  // with replicas starting together on a busy machine a group rebalances a few times, well past Fastify's
+  // default 10 s.
   // X-Forwarded-For is believed only from the gateways' addresses (TRUSTED_PROXIES): a request straight
   // to a service claiming another client's address is counted by its own (e.g. identity's sign-in throttle).
   const app = createApp({ logger, trustProxy: trustedProxies(config.TRUSTED_PROXIES), pluginTimeout: 120_000 });
@@ -194,6 +195,8 @@ export async function startService(o: ServiceDescriptor, env: Record<string, str
   if (o.jobsAdmin) await app.register(async (scope) => scope.register(jobsAdminPlugin, { runtime }), { prefix: '/api/jobs' });
   app.get(`/api/${o.name}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
   closeOnSignals(app, () => runtime.close());
+  // (the plugin's consumer groups join side by side: a process answers, and is ready, once all have joined)
+  await runtime.bus.joined();
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ service: o.name, node: process.version }, `${o.name} is running`);
   return app;

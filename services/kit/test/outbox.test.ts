@@ -35,6 +35,7 @@ class FlakyBus implements EventBus {
     this.delivered.push(...messages);
   }
   async subscribe() {}
+  async joined() {}
   async isReady() {
     return !this.down;
   }
