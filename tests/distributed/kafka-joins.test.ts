@@ -59,11 +59,4 @@ describe('Kafka bus: consumer groups join side by side', () => {
     while (sent.some(({ g }) => !seen.get(g)?.length) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     for (const { g, e } of sent) expect(seen.get(g), g).toEqual([e.id]);
   });
-
-  it('a second instance of the service shares the groups: joined() resolves once it is a member of each', async () => {
-    const bus = newBus();
-    for (const g of ['one', 'two', 'three']) await bus.subscribe({ group: g, topics: [`joins-${g}`], handler: async () => {} });
-    await bus.joined();
-    for (const g of ['one', 'two', 'three']) expect(await members(g), g).toEqual({ state: 'Stable', members: 2 });
-  });
 });

@@ -245,7 +245,12 @@ async function eraseAudit(tx: DbOrTx, runId: string, d: Decision, actor: Actor, 
 
 async function toRuns(deps: RecordsDeps, runs: Array<typeof retentionRuns.$inferSelect>): Promise<RetentionRun[]> {
   const ids = runs.map((r) => r.id);
-  const [report, answers] = await Promise.all([reportOf(deps.db, ids), answersOf(deps.db, ids)]);
+  // One snapshot: an answer commits with its report rows, and two reads side by side could count an
+  // answer whose removed items the other read missed (seen once under load: four answers, three items).
+  const { report, answers } = await deps.db.transaction(
+    async (tx) => ({ report: await reportOf(tx, ids), answers: await answersOf(tx, ids) }),
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
   return runs.map((r) => ({
     id: r.id,
     day: r.day,
