@@ -62,7 +62,9 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
-    css: false,
+    // antd's stylesheet (zeroRuntime: antd-shell imports the built CSS) is put into jsdom's document as
+    // the browser gets it: tests that read the rendered CSS or wait for a drawer's motion need it.
+    css: { include: [/antd\/dist\/antd\.css$/] },
     restoreMocks: true,
     // antd under jsdom is slow to import; a file's first test also compiles its lazy route chunks.
     testTimeout: 20_000,

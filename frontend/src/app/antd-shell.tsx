@@ -9,6 +9,7 @@ import { useDialogFocus } from './dialog-focus';
 import { useScrollRegions } from './scroll-regions';
 import { usePrefersReducedMotion } from '../shared/use-reduced-motion';
 import { themeFor } from './theme';
+import 'antd/dist/antd.css';
 import './a11y.css';
 
 // Dates in pickers and antd's own texts follow en-GB (dd/mm/yyyy, Monday first).

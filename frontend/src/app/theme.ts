@@ -77,6 +77,7 @@ export type StatusTone = keyof typeof STATUS_FILLS;
 export const TITLE_SIZE = 28;
 
 export const THEME: ThemeConfig = {
+  zeroRuntime: true,
   token: {
     colorPrimary: COLOURS.primary,
     colorInfo: COLOURS.primary,
