@@ -68,7 +68,17 @@ describe('media.generate_script on BullMQ (real Redis)', () => {
     expect(done).toMatchObject({ status: 'completed', generator: 'template', progress: 100, attempts: 1 });
     expect(done.script!.total_seconds).toBeGreaterThanOrEqual(90);
     expect(done.script!.total_seconds).toBeLessThanOrEqual(120);
-    const job = await q.status('media.generate_script', done.id);
+    // The script's row is completed inside the processor; BullMQ moves the job to completed once the
+    // processor has returned, a moment later (read at once, CI once saw it still active).
+    const job = await waitFor(
+      async () => {
+        const s = await q.status('media.generate_script', done.id);
+        return s && s.state !== 'active' ? s : null;
+      },
+      'the job to leave active',
+      10_000,
+      20,
+    );
     expect(job).toMatchObject({
       id: done.id,
       name: 'media.generate_script',
