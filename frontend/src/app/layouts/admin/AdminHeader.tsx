@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { ADMIN_ACCOUNT_SECURITY_PATH } from '../../../features/admin-auth/paths';
 import type { AdminUser } from '@countinghouse/proto';
 import { SIDER_ID } from './AdminSidebar';
-import { HeaderSearch } from '../../../features/crm';
+import { HeaderSearch } from '../../../features/crm/HeaderSearch';
 import { NotificationBell } from '../../../features/notifications';
 import { ChangePasswordButton } from '../../../features/auth/ChangePasswordButton';
 import { StatusBadge } from '../../../shared/StatusBadge';

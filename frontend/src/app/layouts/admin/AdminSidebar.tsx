@@ -23,7 +23,7 @@ import {
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { useSidebarBadges } from '../../../features/crm';
+import { useSidebarBadges } from '../../../features/crm/sidebar-badges';
 
 interface NavEntry {
   path: string;
