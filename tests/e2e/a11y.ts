@@ -113,8 +113,20 @@ export interface PageCheck {
 export async function openSection(page: Page, name: string, select = 'Section'): Promise<void> {
   const tab = page.getByRole('tab', { name, exact: true });
   if (await tab.isVisible().catch(() => false)) {
+    // A click the page moved away from (content arriving above the tabs) is made again, as a user would.
+    const selected = page.getByRole('tab', { name, exact: true, selected: true });
+    for (let attempt = 1; attempt < 3; attempt++) {
+      await tab.click();
+      if (
+        await selected.waitFor({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+    }
     await tab.click();
-    await page.getByRole('tab', { name, exact: true, selected: true }).waitFor();
+    await selected.waitFor();
     return;
   }
   const combobox = page.getByRole('combobox', { name: select });

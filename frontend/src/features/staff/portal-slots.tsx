@@ -15,14 +15,25 @@ const StaffClientDatabase = lazyNamed(crm, 'StaffClientDatabase');
 const StaffLeads = lazyNamed(crm, 'StaffLeads');
 const ClientDocumentsView = lazyNamed(() => import('../documents'), 'ClientDocumentsView');
 
-function slot(render: () => ReactNode): ComponentType {
+function slot(render: () => ReactNode, fallback: ReactNode = <PageSpinner />): ComponentType {
   return function Slot() {
-    return <Suspense fallback={<PageSpinner />}>{render()}</Suspense>;
+    return <Suspense fallback={fallback}>{render()}</Suspense>;
   };
 }
 
+/**
+ * While crm's chunk loads, the stat cards' row keeps the cards' own height (staff-portal.css), not the
+ * page spinner's 240 px: the tabs below do not jump up when the cards arrive (a click aimed at a tab
+ * landed on what moved into its place; the browser tests once did just that).
+ */
+const STATS_LOADING = (
+  <div role="status" aria-live="polite" className="staff-portal__stats-loading">
+    Loading figures…
+  </div>
+);
+
 /** The three stat cards: Total Clients, Active Clients, Monthly Revenue. */
-export const PortalStats = slot(() => <StaffStats />);
+export const PortalStats = slot(() => <StaffStats />, STATS_LOADING);
 /** Tab 'Client Database'. */
 export const PortalClientDatabase = slot(() => <StaffClientDatabase />);
 /** Tab 'Client Documents'. */
