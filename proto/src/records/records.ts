@@ -10,6 +10,11 @@ const IsoDate = Type.String({ format: 'date' });
 export const AuditRecordSchema = Type.Object({
   id: Type.String(),
   client_id: Nullable(Type.String()),
+  /**
+   * The client's company name as records last heard it from crm (client_retention); null for an entry
+   * about no client, or a client records has not heard of.
+   */
+  client_name: Nullable(Type.String()),
   /** Place in the client's chain (1, 2, …); entries about no client chain under the practice. */
   seq: Type.Integer(),
   occurred_at: Type.String(),

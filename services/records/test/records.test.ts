@@ -88,6 +88,7 @@ describe('the audit trail', () => {
     const [change] = (await audit(`client_id=${clientId}&kind=changes`)).entries;
     expect(change).toMatchObject({
       client_id: clientId,
+      client_name: 'Audit Trail Ltd',
       seq: 2,
       actor_kind: 'user',
       actor_id: manager.id,
@@ -157,8 +158,9 @@ describe('the audit trail', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('occurred_at,client_id,seq,actor_kind,actor_id,actor_name,ip,action,summary,hash');
+    expect(lines[0]).toBe('occurred_at,client_id,client_name,seq,actor_kind,actor_id,actor_name,ip,action,summary,hash');
     expect(lines).toHaveLength(3);
+    expect(lines.slice(1).every((l) => l.split(',')[2] === 'Audit Trail Ltd')).toBe(true);
     expect(csv.body).toContain('Viewed the AML file: AML file');
     expect((await inject(mlro.token, 'GET', `/api/records/audit?client_id=${clientId}`)).statusCode).toBe(200);
     expect((await inject(mlro.token, 'GET', `/api/records/audit/export.csv`)).statusCode).toBe(403);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Alert, Button, Empty, Flex, Form, Input, Select, Table, Typography } from 'antd';
 import { formatDateTime, type AuditRecord, type AuditQuery } from '@countinghouse/proto';
 import { errorBody, httpStatus, type AuthRealm } from '../../app/api';
@@ -39,6 +40,7 @@ export function AuditTrail({ clientId, realm = 'admin', canExport }: Props) {
   };
   const list = useAuditQuery({ ...filters, page, page_size: 25, realm });
   const [check, checked] = useChainCheckMutation();
+  const recordBase = realm === 'admin' ? '/admin/clients' : '/work/clients';
 
   if (list.isError && httpStatus(list.error) === 403)
     return <Alert type="info" showIcon message="The audit trail is for administrators, managers and the MLRO." />;
@@ -64,7 +66,21 @@ export function AuditTrail({ clientId, realm = 'admin', canExport }: Props) {
     },
     { title: 'Address', dataIndex: 'ip', key: 'ip', render: (v: string | null) => v ?? '—' },
     { title: 'What', dataIndex: 'summary', key: 'what' },
-    ...(clientId ? [] : [{ title: 'Client', dataIndex: 'client_id', key: 'client', render: (v: string | null) => v ?? 'Practice' }]),
+    // The client's name, linking to their record; an entry about no client is the practice's.
+    ...(clientId
+      ? []
+      : [
+          {
+            title: 'Client',
+            key: 'client',
+            render: (_: unknown, e: AuditRecord) =>
+              e.client_id === null ? (
+                'Practice'
+              ) : (
+                <Link to={`${recordBase}/${encodeURIComponent(e.client_id)}`}>{e.client_name ?? 'Client record'}</Link>
+              ),
+          },
+        ]),
   ];
 
   return (
@@ -81,9 +97,9 @@ export function AuditTrail({ clientId, realm = 'admin', canExport }: Props) {
         </Form.Item>
         {canExport && (
           <Form.Item>
-            <a className="ant-btn ant-btn-default" href={withQuery(RECORDS_ROUTES.auditCsv, filters)} download>
+            <Button href={withQuery(RECORDS_ROUTES.auditCsv, filters)} download>
               Export CSV
-            </a>
+            </Button>
           </Form.Item>
         )}
         {clientId && (

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Button, Card, Flex, Result, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { hasPermission, MESSAGES, STAFF_MANAGEMENT_ROLES, type Me, type Role } from '@countinghouse/proto';
 import { httpStatus } from '../../app/api';
 import { lazyNamed } from '../../app/lazy-named';
@@ -10,6 +10,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useMeQuery } from '../auth/api';
 import { ChangePasswordButton } from '../auth/ChangePasswordButton';
 import { firstNameOrEmail, hasStaffPortalAccess, usePersonSignOut } from '../auth/session';
+import { ButtonLink } from '../../shared/ButtonLink';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { useToast } from '../../shared/toast';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -178,13 +179,9 @@ function Portal({ me, onSignOut, isSigningOut }: { me: Me; onSignOut: () => void
           </Flex>
         </div>
         <Flex gap={8} wrap>
-          <Link to="/work" className="ant-btn ant-btn-default ant-btn-color-default ant-btn-variant-outlined">
-            My work
-          </Link>
+          <ButtonLink to="/work">My work</ButtonLink>
           <ChangePasswordButton realm="user" staff />
-          <Link to="/account/security" className="ant-btn ant-btn-default ant-btn-color-default ant-btn-variant-outlined">
-            Account security
-          </Link>
+          <ButtonLink to="/account/security">Account security</ButtonLink>
           <Button icon={<LogoutOutlined />} onClick={onSignOut} loading={isSigningOut}>
             Logout
           </Button>

@@ -186,6 +186,17 @@ export async function writeFieldHashes(tx: DbOrTx, clientId: string, hashes: Rea
     .onConflictDoUpdate({ target: [fieldHashes.clientId, fieldHashes.field], set: { hash: sql`excluded.hash` } });
 }
 
+/** The company names records holds for these clients (client_retention, from crm's events). */
+export async function clientNames(db: DbOrTx, clientIds: readonly (string | null)[]): Promise<Map<string, string>> {
+  const ids = [...new Set(clientIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ clientId: clientRetention.clientId, companyName: clientRetention.companyName })
+    .from(clientRetention)
+    .where(inArray(clientRetention.clientId, ids));
+  return new Map(rows.flatMap((r) => (r.companyName ? [[r.clientId, r.companyName] as const] : [])));
+}
+
 export type ClientRetentionRow = typeof clientRetention.$inferSelect;
 
 export async function readClientRetention(db: DbOrTx, clientId: string, o: { lock?: boolean } = {}) {

@@ -2,6 +2,7 @@ import { AppError, type DbOrTx, type EventOf } from '@countinghouse/kit';
 import { AUDIT_MESSAGES, type AuditList, type AuditQuery, type AuditRecord, type ChainCheck } from '@countinghouse/proto';
 import {
   chainRows,
+  clientNames,
   findAudit,
   insertAudit,
   lastOfChain,
@@ -63,10 +64,12 @@ export async function appendEntry(tx: DbOrTx, c: Omit<ChainedContent, 'seq'>): P
   await insertAudit(tx, { ...content, occurredAt: new Date(content.occurredAt), prevHash, hash: hashEntry(prevHash, content) });
 }
 
-export function toAuditRecord(r: AuditRow): AuditRecord {
+/** An entry as the API shows it, with its client's name from `names` (clientNames). */
+export function toAuditRecord(r: AuditRow, names: ReadonlyMap<string, string>): AuditRecord {
   return {
     id: String(r.id),
     client_id: r.clientId,
+    client_name: r.clientId === null ? null : (names.get(r.clientId) ?? null),
     seq: r.seq,
     occurred_at: r.occurredAt.toISOString(),
     actor_kind: r.actorKind,
@@ -98,7 +101,11 @@ export async function findAuditEntries(deps: RecordsDeps, q: AuditQuery): Promis
     { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
     { limit: q.page_size, offset: (q.page - 1) * q.page_size },
   );
-  return { entries: rows.map(toAuditRecord), total, page: q.page, page_size: q.page_size };
+  const names = await clientNames(
+    deps.db,
+    rows.map((r) => r.clientId),
+  );
+  return { entries: rows.map((r) => toAuditRecord(r, names)), total, page: q.page, page_size: q.page_size };
 }
 
 /** The CSV export: at most this many rows (narrow the filters for more). */
@@ -118,10 +125,26 @@ export async function auditCsv(deps: RecordsDeps, q: Omit<AuditQuery, 'page' | '
     { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
     { limit: CSV_LIMIT, offset: 0 },
   );
-  const head = ['occurred_at', 'client_id', 'seq', 'actor_kind', 'actor_id', 'actor_name', 'ip', 'action', 'summary', 'hash'];
+  const names = await clientNames(
+    deps.db,
+    rows.map((r) => r.clientId),
+  );
+  const head = [
+    'occurred_at',
+    'client_id',
+    'client_name',
+    'seq',
+    'actor_kind',
+    'actor_id',
+    'actor_name',
+    'ip',
+    'action',
+    'summary',
+    'hash',
+  ];
   const lines = rows.map((r) => {
-    const a = toAuditRecord(r);
-    return [a.occurred_at, a.client_id, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash]
+    const a = toAuditRecord(r, names);
+    return [a.occurred_at, a.client_id, a.client_name, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash]
       .map(csvCell)
       .join(',');
   });

@@ -13,6 +13,7 @@ import {
   addSarFiles,
   auditByActor,
   auditOfClient,
+  clientNames,
   insertSar,
   listSars,
   readClientRetention,
@@ -125,7 +126,12 @@ export async function receivePart(
     return;
   }
   const parts = await takeSarFiles(tx, sar.id);
-  const audit = (await auditAbout(tx, sar)).map(toAuditRecord);
+  const entries = await auditAbout(tx, sar);
+  const names = await clientNames(
+    tx,
+    entries.map((r) => r.clientId),
+  );
+  const audit = entries.map((r) => toAuditRecord(r, names));
   const readme = [
     `Subject-access request for ${sar.personName}`,
     `Requested on ${sar.requestedOn}; due by ${sar.dueOn} (UK GDPR Art. 12(3): one month).`,

@@ -2,6 +2,8 @@ import { formatCount } from '@countinghouse/proto';
 import type { MenuProps } from 'antd';
 import { Badge, Drawer, Layout, Menu } from 'antd';
 import {
+  AccountBookOutlined,
+  AuditOutlined,
   BarChartOutlined,
   BellOutlined,
   CalendarOutlined,
@@ -41,6 +43,7 @@ export const ADMIN_NAV: readonly NavEntry[] = [
   { path: '/admin/tasks', label: 'Tasks', icon: <CheckSquareOutlined /> },
   { path: '/admin/deadlines', label: 'Deadlines', icon: <CalendarOutlined /> },
   { path: '/admin/client-jobs', label: 'Jobs', icon: <ProjectOutlined /> },
+  { path: '/admin/mtd', label: 'MTD', icon: <AccountBookOutlined /> },
   { path: '/admin/aml', label: 'AML', icon: <SafetyCertificateOutlined /> },
   { path: '/admin/documents', label: 'Documents', icon: <FileTextOutlined /> },
   { path: '/admin/communications', label: 'Communications', icon: <MessageOutlined /> },
@@ -52,6 +55,7 @@ export const ADMIN_SETTINGS_NAV: readonly NavEntry[] = [
   { path: '/admin/jobs', label: 'Background Jobs', icon: <ScheduleOutlined /> },
   { path: '/admin/roles', label: 'User Roles', icon: <SafetyOutlined /> },
   { path: '/admin/notifications', label: 'Notifications', icon: <BellOutlined /> },
+  { path: '/admin/audit', label: 'Audit and records', icon: <AuditOutlined /> },
 ];
 
 type Badges = Partial<Record<string, number>>;
@@ -86,10 +90,19 @@ const navItems = (badges: Badges): MenuProps['items'] => [
   { type: 'group', key: 'settings', label: 'Settings', children: ADMIN_SETTINGS_NAV.map((entry) => toItem(entry)) },
 ];
 
+/** Pages without an entry of their own, under the entry that leads to them. */
+const REACHED_FROM: Readonly<Record<string, string>> = {
+  '/admin/dashboard': '/admin',
+  '/admin/work': '/admin',
+  '/admin/identity-verification': '/admin/aml',
+};
+
+/** The entry to mark for a page: its own, the one that leads to it, or none (account security). */
 function selectedKey(pathname: string): string {
-  if (pathname === '/admin/dashboard') return '/admin';
+  if (pathname === '/admin' || pathname === '/admin/') return '/admin';
   const all = [...ADMIN_NAV, ...ADMIN_SETTINGS_NAV];
-  return all.find((e) => e.path !== '/admin' && pathname.startsWith(e.path))?.path ?? '/admin';
+  const own = all.find((e) => e.path !== '/admin' && (pathname === e.path || pathname.startsWith(`${e.path}/`)));
+  return own?.path ?? Object.entries(REACHED_FROM).find(([page]) => pathname.startsWith(page))?.[1] ?? '';
 }
 
 export const SIDER_ID = 'admin-sider';

@@ -31,6 +31,7 @@ describe('Admin sidebar', () => {
       'Tasks',
       'Deadlines',
       'Jobs',
+      'MTD',
       'AML',
       'Documents',
       'Communications',
@@ -40,6 +41,7 @@ describe('Admin sidebar', () => {
       'Background Jobs',
       'User Roles',
       'Notifications',
+      'Audit and records',
       'Sign Out',
     ]);
     expect(nav).toHaveTextContent('Settings');
@@ -53,6 +55,8 @@ describe('Admin sidebar', () => {
     expect(href('Background Jobs')).toBe('/admin/jobs');
     expect(href('User Roles')).toBe('/admin/roles');
     expect(href('Notifications')).toBe('/admin/notifications');
+    expect(href('MTD')).toBe('/admin/mtd');
+    expect(href('Audit and records')).toBe('/admin/audit');
   });
 
   it('is 16rem wide', async () => {
@@ -120,5 +124,26 @@ describe('Admin sidebar', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/leads'));
     expect(await screen.findByRole('heading', { name: 'Leads', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Leads' }).closest('[role="menuitem"]')).toHaveClass('ant-menu-item-selected');
+  });
+
+  // A page without an entry of its own marks the entry that leads to it; Background Jobs is not Jobs.
+  it.each([
+    ['/admin/audit', 'Audit and records'],
+    ['/admin/mtd', 'MTD'],
+    ['/admin/identity-verification', 'AML'],
+    ['/admin/jobs', 'Background Jobs'],
+    ['/admin/client-jobs', 'Jobs'],
+    ['/admin/clients/c1', 'Clients'],
+    ['/admin/work', 'Dashboard'],
+    ['/admin/account-security', null],
+  ])('on %s marks %s', async (path, entry) => {
+    const { router } = await renderAdmin();
+    await router.navigate(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+    const nav = screen.getByRole('navigation', { name: 'Admin' });
+    await waitFor(() => {
+      const marked = [...nav.querySelectorAll('.ant-menu-item-selected')].map((el) => el.textContent);
+      expect(marked).toEqual(entry === null ? [] : [entry]);
+    });
   });
 });
