@@ -27,18 +27,23 @@ export function ClientTable({ list, paging, actions, emptyText, caption, badges,
     {
       title: 'Company',
       dataIndex: 'company_name',
-      render: (name: string, c) => (
-        <>
-          {recordPath ? (
-            <Link to={recordPath(c)} className="crm-client-link">
+      // The tags under the name, not beside it: beside it, "Due diligence outstanding" widened the column
+      // by its own width and the staff portal's table overflowed its card at 1280 px (Actions cut off).
+      render: (name: string, c) => {
+        const tags = badges?.(c);
+        return (
+          <div className="crm-client-cell">
+            {recordPath ? (
+              <Link to={recordPath(c)} className="crm-client-link">
+                <Typography.Text strong>{name}</Typography.Text>
+              </Link>
+            ) : (
               <Typography.Text strong>{name}</Typography.Text>
-            </Link>
-          ) : (
-            <Typography.Text strong>{name}</Typography.Text>
-          )}{' '}
-          {badges?.(c)}
-        </>
-      ),
+            )}
+            {tags && <div className="crm-client-cell__tags">{tags}</div>}
+          </div>
+        );
+      },
     },
     {
       title: 'Contact',
