@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES } from '../../services/deadlines/src/domain/jobs.js';
-import { auditPage, describeProblems, DESKTOP, seriousViolations } from './a11y.js';
+import { auditPage, describeProblems, DESKTOP, seriousViolations, settle } from './a11y.js';
 import { apiJson, waitUntil } from './http.js';
 import { launchBrowser, newContext, startE2EServer, type E2EServer } from './server.js';
 
@@ -109,6 +109,7 @@ describe('Jobs board (browser)', () => {
     for (const [tab, text] of tabs) {
       await page.getByRole('tab', { name: tab, exact: true }).click();
       await page.getByRole('tabpanel').getByText(text).first().waitFor();
+      await settle(page);
       for (const v of await seriousViolations(page)) problems.push(`${tab}: ${v.id} ${v.help} ${v.targets.join(' | ')}`);
     }
     expect(problems).toEqual([]);
