@@ -64,8 +64,16 @@ export async function appendEntry(tx: DbOrTx, c: Omit<ChainedContent, 'seq'>): P
   await insertAudit(tx, { ...content, occurredAt: new Date(content.occurredAt), prevHash, hash: hashEntry(prevHash, content) });
 }
 
-/** An entry as the API shows it, with its client's name from `names` (clientNames). */
-export function toAuditRecord(r: AuditRow, names: ReadonlyMap<string, string>): AuditRecord {
+/** Entries as the API shows them, each with its client's name (one read of the names for all). */
+export async function toAuditRecords(db: DbOrTx, rows: AuditRow[]): Promise<AuditRecord[]> {
+  const names = await clientNames(
+    db,
+    rows.map((r) => r.clientId),
+  );
+  return rows.map((r) => toAuditRecord(r, names));
+}
+
+function toAuditRecord(r: AuditRow, names: ReadonlyMap<string, string>): AuditRecord {
   return {
     id: String(r.id),
     client_id: r.clientId,
@@ -101,11 +109,7 @@ export async function findAuditEntries(deps: RecordsDeps, q: AuditQuery): Promis
     { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
     { limit: q.page_size, offset: (q.page - 1) * q.page_size },
   );
-  const names = await clientNames(
-    deps.db,
-    rows.map((r) => r.clientId),
-  );
-  return { entries: rows.map((r) => toAuditRecord(r, names)), total, page: q.page, page_size: q.page_size };
+  return { entries: await toAuditRecords(deps.db, rows), total, page: q.page, page_size: q.page_size };
 }
 
 /** The CSV export: at most this many rows (narrow the filters for more). */
@@ -125,10 +129,7 @@ export async function auditCsv(deps: RecordsDeps, q: Omit<AuditQuery, 'page' | '
     { clientId: q.client_id, actorId: q.actor_id, kind: q.kind, from: q.from, to: q.to },
     { limit: CSV_LIMIT, offset: 0 },
   );
-  const names = await clientNames(
-    deps.db,
-    rows.map((r) => r.clientId),
-  );
+  const records = await toAuditRecords(deps.db, rows);
   const head = [
     'occurred_at',
     'client_id',
@@ -142,12 +143,11 @@ export async function auditCsv(deps: RecordsDeps, q: Omit<AuditQuery, 'page' | '
     'summary',
     'hash',
   ];
-  const lines = rows.map((r) => {
-    const a = toAuditRecord(r, names);
-    return [a.occurred_at, a.client_id, a.client_name, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash]
+  const lines = records.map((a) =>
+    [a.occurred_at, a.client_id, a.client_name, a.seq, a.actor_kind, a.actor_id, a.actor_name, a.ip, a.action, a.summary, a.hash]
       .map(csvCell)
-      .join(',');
-  });
+      .join(','),
+  );
   return [head.join(','), ...lines].join('\r\n') + '\r\n';
 }
 

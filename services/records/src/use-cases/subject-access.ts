@@ -13,7 +13,6 @@ import {
   addSarFiles,
   auditByActor,
   auditOfClient,
-  clientNames,
   insertSar,
   listSars,
   readClientRetention,
@@ -24,7 +23,7 @@ import {
 } from '../db/queries.js';
 import { SCHEMA } from '../db/schema.js';
 import { buildZip, dueOn } from '../domain/subject-access.js';
-import { toAuditRecord } from './audit.js';
+import { toAuditRecords } from './audit.js';
 import type { RecordsDeps } from './deps.js';
 
 function toSubjectAccess(r: Omit<SarRow, 'archive'>, companyName: string | null): SubjectAccess {
@@ -126,12 +125,7 @@ export async function receivePart(
     return;
   }
   const parts = await takeSarFiles(tx, sar.id);
-  const entries = await auditAbout(tx, sar);
-  const names = await clientNames(
-    tx,
-    entries.map((r) => r.clientId),
-  );
-  const audit = entries.map((r) => toAuditRecord(r, names));
+  const audit = await toAuditRecords(tx, await auditAbout(tx, sar));
   const readme = [
     `Subject-access request for ${sar.personName}`,
     `Requested on ${sar.requestedOn}; due by ${sar.dueOn} (UK GDPR Art. 12(3): one month).`,
